@@ -1,0 +1,99 @@
+// Builds every bundle the project ships, plus the test bundles.
+// Usage: node esbuild.mjs [--production] [--watch] [--no-tests]
+import * as esbuild from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const withTests = !process.argv.includes('--no-tests') && !production;
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+
+const servers = readdirSync('servers').filter(
+  (d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')),
+);
+
+/** @type {import('esbuild').BuildOptions[]} */
+const builds = [
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  {
+    ...node,
+    entryPoints: ['src/cli.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  ...servers.map((name) => ({
+    ...node,
+    entryPoints: [`servers/${name}/main.ts`],
+    outfile: `dist/servers/${name}.js`,
+  })),
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: { chat: 'media/chat/main.ts' },
+    outdir: 'dist/webview',
+    loader: { '.css': 'css' },
+  },
+];
+
+function findTests(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return findTests(p);
+    return /\.test\.ts$/.test(name) ? [p] : [];
+  });
+}
+
+if (withTests) {
+  const entries = [...findTests('test/unit'), ...findTests('test/integration'), ...findTests('test/ui')];
+  // Test helpers that run as their own processes (fake servers, hostile MCP servers, the VS Code launcher).
+  const processes = readdirSync('test/fakes').filter((f) => f.endsWith('.ts')).map((f) => `test/fakes/${f}`);
+  builds.push({
+    ...node,
+    entryPoints: [...entries, ...processes],
+    outdir: 'out/test',
+    outbase: 'test',
+    packages: 'external',
+    sourcemap: 'inline',
+  });
+  if (existsSync('test/vscode/suite/index.ts')) {
+    builds.push({
+      ...node,
+      entryPoints: ['test/vscode/suite/index.ts'],
+      outfile: 'dist/test/suite/index.js',
+      external: ['vscode', 'mocha'],
+    });
+  }
+  if (existsSync('test/vscode/launcher.ts')) {
+    builds.push({ ...node, entryPoints: ['test/vscode/launcher.ts'], outfile: 'out/test/vscode/launcher.js', packages: 'external' });
+  }
+}
+
+function copyAssets() {
+  mkdirSync('dist/servers', { recursive: true });
+  cpSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/servers/sql-wasm.wasm');
+}
+
+const started = Date.now();
+if (watch) {
+  copyAssets();
+  for (const b of builds) (await esbuild.context(b)).watch();
+  console.log('esbuild: watching');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  copyAssets();
+  console.log(`esbuild: ${builds.length} bundles in ${Date.now() - started} ms${production ? ' (production)' : ''}`);
+}
+

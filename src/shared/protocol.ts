@@ -1,0 +1,102 @@
+/**
+ * The one protocol between the chat webview and the extension host. Both sides import this file;
+ * each validates what arrives with these schemas (messages from the webview are untrusted).
+ *
+ * The chat is a list of ChatEvents. The host persists them (append-only JSONL) and posts them as
+ * they happen; a reload replays the same list, so live and restored chats render the same way.
+ * Streaming text deltas are posted but not persisted: the final `assistant_text` replaces them.
+ */
+import * as z from 'zod';
+
+const id = z.string().min(1).max(200);
+
+export const toolContentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), mimeType: z.string().max(100), data: z.string() }),
+]);
+export type ToolContent = z.infer<typeof toolContentSchema>;
+
+export const approvalDecisionSchema = z.enum(['once', 'always', 'deny']);
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+
+export const chatEventSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('user'),
+    id,
+    text: z.string(),
+    attachments: z.array(z.string()).default([]),
+    at: z.number(),
+  }),
+  z.object({ kind: z.literal('assistant_text'), turnId: id, blockId: id, text: z.string() }),
+  z.object({
+    kind: z.literal('tool_call'),
+    turnId: id,
+    callId: id,
+    server: z.string(),
+    tool: z.string(),
+    input: z.unknown(),
+  }),
+  z.object({
+    kind: z.literal('tool_result'),
+    callId: id,
+    isError: z.boolean(),
+    content: z.array(toolContentSchema),
+    durationMs: z.number(),
+  }),
+  z.object({
+    kind: z.literal('approval_request'),
+    callId: id,
+    server: z.string(),
+    tool: z.string(),
+    reason: z.string(),
+    preview: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('approval'), callId: id, decision: approvalDecisionSchema }),
+  z.object({
+    kind: z.literal('turn_end'),
+    turnId: id,
+    status: z.enum(['done', 'stopped', 'error', 'max_iterations']),
+    error: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
+]);
+export type ChatEvent = z.infer<typeof chatEventSchema>;
+
+export const chatStateSchema = z.object({
+  hasKey: z.boolean(),
+  trusted: z.boolean(),
+  busy: z.boolean(),
+  model: z.string(),
+  workspaceName: z.string(),
+  /** Servers that are not ready, so the chat can say why tools are missing. */
+  serverProblems: z.array(z.string()),
+});
+export type ChatState = z.infer<typeof chatStateSchema>;
+
+/** Host -> webview. */
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('state'), state: chatStateSchema }),
+  z.object({ type: z.literal('replay'), events: z.array(chatEventSchema) }),
+  z.object({ type: z.literal('event'), event: chatEventSchema }),
+  z.object({ type: z.literal('delta'), turnId: id, blockId: id, text: z.string() }),
+  z.object({ type: z.literal('attach'), path: z.string(), label: z.string() }),
+  z.object({ type: z.literal('focus') }),
+]);
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+/** Webview -> host. Untrusted: nothing here can name a command or a path outside the workspace. */
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string().min(1).max(200_000),
+    /** Workspace-relative paths; the host re-checks each against the workspace. */
+    attachments: z.array(z.string().max(4096)).max(50).default([]),
+  }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('approve'), callId: id, decision: approvalDecisionSchema }),
+  z.object({ type: z.literal('setApiKey') }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('copy'), text: z.string().max(5_000_000) }),
+]);
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
