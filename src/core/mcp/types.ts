@@ -22,6 +22,16 @@ export interface ServerStatus {
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
+  /** What is going on besides the state, e.g. "restarting in 1 s after it exited (code 1)". */
+  detail?: string;
+  /** The server's process id while it runs. */
+  pid?: number;
+  /** Automatic restarts after crashes since the last manual start. */
+  restarts?: number;
+  /** serverInfo from initialize: "name version". */
+  serverVersion?: string;
+  /** The server's `instructions` from initialize, for the system prompt. */
+  instructions?: string;
 }
 
 /** A tool as the model sees it: `<server>__<tool>`. */
@@ -34,6 +44,8 @@ export interface HubTool {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** A cap that progress notifications do not extend (each one resets `timeoutMs`). */
+  maxTotalTimeoutMs?: number;
   onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
 }
 

@@ -1,0 +1,135 @@
+/**
+ * The input area: attachment chips, an auto-growing textarea, Send / Stop.
+ * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
+ */
+import { h, icon } from './dom';
+import { basename } from './transcript';
+
+const MAX_TEXT = 200_000;
+const MAX_ATTACHMENTS = 50;
+const MAX_PATH = 4096;
+
+export interface ComposerDeps {
+  onSend: (text: string, attachments: string[]) => void;
+  onStop: () => void;
+  onDraft: (text: string) => void;
+}
+
+export class Composer {
+  readonly el: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly send: HTMLButtonElement;
+  private readonly stop: HTMLButtonElement;
+  private readonly chips: HTMLElement;
+  private readonly hint: HTMLElement;
+  private readonly attachments = new Map<string, string>();
+  private busy = false;
+
+  constructor(private readonly deps: ComposerDeps) {
+    this.input = h('textarea', {
+      attrs: { id: 'input', rows: '1', placeholder: 'Ask the agent…', 'aria-label': 'Message', spellcheck: 'true' },
+    });
+    this.send = h('button', { class: 'icon-button send', attrs: { id: 'send', type: 'button', title: 'Send (Enter)', 'aria-label': 'Send' } }, icon('send'));
+    this.stop = h('button', { class: 'icon-button stop', attrs: { id: 'stop', type: 'button', title: 'Stop (Escape)', 'aria-label': 'Stop' } }, icon('stop'));
+    this.stop.hidden = true;
+    this.chips = h('div', { class: 'attachments composer-attachments', attrs: { 'aria-label': 'Attachments' } });
+    this.chips.hidden = true;
+    this.hint = h('div', { class: 'composer-hint' });
+    this.el = h(
+      'div',
+      { class: 'composer', attrs: { id: 'composer' } },
+      this.chips,
+      h('div', { class: 'input-box' }, this.input, h('div', { class: 'input-actions' }, this.stop, this.send)),
+      this.hint,
+    );
+
+    this.send.addEventListener('click', () => this.submit());
+    this.stop.addEventListener('click', () => this.deps.onStop());
+    this.input.addEventListener('input', () => {
+      this.autoGrow();
+      this.updateSend();
+      this.deps.onDraft(this.input.value);
+    });
+    this.input.addEventListener('keydown', (e) => {
+      // isComposing: Enter that confirms an IME candidate must not send.
+      if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.isComposing) {
+        e.preventDefault();
+        this.submit();
+      }
+    });
+    this.updateSend();
+  }
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.stop.hidden = !busy;
+    this.send.hidden = busy;
+    this.updateSend();
+  }
+
+  get isBusy(): boolean {
+    return this.busy;
+  }
+
+  setHint(text: string): void {
+    this.hint.textContent = text;
+  }
+
+  attach(path: string, label: string): void {
+    // The host would refuse the whole message over one of these, so they never get a chip.
+    if (this.attachments.has(path) || this.attachments.size >= MAX_ATTACHMENTS || path.length > MAX_PATH) return;
+    this.attachments.set(path, label);
+    const remove = h('button', { class: 'chip-remove', attrs: { type: 'button', 'aria-label': `Remove ${label}`, title: 'Remove' } }, icon('close'));
+    const chip = h('span', { class: 'attachment-chip', attrs: { title: path, 'data-path': path } }, icon('file'), h('span', { class: 'chip-label', text: label || basename(path) }), remove);
+    remove.addEventListener('click', () => {
+      this.attachments.delete(path);
+      chip.remove();
+      this.chips.hidden = this.attachments.size === 0;
+      this.input.focus();
+    });
+    this.chips.append(chip);
+    this.chips.hidden = false;
+    this.updateSend();
+  }
+
+  fill(text: string): void {
+    this.input.value = text;
+    this.autoGrow();
+    this.updateSend();
+    this.deps.onDraft(text);
+    this.focus();
+  }
+
+  focus(): void {
+    this.input.focus();
+    const end = this.input.value.length;
+    this.input.setSelectionRange(end, end);
+  }
+
+  private submit(): void {
+    const text = this.input.value;
+    if (this.busy || text.trim() === '') return;
+    if (text.length > MAX_TEXT) {
+      this.setHint(`Message too long (${text.length.toLocaleString()} characters; the limit is ${MAX_TEXT.toLocaleString()}).`);
+      return;
+    }
+    this.deps.onSend(text, [...this.attachments.keys()]);
+    this.input.value = '';
+    this.attachments.clear();
+    this.chips.replaceChildren();
+    this.chips.hidden = true;
+    this.autoGrow();
+    this.updateSend();
+    this.deps.onDraft('');
+  }
+
+  private updateSend(): void {
+    this.send.disabled = this.busy || this.input.value.trim() === '';
+  }
+
+  /** Grows with the text; CSS caps it (max-height) and then it scrolls. */
+  private autoGrow(): void {
+    this.input.style.height = 'auto';
+    this.input.style.height = `${this.input.scrollHeight}px`;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The chat webview's entry point. Everything from the host is validated with the shared protocol's
+ * schema before it touches the DOM; everything sent back is a typed WebviewMessage.
+ */
+import './zod-csp';
+import { hostMessageSchema, type ChatState, type HostMessage } from '../../src/shared/protocol';
+import { Composer } from './composer';
+import { h } from './dom';
+import { ScrollPin } from './scroll-pin';
+import { stats } from './stats';
+import { renderStatus } from './status-area';
+import { Transcript } from './transcript';
+import { connectHost } from './vscode-api';
+import { createWelcome } from './welcome';
+import './styles/base.css';
+import './styles/markdown.css';
+import './styles/highlight.css';
+import './styles/messages.css';
+import './styles/tools.css';
+import './styles/notices.css';
+import './styles/composer.css';
+
+interface SavedState {
+  draft?: string;
+}
+
+const host = connectHost();
+const root = document.getElementById('root') ?? document.body.appendChild(h('div', { attrs: { id: 'root' } }));
+
+const statusArea = h('div', { class: 'status-area', attrs: { id: 'status' } });
+statusArea.hidden = true;
+const messages = h('div', { attrs: { id: 'messages', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
+const scroller = h('div', { class: 'scroller', attrs: { id: 'scroller' } });
+const pin = new ScrollPin(scroller);
+
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+const composer = new Composer({
+  onSend: (text, attachments) => {
+    host.post({ type: 'send', text, attachments });
+    pin.jumpToBottom();
+  },
+  onStop: () => host.post({ type: 'stop' }),
+  // The draft survives the view being hidden and restored.
+  onDraft: (draft) => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => host.setState({ draft } satisfies SavedState), 300);
+  },
+});
+
+const welcome = createWelcome((prompt) => composer.fill(prompt));
+const transcript = new Transcript(messages, {
+  onCopy: (text) => host.post({ type: 'copy', text }),
+  onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
+  onChange: () => {
+    welcome.hidden = !transcript.isEmpty;
+    pin.follow();
+  },
+});
+
+scroller.append(welcome, messages);
+root.replaceChildren(h('div', { class: 'chat' }, statusArea, scroller, composer.el));
+
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && composer.isBusy) {
+    e.preventDefault();
+    host.post({ type: 'stop' });
+  }
+});
+
+function applyState(state: ChatState): void {
+  renderStatus(statusArea, state, () => host.post({ type: 'setApiKey' }));
+  composer.setBusy(state.busy);
+  composer.setHint(state.model ? `${state.model}${state.workspaceName ? ` · ${state.workspaceName}` : ''}` : '');
+}
+
+function handle(msg: HostMessage): void {
+  switch (msg.type) {
+    case 'state': return applyState(msg.state);
+    case 'replay': return transcript.replay(msg.events);
+    case 'event': return transcript.apply(msg.event);
+    case 'delta': return transcript.delta(msg.turnId, msg.blockId, msg.text);
+    case 'attach': return composer.attach(msg.path, msg.label);
+    case 'focus': return composer.focus();
+  }
+}
+
+window.addEventListener('message', (e: MessageEvent<unknown>) => {
+  const parsed = hostMessageSchema.safeParse(e.data);
+  if (!parsed.success) {
+    console.warn('mcp-agent chat: ignored an invalid host message', parsed.error.issues.slice(0, 3));
+    return;
+  }
+  try {
+    handle(parsed.data);
+  } catch (err) {
+    // One bad render must not take the whole chat down.
+    console.error('mcp-agent chat: failed to render a host message', err);
+  }
+});
+
+const saved = host.getState() as SavedState | undefined;
+if (typeof saved?.draft === 'string' && saved.draft) composer.fill(saved.draft);
+(window as unknown as { __mcpAgentChat: typeof stats }).__mcpAgentChat = stats;
+host.post({ type: 'ready' });

@@ -1,0 +1,32 @@
+/** What the host's state says above the chat: no key, Restricted Mode, servers not ready. */
+import type { ChatState } from '../../src/shared/protocol';
+import { h, icon } from './dom';
+
+export function renderStatus(el: HTMLElement, state: ChatState, onSetKey: () => void): void {
+  const parts: HTMLElement[] = [];
+  if (!state.hasKey) {
+    const button = h('button', { class: 'btn btn-primary cta-set-key', attrs: { type: 'button' } }, icon('key'), h('span', { text: 'Set API Key' }));
+    button.addEventListener('click', onSetKey);
+    parts.push(
+      h(
+        'div',
+        { class: 'cta-card', attrs: { role: 'region', 'aria-label': 'API key needed' } },
+        h('div', { class: 'cta-title', text: 'Set your Anthropic API key to start' }),
+        h('p', { class: 'cta-text' }, 'The key is kept in VS Code’s secret storage. The ', h('code', { text: 'ANTHROPIC_API_KEY' }), ' environment variable also works.'),
+        button,
+      ),
+    );
+  }
+  if (!state.trusted) {
+    parts.push(
+      h('div', { class: 'banner banner-restricted', attrs: { role: 'note' } }, icon('shield'), h('span', { text: 'Restricted Mode: this workspace is not trusted, so no server that can write files or run code is started.' })),
+    );
+  }
+  if (state.serverProblems.length > 0) {
+    parts.push(
+      h('div', { class: 'server-problems', attrs: { role: 'status' } }, icon('warning'), h('span', { text: state.serverProblems.join(' · ') })),
+    );
+  }
+  el.replaceChildren(...parts);
+  el.hidden = parts.length === 0;
+}

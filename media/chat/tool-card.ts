@@ -1,0 +1,125 @@
+/** One tool call: header (server · tool, status), collapsible input and result. */
+import type { ToolContent } from '../../src/shared/protocol';
+import { h, icon } from './dom';
+import { formatDuration, prettyJson } from './format';
+
+/** Long results are cut in view (the model saw all of it); "Show all" renders the rest. */
+const MAX_LINES = 300;
+const MAX_CHARS = 30_000;
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+export type ToolStatus = 'running' | 'done' | 'error';
+
+export interface ToolCallInfo {
+  callId: string;
+  server: string;
+  tool: string;
+  input: unknown;
+}
+
+export class ToolCard {
+  readonly el: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly statusText: HTMLElement;
+  private readonly duration: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly toggle: HTMLButtonElement;
+  private readonly resultSection: HTMLElement;
+
+  constructor(call: ToolCallInfo) {
+    this.statusText = h('span', { class: 'status-text' });
+    this.duration = h('span', { class: 'duration' });
+    this.status = h('span', { class: 'status', attrs: { role: 'status' } }, h('span', { class: 'status-icon', attrs: { 'aria-hidden': 'true' } }), this.statusText);
+    const bodyId = `tool-body-${cssSafe(call.callId)}`;
+    this.toggle = h(
+      'button',
+      { class: 'tool-header', attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': bodyId } },
+      icon('chevron', 'chevron'),
+      icon('tool', 'tool-icon'),
+      h('span', { class: 'tool-name' }, h('span', { class: 'tool-server', text: call.server }), h('span', { class: 'sep', text: ' · ' }), h('span', { class: 'tool-tool', text: call.tool })),
+      this.duration,
+      this.status,
+    );
+    this.toggle.addEventListener('click', () => this.setExpanded(this.toggle.getAttribute('aria-expanded') !== 'true'));
+    const input = prettyJson(call.input);
+    this.resultSection = h('div', { class: 'tool-section tool-result' });
+    this.body = h(
+      'div',
+      { class: 'tool-body', attrs: { id: bodyId } },
+      input && input !== '{}' ? h('div', { class: 'tool-section tool-input' }, h('div', { class: 'section-label', text: 'Input' }), h('pre', { class: 'tool-pre', text: input })) : null,
+      this.resultSection,
+    );
+    this.body.hidden = true;
+    this.el = h('div', { class: 'tool-card', attrs: { 'data-call-id': call.callId } }, this.toggle, this.body);
+    this.setStatus('running');
+  }
+
+  /** The status text is always the bare word (tests and screen readers rely on it); `note` says more. */
+  setStatus(status: ToolStatus, note?: string): void {
+    this.el.dataset.status = status;
+    this.status.dataset.status = status;
+    this.statusText.textContent = status;
+    if (note) {
+      this.status.title = note;
+      this.duration.textContent = note;
+    }
+  }
+
+  get isRunning(): boolean {
+    return this.el.dataset.status === 'running';
+  }
+
+  setResult(isError: boolean, content: ToolContent[], durationMs: number): void {
+    this.setStatus(isError ? 'error' : 'done');
+    this.duration.textContent = formatDuration(durationMs);
+    this.resultSection.replaceChildren(h('div', { class: 'section-label', text: isError ? 'Error' : 'Result' }));
+    if (content.length === 0) this.resultSection.append(h('div', { class: 'empty', text: '(no output)' }));
+    for (const item of content) {
+      if (item.type === 'text') this.resultSection.append(truncatedPre(item.text, isError));
+      else this.resultSection.append(imageOrNote(item.mimeType, item.data));
+    }
+    // Errors are what a person needs to see without clicking.
+    if (isError) this.setExpanded(true);
+  }
+
+  setExpanded(expanded: boolean): void {
+    this.toggle.setAttribute('aria-expanded', String(expanded));
+    this.body.hidden = !expanded;
+  }
+}
+
+function truncatedPre(text: string, isError: boolean): HTMLElement {
+  const pre = h('pre', { class: `tool-pre${isError ? ' is-error' : ''}` });
+  const lines = text.split('\n');
+  let shown = lines.length > MAX_LINES ? lines.slice(0, MAX_LINES).join('\n') : text;
+  if (shown.length > MAX_CHARS) shown = shown.slice(0, MAX_CHARS);
+  if (shown.length === text.length) {
+    pre.textContent = text;
+    return pre;
+  }
+  pre.textContent = shown;
+  const hiddenLines = lines.length - shown.split('\n').length;
+  const more = h('button', {
+    class: 'link-button show-all',
+    attrs: { type: 'button' },
+    text: hiddenLines > 0 ? `Show all (${hiddenLines.toLocaleString()} more lines)` : `Show all (${(text.length - shown.length).toLocaleString()} more characters)`,
+  });
+  const wrap = h('div', { class: 'truncated' }, pre, more);
+  more.addEventListener('click', () => {
+    pre.textContent = text;
+    more.remove();
+  });
+  return wrap;
+}
+
+function imageOrNote(mimeType: string, data: string): HTMLElement {
+  // Only inline base64 of known raster types: an SVG could carry script, anything else a URL.
+  if (IMAGE_TYPES.has(mimeType) && /^[A-Za-z0-9+/=\s]*$/.test(data)) {
+    return h('img', { class: 'tool-image', attrs: { src: `data:${mimeType};base64,${data.replace(/\s/g, '')}`, alt: 'Tool result image' } });
+  }
+  return h('div', { class: 'empty', text: `(${mimeType || 'unknown'} content not shown)` });
+}
+
+function cssSafe(id: string): string {
+  return id.replace(/[^\w-]/g, '_');
+}

@@ -1,0 +1,173 @@
+/**
+ * The message list: turns ChatEvents (live or replayed) and streaming deltas into DOM. Live and
+ * replayed chats go through the same `apply`, so they look the same.
+ */
+import type { ApprovalDecision, ChatEvent } from '../../src/shared/protocol';
+import { ApprovalCard } from './approval-card';
+import { h, icon, type IconName } from './dom';
+import { FrameBatcher } from './frame-batcher';
+import type { CopyHandler } from './markdown';
+import { stats } from './stats';
+import { TextBlock } from './text-block';
+import { ToolCard } from './tool-card';
+
+export interface TranscriptDeps {
+  onCopy: CopyHandler;
+  onDecide: (callId: string, decision: ApprovalDecision) => void;
+  /** After any change that may have grown the list (scrolling, empty state). */
+  onChange: () => void;
+}
+
+type EventOf<K extends ChatEvent['kind']> = Extract<ChatEvent, { kind: K }>;
+
+export class Transcript {
+  private readonly turns = new Map<string, HTMLElement>();
+  private readonly blocks = new Map<string, TextBlock>();
+  private readonly tools = new Map<string, ToolCard>();
+  private readonly approvals = new Map<string, ApprovalCard>();
+  private readonly batcher: FrameBatcher;
+  private lastTurn: HTMLElement | undefined;
+
+  constructor(readonly el: HTMLElement, private readonly deps: TranscriptDeps) {
+    this.batcher = new FrameBatcher(() => deps.onChange());
+  }
+
+  get isEmpty(): boolean {
+    return this.el.childElementCount === 0;
+  }
+
+  clear(): void {
+    this.batcher.clear();
+    this.turns.clear();
+    this.blocks.clear();
+    this.tools.clear();
+    this.approvals.clear();
+    this.lastTurn = undefined;
+    this.el.replaceChildren();
+  }
+
+  replay(events: ChatEvent[]): void {
+    this.clear();
+    for (const e of events) this.applyQuiet(e);
+    this.deps.onChange();
+  }
+
+  apply(event: ChatEvent): void {
+    this.applyQuiet(event);
+    this.deps.onChange();
+  }
+
+  delta(turnId: string, blockId: string, text: string): void {
+    stats.deltas++;
+    const block = this.block(turnId, blockId);
+    if (block.append(text)) this.batcher.mark(block);
+  }
+
+  private applyQuiet(e: ChatEvent): void {
+    switch (e.kind) {
+      case 'user': return this.user(e);
+      case 'assistant_text': return this.block(e.turnId, e.blockId).setFinal(e.text);
+      case 'tool_call': return this.toolCall(e);
+      case 'tool_result': return this.toolResult(e);
+      case 'approval_request': return this.approvalRequest(e);
+      case 'approval': return this.approvals.get(e.callId)?.decide(e.decision);
+      case 'turn_end': return this.turnEnd(e);
+      case 'notice': return this.notice(e);
+    }
+  }
+
+  private user(e: EventOf<'user'>): void {
+    const chips = e.attachments.length
+      ? h('div', { class: 'attachments' }, ...e.attachments.map((p) => h('span', { class: 'attachment-chip readonly', attrs: { title: p } }, icon('file'), h('span', { class: 'chip-label', text: basename(p) }))))
+      : null;
+    this.el.append(h('div', { class: 'msg user', attrs: { 'data-id': e.id } }, chips, h('div', { class: 'user-text', text: e.text })));
+    // A new question starts a new visual group even if the next turn id is unknown yet.
+    this.lastTurn = undefined;
+  }
+
+  private turn(turnId: string): HTMLElement {
+    let turn = this.turns.get(turnId);
+    if (!turn) {
+      turn = h('div', { class: 'msg assistant', attrs: { 'data-turn-id': turnId } });
+      this.turns.set(turnId, turn);
+      this.el.append(turn);
+    }
+    this.lastTurn = turn;
+    return turn;
+  }
+
+  private block(turnId: string, blockId: string): TextBlock {
+    const key = `${turnId}\u0000${blockId}`;
+    let block = this.blocks.get(key);
+    if (!block) {
+      block = new TextBlock(blockId, this.deps.onCopy);
+      this.blocks.set(key, block);
+      this.turn(turnId).append(block.el);
+    }
+    return block;
+  }
+
+  private toolCall(e: EventOf<'tool_call'>): void {
+    if (this.tools.has(e.callId)) return;
+    const card = new ToolCard(e);
+    this.tools.set(e.callId, card);
+    const turn = this.turn(e.turnId);
+    // If the approval question came first, the card goes above it so the pair reads in order.
+    const approval = this.approvals.get(e.callId)?.el;
+    if (approval?.parentElement === turn) turn.insertBefore(card.el, approval);
+    else turn.append(card.el);
+  }
+
+  private toolResult(e: EventOf<'tool_result'>): void {
+    this.tools.get(e.callId)?.setResult(e.isError, e.content, e.durationMs);
+  }
+
+  private approvalRequest(e: EventOf<'approval_request'>): void {
+    if (this.approvals.has(e.callId)) return;
+    const card = new ApprovalCard(e, this.deps.onDecide);
+    this.approvals.set(e.callId, card);
+    const tool = this.tools.get(e.callId)?.el;
+    if (tool?.parentElement) tool.after(card.el);
+    else (this.lastTurn ?? this.el).append(card.el);
+  }
+
+  private turnEnd(e: EventOf<'turn_end'>): void {
+    this.batcher.flush();
+    const turn = this.turn(e.turnId);
+    for (const card of this.tools.values()) {
+      if (card.isRunning && turn.contains(card.el)) card.setStatus('error', e.status === 'stopped' ? 'stopped' : 'not finished');
+    }
+    for (const card of this.approvals.values()) if (turn.contains(card.el)) card.expire();
+    for (const block of this.blocks.values()) if (!block.isFinal && turn.contains(block.el)) block.endStream();
+    turn.append(turnEndMarker(e));
+  }
+
+  private notice(e: EventOf<'notice'>): void {
+    const iconName: IconName = e.level === 'info' ? 'info' : e.level;
+    this.el.append(h('div', { class: `notice notice-${e.level}`, attrs: { 'data-level': e.level, role: e.level === 'error' ? 'alert' : 'note' } }, icon(iconName), h('span', { text: e.text })));
+  }
+}
+
+function turnEndMarker(e: EventOf<'turn_end'>): HTMLElement {
+  const el = h('div', { class: 'turn-end', attrs: { 'data-status': e.status } });
+  switch (e.status) {
+    case 'done':
+      break;
+    case 'stopped':
+      el.append(icon('stop'), h('span', { text: 'Stopped' }));
+      break;
+    case 'error':
+      el.setAttribute('role', 'alert');
+      el.append(icon('error'), h('span', { text: e.error || 'Something went wrong.' }));
+      break;
+    case 'max_iterations':
+      el.append(icon('info'), h('span', { text: e.error || "Stopped after the maximum number of model calls — send 'continue' to go on." }));
+      break;
+  }
+  return el;
+}
+
+export function basename(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? path;
+}

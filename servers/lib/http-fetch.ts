@@ -1,0 +1,276 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { type AllowList, BlockedUrlError, bareHost, checkAddresses, parseWebUrl } from './net-guard.js';
+
+/**
+ * An HTTP GET that can't be turned against the machine it runs on: every hop's host is resolved
+ * and checked before connecting, the connection is pinned to the checked address (no DNS
+ * rebinding between check and connect), redirects are followed by hand and checked again, and the
+ * body is capped in bytes and the whole exchange in time.
+ */
+
+export interface FetchLimits {
+  /** Bytes of (decoded) body kept; the rest is not downloaded. */
+  maxBytes: number;
+  /** Total time for every hop and the whole body. */
+  timeoutMs: number;
+  maxRedirects: number;
+}
+
+export interface FetchOptions {
+  /** host:port pairs that may be reached whatever their address (tests, configured APIs). */
+  allow: AllowList;
+  limits: FetchLimits;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  onProgress?: (receivedBytes: number, totalBytes: number | undefined) => void;
+}
+
+export interface FetchedResponse {
+  /** The URL after redirects. */
+  url: URL;
+  status: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** True when the body was cut at `limits.maxBytes`. */
+  truncated: boolean;
+}
+
+/** A fetch failure with a message that says what happened in plain words. */
+export class FetchError extends Error {
+  override name = 'FetchError';
+}
+
+const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 20_000;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Limits from `MCP_AGENT_FETCH_MAX_BYTES` and `MCP_AGENT_FETCH_TIMEOUT_MS`, else 5 MB and 20 s. */
+export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): FetchLimits {
+  return {
+    maxBytes: positiveInt(env.MCP_AGENT_FETCH_MAX_BYTES) ?? DEFAULT_MAX_BYTES,
+    timeoutMs: positiveInt(env.MCP_AGENT_FETCH_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
+    maxRedirects: 5,
+  };
+}
+
+function positiveInt(text: string | undefined): number | undefined {
+  const n = Number(text);
+  return text && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+export async function guardedFetch(target: string | URL, options: FetchOptions): Promise<FetchedResponse> {
+  const { limits } = options;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), limits.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  let url = typeof target === 'string' ? parseWebUrl(target) : target;
+  try {
+    for (let hop = 0; ; hop++) {
+      signal.throwIfAborted();
+      const addresses = await resolveChecked(url, options.allow, signal);
+      const res = await send(url, addresses, options.headers ?? {}, signal);
+      const location = res.headers.location;
+      if (REDIRECTS.has(res.statusCode ?? 0) && location) {
+        res.destroy();
+        if (hop >= limits.maxRedirects) {
+          throw new FetchError(`too many redirects (more than ${limits.maxRedirects}) starting from ${String(target)}`);
+        }
+        url = nextHop(url, location);
+        continue;
+      }
+      const total = Number(res.headers['content-length']) || undefined;
+      const { body, truncated } = await readCapped(res, limits.maxBytes, signal, (n) => options.onProgress?.(n, total));
+      return { url, status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body, truncated };
+    }
+  } catch (err) {
+    if (deadline.signal.aborted) {
+      throw new FetchError(
+        `${url.href} did not finish within ${+(limits.timeoutMs / 1000).toFixed(1)} s (the time limit for one fetch); ` +
+          'the server is too slow or stalled',
+      );
+    }
+    if (options.signal?.aborted) throw new FetchError('the request was cancelled');
+    throw explain(err, url);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function nextHop(from: URL, location: string): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new FetchError(`${from.href} redirected to an invalid URL "${location}"`);
+  }
+  try {
+    return parseWebUrl(next.href);
+  } catch (err) {
+    throw new BlockedUrlError(`${from.href} redirected to ${next.href}, which is refused: ${(err as Error).message}`);
+  }
+}
+
+/** Every address the host resolved to, all checked; the connection may use any of them. */
+type CheckedAddresses = LookupAddress[];
+
+async function resolveChecked(url: URL, allow: AllowList, signal: AbortSignal): Promise<CheckedAddresses> {
+  const host = bareHost(url);
+  const family = isIP(host);
+  const found: LookupAddress[] = family ? [{ address: host, family }] : await resolveAll(host, signal);
+  checkAddresses(
+    url,
+    found.map((a) => a.address),
+    allow,
+  );
+  return found;
+}
+
+function resolveAll(host: string, signal: AbortSignal): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => {
+      signal.removeEventListener('abort', onAbort);
+      if (err) reject(new FetchError(`could not resolve host name "${host}" (${err.code ?? err.message})`));
+      else resolve(addresses);
+    });
+  });
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http.request that answers with the addresses already checked, never asking DNS
+ * again. With `all` (Node's happy-eyeballs connect) it hands over every one, so a host listed as
+ * both ::1 and 127.0.0.1 connects on whichever answers.
+ */
+function pinnedLookup(checked: CheckedAddresses) {
+  return (_host: string, opts: { all?: boolean }, callback: LookupCallback): void => {
+    if (opts?.all) callback(null, checked);
+    else callback(null, checked[0]!.address, checked[0]!.family);
+  };
+}
+
+function send(url: URL, checked: CheckedAddresses, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request({
+      protocol: url.protocol,
+      hostname: bareHost(url),
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      agent: false,
+      lookup: pinnedLookup(checked) as unknown as typeof dnsLookup,
+      headers: {
+        'user-agent': 'mcp-agent/0.1 (+https://modelcontextprotocol.io)',
+        'accept-encoding': 'gzip, deflate, br',
+        ...headers,
+      },
+      signal,
+    });
+    req.on('response', resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function decoded(res: IncomingMessage): Readable {
+  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  let decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined;
+  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = zlib.createGunzip();
+  else if (encoding === 'deflate') decoder = zlib.createInflate();
+  else if (encoding === 'br') decoder = zlib.createBrotliDecompress();
+  if (!decoder) return res;
+  res.on('error', (err) => decoder.destroy(err));
+  return res.pipe(decoder);
+}
+
+/** Reads at most `maxBytes` of the decoded body; the cap applies after decompression (zip bombs). */
+function readCapped(
+  res: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+  progress: (received: number) => void,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  const stream = decoded(res);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (truncated: boolean): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      resolve({ body: Buffer.concat(chunks, size), truncated });
+    };
+    const fail = (err: unknown): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      res.destroy();
+      reject(err);
+    };
+    const onAbort = (): void => fail(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    stream.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      const room = maxBytes - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        size += room;
+        finish(true);
+        res.destroy();
+        stream.destroy();
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+      progress(size);
+    });
+    stream.on('end', () => finish(false));
+    stream.on('error', fail);
+    res.on('aborted', () => fail(new FetchError('the server closed the connection before the body was complete')));
+  });
+}
+
+/** Turns socket and TLS error codes into sentences. */
+function explain(err: unknown, url: URL): Error {
+  if (err instanceof FetchError || err instanceof BlockedUrlError) return err;
+  const e = err as NodeJS.ErrnoException;
+  const where = url.host;
+  switch (e?.code) {
+    case 'ECONNREFUSED':
+      return new FetchError(`connection refused by ${where}`);
+    case 'ECONNRESET':
+      return new FetchError(`${where} reset the connection`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new FetchError(`could not resolve host name "${url.hostname}"`);
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return new FetchError(`${where} is unreachable from here`);
+    case 'Z_DATA_ERROR':
+    case 'Z_BUF_ERROR':
+    case 'ERR_PADDING_1':
+      return new FetchError(`${where} sent a compressed body that could not be decoded`);
+    case 'HPE_INVALID_CONSTANT':
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return new FetchError(`${where} sent a malformed HTTP response`);
+    default:
+      if (e?.code && /CERT|SSL|TLS/.test(e.code)) return new FetchError(`TLS error talking to ${where}: ${e.message}`);
+      return new FetchError(`fetching ${url.href} failed: ${e?.message ?? String(err)}`);
+  }
+}

@@ -1,0 +1,33 @@
+import type { PapersFile } from './paper-store.js';
+
+/** Markdown views of saved papers, for the papers:// resources. */
+
+export function topicsMarkdown(topics: string[]): string {
+  if (topics.length === 0) {
+    return '# Research topics\n\nNo topics yet. Use the search_papers tool to find and save papers on a topic.\n';
+  }
+  const lines = ['# Research topics', '', ...topics.map((t) => `- ${t} (papers://${t})`), ''];
+  lines.push('Read papers://<topic> for the papers saved on a topic.', '');
+  return lines.join('\n');
+}
+
+export function papersMarkdown(folder: string, papers: PapersFile): string {
+  const entries = Object.entries(papers);
+  const lines = [`# Papers on ${folder.replace(/_/g, ' ')}`, '', `Total papers: ${entries.length}`, ''];
+  for (const [id, p] of entries) {
+    lines.push(
+      `## ${p.title || id}`,
+      `- **Paper ID**: ${id}`,
+      `- **Authors**: ${(p.authors ?? []).join(', ') || 'unknown'}`,
+      `- **Published**: ${p.published || 'unknown'}`,
+      `- **PDF**: ${p.pdf_url ? `[${p.pdf_url}](${p.pdf_url})` : 'none'}`,
+      '',
+      '### Summary',
+      p.summary || '(no summary)',
+      '',
+      '---',
+      '',
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,121 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { FetchError, type FetchLimits, formatBytes, guardedFetch } from '../lib/http-fetch.js';
+import { type AllowList, BlockedUrlError, parseWebUrl } from '../lib/net-guard.js';
+import { reportProgress, textResult, ToolError, type ToolExtra } from '../lib/results.js';
+import { pageText } from './page-content.js';
+
+/** The fetch_url tool: one guarded download, converted to text, served a page of characters at a time. */
+
+export const DEFAULT_MAX_LENGTH = 20_000;
+const PROGRESS_EVERY_MS = 1000;
+
+export interface FetchUrlArgs {
+  url: string;
+  start_index?: number;
+  max_length?: number;
+}
+
+export interface FetchUrlConfig {
+  allow: AllowList;
+  limits: FetchLimits;
+}
+
+export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: FetchUrlConfig): Promise<CallToolResult> {
+  const start = args.start_index ?? 0;
+  const maxLength = args.max_length ?? DEFAULT_MAX_LENGTH;
+  let url: URL;
+  try {
+    url = parseWebUrl(args.url);
+  } catch (err) {
+    throw new ToolError(`fetch_url: ${(err as Error).message}`);
+  }
+
+  const progress = progressReporter(extra, config.limits.maxBytes);
+  let response;
+  try {
+    response = await guardedFetch(url, {
+      allow: config.allow,
+      limits: config.limits,
+      signal: extra.signal,
+      headers: { accept: 'text/html,application/xhtml+xml,application/json,text/plain;q=0.9,*/*;q=0.5' },
+      onProgress: progress.update,
+    });
+  } catch (err) {
+    if (err instanceof BlockedUrlError || err instanceof FetchError) throw new ToolError(`fetch_url: ${err.message}`);
+    throw err;
+  } finally {
+    progress.stop();
+  }
+
+  const { status, statusText, headers, body, truncated } = response;
+  const finalUrl = response.url;
+  const page = await pageText(body, headers['content-type'], finalUrl, truncated);
+  if (status >= 400) {
+    const excerpt = page.text.trim().slice(0, 500);
+    throw new ToolError(
+      `fetch_url: ${finalUrl.href} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}.` +
+        (excerpt ? `\nThe page said:\n${excerpt}` : ''),
+    );
+  }
+  const text = page.text;
+  if (text.length === 0) return textResult(`${finalUrl.href} returned an empty page (HTTP ${status}).`);
+  if (start >= text.length) {
+    throw new ToolError(
+      `fetch_url: start_index=${start} is past the end of the content, which is ${text.length} characters long.`,
+    );
+  }
+
+  const end = Math.min(text.length, start + maxLength);
+  const parts = [`Contents of ${finalUrl.href}${finalUrl.href !== url.href ? ` (redirected from ${url.href})` : ''}:`, ''];
+  parts.push(text.slice(start, end));
+  const notes: string[] = [];
+  if (end < text.length) {
+    notes.push(
+      `[Showing characters ${start}-${end} of ${text.length}. The content was cut: ` +
+        `call fetch_url with start_index=${end} to continue.]`,
+    );
+  }
+  if (truncated) {
+    notes.push(
+      `[The download stopped at ${formatBytes(config.limits.maxBytes)} (the size limit for one fetch); ` +
+        'the rest of the page was not read.]',
+    );
+  }
+  if (notes.length) parts.push('', ...notes);
+  return textResult(parts.join('\n'), {
+    url: finalUrl.href,
+    status,
+    contentType: String(headers['content-type'] ?? ''),
+    totalLength: text.length,
+    startIndex: start,
+    endIndex: end,
+    ...(end < text.length ? { nextStartIndex: end } : {}),
+    downloadTruncated: truncated,
+  });
+}
+
+/**
+ * Sends progress notifications once the fetch has taken over a second, when the client asked for
+ * them; each one carries more bytes than the last, as the protocol requires.
+ */
+function progressReporter(extra: ToolExtra, maxBytes: number): { update: (received: number, total?: number) => void; stop: () => void } {
+  if (extra._meta?.progressToken === undefined) return { update: () => {}, stop: () => {} };
+  let received = 0;
+  let total: number | undefined;
+  let lastSent = -1;
+  const tick = (): void => {
+    if (received <= lastSent) return;
+    lastSent = received;
+    const shownTotal = total !== undefined ? Math.min(total, maxBytes) : undefined;
+    const message = received === 0 ? 'waiting for the server' : `downloaded ${formatBytes(received)}${shownTotal !== undefined ? ` of ${formatBytes(shownTotal)}` : ''}`;
+    reportProgress(extra, received, shownTotal, message).catch(() => {});
+  };
+  const timer = setInterval(tick, PROGRESS_EVERY_MS);
+  return {
+    update: (n, t) => {
+      received = n;
+      total = t;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,94 @@
+import TurndownService from 'turndown';
+
+/**
+ * Turns an HTML page into markdown a model can read: page chrome (scripts, styles, navigation,
+ * footers, forms) dropped, links made absolute so they can be fetched next, the title on top.
+ */
+
+const DROPPED = new Set([
+  'script', 'style', 'noscript', 'template', 'nav', 'footer', 'header', 'aside', 'form', 'button',
+  'select', 'input', 'textarea', 'iframe', 'object', 'embed', 'canvas', 'svg', 'link', 'meta',
+]);
+
+interface Conversion {
+  title: string;
+  base: URL;
+}
+
+function makeService(state: { current: Conversion }): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+  });
+  service.remove((node) => DROPPED.has(node.nodeName.toLowerCase()));
+  service.addRule('title', {
+    filter: 'title',
+    replacement: (content) => {
+      if (!state.current.title) state.current.title = content.replace(/\s+/g, ' ').trim();
+      return '';
+    },
+  });
+  service.addRule('absoluteLinks', {
+    filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href'),
+    replacement: (content, node) => {
+      const text = content.trim();
+      const href = absolute((node as HTMLElement).getAttribute('href') ?? '', state.current.base);
+      if (!text) return '';
+      return href ? `[${text}](${href})` : text;
+    },
+  });
+  // turndown pads list markers to four columns ("-   item"); a reader (and the token count) wants "- item".
+  service.addRule('compactListItem', {
+    filter: 'li',
+    replacement: (content, node) => {
+      const parent = node.parentNode as HTMLElement | null;
+      let prefix = '- ';
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? '1') || 1;
+        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
+      return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
+    },
+  });
+  // Images are noise to a text reader; their alt text is what carries meaning.
+  service.addRule('imageAlt', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const alt = ((node as HTMLElement).getAttribute('alt') ?? '').trim();
+      return alt ? `[image: ${alt}]` : '';
+    },
+  });
+  return service;
+}
+
+function absolute(href: string, base: URL): string | undefined {
+  try {
+    const url = new URL(href, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'mailto:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const state = { current: { title: '', base: new URL('http://invalid/') } };
+let service: TurndownService | undefined;
+
+export interface Markdown {
+  title: string;
+  markdown: string;
+}
+
+export function htmlToMarkdown(html: string, base: URL): Markdown {
+  service ??= makeService(state);
+  // turndown wraps its input in its own element, which moves <title> out of <head>: capture it there.
+  state.current = { title: '', base };
+  const markdown = service
+    .turndown(html)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  const { title } = state.current;
+  return { title, markdown: title ? `# ${title}\n\n${markdown}` : markdown };
+}

@@ -1,0 +1,63 @@
+import { ToolError } from '../lib/results.js';
+
+/** Turns a downloaded body into text by its content type: HTML to markdown, JSON pretty, text as is. */
+
+export interface PageText {
+  kind: 'html' | 'json' | 'text';
+  text: string;
+}
+
+const BINARY_PREFIXES = ['image/', 'audio/', 'video/', 'font/', 'model/'];
+const BINARY_TYPES = new Set([
+  'application/octet-stream', 'application/pdf', 'application/zip', 'application/gzip',
+  'application/x-tar', 'application/x-7z-compressed', 'application/vnd.ms-excel', 'application/msword',
+  'application/wasm', 'application/x-executable',
+]);
+
+export function mediaTypeOf(contentType: string | undefined): { type: string; charset: string | undefined } {
+  const [type = '', ...params] = (contentType ?? '').split(';');
+  const charsetParam = params.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('charset='));
+  const charset = charsetParam?.slice('charset='.length).replace(/^"|"$/g, '').trim();
+  return { type: type.trim().toLowerCase(), charset };
+}
+
+function decode(body: Buffer, charset: string | undefined): string {
+  try {
+    return new TextDecoder(charset || 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+/** A body with NUL bytes near the start is not text, whatever its header says. */
+function looksBinary(body: Buffer): boolean {
+  return body.subarray(0, 4096).includes(0);
+}
+
+export async function pageText(body: Buffer, contentType: string | undefined, url: URL, truncated: boolean): Promise<PageText> {
+  const { type, charset } = mediaTypeOf(contentType);
+  if (BINARY_TYPES.has(type) || BINARY_PREFIXES.some((p) => type.startsWith(p)) || looksBinary(body)) {
+    throw new ToolError(
+      `fetch_url: ${url.href} is binary content (${type || 'unknown type'}), which fetch_url can't show as text. ` +
+        'Look for an HTML or text version of it instead.',
+    );
+  }
+  const text = decode(body, charset);
+  if (type === 'text/html' || type === 'application/xhtml+xml' || (!type && /^\s*<(!doctype html|html)/i.test(text))) {
+    // Loaded on first use: the HTML parser is half the bundle, and startup memory counts.
+    const { htmlToMarkdown } = await import('./html-to-markdown.js');
+    return { kind: 'html', text: htmlToMarkdown(text, url).markdown };
+  }
+  if (type === 'application/json' || type.endsWith('+json')) {
+    // A cut JSON body won't parse; show it as it came rather than fail.
+    if (!truncated) {
+      try {
+        return { kind: 'json', text: JSON.stringify(JSON.parse(text), null, 2) };
+      } catch {
+        // Not valid JSON despite the header: fall through to plain text.
+      }
+    }
+    return { kind: 'text', text };
+  }
+  return { kind: 'text', text };
+}

@@ -1,0 +1,242 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { randomUUID } from 'node:crypto';
+import type { ChatEvent } from '../../shared/protocol';
+import type { HubTool } from '../mcp/types';
+import { describeApiError } from './api-errors';
+import { approvalKey, approvalNeed, type ApprovalStore } from './approval-policy';
+import { buildSystemPrompt } from './system-prompt';
+import { convertToolResult } from './tool-results';
+import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
+
+export interface AgentOptions {
+  client: Anthropic;
+  host: ToolHost;
+  model: string;
+  maxTokens?: number;
+  maxIterations?: number;
+  toolTimeoutMs?: number;
+  workspaceName: string;
+  approvals: ApprovalStore;
+  askApproval: AskApproval;
+  /** Told how to fix a rejected key, e.g. "Run 'MCP Agent: Set API Key'". */
+  keyHint?: string;
+  /** Conversation so far (restored from disk). */
+  history?: Anthropic.MessageParam[];
+  /** Called with every message added to the conversation, so the caller can persist it. */
+  onMessage?: (message: Anthropic.MessageParam) => void;
+}
+
+export interface TurnInput {
+  text: string;
+  /** Extra context blocks (attached files), sent before the text. */
+  context?: string[];
+}
+
+/**
+ * The Claude loop: stream a reply, run the tool calls it asks for (independent calls at once,
+ * each approved first when it needs to be), send the results back, until the model stops or the
+ * iteration cap is reached.
+ *
+ * Written on `messages.stream()` rather than the SDK's beta tool runner because every call has
+ * to pass the person's approval before it runs, report its own card (timing, progress, errors),
+ * and be cancelled with the turn; the runner owns tool execution and the beta thread state.
+ */
+export class Agent {
+  private readonly history: Anthropic.MessageParam[];
+
+  constructor(private readonly options: AgentOptions) {
+    this.history = repairHistory(options.history ?? []);
+  }
+
+  get messages(): readonly Anthropic.MessageParam[] {
+    return this.history;
+  }
+
+  async runTurn(input: TurnInput, emit: (out: AgentOutput) => void, signal: AbortSignal): Promise<TurnStatus> {
+    const turnId = randomUUID();
+    const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
+    this.addUserContent([
+      ...(input.context ?? []).map((text) => ({ type: 'text' as const, text })),
+      { type: 'text', text: input.text },
+    ]);
+    const maxIterations = this.options.maxIterations ?? 10;
+    try {
+      for (let iteration = 0; iteration < maxIterations; iteration++) {
+        const tools = this.options.host.tools();
+        const reply = await this.streamReply(turnId, iteration, tools, emit, signal);
+        this.push({ role: 'assistant', content: reply.content as Anthropic.ContentBlockParam[] });
+        const uses = reply.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
+        if (uses.length === 0) {
+          event({ kind: 'turn_end', turnId, status: 'done' });
+          return 'done';
+        }
+        const results = await this.runTools(turnId, uses, tools, event, signal);
+        this.push({ role: 'user', content: results });
+        if (signal.aborted) throw signal.reason ?? new Error('stopped');
+      }
+      const note = `Stopped after ${maxIterations} model calls in one turn (the mcpAgent.maxIterations setting). Send "continue" to go on.`;
+      event({ kind: 'turn_end', turnId, status: 'max_iterations', error: note });
+      return 'max_iterations';
+    } catch (err) {
+      if (signal.aborted || err instanceof Anthropic.APIUserAbortError) {
+        event({ kind: 'turn_end', turnId, status: 'stopped' });
+        return 'stopped';
+      }
+      const message = describeApiError(err, this.options.keyHint ?? 'Set ANTHROPIC_API_KEY.');
+      event({ kind: 'turn_end', turnId, status: 'error', error: message });
+      return 'error';
+    }
+  }
+
+  private async streamReply(
+    turnId: string,
+    iteration: number,
+    tools: HubTool[],
+    emit: (out: AgentOutput) => void,
+    signal: AbortSignal,
+  ): Promise<Anthropic.Message> {
+    const stream = this.options.client.messages.stream(
+      {
+        model: this.options.model,
+        max_tokens: this.options.maxTokens ?? 8192,
+        system: buildSystemPrompt(tools, this.options.workspaceName),
+        tools: tools.map((t) => ({
+          name: t.qualifiedName,
+          description: t.tool.description ?? '',
+          input_schema: t.tool.inputSchema as Anthropic.Tool.InputSchema,
+        })),
+        messages: this.history,
+      },
+      { signal },
+    );
+    const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
+    for await (const e of stream) {
+      if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') {
+        emit({ type: 'delta', turnId, blockId: blockId(e.index), text: e.delta.text });
+      }
+    }
+    const message = await stream.finalMessage();
+    message.content.forEach((block, index) => {
+      if (block.type === 'text' && block.text.length > 0) {
+        emit({ type: 'event', event: { kind: 'assistant_text', turnId, blockId: blockId(index), text: block.text } });
+      }
+    });
+    return message;
+  }
+
+  /** Runs the calls of one reply concurrently; results come back in the model's order. */
+  private async runTools(
+    turnId: string,
+    uses: Anthropic.ToolUseBlock[],
+    tools: HubTool[],
+    event: (e: ChatEvent) => void,
+    signal: AbortSignal,
+  ): Promise<Anthropic.ToolResultBlockParam[]> {
+    const byName = new Map(tools.map((t) => [t.qualifiedName, t]));
+    return Promise.all(
+      uses.map(async (use): Promise<Anthropic.ToolResultBlockParam> => {
+        const tool = byName.get(use.name);
+        const input = (use.input ?? {}) as Record<string, unknown>;
+        event({
+          kind: 'tool_call',
+          turnId,
+          callId: use.id,
+          server: tool?.server ?? '?',
+          tool: tool?.tool.name ?? use.name,
+          input,
+        });
+        const started = Date.now();
+        const fail = (text: string): Anthropic.ToolResultBlockParam => {
+          event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs: Date.now() - started });
+          return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
+        };
+        if (!tool) return fail(`There is no tool named ${use.name} (its server may have stopped). Available: ${[...byName.keys()].join(', ') || 'none'}.`);
+        if (signal.aborted) return fail('Cancelled: the person stopped the turn.');
+        const need = approvalNeed(tool, input, this.options.approvals);
+        if (need.ask) {
+          const decision = await this.options.askApproval(
+            { callId: use.id, tool, input, reason: need.reason, preview: need.preview },
+            signal,
+          );
+          if (signal.aborted) return fail('Cancelled: the person stopped the turn.');
+          if (decision === 'deny') return fail('The person denied this tool call. Do not retry it; ask them what they want instead.');
+          if (decision === 'always' && need.remember) await this.options.approvals.add(approvalKey(tool));
+        }
+        try {
+          const result = await this.options.host.callTool(tool.qualifiedName, input, {
+            signal,
+            timeoutMs: this.options.toolTimeoutMs,
+          });
+          const { forModel, forChat } = convertToolResult(result);
+          const isError = result.isError === true;
+          event({ kind: 'tool_result', callId: use.id, isError, content: forChat, durationMs: Date.now() - started });
+          return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
+        } catch (err) {
+          if (signal.aborted) return fail('Cancelled: the person stopped the turn.');
+          return fail(`${tool.qualifiedName} failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }),
+    );
+  }
+
+  /**
+   * A failed request leaves the user message last; the next one joins it so roles keep alternating.
+   * onMessage gets only the new part: a persisted log is append-only and mergeConsecutive() joins it back.
+   */
+  private addUserContent(content: Anthropic.ContentBlockParam[]): void {
+    const last = this.history[this.history.length - 1];
+    if (last?.role !== 'user') {
+      this.push({ role: 'user', content });
+      return;
+    }
+    this.history[this.history.length - 1] = { role: 'user', content: [...blocks(last), ...content] };
+    this.options.onMessage?.({ role: 'user', content });
+  }
+
+  private push(message: Anthropic.MessageParam): void {
+    this.history.push(message);
+    this.options.onMessage?.(message);
+  }
+}
+
+/** Joins consecutive messages of the same role, as the API expects roles to alternate. */
+export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
+  const out: Anthropic.MessageParam[] = [];
+  for (const message of messages) {
+    const last = out[out.length - 1];
+    if (last && last.role === message.role) out[out.length - 1] = { ...last, content: [...blocks(last), ...blocks(message)] } as Anthropic.MessageParam;
+    else out.push(message);
+  }
+  return out;
+}
+
+/**
+ * Makes a restored conversation valid for the API: joins same-role neighbours and answers tool
+ * calls left without results (the window closed mid-call) with an error result.
+ */
+export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
+  const merged = mergeConsecutive(messages);
+  const out: Anthropic.MessageParam[] = [];
+  merged.forEach((message, i) => {
+    out.push(message);
+    if (message.role !== 'assistant' || typeof message.content === 'string') return;
+    const uses = message.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === 'tool_use');
+    if (uses.length === 0) return;
+    const next = merged[i + 1];
+    const answered = new Set(
+      (next ? blocks(next) : []).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])),
+    );
+    const missing: Anthropic.ToolResultBlockParam[] = uses
+      .filter((u) => !answered.has(u.id))
+      .map((u) => ({ type: 'tool_result', tool_use_id: u.id, is_error: true, content: 'Interrupted: the editor closed before this call finished.' }));
+    if (missing.length === 0) return;
+    if (next?.role === 'user') {
+      merged[i + 1] = { role: 'user', content: [...missing, ...blocks(next)] };
+    } else out.push({ role: 'user', content: missing });
+  });
+  return out;
+}
+
+function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
+  return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+}

@@ -1,0 +1,24 @@
+import type { ApprovalDecision, ChatEvent } from '../../shared/protocol';
+import type { CallOptions, CallToolResult, HubTool } from '../mcp/types';
+
+/** What the agent needs of the MCP host; McpHub provides it. */
+export interface ToolHost {
+  tools(): HubTool[];
+  callTool(qualifiedName: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+}
+
+/** Everything a turn reports, in order: chat events (persisted) and streaming deltas (not). */
+export type AgentOutput = { type: 'event'; event: ChatEvent } | { type: 'delta'; turnId: string; blockId: string; text: string };
+
+export interface ApprovalRequest {
+  callId: string;
+  tool: HubTool;
+  input: Record<string, unknown>;
+  reason: string;
+  preview?: string;
+}
+
+/** The front end's way of asking the person; resolves with their decision (or 'deny' when the turn is cancelled). */
+export type AskApproval = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+export type TurnStatus = 'done' | 'stopped' | 'error' | 'max_iterations';

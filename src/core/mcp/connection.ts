@@ -1,0 +1,368 @@
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  ListRootsRequestSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, withStderr } from './errors';
+import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
+import { listAll } from './paginate';
+import { HostStdioTransport, type ExitInfo } from './stdio-transport';
+import { TypedEmitter } from './typed-emitter';
+import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
+
+export interface ConnectionOptions {
+  /** How long the server gets to answer `initialize`. Default 15 s. */
+  initializeTimeoutMs?: number;
+  /** Default timeout of a tool call (reset by each progress notification). Default 60 s. */
+  callTimeoutMs?: number;
+  /** Timeout of list, read and prompt requests. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Directories offered to the server as roots (roots/list). */
+  roots?: string[];
+  /** Bytes of stderr kept for diagnoses. Default 16 KiB. */
+  stderrBytes?: number;
+  /** Largest single message accepted from the server. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Each step of close (stdin EOF, then SIGTERM) waits this long before the next. Default 2 s. */
+  closeGraceMs?: number;
+  clientInfo?: { name: string; version: string };
+  /** Where a connection's own log lines go (stdout noise, list failures). Default: nowhere. */
+  log?: (server: string, line: string) => void;
+}
+
+export interface ConnectionEvents {
+  /** State or lists changed. */
+  change: () => void;
+  /** The process exited without close() being called (a crash). */
+  crash: (info: ExitInfo, message: string) => void;
+  [event: string]: (...args: never[]) => void;
+}
+
+type ListKind = 'tools' | 'resources' | 'prompts';
+const MAX_LOGGED_ERRORS = 50;
+
+/** One MCP server over stdio: its process, its client session, its lists. */
+export class McpConnection extends TypedEmitter<ConnectionEvents> {
+  readonly name: string;
+  tools: Tool[] = [];
+  resources: Resource[] = [];
+  resourceTemplates: ResourceTemplate[] = [];
+  prompts: Prompt[] = [];
+  private currentState: ServerState = 'stopped';
+  private errorText: string | undefined;
+  private client: Client | undefined;
+  private transport: HostStdioTransport | undefined;
+  private closing = false;
+  private started = false;
+  /** Rejects with ServerExited when the process dies; every request races against it. */
+  private exitPromise: Promise<never> = new Promise<never>(() => undefined);
+  private rejectExit: (e: ServerExited) => void = () => undefined;
+  private roots: string[];
+  private readonly inFlight = new Map<ListKind, Promise<void>>();
+  private readonly dirty = new Set<ListKind>();
+  private loggedErrors = 0;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly options: ConnectionOptions = {},
+  ) {
+    super();
+    this.name = config.name;
+    this.roots = options.roots ?? [];
+  }
+
+  get state(): ServerState {
+    return this.currentState;
+  }
+
+  get error(): string | undefined {
+    return this.errorText;
+  }
+
+  get pid(): number | undefined {
+    return this.transport?.child?.pid;
+  }
+
+  /** The last few KiB the server wrote to stderr. */
+  stderr(maxChars = 2000): string {
+    return this.transport?.stderrTail.text(maxChars) ?? '';
+  }
+
+  /** Bytes of stderr held in memory (bounded by `stderrBytes`) and seen in total. */
+  stderrBytes(): { held: number; total: number } {
+    const t = this.transport?.stderrTail;
+    return { held: t?.held ?? 0, total: t?.total ?? 0 };
+  }
+
+  status(): ServerStatus {
+    const info = this.client?.getServerVersion();
+    return {
+      name: this.name,
+      state: this.currentState,
+      error: this.errorText,
+      tools: this.tools,
+      resources: this.resources,
+      resourceTemplates: this.resourceTemplates,
+      prompts: this.prompts,
+      pid: this.currentState === 'ready' || this.currentState === 'starting' ? this.pid : undefined,
+      serverVersion: info ? `${info.name} ${info.version}` : undefined,
+      instructions: this.client?.getInstructions(),
+    };
+  }
+
+  /**
+   * Spawns the server, initializes and lists what it offers. Resolves once `ready`; rejects with an
+   * McpStartError (and the state becomes `error`) with a diagnosis. One start per connection.
+   */
+  async start(): Promise<void> {
+    if (this.started) throw new Error(`connection to ${this.name} was already started; make a new one`);
+    this.started = true;
+    this.setState('starting');
+    const initMs = this.options.initializeTimeoutMs ?? 15_000;
+    const transport = new HostStdioTransport({
+      command: this.config.command,
+      args: this.config.args,
+      env: this.config.env,
+      cwd: this.config.cwd,
+      maxMessageBytes: this.options.maxMessageBytes,
+      stderrBytes: this.options.stderrBytes,
+      closeGraceMs: this.options.closeGraceMs,
+    });
+    this.transport = transport;
+    this.exitPromise = new Promise<never>((_, reject) => (this.rejectExit = reject));
+    this.exitPromise.catch(() => undefined);
+    transport.onexit = (info) => this.onExit(info);
+    const client = this.makeClient();
+    this.client = client;
+    try {
+      await Promise.race([client.connect(transport, { timeout: initMs }), this.exitPromise]);
+    } catch (err) {
+      if (this.closing) throw this.closedWhileStarting();
+      const failure = this.startFailure(err, initMs);
+      this.errorText = failure.message;
+      this.setState('error');
+      await this.shutdown();
+      throw failure;
+    }
+    await this.refreshAll();
+    if (this.closing) throw this.closedWhileStarting();
+    const exit = transport.exit;
+    if (exit) {
+      // It died while we listed what it offers.
+      const failure = this.startFailure(new ServerExited(exit), initMs);
+      this.errorText = failure.message;
+      this.setState('error');
+      throw failure;
+    }
+    if (this.currentState === 'starting') this.setState('ready');
+  }
+
+  async callTool(name: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
+    const client = this.readyClient();
+    const timeout = opts.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
+    const request: RequestOptions = {
+      signal: opts.signal,
+      timeout,
+      maxTotalTimeout: opts.maxTotalTimeoutMs,
+      resetTimeoutOnProgress: true,
+      // Always asked for: a long tool that reports progress is then never cut off by the timeout.
+      onprogress: (p) => opts.onProgress?.(p.progress, p.total, p.message),
+    };
+    try {
+      const result = await Promise.race([client.callTool({ name, arguments: args }, undefined, request), this.exitPromise]);
+      return result as CallToolResult;
+    } catch (err) {
+      throw this.requestFailure(err, `tool "${name}"`, 'the call', timeout, opts.signal);
+    }
+  }
+
+  async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
+    const client = this.readyClient();
+    const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
+    try {
+      return await Promise.race([client.readResource({ uri }, { signal: opts.signal, timeout }), this.exitPromise]);
+    } catch (err) {
+      throw this.requestFailure(err, `resource ${uri}`, 'the read', timeout, opts.signal);
+    }
+  }
+
+  async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}): Promise<GetPromptResult> {
+    const client = this.readyClient();
+    const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
+    try {
+      return await Promise.race([
+        client.getPrompt({ name, arguments: args }, { signal: opts.signal, timeout }),
+        this.exitPromise,
+      ]);
+    } catch (err) {
+      throw this.requestFailure(err, `prompt "${name}"`, 'the request', timeout, opts.signal);
+    }
+  }
+
+  /** Replaces the roots offered to the server and tells it (notifications/roots/list_changed). */
+  async setRoots(dirs: string[]): Promise<void> {
+    this.roots = [...dirs];
+    if (this.currentState === 'ready') await this.client?.sendRootsListChanged().catch(() => undefined);
+  }
+
+  /** Re-lists tools, resources, resource templates and prompts (what the server declares). */
+  async refreshAll(): Promise<void> {
+    await Promise.all((['tools', 'resources', 'prompts'] as const).map((k) => this.refresh(k)));
+  }
+
+  /** Ends the session and the process (stdin EOF, SIGTERM, SIGKILL); resolves once it has exited. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.shutdown();
+    if (this.currentState !== 'error') this.setState('stopped');
+    this.removeAllListeners();
+  }
+
+  private makeClient(): Client {
+    const client = new Client(this.options.clientInfo ?? { name: 'mcp-agent', version: '0.1.0' }, {
+      capabilities: { roots: { listChanged: true } },
+    });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: this.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
+    }));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refresh('tools'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void this.refresh('resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void this.refresh('prompts'));
+    // Non-JSON stdout lines and the like land here; the session goes on.
+    client.onerror = (err) => {
+      if (this.loggedErrors > MAX_LOGGED_ERRORS) return;
+      this.loggedErrors++;
+      this.log(this.loggedErrors > MAX_LOGGED_ERRORS ? 'too many errors; no more are logged' : messageOf(err));
+    };
+    return client;
+  }
+
+  private readyClient(): Client {
+    if (this.currentState !== 'ready' || !this.client) {
+      const why = this.currentState === 'error' && this.errorText ? `: ${this.errorText}` : '';
+      throw new McpRequestError('not-ready', `server ${this.name} is not ready (${this.currentState})${why}`);
+    }
+    return this.client;
+  }
+
+  /** Coalesces bursts of list_changed: one listing in flight per kind, one more if asked meanwhile. */
+  private refresh(kind: ListKind): Promise<void> {
+    const running = this.inFlight.get(kind);
+    if (running) {
+      this.dirty.add(kind);
+      return running;
+    }
+    const run = (async () => {
+      do {
+        this.dirty.delete(kind);
+        await this.list(kind);
+      } while (this.dirty.has(kind) && !this.closing);
+    })().finally(() => this.inFlight.delete(kind));
+    this.inFlight.set(kind, run);
+    return run;
+  }
+
+  private async list(kind: ListKind): Promise<void> {
+    const client = this.client;
+    const caps = client?.getServerCapabilities();
+    if (!client || !caps || this.closing) return;
+    const opts: RequestOptions = { timeout: this.options.requestTimeoutMs ?? 30_000 };
+    const guarded = async <T>(what: string, fetch: () => Promise<T[]>): Promise<T[] | undefined> => {
+      try {
+        return await Promise.race([fetch(), this.exitPromise]);
+      } catch (err) {
+        if (!(err instanceof ServerExited)) this.log(`listing ${what} failed: ${messageOf(err)}`);
+        return undefined;
+      }
+    };
+    if (kind === 'tools' && caps.tools) {
+      const tools = await guarded('tools', () =>
+        listAll((cursor) => client.listTools({ cursor }, opts).then((r) => ({ items: r.tools, next: r.nextCursor }))),
+      );
+      if (tools) this.tools = tools;
+    } else if (kind === 'resources' && caps.resources) {
+      const [resources, templates] = await Promise.all([
+        guarded('resources', () =>
+          listAll((cursor) =>
+            client.listResources({ cursor }, opts).then((r) => ({ items: r.resources, next: r.nextCursor })),
+          ),
+        ),
+        guarded('resource templates', () =>
+          listAll((cursor) =>
+            client
+              .listResourceTemplates({ cursor }, opts)
+              .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+          ),
+        ),
+      ]);
+      if (resources) this.resources = resources;
+      if (templates) this.resourceTemplates = templates;
+    } else if (kind === 'prompts' && caps.prompts) {
+      const prompts = await guarded('prompts', () =>
+        listAll((cursor) => client.listPrompts({ cursor }, opts).then((r) => ({ items: r.prompts, next: r.nextCursor }))),
+      );
+      if (prompts) this.prompts = prompts;
+    } else {
+      return;
+    }
+    this.emit('change');
+  }
+
+  private onExit(info: ExitInfo): void {
+    const exit = new ServerExited(info);
+    this.rejectExit(exit);
+    if (this.closing) return;
+    const message = withStderr(`server ${this.name} exited (${describeExit(info)})`, this.stderr());
+    if (this.currentState === 'ready') {
+      // 'crash' first, so a hub schedules its restart before anyone sees a bare `error`.
+      this.emit('crash', info, message);
+      this.errorText = message;
+      this.setState('error');
+      void this.shutdown();
+    }
+    // While starting, start() reports the exit itself.
+  }
+
+  private closedWhileStarting(): McpStartError {
+    return new McpStartError('protocol', `server ${this.name} was closed while starting`);
+  }
+
+  private startFailure(err: unknown, initMs: number): McpStartError {
+    const exit = err instanceof ServerExited ? (this.transport?.exit ?? err.info) : undefined;
+    return diagnoseStartFailure(err, { server: this.name, command: this.config.command, initMs, exit, stderr: this.stderr() });
+  }
+
+  private requestFailure(err: unknown, what: string, during: string, timeoutMs: number, signal?: AbortSignal): McpRequestError {
+    return diagnoseRequestFailure(err, { server: this.name, what, during, timeoutMs, signal, stderr: () => this.stderr() });
+  }
+
+  private async shutdown(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    // Client.close closes the transport (our close: EOF, SIGTERM, SIGKILL, then wait for exit).
+    await client?.close().catch(() => undefined);
+    await transport?.close().catch(() => undefined);
+  }
+
+  private setState(state: ServerState): void {
+    if (state !== 'error') this.errorText = undefined;
+    this.currentState = state;
+    this.emit('change');
+  }
+
+  private log(line: string): void {
+    this.options.log?.(this.name, line);
+  }
+}

@@ -1,0 +1,58 @@
+import type { ExitInfo } from './stdio-transport';
+
+/**
+ * Why a request to a server failed, in words a person can act on. `kind` lets callers decide:
+ * `timeout` and `cancelled` were cancelled on the server too (notifications/cancelled was sent),
+ * `exited` means the server process died, `not-ready` that it never got the request.
+ */
+export type McpFailureKind = 'timeout' | 'cancelled' | 'exited' | 'not-ready' | 'protocol';
+
+export class McpRequestError extends Error {
+  override name = 'McpRequestError';
+  constructor(
+    readonly kind: McpFailureKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Why starting a server failed. `exited` is worth a retry; the others will fail the same way again. */
+export type McpStartFailureKind = 'spawn' | 'timeout' | 'exited' | 'protocol';
+
+export class McpStartError extends Error {
+  override name = 'McpStartError';
+  constructor(
+    readonly kind: McpStartFailureKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Raced against every request: rejects the moment the server's process is gone. */
+export class ServerExited extends Error {
+  override name = 'ServerExited';
+  constructor(readonly info: ExitInfo) {
+    super(describeExit(info));
+  }
+}
+
+export function describeExit(info: ExitInfo): string {
+  if (info.signal) return `killed by ${info.signal}`;
+  return `code ${info.code ?? 'unknown'}`;
+}
+
+export function withStderr(message: string, stderr: string): string {
+  return stderr ? `${message}; last stderr: ${stderr}` : `${message} (it wrote nothing to stderr)`;
+}
+
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

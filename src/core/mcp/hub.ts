@@ -1,0 +1,363 @@
+import type { GetPromptResult, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { RestartBudget, type BackoffOptions } from './backoff';
+import { McpConnection, type ConnectionOptions } from './connection';
+import { McpRequestError, McpStartError, messageOf, seconds, type McpFailureKind } from './errors';
+import { capFairly, qualifyTools } from './tool-names';
+import { TypedEmitter } from './typed-emitter';
+import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from './types';
+
+export interface HubOptions {
+  /** Passed to every connection (timeouts, roots, limits, log). */
+  connection?: ConnectionOptions;
+  /** Restarts after crashes. Defaults: 0.5 s, 1 s, 2 s…, at most 3 within 60 s. */
+  restart?: BackoffOptions;
+  /**
+   * How many tools `tools()` hands the model by default. Each tool costs context on every turn,
+   * and past a few hundred the model picks worse, so the default is 128, taken round-robin across
+   * servers; `tools({ max: Infinity })` gives all. Every tool stays callable by name either way.
+   */
+  maxModelTools?: number;
+  /** 'change' events within this many ms are coalesced into one. Default 20. */
+  changeDebounceMs?: number;
+}
+
+export interface HubEvents {
+  /** A server's state or lists changed (coalesced). */
+  change: () => void;
+  [event: string]: (...args: never[]) => void;
+}
+
+/** `_meta` key on error results the hub makes: why the call failed (McpFailureKind or 'unknown-tool'). */
+export const FAILURE_META_KEY = 'mcpAgent/failure';
+
+export const DEFAULT_MAX_MODEL_TOOLS = 128;
+
+interface Entry {
+  config: ServerConfig;
+  conn: McpConnection | undefined;
+  budget: RestartBudget;
+  restarts: number;
+  /** Set while waiting to restart after a crash, or after giving up. */
+  detail: string | undefined;
+  gaveUp: string | undefined;
+  timer: NodeJS.Timeout | undefined;
+  /** Its connection's start() has not settled: an `error` then is not final (a restart may follow). */
+  launching: boolean;
+  /** Bumped on every (re)start so events of an old connection are ignored. */
+  generation: number;
+}
+
+/**
+ * All configured MCP servers behind one face: starts them in parallel in the background, restarts
+ * crashed ones with capped backoff, and gives the agent one flat list of tools named
+ * `<server>__<tool>` (see tool-names.ts).
+ */
+export class McpHub extends TypedEmitter<HubEvents> {
+  private entries = new Map<string, Entry>();
+  private readonly options: HubOptions;
+  private roots: string[];
+  private started = false;
+  private disposed = false;
+  private changeTimer: NodeJS.Timeout | undefined;
+  private named: HubTool[] | undefined;
+  private byName = new Map<string, HubTool>();
+  private settleWaiters: Array<{ done: () => boolean; resolve: () => void }> = [];
+
+  constructor(configs: ServerConfig[], options: HubOptions = {}) {
+    super();
+    this.options = options;
+    this.roots = options.connection?.roots ?? [];
+    for (const config of configs) this.addEntry(config);
+  }
+
+  /** Starts every server in the background and returns at once. */
+  start(): void {
+    if (this.started || this.disposed) return;
+    this.started = true;
+    for (const entry of this.entries.values()) this.launch(entry);
+  }
+
+  /** Resolves once no server is starting (each is ready, in error or stopped). */
+  settled(): Promise<void> {
+    return this.until(() => this.statuses().every((s) => s.state !== 'starting'));
+  }
+
+  statuses(): ServerStatus[] {
+    return [...this.entries.values()].map((e) => this.statusOf(e));
+  }
+
+  status(name: string): ServerStatus | undefined {
+    const entry = this.entries.get(name);
+    return entry && this.statusOf(entry);
+  }
+
+  /** Tools of ready servers as the model sees them, at most `max` (default `maxModelTools`). */
+  tools(opts: { max?: number } = {}): HubTool[] {
+    const all = this.allTools();
+    return capFairly(all, opts.max ?? this.options.maxModelTools ?? DEFAULT_MAX_MODEL_TOOLS);
+  }
+
+  /** How many tools ready servers offer in all (more than `tools()` returns when capped). */
+  toolCount(): number {
+    return this.allTools().length;
+  }
+
+  findTool(qualifiedName: string): HubTool | undefined {
+    this.allTools();
+    return this.byName.get(qualifiedName);
+  }
+
+  /**
+   * Calls a tool by its qualified name. Never throws: an unknown tool, a server that is not ready,
+   * a timeout, a cancel or a crash all come back as an `isError` result saying so, with
+   * `_meta[FAILURE_META_KEY]` telling which.
+   */
+  async callTool(qualifiedName: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
+    const hit = this.findTool(qualifiedName);
+    if (!hit) return failure('unknown-tool', this.unknownToolMessage(qualifiedName));
+    const conn = this.entries.get(hit.server)?.conn;
+    if (!conn || conn.state !== 'ready') {
+      return failure('not-ready', `server ${hit.server} is not ready; ${this.statusLine(hit.server)}`);
+    }
+    try {
+      return await conn.callTool(hit.tool.name, args, opts);
+    } catch (err) {
+      return failure(err instanceof McpRequestError ? err.kind : 'protocol', messageOf(err));
+    }
+  }
+
+  /** Throws McpRequestError when the server is unknown, not ready, or the read fails. */
+  async readResource(server: string, uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.readyConnection(server).readResource(uri, opts);
+  }
+
+  /** Throws McpRequestError when the server is unknown, not ready, or the request fails. */
+  async getPrompt(server: string, name: string, args: Record<string, string> = {}, opts: CallOptions = {}): Promise<GetPromptResult> {
+    return this.readyConnection(server).getPrompt(name, args, opts);
+  }
+
+  /** A ready server's resource templates, or all ready servers' when no server is named. */
+  listResourceTemplates(server?: string): Array<{ server: string; template: ResourceTemplate }> {
+    return this.statuses()
+      .filter((s) => s.state === 'ready' && (server === undefined || s.name === server))
+      .flatMap((s) => s.resourceTemplates.map((template) => ({ server: s.name, template })));
+  }
+
+  /** The last stderr lines of a server (for an output channel or a diagnosis). */
+  stderr(name: string, maxChars?: number): string {
+    return this.entries.get(name)?.conn?.stderr(maxChars) ?? '';
+  }
+
+  /**
+   * Stops and starts one server now, forgetting earlier crashes. Resolves once it is ready, or in
+   * error after its automatic restarts.
+   */
+  async restart(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry || this.disposed) throw new Error(`no server named ${name}`);
+    entry.budget.reset();
+    entry.restarts = 0;
+    await this.stopEntry(entry);
+    this.started = true;
+    void this.launch(entry);
+    await this.until(() => this.entries.get(name) !== entry || this.statusOf(entry).state !== 'starting');
+  }
+
+  /** Changes the roots every server is offered and tells the running ones. */
+  async setRoots(dirs: string[]): Promise<void> {
+    this.roots = [...dirs];
+    await Promise.all([...this.entries.values()].map((e) => e.conn?.setRoots(dirs)));
+  }
+
+  /** Applies a new set of configs: removed servers stop, changed ones restart, new ones start. */
+  async update(configs: ServerConfig[]): Promise<void> {
+    const next = new Map(configs.map((c) => [c.name, c]));
+    const stops: Array<Promise<void>> = [];
+    for (const [name, entry] of this.entries) {
+      const config = next.get(name);
+      if (!config || JSON.stringify(config) !== JSON.stringify(entry.config)) {
+        stops.push(this.stopEntry(entry));
+        this.entries.delete(name);
+      }
+    }
+    await Promise.all(stops);
+    const old = this.entries;
+    this.entries = new Map();
+    for (const config of configs) {
+      const kept = old.get(config.name);
+      if (kept) this.entries.set(config.name, kept);
+      else if (!this.entries.has(config.name)) {
+        const entry = this.addEntry(config);
+        if (this.started) void this.launch(entry);
+      }
+    }
+    this.changed();
+  }
+
+  /** Closes every server and waits until every process has exited. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearTimeout(this.changeTimer);
+    await Promise.all([...this.entries.values()].map((e) => this.stopEntry(e)));
+    for (const w of this.settleWaiters.splice(0)) w.resolve();
+    this.removeAllListeners();
+  }
+
+  private addEntry(config: ServerConfig): Entry {
+    if (this.entries.has(config.name)) {
+      this.options.connection?.log?.(config.name, `ignored a second server named "${config.name}"`);
+      return this.entries.get(config.name) as Entry;
+    }
+    const entry: Entry = {
+      config,
+      conn: undefined,
+      budget: new RestartBudget(this.options.restart),
+      restarts: 0,
+      detail: undefined,
+      gaveUp: undefined,
+      timer: undefined,
+      launching: false,
+      generation: 0,
+    };
+    this.entries.set(config.name, entry);
+    return entry;
+  }
+
+  private launch(entry: Entry): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    entry.detail = undefined;
+    entry.gaveUp = undefined;
+    const generation = ++entry.generation;
+    const conn = new McpConnection(entry.config, { ...this.options.connection, roots: this.roots });
+    entry.conn = conn;
+    entry.launching = true;
+    conn.on('change', () => {
+      if (entry.generation === generation) this.changed();
+    });
+    conn.on('crash', (_info, message) => {
+      if (entry.generation === generation) this.onCrash(entry, message);
+    });
+    // start() moves to `starting` at once, which reports the change.
+    return conn.start().then(
+      () => {
+        if (entry.generation !== generation) return;
+        entry.launching = false;
+        if (this.disposed) void conn.close();
+        this.changed();
+      },
+      (err: unknown) => {
+        if (entry.generation !== generation) return;
+        entry.launching = false;
+        if (err instanceof McpStartError && err.kind === 'exited') this.onCrash(entry, err.message);
+        else this.changed();
+      },
+    );
+  }
+
+  private onCrash(entry: Entry, message: string): void {
+    if (this.disposed) return;
+    const delay = entry.budget.next();
+    if (delay === undefined) {
+      const { maxRestarts, windowMs } = entry.budget;
+      entry.gaveUp = `${message}. Gave up after ${maxRestarts} restart${maxRestarts === 1 ? '' : 's'} within ${seconds(windowMs)}; restart it by hand once fixed.`;
+      entry.detail = undefined;
+      this.changed();
+      return;
+    }
+    entry.restarts++;
+    entry.detail = `${message}; restarting in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
+    entry.timer = setTimeout(() => void this.launch(entry), delay);
+    this.changed();
+  }
+
+  private async stopEntry(entry: Entry): Promise<void> {
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    entry.generation++;
+    const conn = entry.conn;
+    entry.conn = undefined;
+    entry.detail = undefined;
+    entry.gaveUp = undefined;
+    await conn?.close();
+  }
+
+  private statusOf(entry: Entry): ServerStatus {
+    const base: ServerStatus = entry.conn?.status() ?? {
+      name: entry.config.name,
+      state: 'stopped',
+      tools: [],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    };
+    const status: ServerStatus = { ...base, restarts: entry.restarts };
+    if (entry.gaveUp) return { ...status, state: 'error', error: entry.gaveUp, pid: undefined };
+    if (entry.timer) return { ...status, state: 'starting', error: undefined, detail: entry.detail, pid: undefined };
+    if (entry.launching && status.state === 'error') return { ...status, state: 'starting', error: undefined };
+    return status;
+  }
+
+  private allTools(): HubTool[] {
+    if (!this.named) {
+      const servers = [...this.entries.values()]
+        .filter((e) => e.conn?.state === 'ready')
+        .map((e) => ({ server: e.config.name, tools: (e.conn as McpConnection).tools }));
+      this.named = qualifyTools(servers);
+      this.byName = new Map(this.named.map((t) => [t.qualifiedName, t]));
+    }
+    return this.named;
+  }
+
+  private readyConnection(server: string): McpConnection {
+    const conn = this.entries.get(server)?.conn;
+    if (!this.entries.has(server)) throw new McpRequestError('not-ready', `no server named ${server}`);
+    if (!conn || conn.state !== 'ready') {
+      throw new McpRequestError('not-ready', `server ${server} is not ready; ${this.statusLine(server)}`);
+    }
+    return conn;
+  }
+
+  private statusLine(server: string): string {
+    const s = this.status(server);
+    if (!s) return 'it is not configured';
+    return `it is ${s.state}${s.error ? `: ${s.error}` : s.detail ? `: ${s.detail}` : ''}`;
+  }
+
+  private unknownToolMessage(name: string): string {
+    const server = [...this.entries.keys()].find((s) => name.startsWith(`${s}__`));
+    if (server && this.status(server)?.state !== 'ready') {
+      return `tool ${name} is not available: server ${server} is not ready; ${this.statusLine(server)}`;
+    }
+    return `unknown tool ${name}; use one of the tools listed`;
+  }
+
+  /** Resolves once `done()` holds, checked on every change (not debounced) or at dispose. */
+  private until(done: () => boolean): Promise<void> {
+    if (this.disposed || done()) return Promise.resolve();
+    return new Promise((resolve) => this.settleWaiters.push({ done, resolve }));
+  }
+
+  private changed(): void {
+    this.named = undefined;
+    if (this.settleWaiters.length) {
+      const waiting = this.settleWaiters;
+      this.settleWaiters = [];
+      for (const w of waiting) {
+        if (this.disposed || w.done()) w.resolve();
+        else this.settleWaiters.push(w);
+      }
+    }
+    if (this.changeTimer || this.disposed) return;
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      this.emit('change');
+    }, this.options.changeDebounceMs ?? 20);
+  }
+}
+
+function failure(kind: McpFailureKind | 'unknown-tool', message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [FAILURE_META_KEY]: kind } };
+}

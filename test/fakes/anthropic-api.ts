@@ -1,0 +1,251 @@
+/**
+ * A local fake of the Anthropic Messages API that the real SDK talks to through its base URL.
+ * It streams real SSE (or answers JSON when `stream` is false), plays scripted replies, and can
+ * answer with errors (401, 429 with retry-after, 529, a dropped connection) so retries and
+ * error messages are exercised for real.
+ *
+ * Used in-process by node:test suites and the VS Code UI tests, and as a process:
+ *   node out/test/fakes/anthropic-api.js <script.json>   (prints `listening <url>` on stdout)
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+
+export interface ToolUseStep {
+  name: string;
+  input: Record<string, unknown>;
+  id?: string;
+}
+
+export type Reply =
+  | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string }
+  | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number }
+  | { error: 401 | 400 | 429 | 500 | 529; message?: string; retryAfterMs?: number }
+  | { drop: true }
+  /** Sends message_start and then nothing: for Stop tests. */
+  | { hang: true };
+
+export interface RecordedRequest {
+  body: MessagesBody;
+  headers: IncomingMessage['headers'];
+}
+
+export interface MessagesBody {
+  model: string;
+  max_tokens: number;
+  stream?: boolean;
+  system?: string | Array<{ type: string; text: string }>;
+  tools?: Array<{ name: string; description?: string; input_schema: unknown }>;
+  messages: Array<{ role: 'user' | 'assistant'; content: string | Array<Record<string, unknown>> }>;
+}
+
+/** Decides the reply for one request: a queue of replies, or a function of the request. */
+export type Script = Reply[] | ((body: MessagesBody, index: number) => Reply);
+
+export class FakeAnthropicApi {
+  readonly requests: RecordedRequest[] = [];
+  private server: Server | undefined;
+  private script: Script;
+  private openResponses = new Set<ServerResponse>();
+  private waiters: Array<{ count: number; resolve: () => void }> = [];
+
+  constructor(script: Script = []) {
+    this.script = script;
+  }
+
+  setScript(script: Script): void {
+    this.script = script;
+  }
+
+  async start(port = 0): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    return this.url;
+  }
+
+  get url(): string {
+    const address = this.server?.address() as AddressInfo | null;
+    if (!address) throw new Error('fake API not started');
+    return `http://127.0.0.1:${address.port}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.openResponses) res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Resolves once `count` requests in all have arrived (events, not sleeps, for tests to wait on). */
+  waitForRequests(count: number): Promise<void> {
+    if (this.requests.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  private nextReply(body: MessagesBody): Reply {
+    const index = this.requests.length - 1;
+    if (typeof this.script === 'function') return this.script(body, index);
+    return this.script.shift() ?? { text: 'The fake API has no scripted reply left.' };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${req.url}` } }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MessagesBody;
+    this.requests.push({ body, headers: req.headers });
+    this.waiters = this.waiters.filter((w) => (w.count <= this.requests.length ? (w.resolve(), false) : true));
+    const reply = this.nextReply(body);
+    this.openResponses.add(res);
+    res.on('close', () => this.openResponses.delete(res));
+    if ('error' in reply) return sendError(res, reply);
+    if ('drop' in reply) {
+      req.socket.destroy();
+      return;
+    }
+    const message = buildMessage(body.model, reply);
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(message));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    await streamMessage(res, message, reply);
+  }
+}
+
+function sendError(res: ServerResponse, reply: Extract<Reply, { error: number }>): void {
+  const types: Record<number, string> = {
+    400: 'invalid_request_error',
+    401: 'authentication_error',
+    429: 'rate_limit_error',
+    500: 'api_error',
+    529: 'overloaded_error',
+  };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-should-retry': 'true' };
+  if (reply.error === 401 || reply.error === 400) headers['x-should-retry'] = 'false';
+  if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
+  res.writeHead(reply.error, headers);
+  const message = reply.message ?? `fake ${types[reply.error]}`;
+  res.end(JSON.stringify({ type: 'error', error: { type: types[reply.error], message } }));
+}
+
+interface Block {
+  type: 'text' | 'tool_use';
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: Record<string, unknown>;
+}
+
+let toolUseCounter = 0;
+
+function buildMessage(model: string, reply: Exclude<Reply, { error: number } | { drop: true }>) {
+  const content: Block[] = [];
+  if ('hang' in reply) return { id: 'msg_hang', type: 'message', role: 'assistant', model, content, stop_reason: null };
+  if (reply.text) content.push({ type: 'text', text: reply.text });
+  for (const use of reply.toolUses ?? []) {
+    content.push({ type: 'tool_use', id: use.id ?? `toolu_fake_${++toolUseCounter}`, name: use.name, input: use.input });
+  }
+  const stopReason = reply.toolUses?.length ? 'tool_use' : ('stopReason' in reply && reply.stopReason) || 'end_turn';
+  return {
+    id: `msg_fake_${Date.now().toString(36)}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 10 },
+  };
+}
+
+function send(res: ServerResponse, event: string, data: unknown): void {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+async function streamMessage(
+  res: ServerResponse,
+  message: ReturnType<typeof buildMessage>,
+  reply: Exclude<Reply, { error: number } | { drop: true }>,
+): Promise<void> {
+  send(res, 'message_start', {
+    type: 'message_start',
+    message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } },
+  });
+  if ('hang' in reply) return; // the response stays open until the client aborts or the server stops
+  const chunk = reply.chunk ?? 8;
+  const delayMs = reply.delayMs ?? 0;
+  for (const [index, block] of message.content.entries()) {
+    if (res.destroyed) return;
+    if (block.type === 'text') {
+      send(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      for (let i = 0; i < block.text!.length; i += chunk) {
+        send(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: block.text!.slice(i, i + chunk) },
+        });
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      }
+    } else {
+      send(res, 'content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+      });
+      const json = JSON.stringify(block.input);
+      for (let i = 0; i < json.length; i += 16) {
+        send(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 16) },
+        });
+      }
+    }
+    send(res, 'content_block_stop', { type: 'content_block_stop', index });
+  }
+  send(res, 'message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: message.stop_reason, stop_sequence: null },
+    usage: { output_tokens: 10 },
+  });
+  send(res, 'message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+/** The text of the last user message, or of the tool results it carries. */
+export function lastUserText(body: MessagesBody): string {
+  const last = body.messages[body.messages.length - 1];
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return last.content
+    .map((b) => {
+      if (b.type === 'text') return String(b.text);
+      if (b.type === 'tool_result') {
+        const c = b.content;
+        if (typeof c === 'string') return c;
+        if (Array.isArray(c)) return c.map((x: { text?: string }) => x.text ?? '').join('\n');
+      }
+      return '';
+    })
+    .join('\n');
+}
+
+/** True when the last message carries tool results (the model is being asked to go on). */
+export function isToolResultTurn(body: MessagesBody): boolean {
+  const last = body.messages[body.messages.length - 1];
+  return Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result');
+}
+
+// Bundled into test files too, so check the script name rather than require.main.
+if (/anthropic-api\.js$/.test(process.argv[1] ?? '')) {
+  const scriptFile = process.argv[2];
+  const script: Reply[] = scriptFile ? (JSON.parse(readFileSync(scriptFile, 'utf8')) as Reply[]) : [];
+  const api = new FakeAnthropicApi(script);
+  void api.start(Number(process.env.PORT ?? 0)).then((url) => process.stdout.write(`listening ${url}\n`));
+}

@@ -1,0 +1,140 @@
+/**
+ * Runs the built chat webview (dist/webview/chat.{js,css}) in headless Chromium, on a page shaped
+ * like the one src/vscode/chat-view.ts makes: same CSP (with a nonce), a stub acquireVsCodeApi that
+ * records what the chat posts, and VS Code theme variables. Tests talk to it through ChatPage.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import { themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
+
+export function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('package.json not found above ' + __dirname);
+    dir = up;
+  }
+  return dir;
+}
+
+export interface OpenOptions {
+  theme?: Theme;
+  /** false drops the CSP, to prove the sanitiser alone keeps hostile markdown inert. */
+  csp?: boolean;
+  width?: number;
+  height?: number;
+}
+
+export interface ChatPage {
+  page: Page;
+  /** Deliver a host -> webview message (unvalidated on purpose: tests send bad ones too). */
+  post(message: HostMessage | unknown): Promise<void>;
+  posted(): Promise<WebviewMessage[]>;
+  waitForPosted(type: WebviewMessage['type'], count?: number): Promise<WebviewMessage[]>;
+  stats(): Promise<{ deltas: number; markdownRenders: number; frames: number }>;
+  /** What the page's CSP refused so far (a clean chat triggers none). */
+  cspViolations(): Promise<string[]>;
+}
+
+export interface Harness {
+  open(options?: OpenOptions): Promise<ChatPage>;
+  close(): Promise<void>;
+}
+
+function harnessHtml(origin: string, theme: Theme, csp: boolean): string {
+  const nonce = randomBytes(16).toString('base64');
+  const policy = `default-src 'none'; img-src ${origin} data:; style-src ${origin} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; font-src ${origin};`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+${csp ? `<meta http-equiv="Content-Security-Policy" content="${policy}">` : ''}
+<style nonce="${nonce}">${VSCODE_DEFAULT_CSS}\n${themeCss(theme)}</style>
+<script nonce="${nonce}">
+  window.__posted = [];
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
+  window.__state = undefined;
+  let acquired = false;
+  window.acquireVsCodeApi = () => {
+    if (acquired) throw new Error('acquireVsCodeApi called twice');
+    acquired = true;
+    return {
+      postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
+      getState: () => window.__state,
+      setState: (s) => { window.__state = s; },
+    };
+  };
+</script>
+<link rel="stylesheet" nonce="${nonce}" href="${origin}/chat.css">
+</head><body class="vscode-${theme}"><div id="root"></div><script nonce="${nonce}" src="${origin}/chat.js"></script></body></html>`;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const dist = join(repoRoot(), 'dist', 'webview');
+  const files: Record<string, string> = { '/chat.js': 'text/javascript', '/chat.css': 'text/css' };
+  for (const f of Object.keys(files)) {
+    if (!existsSync(join(dist, f))) throw new Error(`dist/webview${f} missing: run node esbuild.mjs first`);
+  }
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const type = files[url.pathname];
+    if (type) {
+      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(readFileSync(join(dist, url.pathname)));
+    } else if (url.pathname === '/chat.html') {
+      const theme = url.searchParams.get('theme') === 'dark' ? 'dark' : 'light';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(harnessHtml(origin, theme, url.searchParams.get('csp') !== '0'));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const userDataDir = mkdtempSync(join(tmpdir(), 'mcp-agent-webview-'));
+  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 400, height: 700 },
+  });
+  // Nothing may leave the machine even if a test (or the chat) gets it wrong.
+  await context.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => route.abort());
+
+  return {
+    async open(options: OpenOptions = {}): Promise<ChatPage> {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: options.width ?? 400, height: options.height ?? 700 });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${origin}/chat.html?theme=${options.theme ?? 'light'}&csp=${options.csp === false ? '0' : '1'}`);
+      await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
+      if (errors.length) throw new Error(`page errors: ${errors.join('\n')}`);
+      const chat: ChatPage = {
+        page,
+        post: (message) => page.evaluate((m) => window.postMessage(m, '*'), message as object),
+        posted: () => page.evaluate(() => (window as unknown as { __posted: WebviewMessage[] }).__posted),
+        async waitForPosted(type, count = 1) {
+          await page.waitForFunction(
+            ([t, n]) => (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === t).length >= n,
+            [type, count] as const,
+          );
+          return (await chat.posted()).filter((m) => m.type === type);
+        },
+        cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+        stats: () => page.evaluate(() => ({ ...(window as unknown as { __mcpAgentChat: { deltas: number; markdownRenders: number; frames: number } }).__mcpAgentChat })),
+      };
+      return chat;
+    },
+    async close() {
+      await context.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * VS Code's Light+ and Dark+ colours as the --vscode-* variables a webview receives, plus the
+ * default stylesheet VS Code injects into every webview, so the harness looks like the real panel.
+ */
+export type Theme = 'light' | 'dark';
+
+const common = {
+  'font-family': '-apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif',
+  'font-size': '13px',
+  'font-weight': 'normal',
+  'editor-font-family': '"Droid Sans Mono", "monospace", monospace',
+  'editor-font-size': '13px',
+  'panel-border': 'rgba(128, 128, 128, 0.35)',
+  'progressBar-background': '#0e70c0',
+  'testing-iconFailed': '#f14c4c',
+  'textBlockQuote-border': 'rgba(0, 122, 204, 0.5)',
+  'inputValidation-errorBorder': '#be1100',
+  'inputValidation-warningBorder': '#b89500',
+  'button-foreground': '#ffffff',
+  'button-secondaryForeground': '#ffffff',
+};
+
+const dark = {
+  ...common,
+  foreground: '#cccccc',
+  descriptionForeground: 'rgba(204, 204, 204, 0.7)',
+  'icon-foreground': '#c5c5c5',
+  'sideBar-background': '#252526',
+  'editor-background': '#1e1e1e',
+  'editor-foreground': '#d4d4d4',
+  'editorWidget-background': '#252526',
+  'editorCursor-foreground': '#aeafad',
+  'input-background': '#3c3c3c',
+  'input-foreground': '#cccccc',
+  'input-placeholderForeground': '#a6a6a6',
+  focusBorder: '#007fd4',
+  'button-background': '#0e639c',
+  'button-hoverBackground': '#1177bb',
+  'button-secondaryBackground': '#3a3d41',
+  'button-secondaryHoverBackground': '#45494e',
+  'textLink-foreground': '#3794ff',
+  'textLink-activeForeground': '#3794ff',
+  'textCodeBlock-background': 'rgba(10, 10, 10, 0.4)',
+  'textPreformat-foreground': '#d7ba7d',
+  'textBlockQuote-background': 'rgba(127, 127, 127, 0.1)',
+  errorForeground: '#f48771',
+  'editorWarning-foreground': '#cca700',
+  'inputValidation-errorBackground': '#5a1d1d',
+  'inputValidation-warningBackground': '#352a05',
+  'testing-iconPassed': '#73c991',
+  'toolbar-hoverBackground': 'rgba(90, 93, 94, 0.31)',
+  'list-hoverBackground': '#2a2d2e',
+  'chat-requestBackground': 'rgba(30, 30, 30, 0.62)',
+  'chat-requestBorder': 'rgba(204, 204, 204, 0.1)',
+  'scrollbarSlider-background': 'rgba(121, 121, 121, 0.4)',
+};
+
+const light = {
+  ...common,
+  foreground: '#616161',
+  descriptionForeground: '#717171',
+  'icon-foreground': '#424242',
+  'sideBar-background': '#f3f3f3',
+  'editor-background': '#ffffff',
+  'editor-foreground': '#000000',
+  'editorWidget-background': '#f3f3f3',
+  'editorCursor-foreground': '#000000',
+  'input-background': '#ffffff',
+  'input-foreground': '#616161',
+  'input-placeholderForeground': '#767676',
+  focusBorder: '#0090f1',
+  'button-background': '#007acc',
+  'button-hoverBackground': '#0062a3',
+  'button-secondaryBackground': '#5f6a79',
+  'button-secondaryHoverBackground': '#4c5561',
+  'textLink-foreground': '#006ab1',
+  'textLink-activeForeground': '#006ab1',
+  'textCodeBlock-background': 'rgba(220, 220, 220, 0.4)',
+  'textPreformat-foreground': '#a31515',
+  'textBlockQuote-background': 'rgba(242, 242, 242, 0.5)',
+  errorForeground: '#a1260d',
+  'editorWarning-foreground': '#bf8803',
+  'inputValidation-errorBackground': '#f2dede',
+  'inputValidation-warningBackground': '#f6f5d2',
+  'testing-iconPassed': '#388a34',
+  'toolbar-hoverBackground': 'rgba(184, 184, 184, 0.31)',
+  'list-hoverBackground': '#e8e8e8',
+  'chat-requestBackground': 'rgba(255, 255, 255, 0.62)',
+  'chat-requestBorder': 'rgba(97, 97, 97, 0.1)',
+  'scrollbarSlider-background': 'rgba(100, 100, 100, 0.4)',
+};
+
+export function themeCss(theme: Theme): string {
+  const vars = theme === 'dark' ? dark : light;
+  const decls = Object.entries(vars).map(([k, v]) => `--vscode-${k}: ${v};`).join(' ');
+  return `html { ${decls} background: var(--vscode-sideBar-background); }`;
+}
+
+/** Close to the `_defaultStyles` VS Code adds to each webview (the body padding matters most). */
+export const VSCODE_DEFAULT_CSS = `
+html { scrollbar-color: var(--vscode-scrollbarSlider-background) transparent; }
+body { background-color: transparent; color: var(--vscode-editor-foreground); font-family: var(--vscode-font-family);
+  font-weight: var(--vscode-font-weight); font-size: var(--vscode-font-size); margin: 0; padding: 0 20px; }
+img, video { max-width: 100%; max-height: 100%; }
+a, a code { color: var(--vscode-textLink-foreground); }
+code { color: var(--vscode-textPreformat-foreground); }
+blockquote { background: var(--vscode-textBlockQuote-background); border-color: var(--vscode-textBlockQuote-border); }
+::-webkit-scrollbar { width: 10px; height: 10px; }
+::-webkit-scrollbar-thumb { background-color: var(--vscode-scrollbarSlider-background); }
+`;

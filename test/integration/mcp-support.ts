@@ -1,0 +1,56 @@
+/** What the MCP host tests share: where the fake servers are, configs for them, small waits. */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { McpHub } from '../../src/core/mcp/hub';
+import type { ServerConfig, ServerStatus } from '../../src/core/mcp/types';
+
+export function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('no package.json above the test');
+    dir = parent;
+  }
+  return dir;
+}
+
+/** A built fake from test/fakes (esbuild.mjs puts them in out/test/fakes). */
+export function fake(name: string): string {
+  const file = join(repoRoot(), 'out', 'test', 'fakes', `${name}.js`);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`node esbuild.mjs\` first`);
+  return file;
+}
+
+export function fakeConfig(name: string, script: string, ...args: string[]): ServerConfig {
+  return { name, transport: 'stdio', command: process.execPath, args: [fake(script), ...args] };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves with the server's status once `ok` holds (checked now and on every 'change'). */
+export function waitForStatus(hub: McpHub, name: string, ok: (s: ServerStatus) => boolean): Promise<ServerStatus> {
+  return new Promise((resolve) => {
+    const check = (): boolean => {
+      const s = hub.status(name);
+      if (s && ok(s)) {
+        off();
+        resolve(s);
+        return true;
+      }
+      return false;
+    };
+    const off = hub.on('change', () => void check());
+    check();
+  });
+}
+
+export function textOf(result: { content: unknown[] }): string {
+  return result.content.map((c) => (c as { text?: string }).text ?? '').join('');
+}

@@ -1,0 +1,277 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import Anthropic from '@anthropic-ai/sdk';
+import { Agent, repairHistory } from '../../src/core/agent/agent';
+import type { AgentOutput, AskApproval, ToolHost } from '../../src/core/agent/types';
+import type { CallToolResult, HubTool } from '../../src/core/mcp/types';
+import type { ChatEvent } from '../../src/shared/protocol';
+import { FakeAnthropicApi, isToolResultTurn, type Reply } from '../fakes/anthropic-api';
+
+/** A tool host made of plain functions: the loop's contract, without processes (the hub has its own tests). */
+function host(tools: Record<string, { readOnly?: boolean; run: (args: Record<string, unknown>, signal?: AbortSignal) => Promise<CallToolResult> }>): ToolHost & { calls: string[] } {
+  const calls: string[] = [];
+  const list: HubTool[] = Object.entries(tools).map(([qualifiedName, t]) => {
+    const [server, name] = qualifiedName.split('__');
+    return {
+      qualifiedName,
+      server: server!,
+      tool: {
+        name: name!,
+        description: `${name} tool`,
+        inputSchema: { type: 'object', properties: {} },
+        annotations: t.readOnly ? { readOnlyHint: true } : {},
+      },
+    };
+  });
+  return {
+    calls,
+    tools: () => list,
+    callTool: async (name, args, options) => {
+      calls.push(name);
+      return tools[name]!.run(args, options?.signal);
+    },
+  };
+}
+
+function memoryStore(): { has(k: string): boolean; add(k: string): void; keys: Set<string> } {
+  const keys = new Set<string>();
+  return { keys, has: (k) => keys.has(k), add: (k) => void keys.add(k) };
+}
+
+const text = (s: string): CallToolResult => ({ content: [{ type: 'text', text: s }] });
+
+describe('agent loop against the fake Messages API', () => {
+  const api = new FakeAnthropicApi();
+  let client: Anthropic;
+  before(async () => {
+    const url = await api.start();
+    client = new Anthropic({ apiKey: 'sk-test', baseURL: url, maxRetries: 2 });
+  });
+  after(() => api.stop());
+
+  function agent(h: ToolHost, extra: Partial<ConstructorParameters<typeof Agent>[0]> = {}): Agent {
+    return new Agent({
+      client,
+      host: h,
+      model: 'claude-test',
+      workspaceName: 'ws',
+      approvals: memoryStore(),
+      askApproval: async () => 'once',
+      ...extra,
+    });
+  }
+
+  async function run(a: Agent, prompt: string, signal = new AbortController().signal) {
+    const out: AgentOutput[] = [];
+    const status = await a.runTurn({ text: prompt }, (o) => out.push(o), signal);
+    const events = out.filter((o): o is { type: 'event'; event: ChatEvent } => o.type === 'event').map((o) => o.event);
+    return { status, out, events };
+  }
+
+  test('streams text as deltas, then the final text, and ends the turn', async () => {
+    api.setScript([{ text: 'Hello **world**, this streams in pieces.', chunk: 5 }]);
+    const { status, out, events } = await run(agent(host({})), 'hi');
+    assert.equal(status, 'done');
+    const deltas = out.filter((o) => o.type === 'delta');
+    assert.ok(deltas.length > 3, 'several deltas');
+    assert.equal(deltas.map((d) => (d.type === 'delta' ? d.text : '')).join(''), 'Hello **world**, this streams in pieces.');
+    const final = events.find((e) => e.kind === 'assistant_text');
+    assert.equal(final?.kind === 'assistant_text' && final.text, 'Hello **world**, this streams in pieces.');
+    assert.equal(events.at(-1)?.kind, 'turn_end');
+  });
+
+  test('the system prompt names the tools discovered, grouped by server', async () => {
+    const h = host({ workspace__read_file: { readOnly: true, run: async () => text('x') } });
+    api.setScript([{ text: 'ok' }]);
+    await run(agent(h), 'hi');
+    const body = api.requests.at(-1)!.body;
+    assert.match(String(body.system), /workspace: read_file/);
+    assert.deepEqual(body.tools?.map((t) => t.name), ['workspace__read_file']);
+  });
+
+  test('a read-only tool runs at once and its result goes back to the model', async () => {
+    let asked = 0;
+    const h = host({ workspace__read_file: { readOnly: true, run: async (a) => text(`contents of ${String(a.path)}`) } });
+    api.setScript([{ toolUses: [{ name: 'workspace__read_file', input: { path: 'a.txt' } }] }, { text: 'The file says hi.' }]);
+    const { status, events } = await run(agent(h, { askApproval: async () => (asked++, 'deny') }), 'read a.txt');
+    assert.equal(status, 'done');
+    assert.equal(asked, 0);
+    const result = events.find((e) => e.kind === 'tool_result');
+    assert.ok(result && result.kind === 'tool_result' && !result.isError);
+    const second = api.requests.at(-1)!.body;
+    assert.ok(isToolResultTurn(second));
+    assert.match(JSON.stringify(second.messages.at(-1)), /contents of a\.txt/);
+  });
+
+  test('a tool error goes back as is_error so the model can recover', async () => {
+    const h = host({
+      workspace__read_file: {
+        readOnly: true,
+        run: async (a) => (a.path === 'missing.txt' ? { ...text('File not found: missing.txt'), isError: true } : text('found')),
+      },
+    });
+    api.setScript([
+      { toolUses: [{ name: 'workspace__read_file', input: { path: 'missing.txt' } }] },
+      { toolUses: [{ name: 'workspace__read_file', input: { path: 'other.txt' } }] },
+      { text: 'Recovered.' },
+    ]);
+    const { status } = await run(agent(h), 'go');
+    assert.equal(status, 'done');
+    const afterError = api.requests.at(-2)!.body.messages.at(-1)!;
+    assert.match(JSON.stringify(afterError), /"is_error":true/);
+    assert.match(JSON.stringify(afterError), /File not found/);
+  });
+
+  test('write tools ask; deny is reported to the model; always is remembered', async () => {
+    const store = memoryStore();
+    const decisions: Array<'deny' | 'always'> = ['deny', 'always'];
+    const asked: string[] = [];
+    const ask: AskApproval = async (req) => {
+      asked.push(`${req.tool.tool.name}:${req.reason}:${req.preview}`);
+      return decisions.shift() ?? 'deny';
+    };
+    const h = host({ workspace__write_file: { run: async () => text('created a.txt') } });
+    const write = { name: 'workspace__write_file', input: { path: 'a.txt', content: 'hello' } };
+    api.setScript([{ toolUses: [write] }, { text: 'denied' }, { toolUses: [write] }, { text: 'written' }, { toolUses: [write] }, { text: 'again' }]);
+    const a = agent(h, { approvals: store, askApproval: ask });
+    await run(a, 'write');
+    assert.equal(h.calls.length, 0, 'denied call did not run');
+    assert.match(JSON.stringify(api.requests.at(-1)!.body.messages.at(-1)), /denied this tool call/);
+    await run(a, 'write again');
+    assert.equal(h.calls.length, 1);
+    await run(a, 'and again');
+    assert.equal(h.calls.length, 2);
+    assert.equal(asked.length, 2, 'the third call was auto-approved');
+    assert.match(asked[0]!, /write_file:Write a\.txt in the workspace:hello/);
+  });
+
+  test('writes to sensitive paths ask even when always-approved', async () => {
+    const store = memoryStore();
+    let asked = 0;
+    const h = host({ workspace__write_file: { run: async () => text('ok') } });
+    api.setScript([
+      { toolUses: [{ name: 'workspace__write_file', input: { path: 'x.txt', content: '1' } }] },
+      { toolUses: [{ name: 'workspace__write_file', input: { path: '.vscode/settings.json', content: '{}' } }] },
+      { text: 'done' },
+    ]);
+    await run(agent(h, { approvals: store, askApproval: async () => (asked++, 'always') }), 'go');
+    assert.equal(asked, 2);
+  });
+
+  test('independent tool calls of one reply run concurrently', async () => {
+    const log: string[] = [];
+    const slow = (name: string) => async () => {
+      log.push(`start ${name}`);
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      log.push(`end ${name}`);
+      return text(name);
+    };
+    const h = host({ s__a: { readOnly: true, run: slow('a') }, s__b: { readOnly: true, run: slow('b') } });
+    api.setScript([{ toolUses: [{ name: 's__a', input: {} }, { name: 's__b', input: {} }] }, { text: 'both' }]);
+    await run(agent(h), 'go');
+    assert.deepEqual(log.slice(0, 2), ['start a', 'start b'], 'both started before either ended');
+    const results = api.requests.at(-1)!.body.messages.at(-1)!.content as Array<{ tool_use_id: string; content: unknown }>;
+    assert.match(JSON.stringify(results[0]), /"a"/);
+  });
+
+  test('an unknown tool name gets a clear is_error result', async () => {
+    api.setScript([{ toolUses: [{ name: 'nope__tool', input: {} }] }, { text: 'ok' }]);
+    await run(agent(host({})), 'go');
+    assert.match(JSON.stringify(api.requests.at(-1)!.body.messages.at(-1)), /There is no tool named nope__tool/);
+  });
+
+  test('the iteration cap stops a runaway loop', async () => {
+    const h = host({ s__t: { readOnly: true, run: async () => text('again') } });
+    api.setScript(() => ({ toolUses: [{ name: 's__t', input: {} }] }));
+    const before = api.requests.length;
+    const { status, events } = await run(agent(h, { maxIterations: 3 }), 'loop');
+    assert.equal(status, 'max_iterations');
+    assert.equal(api.requests.length - before, 3);
+    const end = events.at(-1);
+    assert.ok(end?.kind === 'turn_end' && /continue/.test(end.error ?? ''));
+  });
+
+  test('Stop cancels a model request that hangs', async () => {
+    api.setScript([{ hang: true }]);
+    const controller = new AbortController();
+    const a = agent(host({}));
+    const before = api.requests.length;
+    const pending = run(a, 'hang', controller.signal);
+    await api.waitForRequests(before + 1);
+    controller.abort();
+    const { status } = await pending;
+    assert.equal(status, 'stopped');
+  });
+
+  test('Stop cancels a running tool call through its signal', async () => {
+    let sawAbort = false;
+    const h = host({
+      s__wait: {
+        readOnly: true,
+        run: (_args, signal) =>
+          new Promise((resolve) => {
+            signal?.addEventListener('abort', () => {
+              sawAbort = true;
+              resolve({ ...text('cancelled'), isError: true });
+            });
+            controller.abort();
+          }),
+      },
+    });
+    const controller = new AbortController();
+    api.setScript([{ toolUses: [{ name: 's__wait', input: {} }] }, { text: 'never' }]);
+    const a = agent(h);
+    const { status } = await run(a, 'go', controller.signal);
+    assert.equal(status, 'stopped');
+    assert.ok(sawAbort);
+    const last = a.messages.at(-1)!;
+    assert.equal(last.role, 'user', 'the tool_use got its result so the history stays valid');
+  });
+
+  test('401 gives a message that says how to fix the key', async () => {
+    api.setScript([{ error: 401, message: 'invalid x-api-key' }]);
+    const { status, events } = await run(agent(host({}), { keyHint: "Run 'MCP Agent: Set API Key'." }), 'hi');
+    assert.equal(status, 'error');
+    const end = events.at(-1);
+    assert.ok(end?.kind === 'turn_end');
+    assert.match(end.error ?? '', /rejected the API key \(401\).*Set API Key/);
+  });
+
+  test('429 with retry-after, 529 and a dropped connection are retried', async () => {
+    api.setScript([{ error: 429, retryAfterMs: 5 }, { error: 529, retryAfterMs: 5 }, { text: 'after retries' }]);
+    const before = api.requests.length;
+    const { status } = await run(agent(host({})), 'hi');
+    assert.equal(status, 'done');
+    assert.equal(api.requests.length - before, 3);
+    api.setScript([{ drop: true }, { text: 'after drop' }]);
+    const dropped = await run(agent(host({})), 'hi');
+    assert.equal(dropped.status, 'done');
+  });
+
+  test('429 past the retries ends the turn with a clear message, and the next message still works', async () => {
+    api.setScript([{ error: 429, retryAfterMs: 1 }, { error: 429, retryAfterMs: 1 }, { error: 429, retryAfterMs: 1 }, { text: 'ok now' }]);
+    const a = agent(host({}));
+    const first = await run(a, 'one');
+    const end = first.events.at(-1);
+    assert.ok(end?.kind === 'turn_end' && /Rate limited/.test(end.error ?? ''));
+    const second = await run(a, 'two');
+    assert.equal(second.status, 'done');
+    const roles = api.requests.at(-1)!.body.messages.map((m) => m.role);
+    assert.deepEqual(roles, ['user'], 'the failed user message joined the next one');
+  });
+});
+
+describe('repairHistory', () => {
+  test('answers a dangling tool_use and merges same-role neighbours', () => {
+    const fixed = repairHistory([
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'b' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'x__y', input: {} }] },
+    ]);
+    assert.equal(fixed.length, 3);
+    assert.equal(fixed[0]!.role, 'user');
+    assert.equal((fixed[0]!.content as unknown[]).length, 2);
+    assert.match(JSON.stringify(fixed[2]), /Interrupted/);
+  });
+});

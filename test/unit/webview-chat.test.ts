@@ -1,0 +1,318 @@
+// The chat webview in headless Chromium: protocol handling, rendering, streaming and the controls.
+import { after, afterEach, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { HostMessage } from '../../src/shared/protocol';
+import { startHarness, type ChatPage, type Harness } from '../fakes/webview-harness';
+import { finishedTurn, pendingApproval, PNG_1PX, readyState } from '../fakes/webview-conversation';
+
+let harness: Harness;
+before(async () => {
+  harness = await startHarness();
+});
+after(async () => {
+  await harness?.close();
+});
+// A page left open by a failed test would sit in front of the next one and starve its frames.
+const open: ChatPage[] = [];
+afterEach(async () => {
+  for (const chat of open.splice(0)) if (!chat.page.isClosed()) await chat.page.close();
+});
+async function openChat(options?: Parameters<Harness['open']>[0]): Promise<ChatPage> {
+  const chat = await harness.open(options);
+  open.push(chat);
+  return chat;
+}
+
+async function openReady(): Promise<ChatPage> {
+  const chat = await openChat();
+  await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
+  return chat;
+}
+
+describe('chat webview', () => {
+  test('posts ready on load and shows the welcome with example prompts', async () => {
+    const chat = await openChat();
+    assert.deepEqual(await chat.posted(), [{ type: 'ready' }]);
+    const { page } = chat;
+    assert.equal(await page.locator('.example-chip').count(), 3);
+    await page.locator('.example-chip').first().click();
+    assert.equal(await page.inputValue('#input'), 'List the files in this workspace');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'input');
+  });
+
+  test('replay renders user, assistant, tool, approval and turn_end', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({
+      type: 'replay',
+      events: [
+        ...finishedTurn,
+        { kind: 'user', id: 'u2', text: 'write it', attachments: [], at: 2 },
+        ...pendingApproval,
+        { kind: 'approval', callId: 'c2', decision: 'always' },
+        { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: 'disk full' }], durationMs: 40 },
+        { kind: 'turn_end', turnId: 't2', status: 'error', error: 'Model overloaded' },
+        { kind: 'notice', level: 'warning', text: 'The web server restarted.' },
+      ],
+    });
+    await page.waitForSelector('.turn-end[data-status="error"]');
+    assert.equal(await page.locator('#welcome').isHidden(), true);
+    assert.equal(await page.locator('.msg.user').count(), 2);
+    assert.match(await page.locator('.msg.user').first().innerText(), /Science Fiction/);
+    assert.equal(await page.locator('.msg.user .attachment-chip').first().innerText(), 'data.db');
+    assert.equal(await page.locator('.msg.assistant .markdown table td').first().innerText(), 'Dune');
+    assert.equal(await page.locator('.tool-card[data-call-id="c1"] .status').getAttribute('data-status'), 'done');
+    assert.match(await page.locator('.tool-card[data-call-id="c1"] .tool-header').innerText(), /workspace · query_database[\s\S]*1\.2 s/);
+    assert.equal(await page.locator('.tool-card[data-call-id="c2"] .status').getAttribute('data-status'), 'error');
+    // Errors open by themselves; the decided approval has no buttons left, even on replay.
+    assert.equal(await page.locator('.tool-card[data-call-id="c2"] .tool-pre.is-error').innerText(), 'disk full');
+    assert.equal(await page.locator('.approval[data-call-id="c2"] button').count(), 0);
+    assert.match(await page.locator('.approval[data-call-id="c2"] .approval-outcome').innerText(), /Always allowed/);
+    assert.equal(await page.locator('.turn-end[data-status="error"]').innerText(), 'Model overloaded');
+    assert.equal(await page.locator('.notice[data-level="warning"]').innerText(), 'The web server restarted.');
+
+    // A second replay replaces, never duplicates.
+    await chat.post({ type: 'replay', events: finishedTurn });
+    await page.waitForFunction(() => document.querySelectorAll('.msg.user').length === 1);
+    assert.equal(await page.locator('.tool-card').count(), 1);
+  });
+
+  test('tool cards: running spinner, expand input, long results truncated with show all, images only as raster data', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    const long = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'a', server: 'web', tool: 'fetch_url', input: { url: 'https://example.com' } } });
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'b', server: 'workspace', tool: 'run_code', input: {} } });
+    await page.waitForSelector('.tool-card[data-call-id="b"]');
+    assert.equal(await page.locator('.tool-card[data-call-id="a"] .status').getAttribute('data-status'), 'running');
+    await page.click('.tool-card[data-call-id="a"] .tool-header');
+    assert.match(await page.locator('.tool-card[data-call-id="a"] .tool-input pre').innerText(), /"url": "https:\/\/example.com"/);
+    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'a', isError: false, content: [{ type: 'text', text: long }], durationMs: 250 } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_result', callId: 'b', isError: false, durationMs: 3000, content: [
+        { type: 'image', mimeType: 'image/png', data: PNG_1PX },
+        { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+' },
+      ] },
+    });
+    await page.waitForSelector('.tool-card[data-call-id="b"][data-status="done"]');
+    const shown = await page.locator('.tool-card[data-call-id="a"] .tool-result pre').innerText();
+    assert.equal(shown.split('\n').length, 300);
+    await page.click('.tool-card[data-call-id="a"] .show-all');
+    assert.equal(await page.locator('.tool-card[data-call-id="a"] .tool-result pre').innerText(), long);
+    assert.equal(await page.locator('.tool-card[data-call-id="a"] .duration').innerText(), '250 ms');
+    const imgs = await page.locator('.tool-card[data-call-id="b"] img').evaluateAll((els) => els.map((e) => (e as HTMLImageElement).src.slice(0, 22)));
+    assert.deepEqual(imgs, ['data:image/png;base64,']);
+    assert.match((await page.locator('.tool-card[data-call-id="b"]').textContent()) ?? '', /image\/svg\+xml content not shown/);
+  });
+
+  test('streaming: 4,000 deltas in 2 s render in batches and end with the right text; the final text replaces it', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    const words = Array.from({ length: 4000 }, (_, i) => `w${i}`);
+    // 200 bursts of 20 deltas, one burst every 10 ms: 2,000 deltas/s.
+    await page.evaluate(async (all) => {
+      for (let burst = 0; burst < 200; burst++) {
+        for (let i = 0; i < 20; i++) {
+          window.postMessage({ type: 'delta', turnId: 't1', blockId: 'b1', text: `${all[burst * 20 + i]} ` }, '*');
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }, words);
+    const expected = words.join(' ');
+    await page.waitForFunction((text) => document.querySelector('.msg.assistant .markdown')?.textContent?.trim() === text, expected);
+    const stats = await chat.stats();
+    assert.equal(stats.deltas, 4000);
+    assert.ok(stats.markdownRenders < stats.deltas / 4, `renders ${stats.markdownRenders} should be far below deltas ${stats.deltas}`);
+    assert.equal(await page.locator('.msg.assistant .markdown.streaming').count(), 1);
+
+    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't1', blockId: 'b1', text: 'Final **answer**' } });
+    await page.waitForFunction(() => document.querySelector('.msg.assistant .markdown')?.textContent?.trim() === 'Final answer');
+    assert.equal(await page.locator('.msg.assistant .markdown strong').innerText(), 'answer');
+    assert.equal(await page.locator('.markdown.streaming').count(), 0);
+    // A late delta cannot undo the final text.
+    await chat.post({ type: 'delta', turnId: 't1', blockId: 'b1', text: ' late' });
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'done' } });
+    await page.waitForSelector('.turn-end[data-status="done"]', { state: 'attached' });
+    assert.equal((await page.locator('.msg.assistant .markdown').textContent())?.trim(), 'Final answer');
+  });
+
+  test('a long answer with a big code block streams completely', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    const lines = Array.from({ length: 3000 }, (_, i) => `const v${i} = ${i}; // line ${i}`);
+    const text = `Intro\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nDone.`;
+    const pieces = text.match(/[\s\S]{1,160}/g) ?? [];
+    await page.evaluate((all) => {
+      for (const piece of all) window.postMessage({ type: 'delta', turnId: 't', blockId: 'b', text: piece }, '*');
+    }, pieces);
+    await page.waitForFunction(() => document.querySelector('.markdown p:last-child')?.textContent === 'Done.');
+    assert.equal(await page.locator('.markdown .code-block code').textContent(), lines.join('\n'));
+    const stats = await chat.stats();
+    assert.ok(stats.markdownRenders < pieces.length, `renders ${stats.markdownRenders} < deltas ${pieces.length}`);
+  });
+
+  test('the input grows with its text up to 40% of the view, under the CSP', async () => {
+    const chat = await openChat({ height: 500 });
+    const { page } = chat;
+    const height = () => page.evaluate(() => document.getElementById('input')!.getBoundingClientRect().height);
+    const one = await height();
+    await page.fill('#input', 'a\nb\nc\nd');
+    const four = await height();
+    assert.ok(four > one * 2, `grew from ${one} to ${four}`);
+    await page.fill('#input', Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n'));
+    assert.ok((await height()) <= 500 * 0.4 + 1);
+    assert.deepEqual(await chat.cspViolations(), []);
+  });
+
+  test('the draft is kept in the webview state', async () => {
+    const chat = await openReady();
+    await chat.page.fill('#input', 'half-written thought');
+    await chat.page.waitForFunction(() => (window as unknown as { __state?: { draft?: string } }).__state?.draft === 'half-written thought');
+  });
+
+  test('scroll stays pinned to the bottom only while the reader is at the bottom', async () => {
+    const chat = await openChat({ height: 400 });
+    const { page } = chat;
+    const para = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't', blockId: 'a', text: para } });
+    const atBottom = () => page.evaluate(() => {
+      const s = document.getElementById('scroller')!;
+      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+    });
+    await page.waitForFunction(() => document.getElementById('scroller')!.scrollTop > 0);
+    assert.equal(await atBottom(), true);
+    await page.evaluate(() => document.getElementById('scroller')!.scrollTo({ top: 0 }));
+    await page.waitForFunction(() => document.getElementById('scroller')!.scrollTop === 0);
+    await chat.post({ type: 'delta', turnId: 't', blockId: 'b', text: para });
+    await page.waitForFunction(() => document.querySelectorAll('.markdown').length === 2 && document.querySelectorAll('.markdown')[1].textContent!.includes('Paragraph 39'));
+    assert.equal(await page.evaluate(() => document.getElementById('scroller')!.scrollTop), 0);
+  });
+
+  test('approval buttons post the decision once; the approval event settles the card', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    for (const event of pendingApproval) await chat.post({ type: 'event', event });
+    await page.waitForSelector('.approval[data-call-id="c2"] button[data-decision="always"]');
+    assert.match(await page.locator('.approval[data-call-id="c2"] .approval-preview').innerText(), /Neuromancer/);
+    assert.deepEqual(await page.locator('.approval[data-call-id="c2"] button').allInnerTexts(), ['Allow once', 'Always allow in this workspace', 'Deny']);
+    await page.click('.approval[data-call-id="c2"] button[data-decision="always"]');
+    assert.deepEqual(await chat.waitForPosted('approve'), [{ type: 'approve', callId: 'c2', decision: 'always' }]);
+    assert.equal(await page.locator('.approval[data-call-id="c2"] button[data-decision="once"]').isDisabled(), true);
+    await chat.post({ type: 'event', event: { kind: 'approval', callId: 'c2', decision: 'always' } });
+    await page.waitForSelector('.approval[data-call-id="c2"][data-state="always"]');
+    assert.equal(await page.locator('.approval[data-call-id="c2"] button').count(), 0);
+
+    for (const decision of ['once', 'deny'] as const) {
+      const callId = `d-${decision}`;
+      await chat.post({ type: 'event', event: { kind: 'approval_request', callId, server: 'workspace', tool: 'run_code', reason: 'Runs Python' } });
+      await page.click(`.approval[data-call-id="${callId}"] button[data-decision="${decision}"]`);
+    }
+    const approvals = await chat.waitForPosted('approve', 3);
+    assert.deepEqual(approvals.slice(1), [
+      { type: 'approve', callId: 'd-once', decision: 'once' },
+      { type: 'approve', callId: 'd-deny', decision: 'deny' },
+    ]);
+  });
+
+  test('Enter sends with attachments, Shift+Enter adds a newline, chips can be removed', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'attach', path: 'src/a.ts', label: 'a.ts' });
+    await chat.post({ type: 'attach', path: 'src/b.ts', label: 'b.ts' });
+    await chat.post({ type: 'attach', path: 'src/a.ts', label: 'a.ts' });
+    await chat.post({ type: 'focus' });
+    await page.waitForFunction(() => document.querySelectorAll('.composer .attachment-chip').length === 2 && document.activeElement?.id === 'input');
+    await page.click('.composer .attachment-chip[data-path="src/b.ts"] .chip-remove');
+    assert.equal(await page.locator('#send').isDisabled(), true);
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'first line\nsecond line', attachments: ['src/a.ts'] }]);
+    assert.equal(await page.inputValue('#input'), '');
+    assert.equal(await page.locator('.composer .attachment-chip').count(), 0);
+    // Whitespace alone is not a message.
+    await page.keyboard.type('   ');
+    await page.keyboard.press('Enter');
+    await page.click('#send', { force: true });
+    assert.equal((await chat.posted()).filter((m) => m.type === 'send').length, 1);
+  });
+
+  test('busy: Send is disabled, Stop is shown and posts stop, Escape stops too', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'state', state: { ...readyState, busy: true } });
+    await page.waitForSelector('#stop', { state: 'visible' });
+    assert.equal(await page.locator('#send').isDisabled(), true);
+    await page.fill('#input', 'queued question');
+    await page.press('#input', 'Enter');
+    await page.click('#stop');
+    await page.press('#input', 'Escape');
+    assert.equal((await chat.waitForPosted('stop', 2)).length, 2);
+    assert.equal((await chat.posted()).some((m) => m.type === 'send'), false);
+    assert.equal(await page.inputValue('#input'), 'queued question');
+    await chat.post({ type: 'state', state: readyState });
+    await page.waitForSelector('#stop', { state: 'hidden' });
+    assert.equal(await page.locator('#send').isEnabled(), true);
+  });
+
+  test('state: no key shows the call to action, Restricted Mode and server problems are explained', async () => {
+    const chat = await openChat();
+    const { page } = chat;
+    await chat.post({ type: 'state', state: { ...readyState, hasKey: false, trusted: false, serverProblems: ['web: failed to start'] } });
+    await page.waitForSelector('.cta-set-key');
+    assert.match(await page.locator('.cta-card').innerText(), /Set your Anthropic API key to start[\s\S]*ANTHROPIC_API_KEY/);
+    assert.match(await page.locator('.banner-restricted').innerText(), /Restricted Mode/);
+    assert.match(await page.locator('.server-problems').innerText(), /web: failed to start/);
+    await page.click('.cta-set-key');
+    assert.deepEqual(await chat.waitForPosted('setApiKey'), [{ type: 'setApiKey' }]);
+    await chat.post({ type: 'state', state: readyState });
+    await page.waitForSelector('.cta-set-key', { state: 'detached' });
+    assert.equal(await page.locator('.banner-restricted').count(), 0);
+  });
+
+  test('code blocks show the language and Copy posts the code', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    const code = 'const x: number = 1;\nconsole.log(x);';
+    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't', blockId: 'b', text: `Here:\n\n\`\`\`ts\n${code}\n\`\`\`` } });
+    await page.waitForSelector('.code-block button.copy');
+    assert.equal(await page.locator('.code-block .code-lang').innerText(), 'ts');
+    assert.ok((await page.locator('.code-block code span.hljs-keyword').count()) > 0);
+    await page.click('.code-block button.copy');
+    assert.deepEqual(await chat.waitForPosted('copy'), [{ type: 'copy', text: code }]);
+    assert.equal(await page.locator('.code-block button.copy').innerText(), 'Copied');
+  });
+
+  test('turn_end: stopped, max_iterations and unfinished tool cards', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't1', callId: 'x', server: 'workspace', tool: 'run_code', input: { code: 'while True: pass' } } });
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'stopped' } });
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'max_iterations', error: "Stopped after 10 model calls — send 'continue' to go on" } });
+    await page.waitForSelector('.turn-end[data-status="max_iterations"]');
+    assert.equal(await page.locator('.turn-end[data-status="stopped"]').innerText(), 'Stopped');
+    assert.match(await page.locator('.turn-end[data-status="max_iterations"]').innerText(), /10 model calls/);
+    assert.notEqual(await page.locator('.tool-card[data-call-id="x"] .status').getAttribute('data-status'), 'running');
+  });
+
+  test('invalid host messages are ignored with a warning and break nothing', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    const bad: unknown[] = [
+      null, 'replay', { type: 'nope' }, { type: 'event', event: { kind: 'user', text: 'no id' } },
+      { type: 'delta', turnId: '', blockId: 'b', text: 'x' }, { type: 'state', state: { hasKey: 'yes' } },
+      { type: 'replay', events: [{ kind: 'tool_call' }] }, { type: 'attach', path: 5, label: 'x' },
+    ];
+    for (const m of bad) await chat.post(m);
+    await chat.post({ type: 'event', event: { kind: 'notice', level: 'info', text: 'still alive' } });
+    await page.waitForSelector('.notice[data-level="info"]');
+    assert.equal(await page.locator('#messages > *').count(), 1);
+    assert.equal(warnings.length, bad.length);
+  });
+});
