@@ -41,6 +41,7 @@ export async function runServer(
   process.stdin.on('end', exit);
   process.stdin.on('close', exit);
   process.on('SIGTERM', exit);
+  process.on('SIGINT', exit);
   await server.connect(transport);
   process.stderr.write(`${name}: serving ${workspace}\n`);
 }

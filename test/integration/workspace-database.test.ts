@@ -1,0 +1,168 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeTree, repoRoot, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
+
+let ws: string;
+let w: Running;
+
+/** Another process using the database: Python's own sqlite3. */
+function py(code: string): string {
+  const r = spawnSync('python3', ['-c', `import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\n${code}`, join(ws, 'data.db')], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+function rowsOf(text: string): Array<Record<string, unknown>> {
+  const json = text.split('\n[')[0];
+  return (JSON.parse(json) as { rows: Array<Record<string, unknown>> }).rows;
+}
+
+async function q(sql: string, params?: unknown, database?: string): Promise<{ text: string; isError: boolean }> {
+  const r = await w.call('query_database', { sql, ...(params !== undefined ? { params } : {}), ...(database ? { database } : {}) });
+  return { text: textOf(r), isError: r.isError === true };
+}
+
+before(async () => {
+  ws = tempWorkspace('ws-db-');
+  copyFileSync(join(repoRoot(), 'sample-workspace', 'data.db'), join(ws, 'data.db'));
+  w = await startWorkspace(ws);
+});
+after(async () => {
+  await w.close();
+  removeTree(ws);
+});
+
+describe('query_database on the sample database', () => {
+  test('queries return rows as JSON, joins work, params bind by position and name', async () => {
+    const all = await q('SELECT title, genre FROM books ORDER BY id');
+    assert.equal(all.isError, false, all.text);
+    assert.equal(rowsOf(all.text).length, 8);
+    assert.match(all.text, /^\{"columns":\["title","genre"\],"row_count":8,"rows":\[\n\{"title":"To Kill a Mockingbird","genre":"Fiction"\}/);
+    const join_ = await q('SELECT u.name, b.title FROM users u JOIN books b ON b.genre = u.favorite_genre WHERE u.name = ? ORDER BY b.title', ['Grace Hopper']);
+    assert.deepEqual(rowsOf(join_.text), [
+      { name: 'Grace Hopper', title: 'The Hobbit' },
+      { name: 'Grace Hopper', title: 'The Name of the Wind' },
+    ]);
+    const named = await q('SELECT count(*) AS n FROM books WHERE genre = :genre', { genre: 'Dystopian' });
+    assert.deepEqual(rowsOf(named.text), [{ n: 2 }]);
+    const info = await q('PRAGMA table_info(users)');
+    assert.equal(rowsOf(info.text).length, 4);
+  });
+
+  test('a bound parameter stays data: "1; DROP TABLE books" is stored, not run', async () => {
+    const ins = await q('INSERT INTO users (name, email, favorite_genre) VALUES (?, ?, ?)', ['1; DROP TABLE books', 'x@example.com', 'Fiction']);
+    assert.equal(ins.isError, false, ins.text);
+    assert.deepEqual(JSON.parse(ins.text), { changes: 1, lastInsertRowid: 6 });
+    assert.deepEqual(rowsOf((await q('SELECT name FROM users WHERE id = 6')).text), [{ name: '1; DROP TABLE books' }]);
+    assert.deepEqual(rowsOf((await q('SELECT count(*) AS n FROM books')).text), [{ n: 8 }]);
+    assert.deepEqual(rowsOf((await q('SELECT count(*) AS n FROM books WHERE id = ?', ['1; DROP TABLE books'])).text), [{ n: 0 }]);
+  });
+
+  test('several statements are refused and none of them runs', async () => {
+    for (const sql of ['SELECT 1; DROP TABLE books', 'SELECT 1; DROP TABLE books;', 'SELECT 1;garbage here', 'DELETE FROM books; SELECT 1']) {
+      const r = await q(sql);
+      assert.equal(r.isError, true, sql);
+      assert.match(r.text, /more than one statement.*nothing was run/);
+    }
+    assert.deepEqual(rowsOf((await q('SELECT count(*) AS n FROM books')).text), [{ n: 8 }]);
+    // A trailing semicolon or comment is still one statement.
+    assert.equal((await q('SELECT 1 AS one; -- done\n')).isError, false);
+  });
+
+  test('SQL errors, empty input and paths outside are clear errors', async () => {
+    assert.match((await q('SELEC 1')).text, /SQLite error: near "SELEC": syntax error/);
+    assert.match((await q('SELECT * FROM nope')).text, /SQLite error: no such table: nope/);
+    assert.match((await q('-- only a comment')).text, /holds no statement/);
+    assert.match((await q('SELECT 1', undefined, '../outside.db')).text, /climbs out of the workspace/);
+  });
+
+  test('results over 500 rows are capped with the total count', async () => {
+    await q('CREATE TABLE numbers (n INTEGER)');
+    await q('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 600) INSERT INTO numbers SELECT x FROM c');
+    const r = await q('SELECT n FROM numbers');
+    assert.equal(rowsOf(r.text).length, 500);
+    assert.match(r.text, /"row_count":600/);
+    assert.match(r.text, /\[showing 500 of 600 rows; add LIMIT\/OFFSET or a WHERE clause to see others\]$/);
+  });
+
+  test('a change made by another program is seen on the next call', async () => {
+    // Let pending writes land first, so the other program sees them too.
+    await w.close();
+    py('db.execute("INSERT INTO books (title, author, year, genre, price, rating) VALUES (\'Neuromancer\', \'William Gibson\', 1984, \'Science Fiction\', 9.5, 4.2)"); db.commit()');
+    w = await startWorkspace(ws);
+    assert.deepEqual(rowsOf((await q('SELECT count(*) AS n FROM books')).text), [{ n: 9 }]);
+    py('db.execute("DELETE FROM books WHERE title = \'Neuromancer\'"); db.commit()');
+    assert.deepEqual(rowsOf((await q('SELECT count(*) AS n FROM books')).text), [{ n: 8 }]);
+    assert.equal(py('print(db.execute("SELECT count(*) FROM numbers").fetchone()[0])'), '600');
+  });
+
+  test('queries never rewrite the file', async () => {
+    const before = statSync(join(ws, 'data.db'));
+    for (let i = 0; i < 5; i++) await q('SELECT * FROM books');
+    await w.close();
+    w = await startWorkspace(ws);
+    const after_ = statSync(join(ws, 'data.db'));
+    assert.equal(after_.mtimeMs, before.mtimeMs);
+    assert.equal(after_.ino, before.ino);
+  });
+});
+
+describe('query_database on missing, empty and corrupt files', () => {
+  test('a missing database is an error for a query and created by a write', async () => {
+    const miss = await q('SELECT 1', undefined, 'new.db');
+    assert.equal(miss.isError, true);
+    assert.match(miss.text, /Database "new\.db" does not exist/);
+    assert.equal(existsSync(join(ws, 'new.db')), false);
+    const made = await q('CREATE TABLE t (a TEXT)', undefined, 'new.db');
+    assert.match(made.text, /\[created new\.db\]/);
+    await q('INSERT INTO t VALUES (?)', ['hello'], 'new.db');
+    assert.deepEqual(rowsOf((await q('SELECT a FROM t', undefined, 'new.db')).text), [{ a: 'hello' }]);
+    await w.close(); // exit flushes pending saves
+    w = await startWorkspace(ws);
+    assert.deepEqual(rowsOf((await q('SELECT a FROM t', undefined, 'new.db')).text), [{ a: 'hello' }]);
+  });
+
+  test('a zero-byte file is a clear error for a query', async () => {
+    writeFileSync(join(ws, 'empty.db'), '');
+    const r = await q('SELECT * FROM books', undefined, 'empty.db');
+    assert.equal(r.isError, true);
+    assert.match(r.text, /"empty\.db" is an empty file \(0 bytes\), not a database yet/);
+    assert.equal(statSync(join(ws, 'empty.db')).size, 0);
+  });
+
+  test('a corrupt file is a clear error, never a fresh empty database', async () => {
+    writeFileSync(join(ws, 'text.db'), 'this is not a database at all, just some text\n'.repeat(20));
+    const text = await q('SELECT 1', undefined, 'text.db');
+    assert.equal(text.isError, true);
+    assert.match(text.text, /"text\.db" \(920 bytes\) is not a SQLite database/);
+    const header = Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080, 0xab)]);
+    writeFileSync(join(ws, 'broken.db'), header);
+    const broken = await q('SELECT * FROM sqlite_master', undefined, 'broken.db');
+    assert.equal(broken.isError, true);
+    assert.match(broken.text, /could not be opened as a SQLite database|malformed|not a database/);
+    const write = await q('CREATE TABLE x (a)', undefined, 'broken.db');
+    assert.equal(write.isError, true);
+    assert.equal(statSync(join(ws, 'broken.db')).size, header.length);
+  });
+});
+
+describe('saving', () => {
+  test('killing the server while it saves leaves a whole database, old or new', async () => {
+    py('db.execute("CREATE TABLE IF NOT EXISTS big (id INTEGER PRIMARY KEY, b BLOB)"); db.executemany("INSERT INTO big (b) VALUES (randomblob(4000))", [()] * 2000); db.commit()');
+    for (const delayMs of [0, 190, 205, 220, 300]) {
+      const victim = await startWorkspace(ws);
+      const r = await victim.call('query_database', { sql: 'UPDATE books SET rating = ? WHERE id = 1', params: [delayMs] });
+      assert.ok(!r.isError, textOf(r));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      process.kill(victim.transport.pid as number, 'SIGKILL');
+      await victim.close().catch(() => undefined);
+      assert.equal(py('print(db.execute("PRAGMA integrity_check").fetchone()[0])'), 'ok', `after a kill at ${delayMs} ms`);
+      assert.equal(py('print(db.execute("SELECT count(*) FROM big").fetchone()[0])'), '2000');
+    }
+    // Leftover temp files of a killed save are the only trace; the database itself is intact.
+    assert.ok(readdirSync(ws).every((n) => n === 'data.db' || !n.startsWith('data.db')));
+  });
+});

@@ -1,0 +1,214 @@
+// A real VS Code (code-server's workbench) in headless Chromium, with the extension loaded, for UI tests.
+//   const vs = await startVscode({ name: 'chat sends a message', settings: { 'mcpAgent.apiBaseUrl': fake.url } });
+//   try { const chat = await vs.openChat(); ... await vs.screenshot('after-send'); } finally { await vs.close(); }
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/code-server.mjs';
+import { logsDir, repoRoot, screenshotsDir, slug } from './artifacts';
+import { openBrowser, type BrowserPage } from './browser';
+
+export const EXTENSION_ID = 'mcp-agent.mcp-agent';
+export const CONTAINER_TITLE = 'MCP Agent';
+
+export interface VscodeOptions {
+  /** Names the screenshots and logs of this run. */
+  name: string;
+  /** Folder to open. Unset: a fresh temp folder (removed on close) holding `files`. */
+  workspace?: string;
+  /** Files to create in the workspace, path relative to it -> content. */
+  files?: Record<string, string>;
+  /** User settings, merged over `workbench.startupEditor: none`. */
+  settings?: Record<string, unknown>;
+  /** Environment for code-server and the extension host (ANTHROPIC_BASE_URL, MCP_AGENT_FETCH_ALLOW...). */
+  env?: Record<string, string>;
+  /** true: workspace trust stays on, so an untrusted folder opens in Restricted Mode. */
+  workspaceTrust?: boolean;
+  /** 'dev' (default): the repo as extensionDevelopmentPath. {vsix}: install that package. 'none': no extension. */
+  extension?: 'dev' | 'none' | { vsix: string };
+  viewport?: { width: number; height: number };
+}
+
+export interface TreeItem {
+  label: string;
+  description: string;
+  /** 1 for top-level rows. */
+  level: number;
+  expanded: boolean | undefined;
+}
+
+export class Vscode {
+  constructor(
+    readonly page: Page,
+    readonly server: CodeServer,
+    readonly workspace: string,
+    readonly url: string,
+    private readonly browser: BrowserPage,
+    private readonly name: string,
+    private readonly cleanup: () => void,
+  ) {}
+
+  /** The MCP Agent icon in the activity bar. */
+  activityIcon(): Locator {
+    return this.page.locator('.part.activitybar').getByRole('tab', { name: CONTAINER_TITLE });
+  }
+
+  /** Waits for the workbench and the extension's activity-bar icon. */
+  async ready(): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.activityIcon().waitFor({ timeout: 60_000 });
+  }
+
+  /** Shows the MCP Agent side bar (without toggling it closed if it is already open) and returns the chat frame. */
+  async openChat(): Promise<FrameLocator> {
+    const icon = this.activityIcon();
+    if ((await icon.getAttribute('aria-selected')) !== 'true') await icon.click();
+    await this.page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor();
+    const frame = this.chatFrame();
+    await frame.locator('body').waitFor();
+    return frame;
+  }
+
+  /** The chat webview's content document (two iframes deep). */
+  chatFrame(): FrameLocator {
+    return this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`)
+      .first()
+      .frameLocator('#active-frame');
+  }
+
+  /** Saves a full-window PNG under .test-artifacts/screenshots/ and returns its path. */
+  async screenshot(name: string): Promise<string> {
+    const file = join(screenshotsDir(), `${slug(this.name)}--${slug(name)}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Runs a command by its palette title, e.g. 'MCP Agent: New Chat'. */
+  async runCommand(title: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await this.page.keyboard.press('F1');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    await row.waitFor();
+    await row.click();
+    await input.waitFor({ state: 'hidden' });
+  }
+
+  /** The side-bar section (view pane) with this title, e.g. 'Tools'. */
+  view(viewName: string): Locator {
+    const title = this.page.locator('.pane-header .title', { hasText: new RegExp(`^${escapeRegExp(viewName)}$`, 'i') });
+    return this.page.locator('.part.sidebar .pane').filter({ has: title });
+  }
+
+  /** Titles of the sections in the side bar, in order. */
+  async viewTitles(): Promise<string[]> {
+    return this.page.locator('.part.sidebar .pane-header .title').allInnerTexts();
+  }
+
+  /** Expands a section if it is collapsed. */
+  async expandView(viewName: string): Promise<Locator> {
+    const pane = this.view(viewName);
+    const header = pane.locator('.pane-header');
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await pane.locator('.pane-body').waitFor();
+    return pane;
+  }
+
+  /** The rows a tree view shows right now (expanding its section first). */
+  async treeItems(viewName: string): Promise<TreeItem[]> {
+    const pane = await this.expandView(viewName);
+    const rows = pane.locator('.monaco-list-row');
+    const items: TreeItem[] = [];
+    for (const row of await rows.all()) {
+      const label = (await row.locator('.label-name').first().innerText().catch(() => '')).trim();
+      const description = (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
+      const level = Number(await row.getAttribute('aria-level')) || 1;
+      const exp = await row.getAttribute('aria-expanded');
+      items.push({ label, description, level, expanded: exp === null ? undefined : exp === 'true' });
+    }
+    return items;
+  }
+
+  /** Waits until a tree view shows a row containing `text`, and returns that row. */
+  async waitForTreeItem(viewName: string, text: string | RegExp, timeout = 30_000): Promise<Locator> {
+    const pane = await this.expandView(viewName);
+    const row = pane.locator('.monaco-list-row', { hasText: text }).first();
+    await row.waitFor({ timeout });
+    return row;
+  }
+
+  /** Answers the "Do you trust the authors" dialog shown when started with `workspaceTrust: true`. */
+  async answerWorkspaceTrust(trust: boolean): Promise<void> {
+    const dialog = this.page.locator('.monaco-dialog-box');
+    await dialog.getByRole('button', { name: trust ? /^Yes, I trust/ : /^No, I don't trust/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  }
+
+  /** Reloads the window (the extension host restarts) and waits for the icon again. */
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.ready();
+  }
+
+  /** Closes Chromium, stops code-server (whole process group) and keeps its logs under .test-artifacts/logs/. */
+  async close(): Promise<void> {
+    await this.browser.close();
+    await this.server.stop();
+    this.cleanup();
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Starts code-server and Chromium and opens the workspace with the extension loaded. */
+export async function startVscode(opts: VscodeOptions): Promise<Vscode> {
+  const root = repoRoot();
+  const runDir = mkdtempSync(join(tmpdir(), 'mcp-agent-ui-'));
+  const workspace = opts.workspace ?? join(runDir, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  for (const [rel, content] of Object.entries(opts.files ?? {})) {
+    mkdirSync(dirname(join(workspace, rel)), { recursive: true });
+    writeFileSync(join(workspace, rel), content);
+  }
+  const logs = logsDir();
+  const base = slug(opts.name);
+  const extension = opts.extension ?? 'dev';
+  const server = await startCodeServer({
+    root: join(runDir, 'vscode'),
+    logFile: join(logs, `${base}--code-server.log`),
+    settings: opts.settings,
+    env: opts.env,
+    workspaceTrust: opts.workspaceTrust,
+    installExtensions: typeof extension === 'object' ? [extension.vsix] : [],
+  });
+  const cleanup = () => {
+    // The extension host and window logs explain most failures; keep them next to the screenshots.
+    const vscodeLogs = join(server.userDataDir, 'logs');
+    const kept = join(logs, `${base}--vscode-logs`);
+    rmSync(kept, { recursive: true, force: true });
+    if (existsSync(vscodeLogs)) cpSync(vscodeLogs, kept, { recursive: true });
+    rmSync(runDir, { recursive: true, force: true });
+  };
+  let browser: BrowserPage | undefined;
+  try {
+    browser = await openBrowser({ consoleLog: join(logs, `${base}--console.log`), viewport: opts.viewport });
+    const url = workbenchUrl(server.url, workspace, extension === 'dev' ? { extensionDevelopmentPath: root } : {});
+    await browser.page.goto(url);
+    const vs = new Vscode(browser.page, server, workspace, url, browser, opts.name, cleanup);
+    if (extension === 'none') await browser.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    else await vs.ready();
+    return vs;
+  } catch (err) {
+    const shot = join(screenshotsDir(), `${base}--startup-failure.png`);
+    await browser?.page.screenshot({ path: shot }).catch(() => undefined);
+    await browser?.close();
+    await server.stop();
+    cleanup();
+    throw err;
+  }
+}
