@@ -1,0 +1,105 @@
+// What the bench needs before it measures: the project's bundles, our host client as a bundle,
+// and the official filesystem server installed outside the repo.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SERVERS = ['workspace', 'web', 'research'];
+export const serverBundle = (name) => join(ROOT, 'dist', 'servers', `${name}.js`);
+export const ECHO_SERVER = join(ROOT, 'out', 'test', 'fakes', 'mcp-echo.js');
+export const RAW_ECHO = join(ROOT, 'bench', 'raw-echo.mjs');
+const HOST_BUNDLE = join(ROOT, 'out', 'bench', 'host.cjs');
+
+/**
+ * `node esbuild.mjs` (the dev build, tests included: the echo fake lives there). If the build fails
+ * (someone's work in progress) but the bundles the bench needs exist, it measures those and says so.
+ */
+export function buildProject() {
+  try {
+    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    return { built: true };
+  } catch (err) {
+    const needed = [...SERVERS.map(serverBundle), ECHO_SERVER];
+    const missing = needed.filter((p) => !existsSync(p));
+    const why = String(err.stderr ?? err.message).trim().split('\n').slice(0, 6).join('\n');
+    if (missing.length) throw new Error(`node esbuild.mjs failed and ${missing.join(', ')} is missing:\n${why}`);
+    const oldest = Math.min(...needed.map((p) => statSync(p).mtimeMs));
+    return { built: false, warning: `node esbuild.mjs failed; measuring the bundles already in dist/ and out/ (built ${new Date(oldest).toISOString()}):\n${why}` };
+  }
+}
+
+/**
+ * Bundles McpConnection the way the extension bundles it (SDK included), so the bench times the
+ * code users run rather than the SDK resolved from node_modules.
+ */
+export async function loadHost() {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    stdin: {
+      contents: "export { McpConnection } from './src/core/mcp/connection';",
+      resolveDir: ROOT,
+      loader: 'ts',
+      sourcefile: 'bench-host.ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: HOST_BUNDLE,
+    logLevel: 'warning',
+  });
+  return createRequire(import.meta.url)(HOST_BUNDLE);
+}
+
+/** Minified builds of the extension and the webview, as `--production` makes them, into out/bench/min. */
+export async function buildMinified() {
+  const esbuild = await import('esbuild');
+  const out = join(ROOT, 'out', 'bench', 'min');
+  const common = { bundle: true, minify: true, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT };
+  await Promise.all([
+    esbuild.build({
+      ...common,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      entryPoints: ['src/extension.ts'],
+      outfile: join(out, 'extension.js'),
+      external: ['vscode'],
+    }),
+    esbuild.build({
+      ...common,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      entryPoints: { chat: 'media/chat/main.ts' },
+      outdir: join(out, 'webview'),
+      loader: { '.css': 'css' },
+    }),
+  ]);
+  return { extension: join(out, 'extension.js'), chat: join(out, 'webview', 'chat.js') };
+}
+
+/**
+ * The official filesystem server, installed at bench time into a cache folder (never into the
+ * project's dependencies) and reused when present. Returns its entry script and version.
+ */
+export function officialFilesystemServer() {
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  const dir = join(cache, 'mcp-agent', 'bench-baselines');
+  const pkgDir = join(dir, 'node_modules', '@modelcontextprotocol', 'server-filesystem');
+  if (!existsSync(join(pkgDir, 'package.json'))) {
+    mkdirSync(dir, { recursive: true });
+    console.log(`installing @modelcontextprotocol/server-filesystem into ${dir} ...`);
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    execFileSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, '@modelcontextprotocol/server-filesystem'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin ?? {})[0] ?? 'dist/index.js';
+  return { script: join(pkgDir, bin), version: pkg.version };
+}
