@@ -25,3 +25,15 @@ export function bundledServerConfigs(distDir: string, workspace: string, env: Re
       cwd: workspace,
     }));
 }
+
+/** The variables of the host's environment that the bundled servers are meant to see. */
+const PASSED_TO_SERVERS = /^(ARXIV_API_URL|BRAVE_SEARCH_URL|BRAVE_API_KEY|WEATHER_API_URL|ESPN_API_URL|MCP_AGENT_[A-Z0-9_]+|LANG|LC_[A-Z]+|TMPDIR|PYTHONPATH|VIRTUAL_ENV)$/;
+
+/** Picks what the bundled servers need from an environment; API keys for Anthropic never pass. */
+export function bundledServerEnv(source: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && PASSED_TO_SERVERS.test(key)) env[key] = value;
+  }
+  return env;
+}

@@ -1,0 +1,158 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { Agent } from './core/agent/agent';
+import type { AskApproval, TurnStatus } from './core/agent/types';
+import { bundledServerConfigs, bundledServerEnv } from './core/mcp/bundled-servers';
+import { McpHub } from './core/mcp/hub';
+import { parseArgs, USAGE, type CliArgs } from './cli-args';
+import { CliRenderer } from './cli-render';
+
+/** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
+async function main(): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(process.argv.slice(2), process.env);
+  } catch (err) {
+    process.stderr.write(`mcp-agent: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!isDirectory(args.workspace)) {
+    process.stderr.write(`mcp-agent: workspace "${args.workspace}" is not a directory\n${USAGE}\n`);
+    return 2;
+  }
+  if (!process.env.ANTHROPIC_API_KEY) {
+    process.stderr.write('mcp-agent: set ANTHROPIC_API_KEY to your Anthropic API key (https://console.anthropic.com/settings/keys).\n');
+    return 2;
+  }
+
+  const hub = new McpHub(bundledServerConfigs(__dirname, args.workspace, bundledServerEnv(process.env)), {
+    connection: { roots: [args.workspace] },
+  });
+  hub.start();
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY === true });
+  const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true);
+  const lines = lineReader(rl);
+  // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
+  rl.on('SIGINT', () => onInterrupt(rl));
+  process.on('SIGINT', () => onInterrupt(rl));
+  try {
+    await hub.settled();
+    for (const s of hub.statuses()) {
+      if (s.state === 'error') renderer.line(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`);
+    }
+    const agent = new Agent({
+      client: new Anthropic({ apiKey: process.env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined }),
+      host: hub,
+      model: args.model,
+      maxIterations: args.maxIterations,
+      workspaceName: basename(args.workspace),
+      approvals: memoryApprovals(),
+      askApproval: args.yes ? async () => 'once' : terminalApproval(lines, renderer),
+      keyHint: 'Check ANTHROPIC_API_KEY.',
+    });
+    if (args.prompt !== undefined) {
+      const status = await runTurn(agent, args.prompt, renderer);
+      return status === 'done' || status === 'max_iterations' ? 0 : 1;
+    }
+    return await repl(agent, lines, renderer);
+  } finally {
+    rl.close();
+    await hub.dispose();
+  }
+}
+
+/** The turn Ctrl+C stops; with none running, Ctrl+C leaves. */
+let running: AbortController | undefined;
+
+function onInterrupt(rl: Interface): void {
+  if (running) running.abort();
+  else rl.close();
+}
+
+async function runTurn(agent: Agent, text: string, renderer: CliRenderer): Promise<TurnStatus> {
+  running = new AbortController();
+  try {
+    return await agent.runTurn({ text }, (o) => renderer.handle(o), running.signal);
+  } finally {
+    running = undefined;
+  }
+}
+
+async function repl(agent: Agent, lines: LineReader, renderer: CliRenderer): Promise<number> {
+  renderer.line('MCP Agent — type a message, "exit" to quit. Ctrl+C stops a running turn.');
+  for (;;) {
+    const text = await lines.ask('You: ');
+    if (text === undefined || ['exit', 'quit'].includes(text.trim().toLowerCase())) return 0;
+    if (!text.trim()) continue;
+    await runTurn(agent, text, renderer);
+  }
+}
+
+interface LineReader {
+  /** The next line typed after showing `prompt`; undefined once input has ended. */
+  ask(prompt: string): Promise<string | undefined>;
+}
+
+/** One queue of lines for the REPL and the approval questions, so piped input works for both. */
+function lineReader(rl: Interface): LineReader {
+  const buffered: string[] = [];
+  const waiting: Array<(line: string | undefined) => void> = [];
+  let ended = false;
+  rl.on('line', (line) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else buffered.push(line);
+  });
+  rl.on('close', () => {
+    ended = true;
+    for (const w of waiting.splice(0)) w(undefined);
+  });
+  return {
+    ask(prompt) {
+      process.stdout.write(prompt);
+      if (buffered.length > 0) return Promise.resolve(buffered.shift());
+      if (ended) return Promise.resolve(undefined);
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+  };
+}
+
+function terminalApproval(lines: LineReader, renderer: CliRenderer): AskApproval {
+  return async (request, signal) => {
+    if (signal.aborted) return 'deny';
+    renderer.line(`\n${request.reason} (${request.tool.qualifiedName})`);
+    if (request.preview) renderer.line(request.preview.split('\n').map((l) => `  │ ${l}`).join('\n'));
+    const answer = (await lines.ask('Allow? [y]es / [N]o / [a]lways for this session: '))?.trim().toLowerCase();
+    if (answer === 'y' || answer === 'yes') return 'once';
+    if (answer === 'a' || answer === 'always') return 'always';
+    if (answer === undefined) renderer.line('(no answer: input ended, denied)');
+    return 'deny';
+  };
+}
+
+function memoryApprovals(): { has(k: string): boolean; add(k: string): void } {
+  const keys = new Set<string>();
+  return { has: (k) => keys.has(k), add: (k) => void keys.add(k) };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`mcp-agent: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import { ChatController } from './vscode/chat-controller';
+import { ChatViewProvider } from './vscode/chat-view';
+import { registerCommands } from './vscode/commands';
+import { Secrets } from './vscode/secrets';
+import { ServerManager } from './vscode/server-manager';
+import { PromptsTree } from './vscode/trees/prompts-tree';
+import { ResourcesTree } from './vscode/trees/resources-tree';
+import { SessionsTree } from './vscode/trees/sessions-tree';
+import { ToolsTree } from './vscode/trees/tools-tree';
+import type { ServerStatus } from './core/mcp/types';
+
+/** What activate() returns: read by the extension-host tests and by other extensions. */
+export interface McpAgentApi {
+  activationMs: number;
+  serverStatuses(): ServerStatus[];
+  toolNames(): string[];
+  /** Resolves when no server is still starting. */
+  serversSettled(): Promise<void>;
+}
+
+let manager: ServerManager | undefined;
+
+export function activate(context: vscode.ExtensionContext): McpAgentApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('MCP Agent', { log: true });
+  const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'file' ? vscode.workspace.workspaceFolders[0].uri.fsPath : undefined;
+  const secrets = new Secrets(context.secrets);
+  manager = new ServerManager(context.extensionPath, workspace, secrets, log);
+  const hub = manager.hub;
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const chat = new ChatController({
+    storeDir: join(storage.fsPath, 'chats', 'current'),
+    hub,
+    secrets,
+    workspace,
+    workspaceState: context.workspaceState,
+    log,
+  });
+  const chatView = new ChatViewProvider(context.extensionUri, chat, log);
+  const tools = new ToolsTree(hub);
+  const resources = new ResourcesTree(hub);
+  const prompts = new PromptsTree(hub);
+
+  context.subscriptions.push(
+    log,
+    secrets,
+    manager,
+    chat,
+    tools,
+    resources,
+    prompts,
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true }),
+    vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources }),
+    vscode.window.createTreeView('mcpAgent.prompts', { treeDataProvider: prompts }),
+    vscode.window.createTreeView('mcpAgent.sessions', { treeDataProvider: new SessionsTree() }),
+    ...registerCommands({ chat, chatView, secrets, hub, tools, log, workspace }),
+  );
+
+  // Servers start after activate() returns, in parallel, so the editor never waits for them.
+  const serversStarted = performance.now();
+  const servers = manager;
+  setImmediate(() => {
+    void servers.settled().then(() => {
+      const ready = hub.statuses().filter((s) => s.state === 'ready');
+      log.info(`servers settled in ${Math.round(performance.now() - serversStarted)} ms: ${ready.map((s) => `${s.name} (${s.tools.length} tools)`).join(', ') || 'none ready'}`);
+    });
+  });
+
+  const activationMs = performance.now() - started;
+  log.info(`activate() took ${activationMs.toFixed(1)} ms`);
+  return {
+    activationMs,
+    serverStatuses: () => hub.statuses(),
+    toolNames: () => hub.tools({ max: Infinity }).map((t) => t.qualifiedName),
+    serversSettled: () => servers.settled(),
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await manager?.hub.dispose();
+}

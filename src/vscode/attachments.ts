@@ -1,0 +1,50 @@
+import { open, stat } from 'node:fs/promises';
+import { Sandbox } from '../../servers/lib/sandbox';
+
+const MAX_ATTACHMENT_BYTES = 200 * 1024;
+
+/**
+ * Turns attachment references from the webview (`path` or `path#L10-20`, relative to the
+ * workspace) into context blocks for the model. References are untrusted: each goes through the
+ * same sandbox as the workspace server, so nothing outside the workspace can be attached.
+ */
+export async function readAttachments(workspace: string, refs: string[]): Promise<{ blocks: string[]; errors: string[] }> {
+  const sandbox = new Sandbox(workspace);
+  const blocks: string[] = [];
+  const errors: string[] = [];
+  for (const ref of refs) {
+    const match = /^(.*?)(?:#L(\d+)(?:-(\d+))?)?$/.exec(ref);
+    const path = match?.[1] ?? ref;
+    try {
+      const target = await sandbox.existing(path);
+      let text = await readCapped(target.real);
+      let range = '';
+      if (match?.[2]) {
+        const from = Number(match[2]);
+        const to = Number(match[3] ?? match[2]);
+        text = text.split('\n').slice(from - 1, to).join('\n');
+        range = ` lines="${from}-${to}"`;
+      }
+      blocks.push(`<attached_file path="${target.rel}"${range}>\n${text}\n</attached_file>`);
+    } catch (err) {
+      errors.push(`Could not attach ${ref}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { blocks, errors };
+}
+
+async function readCapped(file: string): Promise<string> {
+  // A FIFO would block open(); only regular files are read.
+  if (!(await stat(file)).isFile()) throw new Error('it is not a regular file');
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(size, MAX_ATTACHMENT_BYTES));
+    await handle.read(buffer, 0, buffer.length, 0);
+    if (buffer.subarray(0, 8192).includes(0)) throw new Error('it is a binary file');
+    const text = buffer.toString('utf8');
+    return size > MAX_ATTACHMENT_BYTES ? `${text}\n[… cut at ${MAX_ATTACHMENT_BYTES} of ${size} bytes; use read_file for the rest]` : text;
+  } finally {
+    await handle.close();
+  }
+}

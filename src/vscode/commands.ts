@@ -1,0 +1,122 @@
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import type { McpHub } from '../core/mcp/hub';
+import type { ChatController } from './chat-controller';
+import type { ChatViewProvider } from './chat-view';
+import type { Secrets } from './secrets';
+import type { ToolsTree } from './trees/tools-tree';
+
+export interface CommandDeps {
+  chat: ChatController;
+  chatView: ChatViewProvider;
+  secrets: Secrets;
+  hub: McpHub;
+  tools: ToolsTree;
+  log: vscode.LogOutputChannel;
+  workspace: string | undefined;
+}
+
+/** Every `mcpAgent.*` command the extension contributes. */
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { chat, chatView, secrets, hub, log } = deps;
+  const register = (id: string, run: (...args: never[]) => unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async (...args: never[]) => {
+      try {
+        return await run(...args);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        log.error(`${id} failed: ${message}`);
+        void vscode.window.showErrorMessage(`MCP Agent: ${message}`);
+        return undefined;
+      }
+    });
+
+  return [
+    register('mcpAgent.setApiKey', async () => {
+      if (await secrets.promptForAnthropicKey()) void vscode.window.showInformationMessage('MCP Agent: API key saved in secret storage.');
+    }),
+    register('mcpAgent.clearApiKey', async () => {
+      await secrets.clearAnthropicKey();
+      void vscode.window.showInformationMessage('MCP Agent: stored API key removed.');
+    }),
+    register('mcpAgent.setBraveKey', async () => {
+      if (await secrets.promptForBraveKey()) void vscode.window.showInformationMessage('MCP Agent: Brave Search key saved; the web server restarts with it.');
+    }),
+    register('mcpAgent.openChat', async () => {
+      await chatView.reveal();
+      chat.focus();
+    }),
+    register('mcpAgent.newChat', () => chat.newChat()),
+    register('mcpAgent.stop', () => chat.stop()),
+    register('mcpAgent.askAboutFile', async (uri?: vscode.Uri, selected?: vscode.Uri[]) => {
+      const targets = selected?.length ? selected : uri ? [uri] : vscode.window.activeTextEditor ? [vscode.window.activeTextEditor.document.uri] : [];
+      if (targets.length === 0) throw new Error('Pick a file in the explorer or open one in the editor first.');
+      await chatView.reveal();
+      for (const target of targets) {
+        const rel = workspaceRelative(target, deps.workspace);
+        chat.attach(rel, basename(rel));
+      }
+    }),
+    register('mcpAgent.askAboutSelection', async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) throw new Error('Open a file and select some lines first.');
+      const rel = workspaceRelative(editor.document.uri, deps.workspace);
+      const { start, end } = editor.selection;
+      const last = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
+      const range = `#L${start.line + 1}-${last}`;
+      await chatView.reveal();
+      chat.attach(`${rel}${range}`, `${basename(rel)}:${start.line + 1}-${last}`);
+    }),
+    register('mcpAgent.restartServer', async (item?: { status?: { name?: string } } | string) => {
+      const name = typeof item === 'string' ? item : (item?.status?.name ?? (await pickServer(hub)));
+      if (name) await hub.restart(name);
+    }),
+    register('mcpAgent.refreshTools', () => deps.tools.refresh()),
+    register('mcpAgent.showLog', () => log.show()),
+    register('mcpAgent.resetApprovals', async () => {
+      await chat.resetApprovals();
+      void vscode.window.showInformationMessage('MCP Agent: every tool asks again before it changes anything.');
+    }),
+    register('mcpAgent.openResource', async (server: string, uri: string) => {
+      const result = await hub.readResource(server, uri);
+      const text = result.contents.map((c) => ('text' in c ? c.text : `[binary ${c.mimeType ?? 'content'} of ${c.uri}]`)).join('\n\n');
+      const language = result.contents[0]?.mimeType === 'text/markdown' ? 'markdown' : 'plaintext';
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text, language }), { preview: true });
+    }),
+    register('mcpAgent.usePrompt', async (server: string, name: string) => {
+      const prompt = hub.status(server)?.prompts.find((p) => p.name === name);
+      if (!prompt) throw new Error(`The prompt ${name} of ${server} is no longer offered.`);
+      const args: Record<string, string> = {};
+      for (const arg of prompt.arguments ?? []) {
+        const value = await vscode.window.showInputBox({
+          title: `${prompt.title ?? prompt.name}: ${arg.name}`,
+          prompt: arg.description,
+          ignoreFocusOut: true,
+          validateInput: (v) => (arg.required && !v.trim() ? `${arg.name} is required` : undefined),
+        });
+        if (value === undefined) return;
+        if (value.trim()) args[arg.name] = value.trim();
+      }
+      const result = await hub.getPrompt(server, name, args);
+      const text = result.messages
+        .map((m) => (m.content.type === 'text' ? m.content.text : `[${m.content.type} content]`))
+        .join('\n\n');
+      await chatView.reveal();
+      await chat.send(text);
+    }),
+  ];
+}
+
+function workspaceRelative(uri: vscode.Uri, workspace: string | undefined): string {
+  if (!workspace) throw new Error('Open a folder first: the agent only works inside a workspace folder.');
+  const rel = vscode.workspace.asRelativePath(uri, false);
+  if (uri.scheme !== 'file' || rel === uri.fsPath) throw new Error(`${uri.fsPath} is outside the workspace folder, so the agent cannot read it.`);
+  return rel;
+}
+
+async function pickServer(hub: McpHub): Promise<string | undefined> {
+  return vscode.window.showQuickPick(
+    hub.statuses().map((s) => s.name),
+    { title: 'Restart which MCP server?' },
+  );
+}

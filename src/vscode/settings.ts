@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+
+export interface AgentSettings {
+  model: string;
+  apiBaseUrl: string | undefined;
+  maxIterations: number;
+  maxTokens: number;
+  toolTimeoutMs: number;
+  runCodeMaxTimeoutSeconds: number;
+}
+
+/** The `mcpAgent.*` settings, read fresh each time so changes apply to the next turn. */
+export function readSettings(): AgentSettings {
+  const c = vscode.workspace.getConfiguration('mcpAgent');
+  const base = c.get<string>('apiBaseUrl', '').trim();
+  return {
+    model: c.get<string>('model', 'claude-sonnet-4-5') || 'claude-sonnet-4-5',
+    apiBaseUrl: base || process.env.ANTHROPIC_BASE_URL || undefined,
+    maxIterations: Math.max(1, c.get<number>('maxIterations', 10)),
+    maxTokens: Math.max(256, c.get<number>('maxTokens', 8192)),
+    toolTimeoutMs: Math.max(1, c.get<number>('toolTimeoutSeconds', 120)) * 1000,
+    runCodeMaxTimeoutSeconds: Math.max(1, c.get<number>('runCodeMaxTimeoutSeconds', 120)),
+  };
+}

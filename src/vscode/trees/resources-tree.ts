@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { McpHub } from '../../core/mcp/hub';
+import type { ServerStatus } from '../../core/mcp/types';
+import { serverItem } from './server-tree-item';
+
+type Node =
+  | { kind: 'server'; status: ServerStatus }
+  | { kind: 'resource'; server: string; resource: Resource }
+  | { kind: 'template'; server: string; template: ResourceTemplate };
+
+/** Resources and resource templates of the servers that offer any; empty shows the welcome text. */
+export class ResourcesTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly hub: McpHub) {
+    this.unsubscribe = hub.on('change', () => this.changed.fire());
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) {
+      return this.hub
+        .statuses()
+        .filter((s) => s.resources.length + s.resourceTemplates.length > 0)
+        .map((status) => ({ kind: 'server', status }));
+    }
+    if (node.kind !== 'server') return [];
+    const status = this.hub.status(node.status.name) ?? node.status;
+    return [
+      ...status.resources.map((resource): Node => ({ kind: 'resource', server: status.name, resource })),
+      ...status.resourceTemplates.map((template): Node => ({ kind: 'template', server: status.name, template })),
+    ];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'server') {
+      const n = node.status.resources.length + node.status.resourceTemplates.length;
+      return serverItem(node.status, `${n} resource${n === 1 ? '' : 's'}`, false);
+    }
+    if (node.kind === 'template') {
+      const item = new vscode.TreeItem(node.template.name);
+      item.description = node.template.uriTemplate;
+      item.tooltip = node.template.description ?? node.template.uriTemplate;
+      item.iconPath = new vscode.ThemeIcon('symbol-parameter');
+      item.id = `template:${node.server}/${node.template.uriTemplate}`;
+      return item;
+    }
+    const r = node.resource;
+    const item = new vscode.TreeItem(r.title ?? r.name);
+    item.description = r.uri;
+    item.tooltip = r.description ?? r.uri;
+    item.iconPath = new vscode.ThemeIcon('file-text');
+    item.id = `resource:${node.server}/${r.uri}`;
+    item.command = { command: 'mcpAgent.openResource', title: 'Open Resource', arguments: [node.server, r.uri] };
+    return item;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import type { ServerStatus } from '../../core/mcp/types';
+
+const STATE_ICON: Record<ServerStatus['state'], [string, string | undefined]> = {
+  starting: ['loading~spin', undefined],
+  ready: ['server-process', 'testing.iconPassed'],
+  error: ['error', 'testing.iconFailed'],
+  stopped: ['circle-slash', undefined],
+};
+
+/** A server's row, shared by the Tools, Resources and Prompts views: its name, state and why. */
+export function serverItem(status: ServerStatus, count: string, collapsed = true): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    status.name,
+    collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+  );
+  const [icon, color] = STATE_ICON[status.state];
+  item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+  item.description = status.state === 'ready' ? `ready · ${count}` : status.state;
+  item.contextValue = `server-${status.state}`;
+  item.id = `server:${status.name}`;
+  const tooltip = new vscode.MarkdownString(`**${status.name}** — ${status.state}`);
+  if (status.detail) tooltip.appendMarkdown(`\n\n${escape(status.detail)}`);
+  if (status.error) tooltip.appendMarkdown(`\n\n${escape(status.error)}`);
+  item.tooltip = tooltip;
+  return item;
+}
+
+/** A child row that explains a server in error (or still starting) in words. */
+export function problemItem(status: ServerStatus): vscode.TreeItem | undefined {
+  const text = status.error ?? status.detail;
+  if (!text) return undefined;
+  const item = new vscode.TreeItem(text.split('\n')[0]!.slice(0, 200));
+  item.tooltip = text;
+  item.iconPath = new vscode.ThemeIcon(status.state === 'error' ? 'warning' : 'info');
+  item.id = `problem:${status.name}`;
+  return item;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import type { McpHub } from '../../core/mcp/hub';
+import type { ServerStatus } from '../../core/mcp/types';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { problemItem, serverItem } from './server-tree-item';
+
+type Node = { kind: 'server'; status: ServerStatus } | { kind: 'tool'; server: string; tool: Tool } | { kind: 'problem'; status: ServerStatus };
+
+/** Tools of every server, grouped by server, with each server's state. */
+export class ToolsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly hub: McpHub) {
+    this.unsubscribe = hub.on('change', () => this.changed.fire());
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) return this.hub.statuses().map((status) => ({ kind: 'server', status }));
+    if (node.kind !== 'server') return [];
+    const status = this.hub.status(node.status.name) ?? node.status;
+    const problem: Node[] = status.state === 'ready' ? [] : [{ kind: 'problem', status }];
+    return [...problem, ...status.tools.map((tool): Node => ({ kind: 'tool', server: status.name, tool }))];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'server') {
+      const n = node.status.tools.length;
+      return serverItem(node.status, `${n} tool${n === 1 ? '' : 's'}`, node.status.state === 'ready' && n > 30);
+    }
+    if (node.kind === 'problem') return problemItem(node.status) ?? new vscode.TreeItem('');
+    const t = node.tool;
+    const item = new vscode.TreeItem(t.name);
+    item.id = `tool:${node.server}/${t.name}`;
+    const readOnly = t.annotations?.readOnlyHint === true;
+    item.iconPath = new vscode.ThemeIcon(readOnly ? 'eye' : 'tools');
+    item.description = readOnly ? 'read-only' : 'asks first';
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendMarkdown(`**${node.server} · ${t.title ?? t.name}**\n\n`);
+    if (t.description) tooltip.appendText(`${t.description}\n\n`);
+    tooltip.appendCodeblock(JSON.stringify(t.inputSchema, null, 2), 'json');
+    item.tooltip = tooltip;
+    item.contextValue = 'tool';
+    return item;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.changed.dispose();
+  }
+}

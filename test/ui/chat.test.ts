@@ -1,0 +1,131 @@
+// What a person does in the chat, in a real VS Code, against the real bundled servers and the fake API.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { startVscode, type Vscode } from '../vscode/harness';
+
+/**
+ * The fake model: "write <file> saying <text>" calls write_file; "hang" never answers (for Stop);
+ * after tool results it answers with a summary holding a code block; anything else is echoed.
+ */
+function model(body: MessagesBody): Reply {
+  const said = lastUserText(body);
+  if (isToolResultTurn(body)) {
+    return {
+      text: `Done. The tool said:\n\n> ${said.split('\n')[0]}\n\n\`\`\`python\nprint("hello from the agent")\n\`\`\`\n`,
+      chunk: 6,
+    };
+  }
+  const write = /write (\S+) saying (.+)/.exec(said);
+  if (write) {
+    return { text: `I'll create **${write[1]}** for you.`, toolUses: [{ name: 'workspace__write_file', input: { path: write[1], content: write[2] } }] };
+  }
+  if (/hang/.test(said)) return { hang: true };
+  return { text: `You asked: ${said.slice(-300)}` };
+}
+
+describe('the chat in a real VS Code', () => {
+  const api = new FakeAnthropicApi(model);
+  let vs: Vscode;
+
+  before(async () => {
+    const url = await api.start();
+    vs = await startVscode({
+      name: 'chat',
+      files: { 'example.txt': 'The quick brown fox.\nJumps over the lazy dog.\n', 'src/app.py': 'print("hi")\n' },
+      settings: { 'mcpAgent.apiBaseUrl': url, 'mcpAgent.model': 'claude-test' },
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+    });
+  });
+
+  after(async () => {
+    await vs?.close();
+    await api.stop();
+  });
+
+  test('the Tools view lists the workspace server and its tools', async (t) => {
+    await vs.openChat();
+    await vs.waitForTreeItem('Tools', /workspace\s*ready/);
+    await vs.waitForTreeItem('Tools', 'write_file');
+    const items = await vs.treeItems('Tools');
+    const names = items.map((i) => i.label);
+    // The tree is virtualised: only rows on screen exist (the extension-host suite checks the full list).
+    for (const tool of ['read_file', 'write_file', 'list_directory']) {
+      assert.ok(names.includes(tool), `${tool} missing from ${JSON.stringify(names)}`);
+    }
+    t.diagnostic(`screenshot: ${await vs.screenshot('tools-view')}`);
+  });
+
+  test('a message makes the model call write_file; the approval is accepted; the file lands; card and answer show', async (t) => {
+    const chat = await vs.openChat();
+    await chat.locator('#input').fill('Please write notes.txt saying hello from the agent');
+    await chat.locator('#input').press('Enter');
+    await chat.locator('.msg.user', { hasText: 'notes.txt' }).waitFor();
+    const approval = chat.locator('.approval[data-state="pending"]');
+    await approval.waitFor();
+    assert.match(await approval.innerText(), /hello from the agent/, 'the approval shows what will be written');
+    t.diagnostic(`screenshot: ${await vs.screenshot('approval-pending')}`);
+    await approval.locator('button[data-decision="once"]').click();
+    await chat.locator('.tool-card[data-status="done"]').waitFor();
+    await chat.locator('.msg.assistant .markdown', { hasText: 'The tool said' }).waitFor();
+    await chat.locator('.code-block button.copy').first().waitFor();
+    const file = join(vs.workspace, 'notes.txt');
+    assert.ok(existsSync(file), 'notes.txt was written');
+    assert.equal(readFileSync(file, 'utf8'), 'hello from the agent');
+    const toolRequest = api.requests.find((r) => isToolResultTurn(r.body));
+    assert.ok(toolRequest, 'the tool result went back to the model');
+    t.diagnostic(`screenshot: ${await vs.screenshot('mid-conversation')}`);
+  });
+
+  test('"Ask Agent About File" from the explorer attaches the file and focuses the input', async (t) => {
+    await vs.page.getByRole('tab', { name: /Explorer/ }).first().click();
+    const row = vs.page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .filter({ has: vs.page.locator('.label-name', { hasText: /^example\.txt$/ }) });
+    await row.waitFor();
+    await row.locator('.label-name').click({ button: 'right' });
+    const item = vs.page.locator('.context-view .action-item', { hasText: 'Ask Agent About File' });
+    await item.hover();
+    // VS Code's context menu acts on Enter for the highlighted item; a synthetic click can land before it is armed.
+    await vs.page.keyboard.press('Enter');
+    const chat = vs.chatFrame();
+    const chip = chat.locator('.composer .attachment-chip');
+    await chip.waitFor();
+    assert.equal(await chip.getAttribute('data-path'), 'example.txt');
+    t.diagnostic(`screenshot: ${await vs.screenshot('attached')}`);
+    const before = api.requests.length;
+    await chat.locator('#input').fill('What does this file say?');
+    await chat.locator('#input').press('Enter');
+    await api.waitForRequests(before + 1);
+    const sent = JSON.stringify(api.requests[before]!.body.messages.at(-1));
+    assert.match(sent, /attached_file path=\\"example.txt\\"/);
+    assert.match(sent, /quick brown fox/);
+    await chat.locator('.msg.assistant .markdown', { hasText: 'You asked' }).last().waitFor();
+  });
+
+  test('Stop cancels a turn whose model request hangs', async () => {
+    const chat = vs.chatFrame();
+    const before = api.requests.length;
+    await chat.locator('#input').fill('hang please');
+    await chat.locator('#input').press('Enter');
+    await api.waitForRequests(before + 1);
+    await chat.locator('#stop').click();
+    await chat.locator('.turn-end[data-status="stopped"]').waitFor({ state: 'attached' });
+    await chat.locator('#send').waitFor();
+  });
+
+  test('a reload restores the transcript', async (t) => {
+    const chat = vs.chatFrame();
+    const users = await chat.locator('.msg.user').count();
+    assert.ok(users >= 3);
+    await vs.reload();
+    const restored = await vs.openChat();
+    await restored.locator('.msg.user').nth(users - 1).waitFor();
+    assert.equal(await restored.locator('.msg.user').count(), users);
+    await restored.locator('.tool-card[data-status="done"]').first().waitFor();
+    await restored.locator('.approval[data-state="once"]').first().waitFor();
+    t.diagnostic(`screenshot: ${await vs.screenshot('after-reload')}`);
+  });
+});
