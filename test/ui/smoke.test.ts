@@ -16,7 +16,7 @@ describe('MCP Agent in VS Code (smoke)', () => {
 
   test('the activity-bar icon opens the chat webview', async (t) => {
     const chat = await vs.openChat();
-    await chat.locator('#messages').waitFor();
+    await chat.locator('#messages').waitFor({ state: 'attached' });
     await chat.locator('#input').waitFor();
     t.diagnostic(`screenshot: ${await vs.screenshot('chat-open')}`);
   });

@@ -24,14 +24,16 @@ export class ToolsTree implements vscode.TreeDataProvider<Node>, vscode.Disposab
     if (!node) return this.hub.statuses().map((status) => ({ kind: 'server', status }));
     if (node.kind !== 'server') return [];
     const status = this.hub.status(node.status.name) ?? node.status;
-    const problem: Node[] = status.state === 'ready' ? [] : [{ kind: 'problem', status }];
+    const problem: Node[] = status.state !== 'ready' && (status.error || status.detail) ? [{ kind: 'problem', status }] : [];
     return [...problem, ...status.tools.map((tool): Node => ({ kind: 'tool', server: status.name, tool }))];
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'server') {
       const n = node.status.tools.length;
-      return serverItem(node.status, `${n} tool${n === 1 ? '' : 's'}`, node.status.state === 'ready' && n > 30);
+      const item = serverItem(node.status, `${n} tool${n === 1 ? '' : 's'}`, node.status.state === 'ready' && n > 30);
+      if (n === 0 && !node.status.error && !node.status.detail) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+      return item;
     }
     if (node.kind === 'problem') return problemItem(node.status) ?? new vscode.TreeItem('');
     const t = node.tool;

@@ -6,6 +6,7 @@ import Mocha from 'mocha';
 /** Each entry loads one test file; they run after mocha has put describe/it/suite/test on globalThis. */
 const TEST_MODULES: Array<() => unknown> = [
   () => require('./activation.test'),
+  () => require('./servers.test'),
 ];
 
 export function run(): Promise<void> {

@@ -1,0 +1,48 @@
+// Inside the real extension host: the bundled servers start in the background and their tools reach the hub.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpAgentApi } from '../../../src/extension';
+
+const ID = 'mcp-agent.mcp-agent';
+
+async function api(): Promise<McpAgentApi> {
+  const ext = vscode.extensions.getExtension<McpAgentApi>(ID);
+  assert.ok(ext, `${ID} is not installed`);
+  return ext.activate();
+}
+
+describe('bundled servers in the extension host', () => {
+  it('activate() returns quickly and reports how long it took', async () => {
+    const { activationMs } = await api();
+    assert.equal(typeof activationMs, 'number');
+    console.log(`activate() took ${activationMs.toFixed(1)} ms`);
+  });
+
+  it('lists the workspace, web and research servers as ready with their tools', async () => {
+    const a = await api();
+    const started = Date.now();
+    await a.serversSettled();
+    console.log(`servers settled ${Date.now() - started} ms after the test asked`);
+    const states = Object.fromEntries(a.serverStatuses().map((s) => [s.name, s.state]));
+    assert.deepEqual(states, { workspace: 'ready', web: 'ready', research: 'ready' });
+    const names = a.toolNames();
+    for (const tool of ['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_code', 'query_database']) {
+      assert.ok(names.includes(`workspace__${tool}`), `workspace__${tool} missing from ${names.join(', ')}`);
+    }
+    for (const tool of ['fetch_url', 'web_search', 'get_weather', 'get_sports_scores']) assert.ok(names.includes(`web__${tool}`));
+    for (const tool of ['search_papers', 'extract_info']) assert.ok(names.includes(`research__${tool}`));
+  });
+
+  it('restarts a server on command and it comes back ready', async () => {
+    const a = await api();
+    await a.serversSettled();
+    await vscode.commands.executeCommand('mcpAgent.restartServer', 'web');
+    await a.serversSettled();
+    assert.equal(a.serverStatuses().find((s) => s.name === 'web')?.state, 'ready');
+  });
+
+  it('"Ask Agent About File" refuses a file outside the workspace without throwing', async () => {
+    await api();
+    await vscode.commands.executeCommand('mcpAgent.askAboutFile', vscode.Uri.file('/etc/hostname'));
+  });
+});
