@@ -28,6 +28,7 @@ export class CliRenderer {
       this.midLine = !output.text.endsWith('\n');
       return;
     }
+    if (output.type === 'progress') return; // a terminal line per progress tick would drown the output
     const e = output.event;
     switch (e.kind) {
       case 'tool_call':

@@ -79,6 +79,7 @@ function handle(msg: HostMessage): void {
     case 'replay': return transcript.replay(msg.events);
     case 'event': return transcript.apply(msg.event);
     case 'delta': return transcript.delta(msg.turnId, msg.blockId, msg.text);
+    case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
     case 'attach': return composer.attach(msg.path, msg.label);
     case 'focus': return composer.focus();
   }

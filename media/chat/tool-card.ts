@@ -65,6 +65,15 @@ export class ToolCard {
     }
   }
 
+  /** What a running tool reports (notifications/progress): a percentage when it knows the total. */
+  setProgress(progress: number, total: number | undefined, message: string | undefined): void {
+    if (!this.isRunning) return;
+    const amount = total ? `${Math.min(100, Math.round((progress / total) * 100))}%` : '';
+    const text = [message, amount].filter(Boolean).join(' · ');
+    this.duration.textContent = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+    this.status.title = text;
+  }
+
   get isRunning(): boolean {
     return this.el.dataset.status === 'running';
   }

@@ -57,6 +57,10 @@ export class Transcript {
     this.deps.onChange();
   }
 
+  progress(callId: string, progress: number, total: number | undefined, message: string | undefined): void {
+    this.tools.get(callId)?.setProgress(progress, total, message);
+  }
+
   delta(turnId: string, blockId: string, text: string): void {
     stats.deltas++;
     const block = this.block(turnId, blockId);

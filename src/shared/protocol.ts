@@ -79,6 +79,14 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('replay'), events: z.array(chatEventSchema) }),
   z.object({ type: z.literal('event'), event: chatEventSchema }),
   z.object({ type: z.literal('delta'), turnId: id, blockId: id, text: z.string() }),
+  /** A running tool's progress (notifications/progress); transient like deltas. */
+  z.object({
+    type: z.literal('progress'),
+    callId: id,
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().max(500).optional(),
+  }),
   z.object({ type: z.literal('attach'), path: z.string(), label: z.string() }),
   z.object({ type: z.literal('focus') }),
 ]);

@@ -213,8 +213,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   private output(out: AgentOutput): void {
-    if (out.type === 'delta') this.post?.(out);
-    else this.emit(out.event);
+    if (out.type === 'event') this.emit(out.event);
+    else this.post?.(out);
   }
 
   private emit(event: ChatEvent): void {

@@ -85,6 +85,8 @@ describe('the chat in a real VS Code', () => {
       .locator('.explorer-folders-view .monaco-list-row')
       .filter({ has: vs.page.locator('.label-name', { hasText: /^example\.txt$/ }) });
     await row.waitFor();
+    // Select it first: the explorer passes its selection to the command when the clicked row is in it.
+    await row.locator('.label-name').click();
     await row.locator('.label-name').click({ button: 'right' });
     const item = vs.page.locator('.context-view .action-item', { hasText: 'Ask Agent About File' });
     await item.hover();
@@ -105,6 +107,23 @@ describe('the chat in a real VS Code', () => {
     await chat.locator('.msg.assistant .markdown', { hasText: 'You asked' }).last().waitFor();
   });
 
+  test('"Ask Agent About Selection" attaches the selected lines', async () => {
+    await vs.page.keyboard.press('Control+P');
+    const quickOpen = vs.page.locator('.quick-input-widget .quick-input-box input');
+    await quickOpen.fill('src/app.py');
+    await vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'app.py' }).first().waitFor();
+    await quickOpen.press('Enter');
+    const editor = vs.page.locator('.editor-instance .monaco-editor .view-lines');
+    await editor.waitFor();
+    await editor.click();
+    await vs.page.keyboard.press('Control+A');
+    await vs.runCommand('MCP Agent: Ask Agent About Selection');
+    const chip = vs.chatFrame().locator('.composer .attachment-chip[data-path="src/app.py#L1-1"]');
+    await chip.waitFor();
+    await chip.locator('button').click();
+    await chip.waitFor({ state: 'detached' });
+  });
+
   test('Stop cancels a turn whose model request hangs', async () => {
     const chat = vs.chatFrame();
     const before = api.requests.length;
@@ -121,6 +140,7 @@ describe('the chat in a real VS Code', () => {
     const users = await chat.locator('.msg.user').count();
     assert.ok(users >= 3);
     await vs.reload();
+    await vs.runCommand('MCP Agent: Open Chat');
     const restored = await vs.openChat();
     await restored.locator('.msg.user').nth(users - 1).waitFor();
     assert.equal(await restored.locator('.msg.user').count(), users);

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { Agent, repairHistory } from '../../src/core/agent/agent';
 import type { AgentOutput, AskApproval, ToolHost } from '../../src/core/agent/types';
-import type { CallToolResult, HubTool } from '../../src/core/mcp/types';
+import type { CallOptions, CallToolResult, HubTool } from '../../src/core/mcp/types';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, isToolResultTurn, type Reply } from '../fakes/anthropic-api';
 
 /** A tool host made of plain functions: the loop's contract, without processes (the hub has its own tests). */
-function host(tools: Record<string, { readOnly?: boolean; run: (args: Record<string, unknown>, signal?: AbortSignal) => Promise<CallToolResult> }>): ToolHost & { calls: string[] } {
+function host(tools: Record<string, { readOnly?: boolean; run: (args: Record<string, unknown>, signal?: AbortSignal, options?: CallOptions) => Promise<CallToolResult> }>): ToolHost & { calls: string[] } {
   const calls: string[] = [];
   const list: HubTool[] = Object.entries(tools).map(([qualifiedName, t]) => {
     const [server, name] = qualifiedName.split('__');
@@ -28,7 +28,7 @@ function host(tools: Record<string, { readOnly?: boolean; run: (args: Record<str
     tools: () => list,
     callTool: async (name, args, options) => {
       calls.push(name);
-      return tools[name]!.run(args, options?.signal);
+      return tools[name]!.run(args, options?.signal, options);
     },
   };
 }
@@ -173,6 +173,23 @@ describe('agent loop against the fake Messages API', () => {
     assert.deepEqual(log.slice(0, 2), ['start a', 'start b'], 'both started before either ended');
     const results = api.requests.at(-1)!.body.messages.at(-1)!.content as Array<{ tool_use_id: string; content: unknown }>;
     assert.match(JSON.stringify(results[0]), /"a"/);
+  });
+
+  test('tool progress is reported as it happens', async () => {
+    const h = host({
+      s__slow: {
+        readOnly: true,
+        run: async (_a, _s, options) => {
+          options?.onProgress?.(1, 4, 'step 1');
+          options?.onProgress?.(4, 4, 'step 4');
+          return text('done');
+        },
+      },
+    });
+    api.setScript([{ toolUses: [{ name: 's__slow', input: {} }] }, { text: 'ok' }]);
+    const { out } = await run(agent(h), 'go');
+    const progress = out.filter((o) => o.type === 'progress');
+    assert.deepEqual(progress.map((p) => p.type === 'progress' && p.message), ['step 1', 'step 4']);
   });
 
   test('an unknown tool name gets a clear is_error result', async () => {

@@ -106,6 +106,18 @@ describe('chat webview', () => {
     assert.match((await page.locator('.tool-card[data-call-id="b"]').textContent()) ?? '', /image\/svg\+xml content not shown/);
   });
 
+  test('a running tool card shows its progress until the result arrives', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'p', server: 'workspace', tool: 'run_code', input: {} } });
+    await chat.post({ type: 'progress', callId: 'p', progress: 1, total: 4, message: 'running for 1 s' });
+    await page.waitForFunction(() => document.querySelector('.tool-card[data-call-id="p"] .duration')?.textContent === 'running for 1 s · 25%');
+    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'p', isError: false, content: [{ type: 'text', text: 'ok' }], durationMs: 1200 } });
+    await chat.post({ type: 'progress', callId: 'p', progress: 2, total: 4, message: 'late' });
+    await page.waitForSelector('.tool-card[data-call-id="p"][data-status="done"]');
+    assert.equal(await page.locator('.tool-card[data-call-id="p"] .duration').innerText(), '1.2 s');
+  });
+
   test('streaming: 4,000 deltas in 2 s render in batches and end with the right text; the final text replaces it', async () => {
     const chat = await openReady();
     const { page } = chat;

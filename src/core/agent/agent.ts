@@ -70,7 +70,7 @@ export class Agent {
           event({ kind: 'turn_end', turnId, status: 'done' });
           return 'done';
         }
-        const results = await this.runTools(turnId, uses, tools, event, signal);
+        const results = await this.runTools(turnId, uses, tools, emit, signal);
         this.push({ role: 'user', content: results });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
@@ -129,9 +129,10 @@ export class Agent {
     turnId: string,
     uses: Anthropic.ToolUseBlock[],
     tools: HubTool[],
-    event: (e: ChatEvent) => void,
+    emit: (out: AgentOutput) => void,
     signal: AbortSignal,
   ): Promise<Anthropic.ToolResultBlockParam[]> {
+    const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
     const byName = new Map(tools.map((t) => [t.qualifiedName, t]));
     return Promise.all(
       uses.map(async (use): Promise<Anthropic.ToolResultBlockParam> => {
@@ -145,7 +146,7 @@ export class Agent {
           tool: tool?.tool.name ?? use.name,
           input,
         });
-        const started = Date.now();
+        let started = Date.now();
         const fail = (text: string): Anthropic.ToolResultBlockParam => {
           event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs: Date.now() - started });
           return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
@@ -161,11 +162,13 @@ export class Agent {
           if (signal.aborted) return fail('Cancelled: the person stopped the turn.');
           if (decision === 'deny') return fail('The person denied this tool call. Do not retry it; ask them what they want instead.');
           if (decision === 'always' && need.remember) await this.options.approvals.add(approvalKey(tool));
+          started = Date.now(); // the card's duration is the call's, not the person's thinking time
         }
         try {
           const result = await this.options.host.callTool(tool.qualifiedName, input, {
             signal,
             timeoutMs: this.options.toolTimeoutMs,
+            onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
           });
           const { forModel, forChat } = convertToolResult(result);
           const isError = result.isError === true;

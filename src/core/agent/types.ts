@@ -8,7 +8,10 @@ export interface ToolHost {
 }
 
 /** Everything a turn reports, in order: chat events (persisted) and streaming deltas (not). */
-export type AgentOutput = { type: 'event'; event: ChatEvent } | { type: 'delta'; turnId: string; blockId: string; text: string };
+export type AgentOutput =
+  | { type: 'event'; event: ChatEvent }
+  | { type: 'delta'; turnId: string; blockId: string; text: string }
+  | { type: 'progress'; callId: string; progress: number; total?: number; message?: string };
 
 export interface ApprovalRequest {
   callId: string;

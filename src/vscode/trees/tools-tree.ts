@@ -33,6 +33,8 @@ export class ToolsTree implements vscode.TreeDataProvider<Node>, vscode.Disposab
       const n = node.status.tools.length;
       const item = serverItem(node.status, `${n} tool${n === 1 ? '' : 's'}`, node.status.state === 'ready' && n > 30);
       if (n === 0 && !node.status.error && !node.status.detail) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+      // VS Code remembers expansion per id: a new id per state lets a server that becomes ready open up.
+      item.id = `server:${node.status.name}:${node.status.state}`;
       return item;
     }
     if (node.kind === 'problem') return problemItem(node.status) ?? new vscode.TreeItem('');
