@@ -8,20 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
 import { themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
+export { repoRoot } from '../support/repo-root';
+import { repoRoot } from '../support/repo-root';
 
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package.json not found above ' + __dirname);
-    dir = up;
-  }
-  return dir;
-}
 
 export interface OpenOptions {
   theme?: Theme;

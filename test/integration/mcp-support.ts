@@ -1,18 +1,11 @@
 /** What the MCP host tests share: where the fake servers are, configs for them, small waits. */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { McpHub } from '../../src/core/mcp/hub';
 import type { ServerConfig, ServerStatus } from '../../src/core/mcp/types';
+export { repoRoot } from '../support/repo-root';
+import { repoRoot } from '../support/repo-root';
 
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('no package.json above the test');
-    dir = parent;
-  }
-  return dir;
-}
 
 /** A built fake from test/fakes (esbuild.mjs puts them in out/test/fakes). */
 export function fake(name: string): string {

@@ -1,20 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+export { repoRoot } from '../support/repo-root';
+import { repoRoot } from '../support/repo-root';
 
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package.json not found above ' + __dirname);
-    dir = up;
-  }
-  return dir;
-}
 
 export const serverPath = (): string => join(repoRoot(), 'dist', 'servers', 'workspace.js');
 

@@ -1,16 +1,9 @@
 // Where the real-VS-Code rig finds the repo and leaves screenshots and logs for people to look at.
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 
-export function repoRoot(from: string = __dirname): string {
-  let dir = from;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${from}`);
-    dir = up;
-  }
-  return dir;
-}
+export { repoRoot } from '../support/repo-root';
+import { repoRoot } from '../support/repo-root';
 
 /** `.test-artifacts/` in the repo, or MCP_AGENT_ARTIFACTS_DIR. */
 export function artifactsDir(): string {

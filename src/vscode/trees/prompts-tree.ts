@@ -1,21 +1,13 @@
 import * as vscode from 'vscode';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHub } from '../../core/mcp/hub';
 import type { ServerStatus } from '../../core/mcp/types';
+import { HubTree } from './hub-tree';
 import { serverItem } from './server-tree-item';
 
 type Node = { kind: 'server'; status: ServerStatus } | { kind: 'prompt'; server: string; prompt: Prompt };
 
 /** Prompts the servers offer; clicking one fills in its arguments and sends it to the chat. */
-export class PromptsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly unsubscribe: () => void;
-
-  constructor(private readonly hub: McpHub) {
-    this.unsubscribe = hub.on('change', () => this.changed.fire());
-  }
-
+export class PromptsTree extends HubTree<Node> {
   getChildren(node?: Node): Node[] {
     if (!node) {
       return this.hub
@@ -42,10 +34,5 @@ export class PromptsTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
     item.id = `prompt:${node.server}/${p.name}`;
     item.command = { command: 'mcpAgent.usePrompt', title: 'Use Prompt', arguments: [node.server, p.name] };
     return item;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    this.changed.dispose();
   }
 }

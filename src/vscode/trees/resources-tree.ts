@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHub } from '../../core/mcp/hub';
 import type { ServerStatus } from '../../core/mcp/types';
+import { HubTree } from './hub-tree';
 import { serverItem } from './server-tree-item';
 
 type Node =
@@ -10,15 +10,7 @@ type Node =
   | { kind: 'template'; server: string; template: ResourceTemplate };
 
 /** Resources and resource templates of the servers that offer any; empty shows the welcome text. */
-export class ResourcesTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly unsubscribe: () => void;
-
-  constructor(private readonly hub: McpHub) {
-    this.unsubscribe = hub.on('change', () => this.changed.fire());
-  }
-
+export class ResourcesTree extends HubTree<Node> {
   getChildren(node?: Node): Node[] {
     if (!node) {
       return this.hub
@@ -55,10 +47,5 @@ export class ResourcesTree implements vscode.TreeDataProvider<Node>, vscode.Disp
     item.id = `resource:${node.server}/${r.uri}`;
     item.command = { command: 'mcpAgent.openResource', title: 'Open Resource', arguments: [node.server, r.uri] };
     return item;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    this.changed.dispose();
   }
 }

@@ -1,25 +1,13 @@
 import * as vscode from 'vscode';
-import type { McpHub } from '../../core/mcp/hub';
 import type { ServerStatus } from '../../core/mcp/types';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HubTree } from './hub-tree';
 import { problemItem, serverItem } from './server-tree-item';
 
 type Node = { kind: 'server'; status: ServerStatus } | { kind: 'tool'; server: string; tool: Tool } | { kind: 'problem'; status: ServerStatus };
 
 /** Tools of every server, grouped by server, with each server's state. */
-export class ToolsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly unsubscribe: () => void;
-
-  constructor(private readonly hub: McpHub) {
-    this.unsubscribe = hub.on('change', () => this.changed.fire());
-  }
-
-  refresh(): void {
-    this.changed.fire();
-  }
-
+export class ToolsTree extends HubTree<Node> {
   getChildren(node?: Node): Node[] {
     if (!node) return this.hub.statuses().map((status) => ({ kind: 'server', status }));
     if (node.kind !== 'server') return [];
@@ -51,10 +39,5 @@ export class ToolsTree implements vscode.TreeDataProvider<Node>, vscode.Disposab
     item.tooltip = tooltip;
     item.contextValue = 'tool';
     return item;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    this.changed.dispose();
   }
 }

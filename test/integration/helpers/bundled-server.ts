@@ -3,19 +3,12 @@
  * the MCP SDK client to it, the way any MCP host would.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+export { repoRoot } from '../../support/repo-root';
+import { repoRoot } from '../../support/repo-root';
 
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('no package.json above the test');
-    dir = parent;
-  }
-  return dir;
-}
 
 export interface BundledServer {
   client: Client;
