@@ -4,6 +4,7 @@ import { ChatController } from './vscode/chat-controller';
 import { ChatViewProvider } from './vscode/chat-view';
 import { registerCommands } from './vscode/commands';
 import { Secrets } from './vscode/secrets';
+import { ServerStatusBar } from './vscode/status-bar';
 import { ServerManager } from './vscode/server-manager';
 import { PromptsTree } from './vscode/trees/prompts-tree';
 import { ResourcesTree } from './vscode/trees/resources-tree';
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     tools,
     resources,
     prompts,
+    new ServerStatusBar(hub),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true }),
     vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources }),

@@ -1,0 +1,32 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hostMessageSchema, webviewMessageSchema } from '../../src/shared/protocol';
+
+describe('the webview -> host protocol rejects what it does not know', () => {
+  const rejected: Array<[string, unknown]> = [
+    ['an unknown type', { type: 'runCommand', command: 'workbench.action.terminal.sendSequence' }],
+    ['a spawn request', { type: 'spawn', command: '/bin/sh', args: ['-c', 'id'] }],
+    ['an empty message to send', { type: 'send', text: '' }],
+    ['a decision that is not one of the three', { type: 'approve', callId: 'x', decision: 'always-everything' }],
+    ['too many attachments', { type: 'send', text: 'hi', attachments: Array.from({ length: 51 }, (_, i) => `f${i}`) }],
+    ['a non-object', 'ready'],
+    ['null', null],
+  ];
+  for (const [what, message] of rejected) {
+    test(what, () => assert.equal(webviewMessageSchema.safeParse(message).success, false));
+  }
+
+  test('unknown extra fields are stripped, not passed on', () => {
+    const parsed = webviewMessageSchema.parse({ type: 'stop', command: 'rm -rf /' });
+    assert.deepEqual(parsed, { type: 'stop' });
+  });
+
+  test('a send without attachments gets an empty list', () => {
+    assert.deepEqual(webviewMessageSchema.parse({ type: 'send', text: 'hi' }), { type: 'send', text: 'hi', attachments: [] });
+  });
+
+  test('host messages are checked too (the webview validates on arrival)', () => {
+    assert.equal(hostMessageSchema.safeParse({ type: 'event', event: { kind: 'html', html: '<script>' } }).success, false);
+    assert.equal(hostMessageSchema.safeParse({ type: 'progress', callId: 'c', progress: 1 }).success, true);
+  });
+});
