@@ -53,7 +53,9 @@ const transcript = new Transcript(messages, {
   onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
   onChange: () => {
     welcome.hidden = !transcript.isEmpty;
-    pin.follow();
+    // The welcome reads from the top; only a conversation follows its newest line.
+    if (transcript.isEmpty) scroller.scrollTop = 0;
+    else pin.follow();
   },
 });
 
