@@ -84,7 +84,7 @@ export class ToolCard {
     this.resultSection.replaceChildren(h('div', { class: 'section-label', text: isError ? 'Error' : 'Result' }));
     if (content.length === 0) this.resultSection.append(h('div', { class: 'empty', text: '(no output)' }));
     for (const item of content) {
-      if (item.type === 'text') this.resultSection.append(truncatedPre(item.text, isError));
+      if (item.type === 'text') this.resultSection.append(truncatedPre(readable(item.text), isError));
       else this.resultSection.append(imageOrNote(item.mimeType, item.data));
     }
     // Errors are what a person needs to see without clicking.
@@ -131,4 +131,15 @@ function imageOrNote(mimeType: string, data: string): HTMLElement {
 
 function cssSafe(id: string): string {
   return id.replace(/[^\w-]/g, '_');
+}
+
+/** Tools answer compact JSON to save the model's tokens; people read it indented. */
+function readable(text: string): string {
+  const t = text.trim();
+  if (t.length > 200_000 || !/^[[{]/.test(t)) return text;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return text;
+  }
 }

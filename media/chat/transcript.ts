@@ -116,9 +116,9 @@ export class Transcript {
     const card = new ToolCard(e);
     this.tools.set(e.callId, card);
     const turn = this.turn(e.turnId);
-    // If the approval question came first, the card goes above it so the pair reads in order.
+    // The question reads before the call it allows: the card goes below its approval.
     const approval = this.approvals.get(e.callId)?.el;
-    if (approval?.parentElement === turn) turn.insertBefore(card.el, approval);
+    if (approval?.parentElement === turn) approval.after(card.el);
     else turn.append(card.el);
   }
 
@@ -131,7 +131,7 @@ export class Transcript {
     const card = new ApprovalCard(e, this.deps.onDecide);
     this.approvals.set(e.callId, card);
     const tool = this.tools.get(e.callId)?.el;
-    if (tool?.parentElement) tool.after(card.el);
+    if (tool?.parentElement) tool.before(card.el);
     else (this.lastTurn ?? this.el).append(card.el);
   }
 

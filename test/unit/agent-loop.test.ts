@@ -89,6 +89,22 @@ describe('agent loop against the fake Messages API', () => {
     assert.deepEqual(body.tools?.map((t) => t.name), ['workspace__read_file']);
   });
 
+  test("the servers' initialize instructions reach the system prompt", async () => {
+    const h = host({ workspace__read_file: { readOnly: true, run: async () => text('x') } });
+    const withStatuses = {
+      ...h,
+      statuses: () => [
+        { name: 'workspace', state: 'ready' as const, instructions: 'Paths are relative to the workspace.', tools: [], resources: [], resourceTemplates: [], prompts: [] },
+        { name: 'gone', state: 'error' as const, instructions: 'never shown', tools: [], resources: [], resourceTemplates: [], prompts: [] },
+      ],
+    };
+    api.setScript([{ text: 'ok' }]);
+    await run(agent(withStatuses), 'hi');
+    const system = String(api.requests.at(-1)!.body.system);
+    assert.match(system, /Instructions from the workspace server:\nPaths are relative to the workspace\./);
+    assert.doesNotMatch(system, /never shown/);
+  });
+
   test('a read-only tool runs at once and its result goes back to the model', async () => {
     let asked = 0;
     const h = host({ workspace__read_file: { readOnly: true, run: async (a) => text(`contents of ${String(a.path)}`) } });

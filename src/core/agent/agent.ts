@@ -99,7 +99,7 @@ export class Agent {
       {
         model: this.options.model,
         max_tokens: this.options.maxTokens ?? 8192,
-        system: buildSystemPrompt(tools, this.options.workspaceName),
+        system: buildSystemPrompt(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []),
         tools: tools.map((t) => ({
           name: t.qualifiedName,
           description: t.tool.description ?? '',

@@ -1,10 +1,13 @@
-import type { HubTool } from '../mcp/types';
+import type { HubTool, ServerStatus } from '../mcp/types';
+
+/** A server's instructions are its author's words, not ours: capped so one server cannot crowd out the rest. */
+const MAX_INSTRUCTIONS = 2000;
 
 /**
  * The system prompt is built from the tools discovered at the start of each model call, so the
  * model knows what it can do right now (servers come and go; a crashed one's tools disappear).
  */
-export function buildSystemPrompt(tools: HubTool[], workspaceName: string): string {
+export function buildSystemPrompt(tools: HubTool[], workspaceName: string, statuses: ServerStatus[] = []): string {
   const byServer = new Map<string, HubTool[]>();
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
   const lines = [
@@ -21,6 +24,10 @@ export function buildSystemPrompt(tools: HubTool[], workspaceName: string): stri
   lines.push('', 'Tools available, by MCP server:');
   for (const [server, list] of byServer) {
     lines.push(`- ${server}: ${list.map((t) => t.tool.name).join(', ')}`);
+  }
+  for (const s of statuses) {
+    const text = s.state === 'ready' && byServer.has(s.name) ? s.instructions?.trim() : undefined;
+    if (text) lines.push('', `Instructions from the ${s.name} server:`, text.slice(0, MAX_INSTRUCTIONS));
   }
   return lines.join('\n');
 }

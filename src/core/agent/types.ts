@@ -1,10 +1,12 @@
 import type { ApprovalDecision, ChatEvent } from '../../shared/protocol';
-import type { CallOptions, CallToolResult, HubTool } from '../mcp/types';
+import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 
 /** What the agent needs of the MCP host; McpHub provides it. */
 export interface ToolHost {
   tools(): HubTool[];
   callTool(qualifiedName: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  /** Servers' states; their `instructions` (from initialize) go into the system prompt. */
+  statuses?(): ServerStatus[];
 }
 
 /** Everything a turn reports, in order: chat events (persisted) and streaming deltas (not). */
