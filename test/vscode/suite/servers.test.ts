@@ -41,6 +41,18 @@ describe('bundled servers in the extension host', () => {
     assert.equal(a.serverStatuses().find((s) => s.name === 'web')?.state, 'ready');
   });
 
+  it('opens a resource of the research server as a document', async () => {
+    const a = await api();
+    await a.serversSettled();
+    const research = a.serverStatuses().find((s) => s.name === 'research');
+    assert.ok(research?.resources.some((r) => r.uri === 'papers://folders'), 'research offers papers://folders');
+    await vscode.commands.executeCommand('mcpAgent.openResource', 'research', 'papers://folders');
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc, 'a document opened');
+    assert.match(doc.getText(), /topic|paper|search_papers/i);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('"Ask Agent About File" refuses a file outside the workspace without throwing', async () => {
     await api();
     await vscode.commands.executeCommand('mcpAgent.askAboutFile', vscode.Uri.file('/etc/hostname'));
