@@ -27,7 +27,7 @@ export class ToolCard {
   private readonly resultSection: HTMLElement;
 
   constructor(call: ToolCallInfo) {
-    this.statusText = h('span', { class: 'status-text' });
+    this.statusText = h('span', { class: 'status-text sr-only' });
     this.duration = h('span', { class: 'duration' });
     this.status = h('span', { class: 'status', attrs: { role: 'status' } }, h('span', { class: 'status-icon', attrs: { 'aria-hidden': 'true' } }), this.statusText);
     const bodyId = `tool-body-${cssSafe(call.callId)}`;

@@ -200,12 +200,9 @@ describe('McpHub', () => {
     });
   });
 
-  test('the real bundled workspace server starts under the hub', T, async (t) => {
+  test('the real bundled workspace server starts under the hub', T, async () => {
     const dist = join(repoRoot(), 'dist');
-    if (!existsSync(join(dist, 'servers', 'workspace.js'))) {
-      t.skip('dist/servers/workspace.js is not built yet (run `node esbuild.mjs`)');
-      return;
-    }
+    assert.ok(existsSync(join(dist, 'servers', 'workspace.js')), 'dist/servers/workspace.js is missing: run `node esbuild.mjs` first');
     const workspace = mkdtempSync(join(tmpdir(), 'mcp-real-ws-'));
     const configs = bundledServerConfigs(dist, workspace, {}).filter((c) => c.name === 'workspace');
     await withHub(configs, async (hub) => {
