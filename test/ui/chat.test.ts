@@ -107,7 +107,7 @@ describe('the chat in a real VS Code', () => {
     await chat.locator('.msg.assistant .markdown', { hasText: 'You asked' }).last().waitFor();
   });
 
-  test('"Ask Agent About Selection" attaches the selected lines', async () => {
+  test('"Ask Agent About Selection" attaches the selected lines', async (t) => {
     await vs.page.keyboard.press('Control+P');
     const quickOpen = vs.page.locator('.quick-input-widget .quick-input-box input');
     await quickOpen.fill('src/app.py');
@@ -120,11 +120,12 @@ describe('the chat in a real VS Code', () => {
     await vs.runCommand('MCP Agent: Ask Agent About Selection');
     const chip = vs.chatFrame().locator('.composer .attachment-chip[data-path="src/app.py#L1-1"]');
     await chip.waitFor();
+    t.diagnostic(`screenshot: ${await vs.screenshot('selection-attached')}`);
     await chip.locator('button').click();
     await chip.waitFor({ state: 'detached' });
   });
 
-  test('Stop cancels a turn whose model request hangs', async () => {
+  test('Stop cancels a turn whose model request hangs', async (t) => {
     const chat = vs.chatFrame();
     const before = api.requests.length;
     await chat.locator('#input').fill('hang please');
@@ -133,6 +134,7 @@ describe('the chat in a real VS Code', () => {
     await chat.locator('#stop').click();
     await chat.locator('.turn-end[data-status="stopped"]').waitFor({ state: 'attached' });
     await chat.locator('#send').waitFor();
+    t.diagnostic(`screenshot: ${await vs.screenshot('stopped')}`);
   });
 
   test('a reload restores the transcript', async (t) => {

@@ -21,11 +21,12 @@ describe('MCP Agent in VS Code (smoke)', () => {
     t.diagnostic(`screenshot: ${await vs.screenshot('chat-open')}`);
   });
 
-  test('the side bar holds the chat and the Tools, Resources, Prompts and Sessions views', async () => {
+  test('the side bar holds the chat and the Tools, Resources, Prompts and Sessions views', async (t) => {
     await vs.openChat();
     const titles = (await vs.viewTitles()).map((t) => t.toLowerCase());
     for (const name of ['chat', 'tools', 'resources', 'prompts', 'sessions']) {
       assert.ok(titles.includes(name), `missing view ${name} in ${JSON.stringify(titles)}`);
     }
+    t.diagnostic(`screenshot: ${await vs.screenshot('side-bar')}`);
   });
 });
