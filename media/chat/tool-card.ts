@@ -41,12 +41,11 @@ export class ToolCard {
       this.status,
     );
     this.toggle.addEventListener('click', () => this.setExpanded(this.toggle.getAttribute('aria-expanded') !== 'true'));
-    const input = prettyJson(call.input);
     this.resultSection = h('div', { class: 'tool-section tool-result' });
     this.body = h(
       'div',
       { class: 'tool-body', attrs: { id: bodyId } },
-      input && input !== '{}' ? h('div', { class: 'tool-section tool-input' }, h('div', { class: 'section-label', text: 'Input' }), h('pre', { class: 'tool-pre', text: input })) : null,
+      inputSection(call.input),
       this.resultSection,
     );
     this.body.hidden = true;
@@ -142,4 +141,24 @@ function readable(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The call's input: multi-line strings (code, file content, SQL) shown as they are, each under its
+ * name, and the rest as indented JSON; escaped newlines in JSON are unreadable.
+ */
+function inputSection(input: unknown): HTMLElement | null {
+  const rest: Record<string, unknown> = {};
+  const blocks: HTMLElement[] = [];
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    for (const [key, value] of Object.entries(input)) {
+      if (typeof value === 'string' && value.includes('\n')) {
+        blocks.push(h('div', { class: 'input-field', text: key }), h('pre', { class: 'tool-pre', text: value }));
+      } else rest[key] = value;
+    }
+  }
+  const json = prettyJson(blocks.length > 0 ? rest : input);
+  const parts = [...(json && json !== '{}' ? [h('pre', { class: 'tool-pre', text: json })] : []), ...blocks];
+  if (parts.length === 0) return null;
+  return h('div', { class: 'tool-section tool-input' }, h('div', { class: 'section-label', text: 'Input' }), ...parts);
 }

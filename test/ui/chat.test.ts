@@ -7,7 +7,8 @@ import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, ty
 import { startVscode, type Vscode } from '../vscode/harness';
 
 /**
- * The fake model: "write <file> saying <text>" calls write_file; "hang" never answers (for Stop);
+ * The fake model: "write <file> saying <text>" calls write_file; "spin" runs endless Python (for Stop
+ * during a tool call); "hang" never answers (for Stop during a model request);
  * after tool results it answers with a summary holding a code block; anything else is echoed.
  */
 function model(body: MessagesBody): Reply {
@@ -22,6 +23,11 @@ function model(body: MessagesBody): Reply {
   if (write) {
     return { text: `I'll create **${write[1]}** for you.`, toolUses: [{ name: 'workspace__write_file', input: { path: write[1], content: write[2] } }] };
   }
+  if (/spin/.test(said)) {
+    const code = "import os, time\nopen('spin.pid', 'w').write(str(os.getpid()))\nwhile True:\n    time.sleep(0.05)\n";
+    return { toolUses: [{ name: 'workspace__run_code', input: { code, timeout_s: 60 } }] };
+  }
+  // After "hang" was stopped, the next message joins it (roles alternate): check "spin" first.
   if (/hang/.test(said)) return { hang: true };
   return { text: `You asked: ${said.slice(-300)}` };
 }
@@ -137,6 +143,24 @@ describe('the chat in a real VS Code', () => {
     t.diagnostic(`screenshot: ${await vs.screenshot('stopped')}`);
   });
 
+  test('Stop cancels a running tool call: the Python process is killed', async (t) => {
+    const chat = vs.chatFrame();
+    await chat.locator('#input').fill('spin forever please');
+    await chat.locator('#input').press('Enter');
+    const approval = chat.locator('.approval[data-state="pending"]');
+    await approval.waitFor();
+    await approval.locator('button[data-decision="once"]').click();
+    const pidFile = join(vs.workspace, 'spin.pid');
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').length > 0, 'the script to start');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    assert.ok(alive(pid), 'the script is running');
+    await chat.locator('.tool-card[data-status="running"]').waitFor();
+    await chat.locator('#stop').click();
+    await chat.locator('.turn-end[data-status="stopped"]').last().waitFor({ state: 'attached' });
+    await waitFor(() => !alive(pid), 'the Python process to be killed');
+    t.diagnostic(`screenshot: ${await vs.screenshot('tool-stopped')}`);
+  });
+
   test('a reload restores the transcript', async (t) => {
     const chat = vs.chatFrame();
     const users = await chat.locator('.msg.user').count();
@@ -151,3 +175,21 @@ describe('the chat in a real VS Code', () => {
     t.diagnostic(`screenshot: ${await vs.screenshot('after-reload')}`);
   });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits for a condition outside the page (a file, a process) that no event announces to this process. */
+async function waitFor(check: () => boolean, what: string, limitMs = 20_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

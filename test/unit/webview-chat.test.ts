@@ -106,6 +106,18 @@ describe('chat webview', () => {
     assert.match((await page.locator('.tool-card[data-call-id="b"]').textContent()) ?? '', /image\/svg\+xml content not shown/);
   });
 
+  test('multi-line input strings (code, content) show as they are, the rest as JSON', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'c', server: 'workspace', tool: 'run_code', input: { code: 'import os\nprint(os.getcwd())', timeout_s: 5 } } });
+    await page.click('.tool-card[data-call-id="c"] .tool-header');
+    const pres = await page.locator('.tool-card[data-call-id="c"] .tool-input pre').allInnerTexts();
+    assert.equal(pres.length, 2);
+    assert.match(pres[0]!, /"timeout_s": 5/);
+    assert.equal(pres[1], 'import os\nprint(os.getcwd())');
+    assert.equal(await page.locator('.tool-card[data-call-id="c"] .input-field').innerText(), 'code');
+  });
+
   test('a running tool card shows its progress until the result arrives', async () => {
     const chat = await openReady();
     const { page } = chat;

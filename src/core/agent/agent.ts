@@ -8,6 +8,8 @@ import { buildSystemPrompt } from './system-prompt';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
 
+const CANCELLED = 'Cancelled: the person stopped the turn.';
+
 export interface AgentOptions {
   client: Anthropic;
   host: ToolHost;
@@ -152,14 +154,14 @@ export class Agent {
           return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
         };
         if (!tool) return fail(`There is no tool named ${use.name} (its server may have stopped). Available: ${[...byName.keys()].join(', ') || 'none'}.`);
-        if (signal.aborted) return fail('Cancelled: the person stopped the turn.');
+        if (signal.aborted) return fail(CANCELLED);
         const need = approvalNeed(tool, input, this.options.approvals);
         if (need.ask) {
           const decision = await this.options.askApproval(
             { callId: use.id, tool, input, reason: need.reason, preview: need.preview },
             signal,
           );
-          if (signal.aborted) return fail('Cancelled: the person stopped the turn.');
+          if (signal.aborted) return fail(CANCELLED);
           if (decision === 'deny') return fail('The person denied this tool call. Do not retry it; ask them what they want instead.');
           if (decision === 'always' && need.remember) await this.options.approvals.add(approvalKey(tool));
           started = Date.now(); // the card's duration is the call's, not the person's thinking time
@@ -170,12 +172,13 @@ export class Agent {
             timeoutMs: this.options.toolTimeoutMs,
             onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
           });
+          if (signal.aborted) return fail(CANCELLED);
           const { forModel, forChat } = convertToolResult(result);
           const isError = result.isError === true;
           event({ kind: 'tool_result', callId: use.id, isError, content: forChat, durationMs: Date.now() - started });
           return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
         } catch (err) {
-          if (signal.aborted) return fail('Cancelled: the person stopped the turn.');
+          if (signal.aborted) return fail(CANCELLED);
           return fail(`${tool.qualifiedName} failed: ${err instanceof Error ? err.message : String(err)}`);
         }
       }),
