@@ -40,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     log,
   });
   const chatView = new ChatViewProvider(context.extensionUri, chat, log);
-  const tools = new ToolsTree(hub);
+  const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool));
   const resources = new ResourcesTree(hub);
   const prompts = new PromptsTree(hub);
 
@@ -53,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     resources,
     prompts,
     new ServerStatusBar(hub),
+    chat.onDidChangeApprovals(() => tools.refresh()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true }),
     vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources }),

@@ -3,9 +3,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { Agent } from '../core/agent/agent';
-import type { ApprovalStore } from '../core/agent/approval-policy';
+import { approvalKey, type ApprovalStore } from '../core/agent/approval-policy';
 import type { AgentOutput, AskApproval } from '../core/agent/types';
 import type { McpHub } from '../core/mcp/hub';
+import type { HubTool } from '../core/mcp/types';
 import { ChatStore } from '../core/transcript/chat-store';
 import type { ApprovalDecision, ChatEvent, ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
 import { readAttachments } from './attachments';
@@ -41,6 +42,9 @@ export class ChatController implements vscode.Disposable {
   private readonly queued: HostMessage[] = [];
   private hasKey = false;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly approvalsChanged = new vscode.EventEmitter<void>();
+  /** Fires when an "always allow" answer is added or they are all reset. */
+  readonly onDidChangeApprovals = this.approvalsChanged.event;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.store = new ChatStore(deps.storeDir);
@@ -204,12 +208,21 @@ export class ChatController implements vscode.Disposable {
     const state = this.deps.workspaceState;
     return {
       has: (key) => state.get<string[]>(APPROVALS_KEY, []).includes(key),
-      add: (key) => state.update(APPROVALS_KEY, [...new Set([...state.get<string[]>(APPROVALS_KEY, []), key])]),
+      add: async (key) => {
+        await state.update(APPROVALS_KEY, [...new Set([...state.get<string[]>(APPROVALS_KEY, []), key])]);
+        this.approvalsChanged.fire();
+      },
     };
+  }
+
+  /** Whether this tool, as defined now, runs without asking in this workspace. */
+  isAlwaysAllowed(tool: Pick<HubTool, 'server' | 'tool'>): boolean {
+    return this.deps.workspaceState.get<string[]>(APPROVALS_KEY, []).includes(approvalKey(tool));
   }
 
   async resetApprovals(): Promise<void> {
     await this.deps.workspaceState.update(APPROVALS_KEY, []);
+    this.approvalsChanged.fire();
   }
 
   private output(out: AgentOutput): void {
@@ -265,6 +278,7 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
+    this.approvalsChanged.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

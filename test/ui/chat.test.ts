@@ -64,7 +64,7 @@ describe('the chat in a real VS Code', () => {
     t.diagnostic(`screenshot: ${await vs.screenshot('tools-view')}`);
   });
 
-  test('a message makes the model call write_file; the approval is accepted; the file lands; card and answer show', async (t) => {
+  test('a message makes the model call write_file; "always" is accepted; the file lands; card and answer show', async (t) => {
     const chat = await vs.openChat();
     await chat.locator('#input').fill('Please write notes.txt saying hello from the agent');
     await chat.locator('#input').press('Enter');
@@ -73,7 +73,7 @@ describe('the chat in a real VS Code', () => {
     await approval.waitFor();
     assert.match(await approval.innerText(), /hello from the agent/, 'the approval shows what will be written');
     t.diagnostic(`screenshot: ${await vs.screenshot('approval-pending')}`);
-    await approval.locator('button[data-decision="once"]').click();
+    await approval.locator('button[data-decision="always"]').click();
     await chat.locator('.tool-card[data-status="done"]').waitFor();
     await chat.locator('.msg.assistant .markdown', { hasText: 'The tool said' }).waitFor();
     await chat.locator('.code-block button.copy').first().waitFor();
@@ -83,6 +83,8 @@ describe('the chat in a real VS Code', () => {
     const toolRequest = api.requests.find((r) => isToolResultTurn(r.body));
     assert.ok(toolRequest, 'the tool result went back to the model');
     t.diagnostic(`screenshot: ${await vs.screenshot('mid-conversation')}`);
+    // "Always allow" is remembered for this workspace, and the Tools view says so.
+    await vs.waitForTreeItem('Tools', /write_file\s*always allowed/);
   });
 
   test('"Ask Agent About File" from the explorer attaches the file and focuses the input', async (t) => {
@@ -171,7 +173,7 @@ describe('the chat in a real VS Code', () => {
     await restored.locator('.msg.user').nth(users - 1).waitFor();
     assert.equal(await restored.locator('.msg.user').count(), users);
     await restored.locator('.tool-card[data-status="done"]').first().waitFor();
-    await restored.locator('.approval[data-state="once"]').first().waitFor();
+    await restored.locator('.approval[data-state="always"]').first().waitFor();
     t.diagnostic(`screenshot: ${await vs.screenshot('after-reload')}`);
   });
 });

@@ -17,7 +17,7 @@ const PREVIEW_LIMIT = 4000;
  * The key an "always" decision is stored under: server, tool and a hash of the tool's definition,
  * so a tool whose description, schema or annotations change is never auto-approved.
  */
-export function approvalKey(tool: HubTool): string {
+export function approvalKey(tool: Pick<HubTool, 'server' | 'tool'>): string {
   const definition = JSON.stringify({
     description: tool.tool.description ?? '',
     inputSchema: tool.tool.inputSchema,

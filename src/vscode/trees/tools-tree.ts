@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { ServerStatus } from '../../core/mcp/types';
+import type { McpHub } from '../../core/mcp/hub';
+import type { HubTool, ServerStatus } from '../../core/mcp/types';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HubTree } from './hub-tree';
 import { problemItem, serverItem } from './server-tree-item';
@@ -8,6 +9,13 @@ type Node = { kind: 'server'; status: ServerStatus } | { kind: 'tool'; server: s
 
 /** Tools of every server, grouped by server, with each server's state. */
 export class ToolsTree extends HubTree<Node> {
+  constructor(
+    hub: McpHub,
+    private readonly alwaysAllowed: (tool: Pick<HubTool, 'server' | 'tool'>) => boolean,
+  ) {
+    super(hub);
+  }
+
   getChildren(node?: Node): Node[] {
     if (!node) return this.hub.statuses().map((status) => ({ kind: 'server', status }));
     if (node.kind !== 'server') return [];
@@ -31,7 +39,7 @@ export class ToolsTree extends HubTree<Node> {
     item.id = `tool:${node.server}/${t.name}`;
     const readOnly = t.annotations?.readOnlyHint === true;
     item.iconPath = new vscode.ThemeIcon(readOnly ? 'eye' : 'tools');
-    item.description = readOnly ? 'read-only' : 'asks first';
+    item.description = readOnly ? 'read-only' : this.alwaysAllowed({ server: node.server, tool: t }) ? 'always allowed' : 'asks first';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${node.server} · ${t.title ?? t.name}**\n\n`);
     if (t.description) tooltip.appendText(`${t.description}\n\n`);
