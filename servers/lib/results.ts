@@ -22,8 +22,10 @@ export function errorResult(message: string): CallToolResult {
 export function guarded<A>(
   tool: string,
   handler: (args: A, extra: ToolExtra) => Promise<CallToolResult>,
+  options: { heartbeat?: boolean } = {},
 ): (args: A, extra: ToolExtra) => Promise<CallToolResult> {
   return async (args, extra) => {
+    const beat = options.heartbeat ? heartbeat(tool, extra) : undefined;
     try {
       return await handler(args, extra);
     } catch (err) {
@@ -31,8 +33,27 @@ export function guarded<A>(
       if (extra?.signal?.aborted) return errorResult(`${tool}: cancelled`);
       const message = err instanceof Error ? err.message : String(err);
       return errorResult(`${tool} failed: ${message}`);
+    } finally {
+      if (beat) clearInterval(beat);
     }
   };
+}
+
+const HEARTBEAT_MS = 1000;
+
+/**
+ * For tools that wait on a remote API and have no finer measure of progress: once a call has run
+ * a second, a progress notification each second says it is still waiting, so a client can show it.
+ */
+function heartbeat(tool: string, extra: ToolExtra): ReturnType<typeof setInterval> | undefined {
+  if (extra._meta?.progressToken === undefined) return undefined;
+  let seconds = 0;
+  const timer = setInterval(() => {
+    seconds += 1;
+    reportProgress(extra, seconds, undefined, `${tool}: waiting for the answer (${seconds} s)`).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  timer.unref();
+  return timer;
 }
 
 /** The parts of the SDK's request extra that tools use: cancellation and progress. */

@@ -60,7 +60,7 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
         `Call extract_info with a paper id for its details, or read papers://${saved.folder}.`,
       ];
       return textResult(lines.join('\n'), { topic: saved.folder, paper_ids: papers.map((p) => p.id) });
-    }),
+    }, { heartbeat: true }),
   );
 
   server.registerTool(

@@ -71,7 +71,7 @@ export function buildWebServer(config: WebConfig = webConfigFromEnv()): McpServe
       },
       annotations: { title: 'Search the web', ...online, idempotentHint: false },
     },
-    guarded('web_search', (args, extra) => webSearch(args, extra.signal, config)),
+    guarded('web_search', (args, extra) => webSearch(args, extra.signal, config), { heartbeat: true }),
   );
 
   server.registerTool(
@@ -82,7 +82,7 @@ export function buildWebServer(config: WebConfig = webConfigFromEnv()): McpServe
       inputSchema: { city: z.string().min(1).max(100).describe('City name, e.g. "Paris" or "Portland, Oregon"') },
       annotations: { title: 'Get the weather', ...online, idempotentHint: false },
     },
-    guarded('get_weather', (args, extra) => getWeather(args, extra.signal, config)),
+    guarded('get_weather', (args, extra) => getWeather(args, extra.signal, config), { heartbeat: true }),
   );
 
   server.registerTool(
@@ -93,7 +93,7 @@ export function buildWebServer(config: WebConfig = webConfigFromEnv()): McpServe
       inputSchema: { league: z.enum(LEAGUE_IDS).describe(`The league: ${LEAGUE_HELP}`) },
       annotations: { title: 'Get sports scores', ...online, idempotentHint: false },
     },
-    guarded('get_sports_scores', (args, extra) => getSportsScores(args, extra.signal, config)),
+    guarded('get_sports_scores', (args, extra) => getSportsScores(args, extra.signal, config), { heartbeat: true }),
   );
 
   return server;

@@ -125,7 +125,9 @@ function arxiv(res: ServerResponse, url: URL): void {
   if (query.includes('outage')) return send(res, 503, 'text/plain', 'arXiv is down');
   const topic = query.replace(/^all:/, '');
   const entries = Array.from({ length: Math.min(max, 3) }, (_, i) => arxivEntry(topic, i));
-  send(res, 200, 'application/atom+xml', arxivFeed(entries));
+  // "slow": answers after 1.3 s, long enough for the server's once-a-second progress.
+  const delay = query.includes('slow') ? 1300 : 0;
+  setTimeout(() => send(res, 200, 'application/atom+xml', arxivFeed(entries)), delay);
 }
 
 function brave(req: IncomingMessage, res: ServerResponse, url: URL): void {

@@ -153,6 +153,16 @@ describe('research server', () => {
     assert.ok(!existsSync(join(papersDir(), 'xxe_attack')));
   });
 
+  test('a slow arXiv answer sends progress notifications while the search waits', async () => {
+    const messages: string[] = [];
+    const result = (await research.client.callTool({ name: 'search_papers', arguments: { topic: 'slow topic' } }, undefined, {
+      onprogress: (p) => messages.push(p.message ?? ''),
+    })) as CallToolResult;
+    assert.equal(result.isError, undefined, textOf(result));
+    assert.ok(messages.length >= 1, 'at least one progress notification');
+    assert.match(messages[0]!, /search_papers: waiting for the answer \(1 s\)/);
+  });
+
   test('malformed feeds, outages, and empty results are clear', async () => {
     const broken = await call('search_papers', { topic: 'broken feed' });
     assert.equal(broken.isError, true);
