@@ -83,6 +83,16 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const language = result.contents[0]?.mimeType === 'text/markdown' ? 'markdown' : 'plaintext';
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text, language }), { preview: true });
     }),
+    register('mcpAgent.openResourceTemplate', async (server: string, uriTemplate: string) => {
+      let uri = uriTemplate;
+      // RFC 6570 level 1 is what servers use in practice: {name} filled with the person's words, encoded.
+      for (const name of new Set([...uriTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!))) {
+        const value = await vscode.window.showInputBox({ title: `${uriTemplate}: ${name}`, prompt: `Value for {${name}}`, ignoreFocusOut: true });
+        if (value === undefined) return;
+        uri = uri.split(`{${name}}`).join(encodeURIComponent(value.trim()));
+      }
+      await vscode.commands.executeCommand('mcpAgent.openResource', server, uri);
+    }),
     register('mcpAgent.usePrompt', async (server: string, name: string) => {
       const prompt = hub.status(server)?.prompts.find((p) => p.name === name);
       if (!prompt) throw new Error(`The prompt ${name} of ${server} is no longer offered.`);

@@ -37,6 +37,11 @@ export class ResourcesTree extends HubTree<Node> {
       item.tooltip = node.template.description ?? node.template.uriTemplate;
       item.iconPath = new vscode.ThemeIcon('symbol-parameter');
       item.id = `template:${node.server}/${node.template.uriTemplate}`;
+      item.command = {
+        command: 'mcpAgent.openResourceTemplate',
+        title: 'Open Resource…',
+        arguments: [node.server, node.template.uriTemplate],
+      };
       return item;
     }
     const r = node.resource;
