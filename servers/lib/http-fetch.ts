@@ -64,12 +64,6 @@ function positiveInt(text: string | undefined): number | undefined {
   return text && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
-}
-
 export async function guardedFetch(target: string | URL, options: FetchOptions): Promise<FetchedResponse> {
   const { limits } = options;
   const deadline = new AbortController();

@@ -1,9 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-/** An error a person can act on: its message goes back to the model and the user as is. */
-export class ToolError extends Error {
-  override name = 'ToolError';
-}
+import { ToolError } from '../../src/common/tool-error';
+
+export { ToolError };
 
 export function textResult(text: string, structured?: Record<string, unknown>): CallToolResult {
   const result: CallToolResult = { content: [{ type: 'text', text }] };

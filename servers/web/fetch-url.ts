@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { FetchError, type FetchLimits, formatBytes, guardedFetch } from '../lib/http-fetch.js';
+import { formatBytes } from '../../src/common/byte-size';
+import { FetchError, type FetchLimits, guardedFetch } from '../lib/http-fetch.js';
 import { type AllowList, BlockedUrlError, parseWebUrl } from '../lib/net-guard.js';
 import { reportProgress, textResult, ToolError, type ToolExtra } from '../lib/results.js';
 import { pageText } from './page-content.js';

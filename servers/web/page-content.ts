@@ -1,3 +1,4 @@
+import { looksBinary } from '../../src/common/file-kind';
 import { ToolError } from '../lib/results.js';
 
 /** Turns a downloaded body into text by its content type: HTML to markdown, JSON pretty, text as is. */
@@ -27,11 +28,6 @@ function decode(body: Buffer, charset: string | undefined): string {
   } catch {
     return new TextDecoder('utf-8').decode(body);
   }
-}
-
-/** A body with NUL bytes near the start is not text, whatever its header says. */
-function looksBinary(body: Buffer): boolean {
-  return body.subarray(0, 4096).includes(0);
 }
 
 export async function pageText(body: Buffer, contentType: string | undefined, url: URL, truncated: boolean): Promise<PageText> {

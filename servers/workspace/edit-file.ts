@@ -3,9 +3,10 @@ import { open } from 'node:fs/promises';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
-import type { Sandbox } from '../lib/sandbox';
+import type { Sandbox } from '../../src/common/sandbox';
 import { writeFileAtomic } from '../lib/atomic-write';
-import { formatBytes } from '../lib/byte-size';
+import { formatBytes } from '../../src/common/byte-size';
+import { looksBinary } from '../../src/common/file-kind';
 import { countLines, MAX_WRITE_BYTES, resolveWrite } from './write-file';
 import { nearestLineHint } from './similar-line';
 
@@ -32,7 +33,7 @@ async function readText(real: string, rel: string): Promise<string> {
       throw new ToolError(`"${rel}" is ${formatBytes(st.size)}, over the ${formatBytes(MAX_WRITE_BYTES)} edit_file limit; use run_code for files this big.`);
     }
     const buf = await fh.readFile();
-    if (buf.subarray(0, 8192).includes(0)) throw new ToolError(`"${rel}" is a binary file; edit_file changes text files only.`);
+    if (looksBinary(buf)) throw new ToolError(`"${rel}" is a binary file; edit_file changes text files only.`);
     return buf.toString('utf8');
   } finally {
     await fh.close();

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
-import type { Sandbox } from '../lib/sandbox';
-import { formatBytes } from '../lib/byte-size';
+import type { Sandbox } from '../../src/common/sandbox';
+import { formatBytes } from '../../src/common/byte-size';
 
 export const MAX_ENTRIES = 1000;
 /** Folders that are large, generated or private: skipped unless the caller asks for them. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Database, Statement } from 'sql.js';
 import { guarded, textResult, ToolError } from '../lib/results';
-import type { Sandbox } from '../lib/sandbox';
+import type { Sandbox } from '../../src/common/sandbox';
 import { SqliteStore, type OpenDb } from './sqlite-store';
 import { resolveWrite } from './write-file';
 

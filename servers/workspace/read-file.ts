@@ -5,9 +5,9 @@ import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { guarded, ToolError } from '../lib/results';
-import type { Sandbox } from '../lib/sandbox';
-import { formatBytes } from '../lib/byte-size';
-import { detectKind } from './file-kind';
+import type { Sandbox } from '../../src/common/sandbox';
+import { formatBytes } from '../../src/common/byte-size';
+import { detectKind } from '../../src/common/file-kind';
 import { readPage } from './line-pager';
 
 export const READ_LIMITS = {

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Sandbox } from '../lib/sandbox';
+import { Sandbox } from '../../src/common/sandbox';
 import { registerReadFile } from './read-file';
 import { registerWriteFile } from './write-file';
 import { registerEditFile } from './edit-file';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { ToolError } from '../lib/results';
 import { writeFileAtomic, writeFileAtomicSync } from '../lib/atomic-write';
-import { formatBytes } from '../lib/byte-size';
+import { formatBytes } from '../../src/common/byte-size';
 
 const SAVE_DELAY_MS = 200;
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');

@@ -2,10 +2,10 @@ import { relative } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
-import type { Sandbox, SandboxPath } from '../lib/sandbox';
-import { isSensitivePath } from '../lib/sensitive-paths';
+import type { Sandbox, SandboxPath } from '../../src/common/sandbox';
+import { isSensitivePath } from '../../src/common/sensitive-paths';
 import { writeFileAtomic } from '../lib/atomic-write';
-import { formatBytes } from '../lib/byte-size';
+import { formatBytes } from '../../src/common/byte-size';
 
 export const MAX_WRITE_BYTES = 20 * 1024 * 1024;
 

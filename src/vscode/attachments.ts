@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
-import { Sandbox } from '../../servers/lib/sandbox';
+import { looksBinary } from '../common/file-kind';
+import { Sandbox } from '../common/sandbox';
 
 const MAX_ATTACHMENT_BYTES = 200 * 1024;
 
@@ -41,7 +42,7 @@ async function readCapped(file: string): Promise<string> {
     const { size } = await handle.stat();
     const buffer = Buffer.alloc(Math.min(size, MAX_ATTACHMENT_BYTES));
     await handle.read(buffer, 0, buffer.length, 0);
-    if (buffer.subarray(0, 8192).includes(0)) throw new Error('it is a binary file');
+    if (looksBinary(buffer)) throw new Error('it is a binary file');
     const text = buffer.toString('utf8');
     return size > MAX_ATTACHMENT_BYTES ? `${text}\n[… cut at ${MAX_ATTACHMENT_BYTES} of ${size} bytes; use read_file for the rest]` : text;
   } finally {

@@ -116,7 +116,7 @@ describe('web server: fetch_url', () => {
     const result = await fetchUrl({ url: `${up.origin}/endless`, max_length: 200_000 });
     const text = textOf(result);
     assert.equal(result.isError, undefined, text.slice(0, 300));
-    assert.match(text, /The download stopped at 100 KB \(the size limit for one fetch\)/);
+    assert.match(text, /The download stopped at 100 KiB \(the size limit for one fetch\)/);
     assert.equal(result.structuredContent?.downloadTruncated, true);
     await closed;
   });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isSensitivePath } from '../../servers/lib/sensitive-paths';
+import { isSensitivePath } from '../../src/common/sensitive-paths';
 
 test('editor, git and MCP config files are sensitive, at any depth and in any case', () => {
   for (const p of [

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { globToRegExp, isGlob } from '../../servers/workspace/glob';
-import { detectKind } from '../../servers/workspace/file-kind';
+import { detectKind } from '../../src/common/file-kind';
 
 test('globs', () => {
   const cases: Array<[string, string, boolean]> = [

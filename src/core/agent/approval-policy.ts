@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HubTool } from '../mcp/types';
-import { isSensitivePath } from '../../../servers/lib/sensitive-paths';
+import { isSensitivePath } from '../../common/sensitive-paths';
 
 /** Where "always allow in this workspace" decisions live (workspace state in VS Code, memory in the CLI). */
 export interface ApprovalStore {

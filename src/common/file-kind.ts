@@ -31,9 +31,17 @@ function matches(head: Uint8Array, sig: Array<number | null>): boolean {
   return sig.every((b, i) => b === null || head[i] === b);
 }
 
+/** How much of the start of a file or body is looked at to tell text from binary. */
+export const SNIFF_BYTES = 8192;
+
+/** A NUL byte near the start means binary: text in any encoding the model can read has none. */
+export function looksBinary(data: Uint8Array): boolean {
+  return data.subarray(0, SNIFF_BYTES).includes(0);
+}
+
 /** Looks at (up to) the first 8 KiB: known magic bytes first, then a NUL byte means binary. */
 export function detectKind(head: Uint8Array): FileKind {
-  const hasNul = head.includes(0);
+  const hasNul = looksBinary(head);
   for (const sig of SIGNATURES) {
     // Two-letter signatures ("BM", "MZ") also start ordinary text: trust them only with a NUL byte.
     if (!matches(head, sig.bytes) || (sig.weak && !hasNul)) continue;

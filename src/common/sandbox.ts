@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ToolError } from './results';
+import { ToolError } from './tool-error';
 
 /** Windows and macOS file systems are usually case-insensitive: compare paths the way they do. */
 const foldCase = process.platform === 'win32' || process.platform === 'darwin';
