@@ -210,6 +210,9 @@ export class ChatController implements vscode.Disposable {
         tool: request.tool.tool.name,
         reason: request.reason,
         preview: request.preview,
+        warnings: request.warnings,
+        notes: request.notes,
+        alwaysKind: request.alwaysKind,
       });
     });
 
