@@ -183,6 +183,18 @@ describe('agent loop against the fake Messages API', () => {
     assert.equal(asked, 2);
   });
 
+  test('reading a sensitive file with a read-only tool does not ask: only what can change it does', async () => {
+    let asked = 0;
+    const h = host({ workspace__read_file: { readOnly: true, run: async () => text('ref: refs/heads/main') } });
+    api.setScript([
+      { toolUses: [{ name: 'workspace__read_file', input: { path: '.git/HEAD' } }] },
+      { toolUses: [{ name: 'workspace__read_file', input: { path: '.vscode/settings.json' } }] },
+      { text: 'done' },
+    ]);
+    await run(agent(h, { askApproval: async () => (asked++, 'deny') }), 'go');
+    assert.equal(asked, 0);
+  });
+
   test('a sensitive write offers no "always", and answering always does not remember it', async () => {
     const store = memoryStore();
     const asked: ApprovalRequest[] = [];

@@ -50,7 +50,9 @@ export function approvalKey(tool: Pick<HubTool, 'server' | 'tool'>): string {
 /** Decides whether a call runs at once or asks the person first, and what the person is shown. */
 export function approvalNeed(tool: HubTool, input: Record<string, unknown>, store: ApprovalStore): ApprovalNeed {
   const annotations = tool.tool.annotations ?? {};
-  const sensitive = pathsIn(input).find(isSensitivePath);
+  // Sensitive files are about what runs commands: reading one (a tool that says it only reads) changes nothing.
+  const readOnly = annotations.readOnlyHint === true && annotations.destructiveHint !== true;
+  const sensitive = readOnly ? undefined : pathsIn(input).find(isSensitivePath);
   if (sensitive !== undefined) {
     return {
       ask: true,
@@ -63,7 +65,7 @@ export function approvalNeed(tool: HubTool, input: Record<string, unknown>, stor
       alwaysKind: 'none',
     };
   }
-  if (annotations.readOnlyHint === true && annotations.destructiveHint !== true) return { ask: false };
+  if (readOnly) return { ask: false };
   if (store.has(approvalKey(tool))) return { ask: false };
   const prompt: ApprovalPrompt = { reason: reasonFor(tool, input), preview: previewOf(tool, input), warnings: [], notes: [], alwaysKind: 'tool' };
   if (runsCode(tool)) {
