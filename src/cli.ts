@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { Agent } from './core/agent/agent';
 import type { TurnStatus } from './core/agent/types';
-import { bundledServerConfigs, bundledServerEnv } from './core/mcp/bundled-servers';
+import { bundledServerConfigs } from './core/mcp/bundled-servers';
 import { McpHub } from './core/mcp/hub';
 import { terminalApproval } from './cli-approval';
 import { parseArgs, USAGE, type CliArgs } from './cli-args';
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const hub = new McpHub(bundledServerConfigs(__dirname, args.workspace, bundledServerEnv(process.env)), {
+  const hub = new McpHub(bundledServerConfigs(__dirname, args.workspace, process.env), {
     connection: { roots: [args.workspace] },
   });
   hub.start();
