@@ -155,6 +155,8 @@ function arxiv(res: ServerResponse, url: URL): void {
 function brave(req: IncomingMessage, res: ServerResponse, url: URL): void {
   const key = req.headers['x-subscription-token'];
   const q = url.searchParams.get('q') ?? '';
+  // "redirect:<url>" sends the search on to <url>, on this server or another.
+  if (q.startsWith('redirect:')) return send(res, 302, 'text/plain', '', { location: q.slice('redirect:'.length) });
   if (key !== 'good-key') return send(res, 401, 'application/json', '{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID"}}');
   if (q === 'ratelimit') return send(res, 429, 'application/json', '{}', { 'retry-after': '7' });
   if (q === 'boom') return send(res, 503, 'application/json', '{}');
