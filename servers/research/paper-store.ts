@@ -18,7 +18,16 @@ const MAX_FOLDER = 64;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 const FOLDER_NAME = /^[a-z0-9_-]{1,64}$/;
 
-/** "Quantum Computing!" -> "quantum_computing": lowercase, spaces to _, only [a-z0-9_-], bounded. */
+/**
+ * Names Windows gives to devices in every directory: a folder called "con" can't be made there, and
+ * writing into it reaches the console. Workspaces travel between systems, so these are renamed everywhere.
+ */
+const WINDOWS_DEVICES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+
+/**
+ * "Quantum Computing!" -> "quantum_computing": lowercase, spaces to _, only [a-z0-9_-], bounded;
+ * a Windows device name gets "_topic" added ("CON" -> "con_topic").
+ */
 export function topicFolder(topic: string): string {
   const name = topic
     .normalize('NFKD')
@@ -32,7 +41,12 @@ export function topicFolder(topic: string): string {
     .slice(0, MAX_FOLDER)
     .replace(/[_-]+$/, '');
   if (!name) throw new ToolError(`the topic "${topic}" has no letters or digits to name a folder with; use words, e.g. "quantum computing".`);
-  return name;
+  return WINDOWS_DEVICES.test(name) ? `${name}_topic` : name;
+}
+
+/** True for a name a topic folder may have (what topics() lists). */
+export function isFolderName(name: string): boolean {
+  return FOLDER_NAME.test(name);
 }
 
 async function nearestExisting(path: string): Promise<string> {
