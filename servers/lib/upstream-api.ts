@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { formatBytes } from '../../src/common/byte-size';
 import { FetchError, type FetchLimits, guardedFetch } from './http-fetch.js';
 import { type AllowList, BlockedUrlError, hostPortOf } from './net-guard.js';
 import { ToolError } from './results.js';
@@ -83,7 +84,9 @@ export async function getUpstream(
       secretHeaders: request.secretHeaders,
     });
     if (res.truncated) {
-      throw new ToolError(`${service} sent more than the size limit allows; try a narrower request.`);
+      throw new ToolError(
+        `${service} sent more than ${formatBytes(config.limits.maxBytes)} (the size limit of one call); try a narrower request.`,
+      );
     }
     const text = res.body.toString('utf8');
     let json: unknown;

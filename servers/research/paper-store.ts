@@ -1,5 +1,6 @@
 import { lstat, mkdir, readdir, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { formatBytes } from '../../src/common/byte-size';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { ToolError } from '../lib/results.js';
 import type { Paper } from './atom-feed.js';
@@ -116,7 +117,7 @@ export class PaperStore {
       return undefined;
     }
     if (!info.isFile()) throw new ToolError(`${relative(this.workspace, file)} is not a regular file; remove it.`);
-    if (info.size > MAX_FILE_BYTES) throw new ToolError(`${relative(this.workspace, file)} is too big to read (over 20 MB).`);
+    if (info.size > MAX_FILE_BYTES) throw new ToolError(`${relative(this.workspace, file)} is too big to read (over ${formatBytes(MAX_FILE_BYTES)}).`);
     await this.assertInside(dir);
     try {
       const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CallToolResult, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -243,4 +243,13 @@ describe('research server', () => {
     assert.equal(readFileSync(join(papersDir(), 'corrupt', 'papers_info.json'), 'utf8'), '{not json');
   });
 
+  test('an oversized papers file is refused, its size limit given in binary units', async () => {
+    const file = join(papersDir(), 'oversized', 'papers_info.json');
+    mkdirSync(join(papersDir(), 'oversized'), { recursive: true });
+    writeFileSync(file, '{}');
+    truncateSync(file, 21 * 1024 * 1024);
+    const result = await call('search_papers', { topic: 'oversized', max_results: 1 });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /papers_info\.json is too big to read \(over 20 MiB\)/);
+  });
 });

@@ -157,6 +157,17 @@ describe('web server: public APIs', () => {
     }
   });
 
+  test('an answer over the size limit is refused, naming the limit', async () => {
+    const tight = await startBundledServer('web', workspace, { WEATHER_API_URL: `${up.origin}/weather`, MCP_AGENT_FETCH_MAX_BYTES: '512' });
+    try {
+      const result = await call(tight, 'get_weather', { city: 'London' });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /^wttr\.in sent more than 512 bytes \(the size limit of one call\); try a narrower request\.$/);
+    } finally {
+      await tight.close();
+    }
+  });
+
   test('trusting the configured API bases does not open them to fetch_url', async () => {
     const result = await call(web, 'fetch_url', { url: `${up.origin}/page` });
     assert.equal(result.isError, true);
