@@ -4,7 +4,7 @@ import { FetchError, type FetchedResponse, type FetchLimits, guardedFetch } from
 import { type AllowList, BlockedUrlError, parseWebUrl } from '../lib/net-guard.js';
 import { reportProgress, textResult, ToolError, type ToolExtra } from '../lib/results.js';
 import { HtmlConversionError, type HtmlConverter } from './html-converter.js';
-import { DEFAULT_PRUNE_LIMITS } from './html-prune.js';
+import { DEFAULT_PRUNE_LIMITS } from './prune-limits.js';
 import { type ConvertHtml, type PageText, pageText } from './page-content.js';
 
 /** The fetch_url tool: one guarded download, converted to text, served a page of characters at a time. */

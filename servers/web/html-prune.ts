@@ -1,4 +1,7 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { DEFAULT_PRUNE_LIMITS, type PruneLimits } from './prune-limits.js';
+
+export { DEFAULT_PRUNE_LIMITS, type PruneLimits };
 
 /**
  * Bounds the shape of an HTML page before the spec parser (domino, inside turndown) sees it. That
@@ -17,14 +20,6 @@ import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
  * searches with `indexOf`, quadratic in depth itself (1,000,000 nested <div>s: 569 s).
  */
 
-export interface PruneLimits {
-  /** Elements deeper than this are flattened into their text. */
-  maxDepth: number;
-  /** Attribute values longer than this many characters are dropped. */
-  maxAttributeChars: number;
-}
-
-export const DEFAULT_PRUNE_LIMITS: PruneLimits = { maxDepth: 128, maxAttributeChars: 8192 };
 
 export interface PrunedHtml {
   html: string;
