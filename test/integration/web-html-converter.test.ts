@@ -39,6 +39,13 @@ describe('HtmlConverter (worker threads)', () => {
     assert.equal(c.workers, 1, 'the same worker served both');
   });
 
+  test('a worker that converted a big page is not kept (it holds the heap it grew to)', async () => {
+    const c = converter();
+    const big = await c.convert('<p>x</p>'.repeat(150_000), base, { signal: never, timeoutMs: 60_000 });
+    assert.equal(big.markdown.length, 150_000 * 3 - 2);
+    assert.equal(c.workers, 0);
+  });
+
   test('a conversion past its deadline is stopped: error at once, thread gone', async () => {
     const c = converter();
     const conversion = c.convert(slowPage, base, { signal: never, timeoutMs: 300 });
