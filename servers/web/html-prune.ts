@@ -115,8 +115,9 @@ const SEARCH_WINDOW = 256;
 
 export function pruneHtml(html: string, limits: PruneLimits = DEFAULT_PRUNE_LIMITS): PrunedHtml {
   const out: string[] = [];
-  /** Every open element, outermost first; those at index maxDepth and beyond were not written. */
+  /** Every open element, outermost first, and whether its start tag was written (within the cap). */
   const stack: string[] = [];
+  const shown: boolean[] = [];
   /** While the stack is deeper than this, nothing is written (chrome flattened past the cap). */
   let skipAbove = Infinity;
   let foreign = 0;
@@ -134,9 +135,24 @@ export function pruneHtml(html: string, limits: PruneLimits = DEFAULT_PRUNE_LIMI
   };
   const isForeign = (name: string): boolean => name === 'svg' || name === 'math';
 
+  const push = (name: string, written: boolean): void => {
+    stack.push(name);
+    shown.push(written);
+    if (isForeign(name)) foreign++;
+  };
   const popTo = (index: number): void => {
-    while (stack.length > index) if (isForeign(stack.pop()!)) foreign--;
+    while (stack.length > index) {
+      shown.pop();
+      if (isForeign(stack.pop()!)) foreign--;
+    }
     if (stack.length <= skipAbove) skipAbove = Infinity;
+  };
+  /** Takes one element out of the middle of the stack, leaving those above it open. */
+  const remove = (index: number): void => {
+    stack.splice(index, 1);
+    shown.splice(index, 1);
+    if (index === skipAbove) skipAbove = Infinity;
+    else if (index < skipAbove) skipAbove--;
   };
 
   /** Where `name` is open, searching down from the top, stopping at the boundaries its end tag stops at. */
@@ -160,23 +176,21 @@ export function pruneHtml(html: string, limits: PruneLimits = DEFAULT_PRUNE_LIMI
       if (BLOCK.has(name) || name === 'br') write(' ');
       if (closed) return;
       flattened++;
-      stack.push(name);
-      if (isForeign(name)) foreign++;
+      push(name, false);
       if (CHROME.has(name) && skipAbove === Infinity) skipAbove = stack.length - 1;
       return;
     }
     write(`<${name}${attributes}${selfClosing ? '/' : ''}>`);
-    if (closed) return;
-    stack.push(name);
-    if (isForeign(name)) foreign++;
+    if (!closed) push(name, true);
   };
 
   const closeTag = (name: string): void => {
     const index = NO_POP.has(name) ? -1 : openIndex(name);
-    const written = index < 0 ? stack.length < limits.maxDepth : index < limits.maxDepth;
+    // An unmatched end tag is written where the elements around it are.
+    const written = index >= 0 ? shown[index]! : stack.length === 0 || shown[stack.length - 1]!;
     if (index >= 0) {
       // The parser takes a form out of the stack without closing what is open inside it.
-      if (name === 'form') stack.splice(index, 1);
+      if (name === 'form') remove(index);
       else popTo(index);
     }
     // An unmatched end tag is written too: the parser decides what it means (</p> makes a <p>).
