@@ -115,6 +115,10 @@ function web(req: IncomingMessage, res: ServerResponse, url: URL, events: EventE
     case '/drip':
       stream(req, res, events, 200, '.');
       return true;
+    case '/silent':
+      // Takes the request and never answers, not even the status line.
+      res.on('close', () => events.emit('closed', req.url));
+      return true;
     case '/endless':
       stream(req, res, events, 1, 'x'.repeat(16 * 1024));
       return true;
