@@ -52,6 +52,6 @@ export function registerQueryDatabase(server: McpServer, sandbox: Sandbox, store
       const target = await resolveWrite(sandbox, database ?? DEFAULT_DB, false);
       const answer = await store.query(target.real, target.rel, sql, bindable(params), extra.signal);
       return textResult([answer.text, ...answer.notes].join('\n'), answer.data);
-    }),
+    }, { heartbeat: true }), // a long statement reports that it still runs, each second
   );
 }
