@@ -1,6 +1,7 @@
-import { closeSync, lstatSync, openSync, opendirSync, type Dir, type Dirent } from 'node:fs';
+import { lstatSync, type Dir, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { assertOpenedInside, DIR_FLAGS, PROC_FD } from '../../src/common/confined-fs';
+import { opendirInsideSync } from '../../src/common/confined-fs';
+import { ToolError } from '../lib/results';
 import type { NameTest } from './glob';
 import { IGNORED_DIRS } from './list-directory';
 
@@ -25,32 +26,12 @@ export interface WalkEnd {
   skippedMoved: number;
 }
 
-/**
- * Opens a folder found during the walk. On Linux it is opened as a handle without following a
- * symlink, checked to be inside the workspace, and listed through that handle, so a folder swapped
- * for a symlink after its parent was listed is never listed.
- */
+/** A folder found during the walk; 'moved' when it became a symlink leading out since its parent was listed. */
 function openFolder(root: string, dir: string, rel: string): Dir | 'moved' | undefined {
-  if (!PROC_FD) {
-    try {
-      return opendirSync(dir, { bufferSize: 1024 });
-    } catch {
-      return undefined;
-    }
-  }
-  let fd: number;
   try {
-    fd = openSync(dir, DIR_FLAGS);
+    return opendirInsideSync(root, dir, rel);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ELOOP' ? 'moved' : undefined;
-  }
-  try {
-    assertOpenedInside(fd, root, dir, rel);
-    return opendirSync(`${PROC_FD}/${fd}`, { bufferSize: 1024 });
-  } catch {
-    return 'moved';
-  } finally {
-    closeSync(fd);
+    return err instanceof ToolError ? 'moved' : undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, opendirSync, readlinkSync, realpathSync, type Dir } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isInside } from './path-inside';
@@ -114,4 +114,25 @@ export async function mkdirInside(root: string, parentReal: string, name: string
     await dir.close();
   }
   return made;
+}
+
+/**
+ * Opens folder `real` for listing, checked to be inside `root`: on Linux it is opened as a handle
+ * (never through a symlink at its last step), checked, and listed through that handle.
+ */
+export function opendirInsideSync(root: string, real: string, shownAs: string): Dir {
+  if (!PROC_FD) return opendirSync(real, { bufferSize: 1024 });
+  let fd: number;
+  try {
+    fd = openSync(real, DIR_FLAGS);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw moved(shownAs);
+    throw err;
+  }
+  try {
+    assertOpenedInside(fd, root, real, shownAs);
+    return opendirSync(`${PROC_FD}/${fd}`, { bufferSize: 1024 });
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -33,6 +33,7 @@ print(swaps, flush=True)
 `;
 
 const ROUNDS = 150;
+const OUTSIDE_FILES = ['file.txt', 'outside-marker.txt'];
 const READS_PER_ROUND = 4;
 const WRITES_PER_ROUND = 2;
 
@@ -45,6 +46,7 @@ before(async () => {
   ws = tempWorkspace('ws-race-');
   outside = tempWorkspace('ws-race-outside-');
   writeFileSync(join(outside, 'file.txt'), 'OUTSIDE SECRET\n');
+  writeFileSync(join(outside, 'outside-marker.txt'), 'OUTSIDE SECRET\n');
   mkdirSync(join(ws, 'box'));
   writeFileSync(join(ws, 'box', 'file.txt'), 'inside\n');
   symlinkSync(outside, join(ws, '.swap'));
@@ -81,12 +83,27 @@ test('a folder flipping between real and a symlink to outside never lets read_fi
       else if (text === 'inside\n') insideReads++;
     }
     for (const r of await Promise.all(writes)) if (!r.isError) written++;
-    assert.deepEqual(readdirSync(outside), ['file.txt'], `round ${round}: a file appeared outside`);
+    assert.deepEqual(readdirSync(outside).sort(), OUTSIDE_FILES, `round ${round}: a file appeared outside`);
   }
   assert.equal(flipper.exitCode, null, 'the flipper stopped early');
   assert.equal(readFileSync(join(outside, 'file.txt'), 'utf8'), 'OUTSIDE SECRET\n');
-  assert.deepEqual(readdirSync(outside), ['file.txt']);
+  assert.deepEqual(readdirSync(outside).sort(), OUTSIDE_FILES);
   // The calls really raced the swaps: some got through, some were refused.
   assert.ok(insideReads > 0, `no read succeeded (${refused} refused)`);
   assert.ok(written > 0, 'no write succeeded');
+});
+
+test('nor lets list_directory or search_files list or read the outside folder', async () => {
+  let listed = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const lists = Array.from({ length: 3 }, () => w.call('list_directory', { path: 'box' }));
+    const search = w.call('search_files', { pattern: '*', path: 'box', content: 'SECRET' });
+    for (const r of await Promise.all(lists)) {
+      assert.doesNotMatch(textOf(r), /outside-marker/, `round ${round}: listed the outside folder`);
+      if (!r.isError) listed++;
+    }
+    const found = await search;
+    assert.doesNotMatch(textOf(found), /OUTSIDE SECRET|outside-marker/, `round ${round}: searched the outside folder`);
+  }
+  assert.ok(listed > 0, 'no listing succeeded');
 });
