@@ -105,7 +105,9 @@ export async function mkdirInside(root: string, parentReal: string, name: string
     });
     return made;
   }
-  const dir = await openInside(root, parentReal, DIR_FLAGS, shownAs);
+  const dir = await openInside(root, parentReal, DIR_FLAGS, shownAs).catch((err: unknown) => {
+    throw symlinkedDir(err, parentReal, shownAs);
+  });
   try {
     await mkdir(inOpenDir(dir.fd, parentReal, name)).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'EEXIST') throw err;
@@ -126,8 +128,7 @@ export function opendirInsideSync(root: string, real: string, shownAs: string): 
   try {
     fd = openSync(real, DIR_FLAGS);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw moved(shownAs);
-    throw err;
+    throw symlinkedDir(err, real, shownAs);
   }
   try {
     assertOpenedInside(fd, root, real, shownAs);
@@ -135,4 +136,14 @@ export function opendirInsideSync(root: string, real: string, shownAs: string): 
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A folder opened without following a symlink fails with ELOOP, or ENOTDIR with O_DIRECTORY, when
+ * a symlink has taken its place: say so. Any other failure is passed on as it is.
+ */
+function symlinkedDir(err: unknown, real: string, shownAs: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== 'ELOOP' && code !== 'ENOTDIR') return err;
+  return lstatSync(real, { throwIfNoEntry: false })?.isSymbolicLink() ? moved(shownAs) : err;
 }
