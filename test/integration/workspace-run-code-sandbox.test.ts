@@ -243,16 +243,22 @@ function connectCode(port: number): string {
   return `import socket\ntry:\n    socket.create_connection(('127.0.0.1', ${port}), timeout=3).close(); print('CONNECTED')\nexcept OSError as e:\n    print('refused', e)`;
 }
 
+/** A workspace server of its own for one test, with `env`, closed and removed after it. */
+async function ownServer(t: { after: (fn: () => Promise<void> | void) => void }, prefix: string, env: Record<string, string>): Promise<Running> {
+  const ws = tempWorkspace(prefix);
+  const w = await startWorkspace(ws, env);
+  t.after(async () => {
+    await w.close();
+    removeTree(ws);
+  });
+  return w;
+}
+
 describe('run_code sandbox settings', () => {
   test('MCP_AGENT_RUN_CODE_NETWORK=1 turns the network on, and says so', async (t) => {
-    const ws = tempWorkspace('ws-sbx-net-');
-    const w = await startWorkspace(ws, { MCP_AGENT_RUN_CODE_NETWORK: '1' });
+    const w = await ownServer(t, 'ws-sbx-net-', { MCP_AGENT_RUN_CODE_NETWORK: '1' });
     const { server, port, connections } = await listener();
-    t.after(async () => {
-      server.close();
-      await w.close();
-      removeTree(ws);
-    });
+    t.after(() => server.close());
     const meta = metaOf(await runCodeTool(w));
     assert.equal(meta.network, true);
     assert.match(meta.detail, /network on/);
@@ -261,24 +267,14 @@ describe('run_code sandbox settings', () => {
   });
 
   test('a CPU-bound loop is stopped by the CPU limit, which says so', async (t) => {
-    const ws = tempWorkspace('ws-sbx-cpu-');
-    const w = await startWorkspace(ws, { MCP_AGENT_RUN_CODE_CPU_S: '1' });
-    t.after(async () => {
-      await w.close();
-      removeTree(ws);
-    });
+    const w = await ownServer(t, 'ws-sbx-cpu-', { MCP_AGENT_RUN_CODE_CPU_S: '1' });
     const r = await w.call('run_code', { code: 'while True: pass', timeout_s: 20 });
     assert.equal(r.isError, true);
     assert.match(textOf(r), /^killed by SIGXCPU \(the CPU time limit\)/);
   });
 
   test('without a sandbox (MCP_AGENT_SANDBOX=off) code still runs, and the tool says it is unsandboxed', async (t) => {
-    const ws = tempWorkspace('ws-sbx-off-');
-    const w = await startWorkspace(ws, { MCP_AGENT_SANDBOX: 'off' });
-    t.after(async () => {
-      await w.close();
-      removeTree(ws);
-    });
+    const w = await ownServer(t, 'ws-sbx-off-', { MCP_AGENT_SANDBOX: 'off' });
     const tool = await runCodeTool(w);
     const meta = metaOf(tool);
     assert.equal(meta.available, false);
@@ -291,12 +287,7 @@ describe('run_code sandbox settings', () => {
   });
 
   test('a missing bwrap means no sandbox, said plainly', async (t) => {
-    const ws = tempWorkspace('ws-sbx-nobwrap-');
-    const w = await startWorkspace(ws, { MCP_AGENT_BWRAP: '/nonexistent/bwrap' });
-    t.after(async () => {
-      await w.close();
-      removeTree(ws);
-    });
+    const w = await ownServer(t, 'ws-sbx-nobwrap-', { MCP_AGENT_BWRAP: '/nonexistent/bwrap' });
     const meta = metaOf(await runCodeTool(w));
     assert.equal(meta.available, false);
     assert.match(meta.detail, /bubblewrap \(bwrap\) is not installed/);
