@@ -1,7 +1,7 @@
 // What a person does in the chat, in a real VS Code, against the real bundled servers and the fake API.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { startVscode, type Vscode } from '../vscode/harness';
@@ -24,7 +24,8 @@ function model(body: MessagesBody): Reply {
     return { text: `I'll create **${write[1]}** for you.`, toolUses: [{ name: 'workspace__write_file', input: { path: write[1], content: write[2] } }] };
   }
   if (/spin/.test(said)) {
-    const code = "import os, time\nopen('spin.pid', 'w').write(str(os.getpid()))\nwhile True:\n    time.sleep(0.05)\n";
+    // A child whose command line the test finds from outside: in the sandbox the code's own pid is its namespace's.
+    const code = `import subprocess, time\nsubprocess.Popen(['sleep', '${SPIN_MARKER}'])\nopen('spin.started', 'w').write('yes')\nwhile True:\n    time.sleep(0.05)\n`;
     return { toolUses: [{ name: 'workspace__run_code', input: { code, timeout_s: 60 } }] };
   }
   // After "hang" was stopped, the next message joins it (roles alternate): check "spin" first.
@@ -155,14 +156,12 @@ describe('the chat in a real VS Code', () => {
     const approval = chat.locator('.approval[data-state="pending"]');
     await approval.waitFor();
     await approval.locator('button[data-decision="once"]').click();
-    const pidFile = join(vs.workspace, 'spin.pid');
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').length > 0, 'the script to start');
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    assert.ok(alive(pid), 'the script is running');
+    await waitFor(() => existsSync(join(vs.workspace, 'spin.started')), 'the script to start');
+    assert.equal(spinning().length, 1, 'the script is running');
     await chat.locator('.tool-card[data-status="running"]').waitFor();
     await chat.locator('#stop').click();
     await chat.locator('.turn-end[data-status="stopped"]').last().waitFor({ state: 'attached' });
-    await waitFor(() => !alive(pid), 'the Python process to be killed');
+    await waitFor(() => spinning().length === 0, 'the Python process and its child to be killed');
     t.diagnostic(`screenshot: ${await vs.screenshot('tool-stopped')}`);
   });
 
@@ -181,13 +180,20 @@ describe('the chat in a real VS Code', () => {
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+const SPIN_MARKER = `${process.pid}4242`;
+
+/** Host pids of the spinning script's `sleep` child (alive, not a zombie). */
+function spinning(): number[] {
+  return readdirSync('/proc').filter((name) => {
+    if (!/^\d+$/.test(name)) return false;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!)) return false;
+      return readFileSync(`/proc/${name}/cmdline`, 'utf8') === `sleep\0${SPIN_MARKER}\0`;
+    } catch {
+      return false;
+    }
+  }).map(Number);
 }
 
 /** Waits for a condition outside the page (a file, a process) that no event announces to this process. */

@@ -89,11 +89,22 @@ export class Vscode {
   /** Runs a command by its palette title, e.g. 'MCP Agent: New Chat'. */
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await this.page.keyboard.press('F1');
-    await input.waitFor();
-    await input.fill(`>${title}`);
     const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-    await row.waitFor();
+    // Right after a reload the palette can open before the extension's commands are registered with it, and
+    // it does not refresh its list while open: close it and ask again.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      await input.waitFor();
+      await input.fill(`>${title}`);
+      try {
+        await row.waitFor({ timeout: 10_000 });
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await this.page.keyboard.press('Escape');
+        await input.waitFor({ state: 'hidden' });
+      }
+    }
     await row.click();
     await input.waitFor({ state: 'hidden' });
   }
