@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_MODEL } from './core/agent/models';
 
 export interface CliArgs {
   workspace: string;
@@ -21,7 +22,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   const args: CliArgs = {
     workspace: process.cwd(),
     yes: false,
-    model: env.MCP_AGENT_MODEL ?? 'claude-sonnet-4-5',
+    model: env.MCP_AGENT_MODEL ?? DEFAULT_MODEL,
     maxIterations: 10,
     help: false,
   };
