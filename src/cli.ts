@@ -51,6 +51,7 @@ async function main(): Promise<number> {
       host: hub,
       model: args.model,
       maxIterations: args.maxIterations,
+      maxTokens: args.maxTokens,
       workspaceName: basename(args.workspace),
       approvals: memoryApprovals(),
       askApproval: args.yes ? async () => 'once' : terminalApproval(lines, renderer),
