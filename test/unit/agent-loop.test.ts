@@ -208,6 +208,15 @@ describe('agent loop against the fake Messages API', () => {
     assert.deepEqual(progress.map((p) => p.type === 'progress' && p.message), ['step 1', 'step 4']);
   });
 
+  test('the tool timeout bounds the whole call, progress or not', async () => {
+    let seen: CallOptions | undefined;
+    const h = host({ s__slow: { readOnly: true, run: async (_a, _s, options) => ((seen = options), text('ok')) } });
+    api.setScript([{ toolUses: [{ name: 's__slow', input: {} }] }, { text: 'ok' }]);
+    await run(agent(h, { toolTimeoutMs: 7000 }), 'go');
+    assert.equal(seen?.timeoutMs, 7000);
+    assert.equal(seen?.maxTotalTimeoutMs, 7000, 'progress notifications cannot extend the call past the setting');
+  });
+
   test('an unknown tool name gets a clear is_error result', async () => {
     api.setScript([{ toolUses: [{ name: 'nope__tool', input: {} }] }, { text: 'ok' }]);
     await run(agent(host({})), 'go');

@@ -170,6 +170,8 @@ export class Agent {
           const result = await this.options.host.callTool(tool.qualifiedName, input, {
             signal,
             timeoutMs: this.options.toolTimeoutMs,
+            // progress notifications reset timeoutMs; the setting bounds the whole call
+            maxTotalTimeoutMs: this.options.toolTimeoutMs,
             onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
           });
           if (signal.aborted) return fail(CANCELLED);
