@@ -44,6 +44,11 @@ export type Script = Reply[] | ((body: MessagesBody, index: number) => Reply);
 
 export class FakeAnthropicApi {
   readonly requests: RecordedRequest[] = [];
+  /**
+   * When set, a request whose prompt is longer (estimated as the real API's tokenizer roughly
+   * does, 4 characters a token) is refused with the API's 400 "prompt is too long".
+   */
+  promptTokenLimit: number | undefined;
   private server: Server | undefined;
   private script: Script;
   private openResponses = new Set<ServerResponse>();
@@ -98,6 +103,10 @@ export class FakeAnthropicApi {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MessagesBody;
     this.requests.push({ body, headers: req.headers });
     this.waiters = this.waiters.filter((w) => (w.count <= this.requests.length ? (w.resolve(), false) : true));
+    const tokens = estimateTokens(body);
+    if (this.promptTokenLimit !== undefined && tokens > this.promptTokenLimit) {
+      return sendError(res, { error: 400, message: `prompt is too long: ${tokens} tokens > ${this.promptTokenLimit} maximum` });
+    }
     const reply = this.nextReply(body);
     this.openResponses.add(res);
     res.on('close', () => this.openResponses.delete(res));
@@ -116,6 +125,10 @@ export class FakeAnthropicApi {
     res.flushHeaders();
     await streamMessage(res, message, reply);
   }
+}
+
+function estimateTokens(body: MessagesBody): number {
+  return Math.ceil(JSON.stringify([body.system, body.tools, body.messages]).length / 4);
 }
 
 function sendError(res: ServerResponse, reply: Extract<Reply, { error: number }>): void {

@@ -4,6 +4,7 @@ import type { ChatEvent } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
 import { describeApiError } from './api-errors';
 import { approvalKey, approvalNeed, type ApprovalStore } from './approval-policy';
+import { capChatContent, capHistory, capToolResults } from './result-caps';
 import { buildSystemPrompt } from './system-prompt';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
@@ -73,7 +74,7 @@ export class Agent {
           return 'done';
         }
         const results = await this.runTools(turnId, uses, tools, emit, signal);
-        this.push({ role: 'user', content: results });
+        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name]))) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
       const note = `Stopped after ${maxIterations} model calls in one turn (the mcpAgent.maxIterations setting). Send "continue" to go on.`;
@@ -177,7 +178,7 @@ export class Agent {
           if (signal.aborted) return fail(CANCELLED);
           const { forModel, forChat } = convertToolResult(result);
           const isError = result.isError === true;
-          event({ kind: 'tool_result', callId: use.id, isError, content: forChat, durationMs: Date.now() - started });
+          event({ kind: 'tool_result', callId: use.id, isError, content: capChatContent(forChat, use.name), durationMs: Date.now() - started });
           return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
         } catch (err) {
           if (signal.aborted) return fail(CANCELLED);
@@ -219,8 +220,9 @@ export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): A
 }
 
 /**
- * Makes a restored conversation valid for the API: joins same-role neighbours and answers tool
- * calls left without results (the window closed mid-call) with an error result.
+ * Makes a restored conversation valid for the API: joins same-role neighbours, answers tool
+ * calls left without results (the window closed mid-call) with an error result, and caps tool
+ * results saved before the caps existed (one oversized result would fail every later request).
  */
 export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
   const merged = mergeConsecutive(messages);
@@ -242,7 +244,7 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
       merged[i + 1] = { role: 'user', content: [...missing, ...blocks(next)] };
     } else out.push({ role: 'user', content: missing });
   });
-  return out;
+  return capHistory(out);
 }
 
 function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
