@@ -56,6 +56,7 @@ async function main(): Promise<number> {
       approvals: memoryApprovals(),
       askApproval: args.yes ? async () => 'once' : terminalApproval(lines, renderer),
       keyHint: 'Check ANTHROPIC_API_KEY.',
+      settingNames: { maxTokens: 'the --max-tokens option', maxIterations: 'the --max-iterations option' },
     });
     if (args.prompt !== undefined) {
       const status = await runTurn(agent, args.prompt, renderer);
