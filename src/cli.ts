@@ -7,6 +7,7 @@ import type { AskApproval, TurnStatus } from './core/agent/types';
 import { bundledServerConfigs, bundledServerEnv } from './core/mcp/bundled-servers';
 import { McpHub } from './core/mcp/hub';
 import { parseArgs, USAGE, type CliArgs } from './cli-args';
+import { escapeControls } from './cli-escape';
 import { CliRenderer } from './cli-render';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
@@ -15,7 +16,7 @@ async function main(): Promise<number> {
   try {
     args = parseArgs(process.argv.slice(2), process.env);
   } catch (err) {
-    process.stderr.write(`mcp-agent: ${(err as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`mcp-agent: ${escapeControls((err as Error).message)}\n${USAGE}\n`);
     return 2;
   }
   if (args.help) {
@@ -44,7 +45,7 @@ async function main(): Promise<number> {
   try {
     await hub.settled();
     for (const s of hub.statuses()) {
-      if (s.state === 'error') renderer.line(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`);
+      if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
     }
     const agent = new Agent({
       client: new Anthropic({ apiKey: process.env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined }),
@@ -128,8 +129,8 @@ function lineReader(rl: Interface): LineReader {
 function terminalApproval(lines: LineReader, renderer: CliRenderer): AskApproval {
   return async (request, signal) => {
     if (signal.aborted) return 'deny';
-    renderer.line(`\n${request.reason} (${request.tool.qualifiedName})`);
-    if (request.preview) renderer.line(request.preview.split('\n').map((l) => `  │ ${l}`).join('\n'));
+    renderer.line(`\n${escapeControls(request.reason)} (${escapeControls(request.tool.qualifiedName)})`);
+    if (request.preview) renderer.line(escapeControls(request.preview).split('\n').map((l) => `  │ ${l}`).join('\n'));
     const answer = (await lines.ask('Allow? [y]es / [N]o / [a]lways for this session: '))?.trim().toLowerCase();
     if (answer === 'y' || answer === 'yes') return 'once';
     if (answer === 'a' || answer === 'always') return 'always';
@@ -154,7 +155,7 @@ function isDirectory(path: string): boolean {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`mcp-agent: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`mcp-agent: ${escapeControls(err instanceof Error ? err.message : String(err))}\n`);
     process.exit(1);
   },
 );
