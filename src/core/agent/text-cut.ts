@@ -12,6 +12,7 @@ export function headOf(text: string, bytes: number): string {
   // encodeInto stops before the first character that does not fit whole, and reports how far it read.
   let end = encoder.encodeInto(text, new Uint8Array(Math.max(0, bytes))).read;
   if (end >= text.length) return text;
+  if (end === 0) return '';
   const nl = text.lastIndexOf('\n', end - 1);
   if (nl >= 0 && end - (nl + 1) <= LINE_SNAP) end = nl + 1;
   return text.slice(0, end);
