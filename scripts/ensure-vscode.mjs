@@ -1,12 +1,15 @@
-// Installs what the real-VS-Code rig needs, offline (npm registry and Debian apt only), idempotently:
-// Debian's chromium and libkrb5-dev, and code-server in a cache folder outside the repo.
-// See docs on real VS Code testing for why each step is here.
-// Usage: node scripts/ensure-vscode.mjs [--no-browser]   (prints the code-server folder last)
+// Installs what the tests and `npm start` need, offline (npm registry and Debian apt only), idempotently:
+// Debian's chromium (the browser tests), bubblewrap (run_code's sandbox), libkrb5-dev (to build code-server),
+// and code-server in a cache folder outside the repo. See docs on real VS Code testing for why each step is here.
+// Usage: node scripts/ensure-vscode.mjs [--no-browser] [--no-sandbox] [--no-code-server]
+//   (prints the code-server folder last)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptGet } from './apt.mjs';
+import { chromiumPath, chromiumProblem, DEFAULT_CHROMIUM } from './chromium.mjs';
 import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry } from './code-server.mjs';
 
 const RIPGREP_VERSION = '1.15.11'; // the @vscode/ripgrep code-server 4.100.3 depends on
@@ -37,9 +40,20 @@ function ensureAptPackages(wanted) {
     throw new Error(`missing Debian packages: ${missing.join(' ')}; run: sudo apt-get install -y ${missing.join(' ')}`);
   }
   say(`installing Debian packages: ${missing.join(' ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  sh('apt-get', ['update'], { env });
-  sh('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
+  const log = (line) => say(line);
+  aptGet(['update', '-qq'], { say: log });
+  aptGet(['install', '-y', '-qq', '--no-install-recommends', ...missing], { say: log });
+  const still = wanted.filter((p) => missing.includes(p.pkg) && !existsSync(p.marker));
+  if (still.length) throw new Error(`apt-get installed ${still.map((p) => p.pkg).join(', ')} but ${still.map((p) => p.marker).join(', ')} is still missing`);
+}
+
+/** Debian's chromium when the default path is wanted; a browser the person named must already be there. */
+function browserPackage() {
+  const path = chromiumPath();
+  if (path === DEFAULT_CHROMIUM) return { pkg: 'chromium', marker: DEFAULT_CHROMIUM };
+  const problem = chromiumProblem(path);
+  if (problem) throw new Error(problem);
+  return undefined;
 }
 
 /** @vscode/ripgrep's install script downloads rg from GitHub unless its cache already holds the tarball. */
@@ -115,27 +129,35 @@ function installCodeServer(dir) {
 }
 
 /**
- * @param {{ browser?: boolean }} [opts] browser: also make sure /usr/bin/chromium exists (tests need it, `npm start` doesn't)
+ * @param {{ browser?: boolean, sandbox?: boolean, codeServer?: boolean }} [opts] browser: Chromium for the browser
+ *   tests (`npm start` doesn't need it); sandbox: bubblewrap, for run_code's sandbox tests; codeServer: the real VS Code.
  * @returns {{ dir: string, entry: string, chromium: string }}
  */
 export function ensureVscode(opts = {}) {
-  const browser = opts.browser ?? true;
+  const { browser = true, sandbox = false, codeServer = true } = opts;
   checkNode();
   const dir = codeServerDir();
-  removeAbandonedPartials(dir);
-  const done = installed(dir);
+  if (codeServer) removeAbandonedPartials(dir);
+  const done = !codeServer || installed(dir);
   const apt = [];
-  if (browser) apt.push({ pkg: 'chromium', marker: '/usr/bin/chromium' });
+  const chromium = browser ? browserPackage() : undefined;
+  if (chromium) apt.push(chromium);
+  if (sandbox && process.platform === 'linux') apt.push({ pkg: 'bubblewrap', marker: '/usr/bin/bwrap' });
   if (!done) apt.push({ pkg: 'libkrb5-dev', marker: '/usr/include/gssapi.h' });
   ensureAptPackages(apt);
-  if (done) say(`code-server ${CODE_SERVER_VERSION} ready in ${dir}`);
+  if (!codeServer) say('code-server not needed');
+  else if (done) say(`code-server ${CODE_SERVER_VERSION} ready in ${dir}`);
   else installCodeServer(dir);
-  return { dir, entry: codeServerEntry(dir), chromium: '/usr/bin/chromium' };
+  return { dir, entry: codeServerEntry(dir), chromium: chromiumPath() };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    const { dir } = ensureVscode({ browser: !process.argv.includes('--no-browser') });
+    const { dir } = ensureVscode({
+      browser: !process.argv.includes('--no-browser'),
+      sandbox: !process.argv.includes('--no-sandbox'),
+      codeServer: !process.argv.includes('--no-code-server'),
+    });
     console.log(dir);
   } catch (err) {
     console.error(`[ensure-vscode] ${err instanceof Error ? err.message : err}`);

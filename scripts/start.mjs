@@ -111,7 +111,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 async function main() {
   build();
-  ensureVscode({ browser: false });
+  // bubblewrap puts run_code in its OS sandbox; without root it is only a note (run_code then says it is unsandboxed).
+  const asRoot = process.getuid?.() === 0;
+  ensureVscode({ browser: false, sandbox: asRoot });
+  if (!asRoot && process.platform === 'linux' && !existsSync('/usr/bin/bwrap')) {
+    say('bubblewrap is not installed, so run_code runs without an OS sandbox; `sudo apt-get install bubblewrap` adds it');
+  }
   const workspace = prepareWorkspace();
   const server = await serve(workspace);
   if (watch) {

@@ -1,7 +1,12 @@
-// `npm test`: build, then the node:test unit and integration suites, then the real-VS-Code rig.
+// `npm test`: the layer check and the typecheck, then whatever the tests need installed (Chromium, bubblewrap,
+// code-server), the build, the node:test unit and integration suites, then the real-VS-Code rig.
+// Usage: node scripts/test.mjs [--no-vscode]   (`npm run test:unit` is `--no-vscode`: no code-server)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureVscode } from './ensure-vscode.mjs';
+
+const withVscode = !process.argv.includes('--no-vscode');
 
 function run(cmd, args, opts = {}) {
   console.log(`\n> ${cmd} ${args.join(' ')}`);
@@ -21,14 +26,25 @@ function findTests(dir) {
   });
 }
 
+run(process.execPath, ['scripts/check-layers.mjs']);
+run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit']);
+// Before the first test: the webview tests launch Chromium and the run_code tests use bubblewrap. A test that
+// finds either missing fails at once naming the fix; this step is what makes a fresh machine have them.
+console.log('\n> ensure test prerequisites');
+try {
+  ensureVscode({ browser: true, sandbox: true, codeServer: withVscode });
+} catch (err) {
+  console.error(`\nsetting up the tests failed: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+}
 run(process.execPath, ['esbuild.mjs']);
 run(process.execPath, [
   '--test',
   '--test-reporter=spec',
   '--test-concurrency=2',
+  // A test that hangs fails after this long instead of holding CI until its own limit.
+  '--test-timeout=300000',
   ...findTests('out/test/unit'),
   ...findTests('out/test/integration'),
 ]);
-if (existsSync('scripts/test-vscode.mjs') && !process.argv.includes('--no-vscode')) {
-  run(process.execPath, ['scripts/test-vscode.mjs']);
-}
+if (withVscode) run(process.execPath, ['scripts/test-vscode.mjs', '--no-build']);

@@ -7,22 +7,20 @@
  */
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
-/** The escapes everyone reads at a glance; the rest are \xNN or \uNNNN. */
-const SHORT: Record<string, string> = { '\b': '\\b', '\v': '\\v', '\f': '\\f', '\r': '\\r' };
+/** JSON's short escapes; every other character is written \uNNNN, as JSON writes it. */
+const SHORT: Record<string, string> = { '\b': '\\b', '\f': '\\f', '\r': '\\r' };
 
 /**
- * Shows every such character as its escape (`\x1b`, `\r`, `\x9b`, `\u202e`): plain ASCII, so it reads
- * the same in any terminal font and log file, looks like what a developer writes in code, and can
- * be pasted into a bug report. (Control pictures such as ␛ need a font that has them and cannot be
- * told from a real U+241B in the content.) Per character, with no state, so a sequence split
- * across streamed deltas is escaped all the same. CRLF becomes LF; a lone CR is escaped.
+ * Shows every such character as the escape JSON would write for it (`\u001b`, `\r`, `\u009b`,
+ * `\u202e`): plain ASCII, so it reads the same in any terminal font and log file and can be pasted
+ * into a bug report, and the same form the tool-input lines (JSON) already show. Control pictures
+ * such as ␛ were the other candidate: they need a font that has them and cannot be told from a
+ * real U+241B in the content. Per character, with no state, so a sequence split across streamed
+ * deltas is escaped all the same. CRLF becomes LF; a lone CR is escaped.
  */
 export function escapeControls(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(UNSAFE, (ch) => {
-    const code = ch.charCodeAt(0);
-    const short = SHORT[ch];
-    if (short) return short;
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    return SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
 }
 

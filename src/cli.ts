@@ -3,9 +3,10 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { Agent } from './core/agent/agent';
-import type { AskApproval, TurnStatus } from './core/agent/types';
-import { bundledServerConfigs, bundledServerEnv } from './core/mcp/bundled-servers';
+import type { TurnStatus } from './core/agent/types';
+import { bundledServerConfigs } from './core/mcp/bundled-servers';
 import { McpHub } from './core/mcp/hub';
+import { terminalApproval } from './cli-approval';
 import { parseArgs, USAGE, type CliArgs } from './cli-args';
 import { escapeControls } from './cli-escape';
 import { CliRenderer } from './cli-render';
@@ -32,7 +33,7 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const hub = new McpHub(bundledServerConfigs(__dirname, args.workspace, bundledServerEnv(process.env)), {
+  const hub = new McpHub(bundledServerConfigs(__dirname, args.workspace, process.env), {
     connection: { roots: [args.workspace] },
   });
   hub.start();
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
       maxTokens: args.maxTokens,
       workspaceName: basename(args.workspace),
       approvals: memoryApprovals(),
-      askApproval: args.yes ? async () => 'once' : terminalApproval(lines, renderer),
+      askApproval: args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t) }),
       keyHint: 'Check ANTHROPIC_API_KEY.',
       settingNames: { maxTokens: 'the --max-tokens option', maxIterations: 'the --max-iterations option' },
     });
@@ -123,19 +124,6 @@ function lineReader(rl: Interface): LineReader {
       if (ended) return Promise.resolve(undefined);
       return new Promise((resolve) => waiting.push(resolve));
     },
-  };
-}
-
-function terminalApproval(lines: LineReader, renderer: CliRenderer): AskApproval {
-  return async (request, signal) => {
-    if (signal.aborted) return 'deny';
-    renderer.line(`\n${escapeControls(request.reason)} (${escapeControls(request.tool.qualifiedName)})`);
-    if (request.preview) renderer.line(escapeControls(request.preview).split('\n').map((l) => `  │ ${l}`).join('\n'));
-    const answer = (await lines.ask('Allow? [y]es / [N]o / [a]lways for this session: '))?.trim().toLowerCase();
-    if (answer === 'y' || answer === 'yes') return 'once';
-    if (answer === 'a' || answer === 'always') return 'always';
-    if (answer === undefined) renderer.line('(no answer: input ended, denied)');
-    return 'deny';
   };
 }
 

@@ -10,16 +10,26 @@ import { PromptsTree } from './vscode/trees/prompts-tree';
 import { ResourcesTree } from './vscode/trees/resources-tree';
 import { SessionsTree } from './vscode/trees/sessions-tree';
 import { ToolsTree } from './vscode/trees/tools-tree';
-import type { ServerStatus } from './core/mcp/types';
+import type { ServerState, ServerStatus } from './core/mcp/types';
 
 /** What activate() returns: read by the extension-host tests and by other extensions. */
 export interface McpAgentApi {
   activationMs: number;
+  /** Each server's state as activate() returned: servers start after it, so none can be ready yet. */
+  statesAtActivation: Record<string, ServerState>;
+  /** Milliseconds from the start of activate() until the servers first settled. */
+  firstSettledMs: Promise<number>;
   serverStatuses(): ServerStatus[];
   toolNames(): string[];
   /** Resolves when no server is still starting. */
   serversSettled(): Promise<void>;
+  /** Resolves once a chat page has loaded and said it is ready (at once if one has). */
+  chatReady(): Promise<void>;
+  /** The errors commands showed the person, oldest first (the last 20). */
+  commandErrors(): readonly string[];
 }
+
+const KEPT_COMMAND_ERRORS = 20;
 
 let manager: ServerManager | undefined;
 
@@ -39,6 +49,11 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     workspaceState: context.workspaceState,
     log,
   });
+  const commandErrors: string[] = [];
+  const keepCommandError = (message: string): void => {
+    commandErrors.push(message);
+    if (commandErrors.length > KEPT_COMMAND_ERRORS) commandErrors.shift();
+  };
   const chatView = new ChatViewProvider(context.extensionUri, chat, log);
   const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool));
   const resources = new ResourcesTree(hub);
@@ -59,26 +74,41 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources }),
     vscode.window.createTreeView('mcpAgent.prompts', { treeDataProvider: prompts }),
     vscode.window.createTreeView('mcpAgent.sessions', { treeDataProvider: new SessionsTree() }),
-    ...registerCommands({ chat, chatView, secrets, hub, tools, log, workspace }),
+    ...registerCommands({ chat, chatView, secrets, hub, tools, log, workspace, onError: (m) => keepCommandError(m) }),
   );
 
   // Servers start after activate() returns, in parallel, so the editor never waits for them.
   const serversStarted = performance.now();
   const servers = manager;
-  setImmediate(() => {
-    void servers.settled().then(() => {
-      const ready = hub.statuses().filter((s) => s.state === 'ready');
-      log.info(`servers settled in ${Math.round(performance.now() - serversStarted)} ms: ${ready.map((s) => `${s.name} (${s.tools.length} tools)`).join(', ') || 'none ready'}`);
-    });
-  });
+  const firstSettledMs = new Promise<number>((resolve) =>
+    setImmediate(() => {
+      void servers.settled().then(() => {
+        const ready = hub.statuses().filter((s) => s.state === 'ready');
+        log.info(`servers settled in ${Math.round(performance.now() - serversStarted)} ms: ${ready.map((s) => `${s.name} (${s.tools.length} tools)`).join(', ') || 'none ready'}`);
+        resolve(performance.now() - started);
+      });
+    }),
+  );
 
   const activationMs = performance.now() - started;
   log.info(`activate() took ${activationMs.toFixed(1)} ms`);
   return {
     activationMs,
+    statesAtActivation: Object.fromEntries(hub.statuses().map((st) => [st.name, st.state])),
+    firstSettledMs,
     serverStatuses: () => hub.statuses(),
     toolNames: () => hub.tools({ max: Infinity }).map((t) => t.qualifiedName),
     serversSettled: () => servers.settled(),
+    chatReady: () =>
+      chat.isViewReady
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const once = chat.onDidBecomeReady(() => {
+              once.dispose();
+              resolve();
+            });
+          }),
+    commandErrors: () => [...commandErrors],
   };
 }
 

@@ -2,6 +2,8 @@
 import { openOurs, resultText } from '../lib/clients.mjs';
 import { serverBundle } from '../lib/setup.mjs';
 import { fmtBytes, fmtMs, fmtRatio, median, ratio, timed } from '../lib/stats.mjs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeTree } from '../lib/fixtures.mjs';
 
 async function sample(runs, fn) {
@@ -16,6 +18,8 @@ async function sample(runs, fn) {
   }
   return { ms: median(times), runs, bytes: Buffer.byteLength(text), text };
 }
+
+const DEEP = 24;
 
 const countLines = (text, re) => text.split('\n').filter((l) => re.test(l)).length;
 
@@ -39,6 +43,16 @@ export async function benchTree({ host, official, workspace, runs = 7, slowRuns 
     );
     results.push({ what: 'name search: "item-42." vs "**/item-42.*"', ours: search, official: find, entries: (t) => countLines(t, /item-42\.txt/) });
     results.push({ what: '  same, official with excludePatterns [.git, node_modules]', ours: search, official: findSkip, entries: (t) => countLines(t, /item-42\.txt/) });
+
+    // A crafted glob (a run of "**/") against a path 24 folders deep: the hostile-input case.
+    // Made after the rows above so that they see the same tree as before.
+    const deep = join(workspace, 'deep', ...Array.from({ length: DEEP }, (_, i) => `d${i}`));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'x'), 'x');
+    const crafted = `${'**/'.repeat(18)}x`;
+    const oursCrafted = await sample(runs, () => ours.call('search_files', { pattern: crafted, path: 'deep' }, 120_000));
+    const theirsCrafted = await sample(slowRuns, () => theirs.call('search_files', { path: join(workspace, 'deep'), pattern: crafted }, 120_000));
+    results.push({ what: `crafted glob "**/" x 18 + "x", ${DEEP} folders deep`, ours: oursCrafted, official: theirsCrafted, entries: (t) => countLines(t, /d23\/x"?,?$/) });
   } finally {
     await ours.close();
     await theirs.close();

@@ -1,5 +1,10 @@
-/** A tool call waiting for the person: reason, preview, and Allow once / Always allow / Deny. */
-import type { ApprovalDecision } from '../../src/shared/protocol';
+/**
+ * A tool call waiting for the person: reason, warnings, preview, and Allow once / Always / Deny.
+ * "Always" comes in three kinds: for an ordinary tool one button; for running code a separate,
+ * confirmed choice (code can change any file, .vscode and .git included); none for files that
+ * always ask.
+ */
+import type { AlwaysKind, ApprovalDecision } from '../../src/shared/protocol';
 import { h, icon } from './dom';
 
 export interface ApprovalInfo {
@@ -8,48 +13,102 @@ export interface ApprovalInfo {
   tool: string;
   reason: string;
   preview?: string;
+  warnings?: string[];
+  notes?: string[];
+  alwaysKind?: AlwaysKind;
 }
 
-const DECISION_TEXT: Record<ApprovalDecision, string> = {
-  once: 'Allowed once',
-  always: 'Always allowed in this workspace',
-  deny: 'Denied',
+const ALWAYS_TOOL = 'Always allow in this workspace';
+const ALWAYS_CODE_OPEN = 'Always run code without asking…';
+const ALWAYS_CODE_QUESTION = 'Always run code in this workspace without asking?';
+const ALWAYS_CODE_WHY = 'It can change any file here, including .vscode and .git. "MCP Agent: Reset Tool Approvals for This Workspace" undoes it.';
+const ALWAYS_CODE_CONFIRM = 'Yes, always run code';
+
+const DECISION_TEXT: Record<AlwaysKind, Record<ApprovalDecision, string>> = {
+  tool: { once: 'Allowed once', always: 'Always allowed in this workspace', deny: 'Denied' },
+  code: { once: 'Allowed once', always: 'Code runs without asking in this workspace', deny: 'Denied' },
+  none: { once: 'Allowed once', always: 'Allowed once', deny: 'Denied' },
 };
 
 export class ApprovalCard {
   readonly el: HTMLElement;
   private readonly actions: HTMLElement;
   private readonly outcome: HTMLElement;
+  private readonly kind: AlwaysKind;
 
   constructor(info: ApprovalInfo, onDecide: (callId: string, decision: ApprovalDecision) => void) {
-    const button = (decision: ApprovalDecision, text: string, cls: string): HTMLButtonElement => {
-      const b = h('button', { class: `btn ${cls}`, text, attrs: { type: 'button', 'data-decision': decision } });
-      b.addEventListener('click', () => {
-        // The host answers with an `approval` event; until then one click is all it gets.
-        for (const other of Array.from(this.actions.querySelectorAll('button'))) other.disabled = true;
-        this.el.classList.add('deciding');
-        onDecide(info.callId, decision);
-      });
-      return b;
+    this.kind = info.alwaysKind ?? 'tool';
+    const decide = (decision: ApprovalDecision): void => {
+      // The host answers with an `approval` event; until then one click is all it gets.
+      for (const b of Array.from(this.el.querySelectorAll('button'))) b.disabled = true;
+      this.el.classList.add('deciding');
+      onDecide(info.callId, decision);
     };
-    this.actions = h(
-      'div',
-      { class: 'approval-actions' },
-      button('once', 'Allow once', 'btn-primary'),
-      button('always', 'Always allow in this workspace', 'btn-secondary'),
-      button('deny', 'Deny', 'btn-secondary btn-deny'),
-    );
+    const button = (decision: ApprovalDecision, text: string, cls: string): HTMLButtonElement =>
+      h('button', { class: `btn ${cls}`, text, attrs: { type: 'button', 'data-decision': decision }, onClick: () => decide(decision) });
+
+    const row = h('div', { class: 'approval-buttons' }, button('once', 'Allow once', 'btn-primary'));
+    if (this.kind === 'tool') row.append(button('always', ALWAYS_TOOL, 'btn-secondary'));
+    row.append(button('deny', 'Deny', 'btn-secondary btn-deny'));
+    this.actions = h('div', { class: 'approval-actions' }, row);
+    if (this.kind === 'code') this.actions.append(...this.alwaysCode(info.callId, button('always', ALWAYS_CODE_CONFIRM, 'btn-danger')));
+
     this.outcome = h('div', { class: 'approval-outcome', attrs: { role: 'status' } });
     this.outcome.hidden = true;
+    const warnings = info.warnings ?? [];
+    const notes = info.notes ?? [];
     this.el = h(
       'div',
-      { class: 'approval', attrs: { 'data-call-id': info.callId, 'data-state': 'pending', role: 'group', 'aria-label': `Approve ${info.server} ${info.tool}` } },
+      {
+        class: 'approval',
+        attrs: { 'data-call-id': info.callId, 'data-state': 'pending', 'data-always': this.kind, role: 'group', 'aria-label': `Approve ${info.server} ${info.tool}` },
+      },
       h('div', { class: 'approval-title' }, icon('shield', 'approval-icon'), 'Allow ', h('code', { text: `${info.server} · ${info.tool}` }), '?'),
       h('div', { class: 'approval-reason', text: info.reason }),
+      notes.length > 0 && h('ul', { class: 'approval-notes' }, ...notes.map((n) => h('li', { class: 'approval-note' }, icon('shield'), h('span', { text: n })))),
+      warnings.length > 0 &&
+        h('ul', { class: 'approval-warnings', attrs: { 'aria-label': 'Warnings' } }, ...warnings.map((w) => h('li', { class: 'approval-warning' }, icon('warning'), h('span', { text: w })))),
       info.preview ? h('pre', { class: 'approval-preview', text: info.preview, attrs: { tabindex: '0', 'aria-label': 'Preview' } }) : null,
       this.actions,
       this.outcome,
     );
+  }
+
+  /**
+   * "Always" for code: a quiet link-style button that opens a confirmation saying what it means,
+   * with the real button inside. Keyboard: Enter opens and focuses the confirm button; Escape or
+   * Cancel closes and gives focus back.
+   */
+  private alwaysCode(callId: string, confirm: HTMLButtonElement): HTMLElement[] {
+    const panelId = `always-code-${callId}`;
+    const open = h('button', {
+      class: 'link-button approval-always-code',
+      text: ALWAYS_CODE_OPEN,
+      attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': panelId },
+    });
+    const cancel = h('button', { class: 'btn btn-secondary', text: 'Cancel', attrs: { type: 'button', 'data-action': 'cancel-always' } });
+    const panel = h(
+      'div',
+      { class: 'approval-confirm', attrs: { id: panelId, role: 'group', 'aria-label': ALWAYS_CODE_QUESTION } },
+      h('p', { class: 'approval-confirm-text' }, h('strong', { text: ALWAYS_CODE_QUESTION }), ' ', ALWAYS_CODE_WHY),
+      h('div', { class: 'approval-buttons' }, confirm, cancel),
+    );
+    panel.hidden = true;
+    const show = (visible: boolean): void => {
+      panel.hidden = !visible;
+      open.setAttribute('aria-expanded', String(visible));
+      (visible ? confirm : open).focus();
+    };
+    open.addEventListener('click', () => show(panel.hidden));
+    cancel.addEventListener('click', () => show(false));
+    panel.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      // Escape here closes the question; it must not reach the chat, where it stops the turn.
+      e.stopPropagation();
+      e.preventDefault();
+      show(false);
+    });
+    return [open, panel];
   }
 
   get isPending(): boolean {
@@ -57,7 +116,7 @@ export class ApprovalCard {
   }
 
   decide(decision: ApprovalDecision): void {
-    this.settle(decision, DECISION_TEXT[decision]);
+    this.settle(decision, DECISION_TEXT[this.kind][decision]);
   }
 
   /** The turn ended with no decision (stopped, error): the question no longer stands. */

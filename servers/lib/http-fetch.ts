@@ -10,7 +10,8 @@ import { type AllowList, BlockedUrlError, bareHost, checkAddresses, parseWebUrl 
  * An HTTP GET that can't be turned against the machine it runs on: every hop's host is resolved
  * and checked before connecting, the connection is pinned to the checked address (no DNS
  * rebinding between check and connect), redirects are followed by hand and checked again, and the
- * body is capped in bytes and the whole exchange in time.
+ * body is capped in bytes and the whole exchange in time. Headers that carry a key or token go
+ * only to the origin the fetch started at: a redirect elsewhere is followed without them.
  */
 
 export interface FetchLimits {
@@ -27,6 +28,12 @@ export interface FetchOptions {
   limits: FetchLimits;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /**
+   * Headers that carry a key or token (an API key, a bearer token): sent only while the request
+   * stays on the origin of the URL it started at. Headers named in CREDENTIAL_HEADERS are treated
+   * so even when given in `headers`.
+   */
+  secretHeaders?: Record<string, string>;
   onProgress?: (receivedBytes: number, totalBytes: number | undefined) => void;
 }
 
@@ -39,6 +46,30 @@ export interface FetchedResponse {
   body: Buffer;
   /** True when the body was cut at `limits.maxBytes`. */
   truncated: boolean;
+  /** True when a redirect left the starting origin and secret headers were therefore not sent there. */
+  secretsWithheld: boolean;
+}
+
+/** Header names that carry credentials whoever passes them. */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-subscription-token',
+]);
+
+/** The headers for one hop: the secret ones only on the starting origin. */
+function hopHeaders(options: FetchOptions, sameOrigin: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (sameOrigin || !CREDENTIAL_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  if (sameOrigin) Object.assign(headers, options.secretHeaders);
+  return headers;
+}
+
+function carriesSecrets(options: FetchOptions): boolean {
+  return (
+    Object.keys(options.secretHeaders ?? {}).length > 0 ||
+    Object.keys(options.headers ?? {}).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()))
+  );
 }
 
 /** A fetch failure with a message that says what happened in plain words. */
@@ -70,11 +101,15 @@ export async function guardedFetch(target: string | URL, options: FetchOptions):
   const timer = setTimeout(() => deadline.abort(), limits.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
   let url = typeof target === 'string' ? parseWebUrl(target) : target;
+  const origin = url.origin;
+  let secretsWithheld = false;
   try {
     for (let hop = 0; ; hop++) {
       signal.throwIfAborted();
       const addresses = await resolveChecked(url, options.allow, signal);
-      const res = await send(url, addresses, options.headers ?? {}, signal);
+      const sameOrigin = url.origin === origin;
+      if (!sameOrigin && carriesSecrets(options)) secretsWithheld = true;
+      const res = await send(url, addresses, hopHeaders(options, sameOrigin), signal);
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode ?? 0) && location) {
         res.destroy();
@@ -86,7 +121,15 @@ export async function guardedFetch(target: string | URL, options: FetchOptions):
       }
       const total = Number(res.headers['content-length']) || undefined;
       const { body, truncated } = await readCapped(res, limits.maxBytes, signal, (n) => options.onProgress?.(n, total));
-      return { url, status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body, truncated };
+      return {
+        url,
+        status: res.statusCode ?? 0,
+        statusText: res.statusMessage ?? '',
+        headers: res.headers,
+        body,
+        truncated,
+        secretsWithheld,
+      };
     }
   } catch (err) {
     if (deadline.signal.aborted) {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { formatBytes } from '../../src/common/byte-size';
 import { FetchError, type FetchLimits, guardedFetch } from './http-fetch.js';
 import { type AllowList, BlockedUrlError, hostPortOf } from './net-guard.js';
 import { ToolError } from './results.js';
@@ -7,7 +8,8 @@ import { ToolError } from './results.js';
  * Calls to the APIs the tools are built on (Brave, wttr.in, ESPN, arXiv). A base URL set by the
  * operator (env) is trusted even on a private address (local fakes, proxies); the built-in public
  * defaults, and anything an API redirects to, go through the same guard as fetch_url. The size cap
- * and the deadline always apply.
+ * and the deadline always apply, and an API key goes only to the API's own origin, never to where
+ * it redirects.
  */
 
 export interface UpstreamConfig {
@@ -31,6 +33,10 @@ export function apiAllowList(configuredBases: (string | undefined)[], fetchAllow
 }
 
 export interface UpstreamResponse {
+  /** Where the answer came from, after redirects. */
+  url: URL;
+  /** True when a redirect left the API's origin, so its key was not sent there. */
+  secretsWithheld: boolean;
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
@@ -56,22 +62,31 @@ export function joinUrl(base: URL, path: string): URL {
   return url;
 }
 
+export interface UpstreamRequest {
+  headers?: Record<string, string>;
+  /** Headers that carry the API's key or token: sent only to the origin of `url`. */
+  secretHeaders?: Record<string, string>;
+}
+
 export async function getUpstream(
   service: string,
   url: URL,
   config: UpstreamConfig,
   signal: AbortSignal,
-  headers: Record<string, string> = {},
+  request: UpstreamRequest = {},
 ): Promise<UpstreamResponse> {
   try {
     const res = await guardedFetch(url, {
       allow: config.apiAllow,
       limits: config.limits,
       signal,
-      headers: { accept: 'application/json', ...headers },
+      headers: { accept: 'application/json', ...request.headers },
+      secretHeaders: request.secretHeaders,
     });
     if (res.truncated) {
-      throw new ToolError(`${service} sent more than the size limit allows; try a narrower request.`);
+      throw new ToolError(
+        `${service} sent more than ${formatBytes(config.limits.maxBytes)} (the size limit of one call); try a narrower request.`,
+      );
     }
     const text = res.body.toString('utf8');
     let json: unknown;
@@ -80,7 +95,7 @@ export async function getUpstream(
     } catch {
       json = undefined;
     }
-    return { status: res.status, headers: res.headers, text, json };
+    return { url: res.url, secretsWithheld: res.secretsWithheld, status: res.status, headers: res.headers, text, json };
   } catch (err) {
     if (err instanceof FetchError || err instanceof BlockedUrlError) {
       throw new ToolError(`${service} could not be reached: ${err.message}`);

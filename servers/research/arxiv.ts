@@ -21,7 +21,7 @@ export async function searchArxiv(topic: string, maxResults: number, signal: Abo
   url.searchParams.set('start', '0');
   url.searchParams.set('max_results', String(maxResults));
   url.searchParams.set('sortBy', 'relevance');
-  const res = await getUpstream('arXiv', url, config, signal, { accept: 'application/atom+xml' });
+  const res = await getUpstream('arXiv', url, config, signal, { headers: { accept: 'application/atom+xml' } });
   const problem = describeStatus('arXiv', res);
   if (problem) throw new ToolError(problem);
   return parseArxivFeed(res.text).slice(0, maxResults);

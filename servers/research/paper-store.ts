@@ -1,5 +1,6 @@
 import { lstat, mkdir, readdir, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { formatBytes } from '../../src/common/byte-size';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { ToolError } from '../lib/results.js';
 import type { Paper } from './atom-feed.js';
@@ -18,7 +19,16 @@ const MAX_FOLDER = 64;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 const FOLDER_NAME = /^[a-z0-9_-]{1,64}$/;
 
-/** "Quantum Computing!" -> "quantum_computing": lowercase, spaces to _, only [a-z0-9_-], bounded. */
+/**
+ * Names Windows gives to devices in every directory: a folder called "con" can't be made there, and
+ * writing into it reaches the console. Workspaces travel between systems, so these are renamed everywhere.
+ */
+const WINDOWS_DEVICES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+
+/**
+ * "Quantum Computing!" -> "quantum_computing": lowercase, spaces to _, only [a-z0-9_-], bounded;
+ * a Windows device name gets "_topic" added ("CON" -> "con_topic").
+ */
 export function topicFolder(topic: string): string {
   const name = topic
     .normalize('NFKD')
@@ -32,7 +42,12 @@ export function topicFolder(topic: string): string {
     .slice(0, MAX_FOLDER)
     .replace(/[_-]+$/, '');
   if (!name) throw new ToolError(`the topic "${topic}" has no letters or digits to name a folder with; use words, e.g. "quantum computing".`);
-  return name;
+  return WINDOWS_DEVICES.test(name) ? `${name}_topic` : name;
+}
+
+/** True for a name a topic folder may have (what topics() lists). */
+export function isFolderName(name: string): boolean {
+  return FOLDER_NAME.test(name);
 }
 
 async function nearestExisting(path: string): Promise<string> {
@@ -102,7 +117,7 @@ export class PaperStore {
       return undefined;
     }
     if (!info.isFile()) throw new ToolError(`${relative(this.workspace, file)} is not a regular file; remove it.`);
-    if (info.size > MAX_FILE_BYTES) throw new ToolError(`${relative(this.workspace, file)} is too big to read (over 20 MB).`);
+    if (info.size > MAX_FILE_BYTES) throw new ToolError(`${relative(this.workspace, file)} is too big to read (over ${formatBytes(MAX_FILE_BYTES)}).`);
     await this.assertInside(dir);
     try {
       const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));

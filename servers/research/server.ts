@@ -1,5 +1,6 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { limitsFromEnv } from '../lib/http-fetch.js';
 import { parseAllowList } from '../lib/net-guard.js';
@@ -7,8 +8,8 @@ import { guarded, textResult, ToolError } from '../lib/results.js';
 import { apiAllowList } from '../lib/upstream-api.js';
 import { type ArxivConfig, DEFAULT_ARXIV_URL, searchArxiv } from './arxiv.js';
 import { shortId } from './atom-feed.js';
-import { papersMarkdown, topicsMarkdown } from './paper-markdown.js';
-import { PaperStore, topicFolder } from './paper-store.js';
+import { INDEX_URI, papersMarkdown, TOPIC_URI_PREFIX, topicsMarkdown, topicUri } from './paper-markdown.js';
+import { isFolderName, PaperStore, topicFolder } from './paper-store.js';
 import { searchPromptText } from './search-prompt.js';
 
 /**
@@ -57,7 +58,7 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
         `Found ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}", saved in ${saved.file}:`,
         ...papers.map((p) => `- ${p.id}: ${p.title}`),
         '',
-        `Call extract_info with a paper id for its details, or read papers://${saved.folder}.`,
+        `Call extract_info with a paper id for its details, or read ${topicUri(saved.folder)}.`,
       ];
       return textResult(lines.join('\n'), { topic: saved.folder, paper_ids: papers.map((p) => p.id) });
     }, { heartbeat: true }),
@@ -86,39 +87,54 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
 
   server.registerResource(
     'topics',
-    'papers://folders',
+    INDEX_URI,
     { title: 'Research topics', description: 'The topics with saved papers', mimeType: MARKDOWN },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: MARKDOWN, text: topicsMarkdown(await store.topics()) }] }),
   );
 
+  const readTopic = async (uri: URL, variables: Variables): Promise<ReadResourceResult> => {
+    const asked = safeDecode(Array.isArray(variables.topic) ? variables.topic.join('/') : String(variables.topic ?? ''));
+    // The folder exactly as listed first, so one saved before a naming rule changed stays readable.
+    const listed = isFolderName(asked) ? await store.read(asked) : undefined;
+    const folder = listed ? asked : folderOf(asked);
+    const papers = listed ?? (await store.read(folder));
+    if (!papers) {
+      throw new McpError(ErrorCode.InvalidParams, `No papers saved on topic "${folder}" yet. Call search_papers on it first.`);
+    }
+    return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text: papersMarkdown(folder, papers) }] };
+  };
+  const completeTopic = async (value: string): Promise<string[]> =>
+    (await store.topics()).filter((t) => t.startsWith(value.toLowerCase()));
+
+  // Topics live under their own path, so no topic name (not even "folders") can take the index's URI.
   server.registerResource(
     'topic',
-    new ResourceTemplate('papers://{topic}', {
+    new ResourceTemplate(`${TOPIC_URI_PREFIX}{topic}`, {
       list: async () => ({
         resources: (await store.topics()).map((t) => ({
-          uri: `papers://${t}`,
+          uri: topicUri(t),
           name: t,
           title: `Papers on ${t.replace(/_/g, ' ')}`,
           mimeType: MARKDOWN,
         })),
       }),
-      complete: { topic: async (value) => (await store.topics()).filter((t) => t.startsWith(value.toLowerCase())) },
+      complete: { topic: completeTopic },
     }),
     { title: 'Papers on a topic', description: 'The papers saved on one topic, as markdown', mimeType: MARKDOWN },
-    async (uri, variables) => {
-      const raw = Array.isArray(variables.topic) ? variables.topic.join('/') : String(variables.topic ?? '');
-      let folder: string;
-      try {
-        folder = topicFolder(safeDecode(raw));
-      } catch (err) {
-        throw new McpError(ErrorCode.InvalidParams, (err as Error).message);
-      }
-      const papers = await store.read(folder);
-      if (!papers) {
-        throw new McpError(ErrorCode.InvalidParams, `No papers saved on topic "${folder}" yet. Call search_papers on it first.`);
-      }
-      return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text: papersMarkdown(folder, papers) }] };
+    readTopic,
+  );
+
+  // The seed's papers://<topic> still reads a topic (links in old chats keep working), but lists
+  // nothing: papers://folders always means the index there.
+  server.registerResource(
+    'topic-short',
+    new ResourceTemplate('papers://{topic}', { list: undefined, complete: { topic: completeTopic } }),
+    {
+      title: 'Papers on a topic (short form)',
+      description: `The same as ${TOPIC_URI_PREFIX}{topic}, except for a topic named "folders", which only the long form reaches`,
+      mimeType: MARKDOWN,
     },
+    readTopic,
   );
 
   server.registerPrompt(
@@ -141,6 +157,14 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
   );
 
   return server;
+}
+
+function folderOf(topic: string): string {
+  try {
+    return topicFolder(topic);
+  } catch (err) {
+    throw new McpError(ErrorCode.InvalidParams, (err as Error).message);
+  }
 }
 
 function safeDecode(text: string): string {

@@ -1,9 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes } from '../../src/common/byte-size';
-import { FetchError, type FetchLimits, guardedFetch } from '../lib/http-fetch.js';
+import { FetchError, type FetchedResponse, type FetchLimits, guardedFetch } from '../lib/http-fetch.js';
 import { type AllowList, BlockedUrlError, parseWebUrl } from '../lib/net-guard.js';
 import { reportProgress, textResult, ToolError, type ToolExtra } from '../lib/results.js';
-import { pageText } from './page-content.js';
+import { HtmlConversionError, type HtmlConverter } from './html-converter.js';
+import { DEFAULT_PRUNE_LIMITS } from './prune-limits.js';
+import { type ConvertHtml, type PageText, pageText } from './page-content.js';
 
 /** The fetch_url tool: one guarded download, converted to text, served a page of characters at a time. */
 
@@ -19,6 +21,8 @@ export interface FetchUrlArgs {
 export interface FetchUrlConfig {
   allow: AllowList;
   limits: FetchLimits;
+  /** HTML to markdown within a time limit, cancellable (the worker-thread converter). */
+  convertHtml: HtmlConverter['convert'];
 }
 
 export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: FetchUrlConfig): Promise<CallToolResult> {
@@ -31,6 +35,9 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
     throw new ToolError(`fetch_url: ${(err as Error).message}`);
   }
 
+  // One deadline for the download and the conversion together: a page that is slow to convert
+  // holds the call no longer than one that is slow to download.
+  const deadline = Date.now() + config.limits.timeoutMs;
   const progress = progressReporter(extra, config.limits.maxBytes);
   let response;
   try {
@@ -48,9 +55,9 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
     progress.stop();
   }
 
-  const { status, statusText, headers, body, truncated } = response;
+  const { status, statusText, headers, truncated } = response;
   const finalUrl = response.url;
-  const page = await pageText(body, headers['content-type'], finalUrl, truncated);
+  const page = await convertedPage(response, config, extra.signal, deadline);
   if (status >= 400) {
     const excerpt = page.text.trim().slice(0, 500);
     throw new ToolError(
@@ -82,6 +89,12 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
         'the rest of the page was not read.]',
     );
   }
+  if (page.flattened) {
+    notes.push(
+      `[${page.flattened} HTML element${page.flattened === 1 ? ' was' : 's were'} nested more than ` +
+        `${DEFAULT_PRUNE_LIMITS.maxDepth} levels deep; their text is shown without its structure.]`,
+    );
+  }
   if (notes.length) parts.push('', ...notes);
   return textResult(parts.join('\n'), {
     url: finalUrl.href,
@@ -92,7 +105,29 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
     endIndex: end,
     ...(end < text.length ? { nextStartIndex: end } : {}),
     downloadTruncated: truncated,
+    ...(page.flattened ? { flattenedElements: page.flattened } : {}),
   });
+}
+
+async function convertedPage(
+  response: FetchedResponse,
+  config: FetchUrlConfig,
+  signal: AbortSignal,
+  deadline: number,
+): Promise<PageText> {
+  const { url, headers, body, truncated } = response;
+  const convert: ConvertHtml = (html, base) => config.convertHtml(html, base, { signal, timeoutMs: deadline - Date.now() });
+  try {
+    return await pageText(body, headers['content-type'], url, truncated, convert);
+  } catch (err) {
+    if (!(err instanceof HtmlConversionError)) throw err;
+    const limit = `${+(config.limits.timeoutMs / 1000).toFixed(1)} s`;
+    const what = err.timedOut ? `did not finish in time (the limit of ${limit} covers the download and the conversion together)` : err.message;
+    throw new ToolError(
+      `fetch_url: ${url.href} was downloaded, but turning its HTML into text ${what}. The page is too large or too ` +
+        'intricate to convert; try a simpler version of it (a print or mobile view, or its raw text).',
+    );
+  }
 }
 
 /**

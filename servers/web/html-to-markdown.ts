@@ -1,4 +1,5 @@
 import TurndownService from 'turndown';
+import { DEFAULT_PRUNE_LIMITS, type PruneLimits, pruneHtml } from './html-prune.js';
 
 /**
  * Turns an HTML page into markdown a model can read: page chrome (scripts, styles, navigation,
@@ -79,9 +80,21 @@ let service: TurndownService | undefined;
 export interface Markdown {
   title: string;
   markdown: string;
+  /** Elements nested too deep to keep their structure, flattened into their text (0 for most pages). */
+  flattened: number;
 }
 
-export function htmlToMarkdown(html: string, base: URL): Markdown {
+/** Bounds the page's shape (html-prune.ts), then converts it. */
+export function htmlToMarkdown(html: string, base: URL, limits: PruneLimits = DEFAULT_PRUNE_LIMITS): Markdown {
+  const pruned = pruneHtml(html, limits);
+  return { ...renderMarkdown(pruned.html, base), flattened: pruned.flattened };
+}
+
+/**
+ * The conversion itself, without the bounds: quadratic in the nesting depth, so only for HTML that
+ * went through pruneHtml (or, in tests, to check pruning leaves ordinary pages as they were).
+ */
+export function renderMarkdown(html: string, base: URL): Omit<Markdown, 'flattened'> {
   service ??= makeService(state);
   // turndown wraps its input in its own element, which moves <title> out of <head>: capture it there.
   state.current = { title: '', base };

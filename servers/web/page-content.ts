@@ -1,12 +1,18 @@
 import { looksBinary } from '../../src/common/file-kind';
 import { ToolError } from '../lib/results.js';
+import type { Markdown } from './html-to-markdown.js';
 
 /** Turns a downloaded body into text by its content type: HTML to markdown, JSON pretty, text as is. */
 
 export interface PageText {
   kind: 'html' | 'json' | 'text';
   text: string;
+  /** HTML elements nested too deep to keep their structure (see html-prune.ts). */
+  flattened?: number;
 }
+
+/** Turns a page of HTML into markdown (in the server: a worker thread under the fetch's deadline). */
+export type ConvertHtml = (html: string, base: URL) => Promise<Markdown>;
 
 const BINARY_PREFIXES = ['image/', 'audio/', 'video/', 'font/', 'model/'];
 const BINARY_TYPES = new Set([
@@ -30,7 +36,34 @@ function decode(body: Buffer, charset: string | undefined): string {
   }
 }
 
-export async function pageText(body: Buffer, contentType: string | undefined, url: URL, truncated: boolean): Promise<PageText> {
+/**
+ * C0 and C1 control characters other than tab and line breaks: a page's title or text can carry
+ * terminal escape sequences, and whatever shows a tool result on a terminal would obey them.
+ */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+export function withoutControlCharacters(text: string): string {
+  return text.replace(CONTROL, '');
+}
+
+export async function pageText(
+  body: Buffer,
+  contentType: string | undefined,
+  url: URL,
+  truncated: boolean,
+  convertHtml: ConvertHtml,
+): Promise<PageText> {
+  const page = await decodedPage(body, contentType, url, truncated, convertHtml);
+  return { ...page, text: withoutControlCharacters(page.text) };
+}
+
+async function decodedPage(
+  body: Buffer,
+  contentType: string | undefined,
+  url: URL,
+  truncated: boolean,
+  convertHtml: ConvertHtml,
+): Promise<PageText> {
   const { type, charset } = mediaTypeOf(contentType);
   if (BINARY_TYPES.has(type) || BINARY_PREFIXES.some((p) => type.startsWith(p)) || looksBinary(body)) {
     throw new ToolError(
@@ -40,9 +73,8 @@ export async function pageText(body: Buffer, contentType: string | undefined, ur
   }
   const text = decode(body, charset);
   if (type === 'text/html' || type === 'application/xhtml+xml' || (!type && /^\s*<(!doctype html|html)/i.test(text))) {
-    // Loaded on first use: the HTML parser is half the bundle, and startup memory counts.
-    const { htmlToMarkdown } = await import('./html-to-markdown.js');
-    return { kind: 'html', text: htmlToMarkdown(text, url).markdown };
+    const { markdown, flattened } = await convertHtml(text, url);
+    return { kind: 'html', text: markdown, flattened };
   }
   if (type === 'application/json' || type.endsWith('+json')) {
     // A cut JSON body won't parse; show it as it came rather than fail.

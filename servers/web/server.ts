@@ -5,6 +5,7 @@ import { type AllowList, parseAllowList } from '../lib/net-guard.js';
 import { guarded } from '../lib/results.js';
 import { apiAllowList } from '../lib/upstream-api.js';
 import { DEFAULT_MAX_LENGTH, fetchUrl } from './fetch-url.js';
+import { HtmlConverter } from './html-converter.js';
 import { LEAGUE_HELP, LEAGUE_IDS } from './leagues.js';
 import { DEFAULT_ESPN_URL, getSportsScores } from './sports.js';
 import { DEFAULT_WEATHER_URL, getWeather } from './weather.js';
@@ -39,8 +40,15 @@ export function webConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WebConfi
 
 const online = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 
-export function buildWebServer(config: WebConfig = webConfigFromEnv()): McpServer {
+/**
+ * `htmlWorkerFile` is the script the HTML-conversion workers run: by default this very bundle
+ * (dist/servers/web.js), whose entry serves conversions when it starts in a worker thread.
+ */
+export function buildWebServer(config: WebConfig = webConfigFromEnv(), htmlWorkerFile: string = __filename): McpServer {
   const server = new McpServer({ name: 'web', title: 'MCP Agent web', version: '0.1.0' });
+  const converter = new HtmlConverter({ workerFile: htmlWorkerFile });
+  server.server.onclose = () => void converter.close();
+  const fetchConfig = { ...config, convertHtml: converter.convert.bind(converter) };
 
   server.registerTool(
     'fetch_url',
@@ -57,7 +65,7 @@ export function buildWebServer(config: WebConfig = webConfigFromEnv()): McpServe
       },
       annotations: { title: 'Fetch a web page', ...online },
     },
-    guarded('fetch_url', (args, extra) => fetchUrl(args, extra, config)),
+    guarded('fetch_url', (args, extra) => fetchUrl(args, extra, fetchConfig)),
   );
 
   server.registerTool(

@@ -67,7 +67,13 @@ export async function webSearch(
   const url = baseUrl(config.braveUrl, 'BRAVE_SEARCH_URL');
   url.searchParams.set('q', args.query);
   url.searchParams.set('count', String(args.count ?? 10));
-  const res = await getUpstream('Brave Search', url, config, signal, { 'x-subscription-token': config.braveKey });
+  const res = await getUpstream('Brave Search', url, config, signal, { secretHeaders: { 'x-subscription-token': config.braveKey } });
+  if (res.secretsWithheld && (res.status === 401 || res.status === 403)) {
+    throw new ToolError(
+      `Brave Search redirected to ${res.url.origin}, another origin than ${url.origin}, and the API key is only sent to ` +
+        `${url.origin}; that server refused the request (HTTP ${res.status}). Check BRAVE_SEARCH_URL: it should name the API itself.`,
+    );
+  }
   if (res.status === 401 || res.status === 403) {
     throw new ToolError(
       `Brave Search refused the API key (HTTP ${res.status}). Check the key: in VS Code run "MCP Agent: Set Brave Search Key"; ` +

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { closeSync, constants, fstatSync, readSync } from 'node:fs';
+import { openInsideSync } from '../../src/common/confined-fs';
 
 export interface ContentMatch {
   rel: string;
@@ -6,94 +7,96 @@ export interface ContentMatch {
   text: string;
 }
 
-export interface ContentScan {
-  matches: ContentMatch[];
-  filesScanned: number;
-  skippedBinary: number;
-  skippedLarge: number;
-  timedOut: boolean;
+export interface ScanCounts {
+  scanned: number;
+  binary: number;
+  large: number;
+}
+
+export interface ScanOptions {
+  root: string;
+  source: string;
+  flags: string;
+  maxResults: number;
+  maxFileBytes: number;
+  maxLineChars: number;
+}
+
+/** O_NONBLOCK: a FIFO that took a file's place must not block the read. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/** The whole of a regular file no larger than `max`; 'large', or undefined when it is not one (any more). */
+function readSmallFile(root: string, real: string, rel: string, max: number): Buffer | 'large' | undefined {
+  let fd: number;
+  try {
+    // Checked once open: a folder swapped for a symlink since the walk must not lead the read out.
+    fd = openInsideSync(root, real, READ_FLAGS, rel);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    if (st.size > max) return 'large';
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
- * The scan runs in a worker thread because the pattern is the caller's regular expression: one
- * with catastrophic backtracking would freeze the server's event loop; a worker can be terminated.
- * Plain JS in a string so that it needs no bundle of its own.
+ * Searches files line by line for the caller's regular expression. It runs in a worker thread
+ * because one with catastrophic backtracking would freeze whatever thread runs it; a worker can be
+ * terminated. `onBatch` gets each file's matches as soon as the file is done, so a scan stopped
+ * midway still has what it found.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const { files, source, flags, maxResults, maxFileBytes, maxLineChars } = workerData;
-const re = new RegExp(source, flags);
-let found = 0, scanned = 0, binary = 0, large = 0;
-for (const [real, rel] of files) {
-  if (found >= maxResults) break;
-  let buf;
-  try {
-    const st = fs.lstatSync(real);
-    if (!st.isFile()) continue;
-    if (st.size > maxFileBytes) { large++; continue; }
-    buf = fs.readFileSync(real);
-  } catch { continue; }
-  if (buf.subarray(0, 8192).includes(0)) { binary++; continue; }
-  scanned++;
-  const text = buf.toString('utf8');
-  const batch = [];
-  let start = 0, line = 1;
-  while (start <= text.length && found < maxResults) {
-    let end = text.indexOf('\\n', start);
-    if (end === -1) end = text.length;
-    const s = text.slice(start, end);
-    re.lastIndex = 0;
-    if (re.test(s)) {
-      found++;
-      const shown = s.replace(/\\r$/, '');
-      batch.push({ rel, line, text: shown.length > maxLineChars ? shown.slice(0, maxLineChars) + '…' : shown });
-    }
-    start = end + 1; line++;
-  }
-  parentPort.postMessage({ type: 'progress', batch, scanned, binary, large });
-}
-parentPort.postMessage({ type: 'done', scanned, binary, large });
-`;
-
 export function scanContents(
   files: Array<[string, string]>,
-  pattern: RegExp,
-  opts: { maxResults: number; maxFileBytes: number; timeoutMs: number; signal?: AbortSignal },
-): Promise<ContentScan> {
-  const result: ContentScan = { matches: [], filesScanned: 0, skippedBinary: 0, skippedLarge: 0, timedOut: false };
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        files,
-        source: pattern.source,
-        flags: pattern.flags.replace(/[gy]/g, ''),
-        maxResults: opts.maxResults,
-        maxFileBytes: opts.maxFileBytes,
-        maxLineChars: 300,
-      },
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    const timer = setTimeout(() => {
-      result.timedOut = true;
-      void worker.terminate();
-    }, opts.timeoutMs);
-    opts.signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
-    worker.on('message', (m: { type: string; batch?: ContentMatch[]; scanned: number; binary: number; large: number }) => {
-      if (m.batch) result.matches.push(...m.batch);
-      result.filesScanned = m.scanned;
-      result.skippedBinary = m.binary;
-      result.skippedLarge = m.large;
-      if (m.type === 'done') void worker.terminate();
-    });
-    worker.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    worker.on('exit', () => {
-      clearTimeout(timer);
-      resolve(result);
-    });
-  });
+  opts: ScanOptions,
+  onBatch: (batch: ContentMatch[], counts: ScanCounts) => void,
+): ScanCounts {
+  const re = new RegExp(opts.source, opts.flags.replace(/[gy]/g, ''));
+  const counts: ScanCounts = { scanned: 0, binary: 0, large: 0 };
+  let found = 0;
+  for (const [real, rel] of files) {
+    if (found >= opts.maxResults) break;
+    const buf = readSmallFile(opts.root, real, rel, opts.maxFileBytes);
+    if (buf === undefined) continue;
+    if (buf === 'large') {
+      counts.large++;
+      continue;
+    }
+    if (buf.subarray(0, 8192).includes(0)) {
+      counts.binary++;
+      continue;
+    }
+    counts.scanned++;
+    const text = buf.toString('utf8');
+    const batch: ContentMatch[] = [];
+    let start = 0;
+    let line = 1;
+    while (start <= text.length && found < opts.maxResults) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const s = text.slice(start, end);
+      if (re.test(s)) {
+        found++;
+        const shown = s.replace(/\r$/, '');
+        batch.push({ rel, line, text: shown.length > opts.maxLineChars ? `${shown.slice(0, opts.maxLineChars)}…` : shown });
+      }
+      start = end + 1;
+      line++;
+    }
+    onBatch(batch, { ...counts });
+  }
+  return counts;
 }

@@ -1,5 +1,4 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
@@ -9,6 +8,8 @@ import { formatBytes } from '../../src/common/byte-size';
 import { looksBinary } from '../../src/common/file-kind';
 import { countLines, MAX_WRITE_BYTES, resolveWrite } from './write-file';
 import { nearestLineHint } from './similar-line';
+import { withFileLock } from './file-lock';
+import { openInside } from '../../src/common/confined-fs';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
@@ -24,8 +25,8 @@ function lineAt(text: string, index: number): number {
   return line;
 }
 
-async function readText(real: string, rel: string): Promise<string> {
-  const fh = await open(real, OPEN_FLAGS);
+async function readText(root: string, real: string, rel: string): Promise<string> {
+  const fh = await openInside(root, real, OPEN_FLAGS, rel);
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new ToolError(`"${rel}" is not a regular file.`);
@@ -38,6 +39,32 @@ async function readText(real: string, rel: string): Promise<string> {
   } finally {
     await fh.close();
   }
+}
+
+/** Where old_text occurs exactly once, matching the file's line endings; a clear error otherwise. */
+function locate(text: string, old_text: string, new_text: string, rel: string): { at: number; oldText: string; newText: string } {
+  let oldText = old_text;
+  let newText = new_text;
+  let found = occurrences(text, oldText);
+  // A model writes "\n"; a Windows file holds "\r\n". Match the file's line endings.
+  if (found.length === 0 && text.includes('\r\n') && /(^|[^\r])\n/.test(oldText)) {
+    oldText = oldText.replace(/\r?\n/g, '\r\n');
+    newText = newText.replace(/\r?\n/g, '\r\n');
+    found = occurrences(text, oldText);
+  }
+  if (found.length === 0) {
+    throw new ToolError(`old_text was not found in "${rel}".${nearestLineHint(text, old_text)} Read the file again and copy the text exactly.`);
+  }
+  if (found.length > 1) {
+    const lines = found.slice(0, 10).map((i) => lineAt(text, i));
+    const more = found.length > 10 ? ', ...' : '';
+    throw new ToolError(
+      `old_text occurs ${found.length} times in "${rel}" (at lines ${lines.join(', ')}${more}); ` +
+        'add surrounding lines to old_text so that it matches exactly once.',
+    );
+  }
+  if (oldText === newText) throw new ToolError('old_text and new_text are the same; nothing to change.');
+  return { at: found[0], oldText, newText };
 }
 
 export function registerEditFile(server: McpServer, sandbox: Sandbox): void {
@@ -56,33 +83,18 @@ export function registerEditFile(server: McpServer, sandbox: Sandbox): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     guarded('edit_file', async ({ path, old_text, new_text }) => {
-      const target = await resolveWrite(sandbox, path, false);
-      if (!target.exists) throw new ToolError(`"${path}" does not exist; use write_file to create it.`);
-      const text = await readText(target.real, target.rel);
-      let oldText = old_text;
-      let newText = new_text;
-      let found = occurrences(text, oldText);
-      // A model writes "\n"; a Windows file holds "\r\n". Match the file's line endings.
-      if (found.length === 0 && text.includes('\r\n') && /(^|[^\r])\n/.test(oldText)) {
-        oldText = oldText.replace(/\r?\n/g, '\r\n');
-        newText = newText.replace(/\r?\n/g, '\r\n');
-        found = occurrences(text, oldText);
-      }
-      if (found.length === 0) {
-        throw new ToolError(`old_text was not found in "${target.rel}".${nearestLineHint(text, old_text)} Read the file again and copy the text exactly.`);
-      }
-      if (found.length > 1) {
-        const lines = found.slice(0, 10).map((i) => lineAt(text, i));
-        const more = found.length > 10 ? ', ...' : '';
-        throw new ToolError(
-          `old_text occurs ${found.length} times in "${target.rel}" (at lines ${lines.join(', ')}${more}); ` +
-            'add surrounding lines to old_text so that it matches exactly once.',
-        );
-      }
-      if (oldText === newText) throw new ToolError('old_text and new_text are the same; nothing to change.');
-      const at = found[0];
-      const updated = text.slice(0, at) + newText + text.slice(at + oldText.length);
-      await writeFileAtomic(target.real, updated, target.mode);
+      const resolved = await resolveWrite(sandbox, path, false);
+      if (!resolved.exists) throw new ToolError(`"${path}" does not exist; use write_file to create it.`);
+      // Read, change and write under the file's lock: concurrent edits of one file all land.
+      const { target, text, at, oldText, newText, updated } = await withFileLock(resolved.real, async () => {
+        const target = await resolveWrite(sandbox, path, false);
+        if (!target.exists) throw new ToolError(`"${path}" does not exist; use write_file to create it.`);
+        const text = await readText(sandbox.root, target.real, target.rel);
+        const { at, oldText, newText } = locate(text, old_text, new_text, target.rel);
+        const updated = text.slice(0, at) + newText + text.slice(at + oldText.length);
+        await writeFileAtomic(target.real, updated, target.mode, sandbox.root);
+        return { target, text, at, oldText, newText, updated };
+      });
       const line = lineAt(text, at);
       const oldLines = countLines(oldText);
       const newLines = countLines(newText);

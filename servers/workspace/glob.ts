@@ -1,52 +1,28 @@
+import picomatch from 'picomatch';
+
 /**
- * Shell-style globs as case-insensitive regular expressions: `*` (any run within one path
- * segment), `**` (any run of segments), `?`, `[abc]`, `{a,b}`.
+ * How search_files tests a file name: a glob (picomatch: `*`, `**`, `?`, `[abc]`, `[!abc]`,
+ * `{a,b}`, case-insensitive, dot files included) against the name, or against the relative path
+ * when it holds a "/"; anything else is a case-insensitive part of the name.
+ *
+ * picomatch collapses runs of `**` (the old hand-made translation turned `**` + `/` repeated into
+ * nested optional groups that backtracked for minutes on a deep path), but a glob still becomes a
+ * regular expression, and one like `*a*a*a*a*a*a*a*a*b` still backtracks polynomially on a long
+ * name. So names are only ever matched in a worker thread that is stopped when it runs too long.
  */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  let braces = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        // `**/` also matches no folder at all: `**/*.ts` finds `a.ts` at the top.
-        if (glob[i + 2] === '/') {
-          re += '(?:.*/)?';
-          i += 2;
-        } else {
-          re += '.*';
-          i++;
-        }
-      } else {
-        re += '[^/]*';
-      }
-    } else if (c === '?') {
-      re += '[^/]';
-    } else if (c === '[') {
-      const end = glob.indexOf(']', i + 1);
-      if (end === -1) {
-        re += '\\[';
-      } else {
-        const body = glob.slice(i + 1, end).replace(/\\/g, '\\\\');
-        re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
-        i = end;
-      }
-    } else if (c === '{') {
-      braces++;
-      re += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      re += ')';
-    } else if (c === ',' && braces > 0) {
-      re += '|';
-    } else {
-      re += c.replace(/[.+^$()|\\{}\]]/g, '\\$&');
-    }
-  }
-  re += ')'.repeat(braces);
-  return new RegExp(`^${re}$`, 'i');
-}
+export type NameTest = (name: string, rel: string) => boolean;
+
+const OPTIONS: picomatch.PicomatchOptions = { nocase: true, dot: true, posix: true, noextglob: true };
 
 export function isGlob(pattern: string): boolean {
   return /[*?[{]/.test(pattern);
+}
+
+export function nameTest(pattern: string): NameTest {
+  if (!isGlob(pattern)) {
+    const needle = pattern.toLowerCase();
+    return (name) => name.toLowerCase().includes(needle);
+  }
+  const re = picomatch.makeRe(pattern, OPTIONS);
+  return pattern.includes('/') ? (_name, rel) => re.test(rel) : (name) => re.test(name);
 }

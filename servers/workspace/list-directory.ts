@@ -1,4 +1,4 @@
-import { opendirSync, type Dirent } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -6,6 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
 import type { Sandbox } from '../../src/common/sandbox';
 import { formatBytes } from '../../src/common/byte-size';
+import { opendirInsideSync } from '../../src/common/confined-fs';
 
 export const MAX_ENTRIES = 1000;
 /** Folders that are large, generated or private: skipped unless the caller asks for them. */
@@ -24,8 +25,9 @@ interface DirRead {
  * Reads at most `max` entries without reading the rest into memory; the rest are only counted,
  * within a time budget, so a 200,000-entry folder costs milliseconds, not a 200,000-item array.
  */
-export function readCapped(dir: string, max: number): DirRead {
-  const handle = opendirSync(dir, { bufferSize: 1024 });
+export function readCapped(root: string, dir: string, rel: string, max: number): DirRead {
+  // Checked once open: a folder swapped for a symlink since the sandbox looked is not listed.
+  const handle = opendirInsideSync(root, dir, rel);
   const entries: Dirent[] = [];
   let omitted = 0;
   let countComplete = true;
@@ -52,6 +54,7 @@ export function readCapped(dir: string, max: number): DirRead {
 const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 interface Walk {
+  root: string;
   lines: string[];
   shown: number;
   omittedNotes: string[];
@@ -76,7 +79,7 @@ async function describe(dir: string, e: Dirent): Promise<string> {
 async function walk(w: Walk, dir: string, rel: string, depth: number, indent: string): Promise<void> {
   const room = MAX_ENTRIES - w.shown;
   if (room <= 0) return;
-  const read = readCapped(dir, room);
+  const read = readCapped(w.root, dir, rel, room);
   read.entries.sort(byName);
   w.shown += read.entries.length;
   const labels = await Promise.all(read.entries.map((e) => describe(dir, e)));
@@ -114,7 +117,7 @@ export function registerListDirectory(server: McpServer, sandbox: Sandbox): void
       const { real, rel } = await sandbox.existing(path ?? '.');
       const st = await lstat(real);
       if (!st.isDirectory()) throw new ToolError(`"${rel}" is a file, not a folder; use read_file to read it.`);
-      const w: Walk = { lines: [`${rel === '.' ? '.' : rel}/`], shown: 0, omittedNotes: [], includeIgnored: include_ignored ?? false };
+      const w: Walk = { root: sandbox.root, lines: [`${rel === '.' ? '.' : rel}/`], shown: 0, omittedNotes: [], includeIgnored: include_ignored ?? false };
       await walk(w, real, rel, depth ?? 2, '  ');
       if (w.shown === 0) w.lines.push('  (empty)');
       if (w.shown >= MAX_ENTRIES) {

@@ -1,4 +1,11 @@
-import { runServer } from '../lib/server-main';
-import { buildWorkspaceServer } from './server';
+import { isMainThread } from 'node:worker_threads';
 
-void runServer('workspace', buildWorkspaceServer);
+// This bundle is also the entry point of the server's worker threads (task-worker.ts): each side
+// loads only the modules it needs.
+if (isMainThread) {
+  void Promise.all([import('../lib/server-main'), import('./server')]).then(([main, server]) =>
+    main.runServer('workspace', server.buildWorkspaceServer),
+  );
+} else {
+  void import('./worker-main').then((worker) => worker.serveWorker());
+}

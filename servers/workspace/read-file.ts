@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -9,6 +9,7 @@ import type { Sandbox } from '../../src/common/sandbox';
 import { formatBytes } from '../../src/common/byte-size';
 import { detectKind } from '../../src/common/file-kind';
 import { readPage } from './line-pager';
+import { openInside } from '../../src/common/confined-fs';
 
 export const READ_LIMITS = {
   defaultLines: 2000,
@@ -41,7 +42,8 @@ async function readFile(sandbox: Sandbox, path: string, offset: number, limit: n
   const st = await stat(real);
   const refusal = notAFile(rel, st);
   if (refusal) throw new ToolError(refusal);
-  const fh = await open(real, OPEN_FLAGS);
+  // Checked again once open: a folder on the path may have become a symlink since the sandbox looked.
+  const fh = await openInside(sandbox.root, real, OPEN_FLAGS, rel);
   try {
     const fst = await fh.stat();
     if (!fst.isFile() || fst.ino !== st.ino) throw new ToolError(`"${rel}" changed while it was being opened; try again.`);

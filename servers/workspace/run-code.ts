@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -10,8 +10,11 @@ import { guarded, reportProgress, ToolError, type ToolExtra } from '../lib/resul
 import type { Sandbox } from '../../src/common/sandbox';
 import { formatBytes } from '../../src/common/byte-size';
 import { CappedOutput } from './output-capture';
+import { OsSandbox } from './os-sandbox';
 import { killRun, RUN_TOKEN_VAR } from './process-reaper';
 import { SITECUSTOMIZE } from './python-prelude';
+import { RunCgroup } from './run-cgroup';
+import { makeRunDirs, removeLeftoverRuns, runCgroupName, type RunDirs } from './run-dirs';
 
 const DEFAULT_TIMEOUT_S = 10;
 const MAX_FIGURES = 10;
@@ -27,11 +30,21 @@ function pythonCommand(): string {
   return process.env.MCP_AGENT_PYTHON || (process.platform === 'win32' ? 'python' : 'python3');
 }
 
+/** Seconds of CPU past the timeout before the kernel stops the code itself (the timer normally comes first). */
+const CPU_MARGIN_S = 5;
+
+/** The CPU time a run may use: its timeout plus a margin, or less when MCP_AGENT_RUN_CODE_CPU_S says so. */
+function cpuSecondsFor(timeoutS: number): number {
+  const cap = Number(process.env.MCP_AGENT_RUN_CODE_CPU_S);
+  return Number.isFinite(cap) && cap > 0 ? Math.min(cap, timeoutS + CPU_MARGIN_S) : timeoutS + CPU_MARGIN_S;
+}
+
 /**
  * The environment is built, never inherited: API keys and tokens of the host must not reach code
- * the model wrote. Only what Python needs to start, find packages and print UTF-8 goes in.
+ * the model wrote. Only what Python needs to start, find packages and print UTF-8 goes in. The sandbox
+ * is started with this same environment, since the code can read its launcher's (/proc/1/environ).
  */
-function runEnvironment(dirs: { site: string; figures: string; mpl: string; tmp: string }, token: string): NodeJS.ProcessEnv {
+function runEnvironment(dirs: RunDirs, token: string, sandboxed: boolean): NodeJS.ProcessEnv {
   const host = process.env;
   const env: NodeJS.ProcessEnv = {
     PATH: host.PATH ?? host.Path ?? '/usr/local/bin:/usr/bin:/bin',
@@ -44,7 +57,7 @@ function runEnvironment(dirs: { site: string; figures: string; mpl: string; tmp:
     MPLBACKEND: 'Agg',
     MPLCONFIGDIR: dirs.mpl,
     MCP_AGENT_FIGURES_DIR: dirs.figures,
-    TMPDIR: dirs.tmp,
+    TMPDIR: sandboxed ? '/tmp' : dirs.tmp,
     [RUN_TOKEN_VAR]: token,
   };
   if (process.platform === 'win32') {
@@ -94,19 +107,19 @@ interface Outcome {
   seconds: number;
 }
 
-async function runPython(
-  code: string,
-  cwd: string,
-  timeoutS: number,
-  extra: ToolExtra,
-  out: CappedOutput,
-  err: CappedOutput,
-  env: NodeJS.ProcessEnv,
-  token: string,
-): Promise<Outcome> {
+interface Launch {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  token: string;
+}
+
+async function runPython(code: string, launch: Launch, timeoutS: number, extra: ToolExtra, out: CappedOutput, err: CappedOutput): Promise<Outcome> {
+  const { command, args, cwd, env, token } = launch;
   const started = performance.now();
   // detached: a new session and process group, so one signal reaches the whole family.
-  const child = spawn(pythonCommand(), ['-'], { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
@@ -114,7 +127,7 @@ async function runPython(
   try {
     await spawned;
   } catch (e) {
-    const msg = (e as NodeJS.ErrnoException).code === 'ENOENT' ? `${pythonCommand()} was not found on PATH` : (e as Error).message;
+    const msg = (e as NodeJS.ErrnoException).code === 'ENOENT' ? `${command} was not found on PATH` : (e as Error).message;
     throw new ToolError(`run_code could not start Python: ${msg}. Install Python 3, or set MCP_AGENT_PYTHON to its path.`);
   }
   const pid = child.pid as number;
@@ -160,7 +173,8 @@ async function runPython(
   }
 }
 
-export function registerRunCode(server: McpServer, sandbox: Sandbox): void {
+export function registerRunCode(server: McpServer, sandbox: Sandbox, os: OsSandbox = OsSandbox.detect()): void {
+  removeLeftoverRuns();
   const max = maxTimeoutSeconds();
   server.registerTool(
     'run_code',
@@ -170,32 +184,43 @@ export function registerRunCode(server: McpServer, sandbox: Sandbox): void {
         'Run Python 3 code with the workspace as the current folder. Returns exit code, duration, stdout and ' +
         'stderr (each capped: the start and end are kept). Figures shown or saved as PNG with matplotlib, or PNG ' +
         'files written to $MCP_AGENT_FIGURES_DIR, come back as images. The process and everything it started are ' +
-        `killed at the timeout (default ${DEFAULT_TIMEOUT_S} s, at most ${max} s). The environment holds no host secrets.`,
+        `killed at the timeout (default ${DEFAULT_TIMEOUT_S} s, at most ${max} s). The environment holds no host secrets. ` +
+        os.status.detail,
       inputSchema: {
         code: z.string().min(1).describe('Python 3 source to run.'),
         timeout_s: z.number().positive().optional().describe(`Seconds before it is killed. Default ${DEFAULT_TIMEOUT_S}, at most ${max}.`),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      _meta: { 'mcpAgent/sandbox': { ...os.status } },
     },
     guarded('run_code', async ({ code, timeout_s }, extra) => {
       const limit = maxTimeoutSeconds();
       const timeoutS = Math.min(timeout_s ?? DEFAULT_TIMEOUT_S, limit);
-      const base = mkdtempSync(join(tmpdir(), 'mcp-agent-run-'));
-      const dirs = { site: join(base, 'site'), figures: join(base, 'figures'), mpl: join(base, 'mpl'), tmp: join(base, 'tmp') };
+      const dirs = makeRunDirs();
+      const cgroup = os.countsProcessesByCgroup ? RunCgroup.create(runCgroupName(), os.limits.processes) : undefined;
       try {
-        for (const d of Object.values(dirs)) mkdirSync(d);
         writeFileSync(join(dirs.site, 'sitecustomize.py'), SITECUSTOMIZE);
         const token = randomUUID();
         const out = new CappedOutput();
         const err = new CappedOutput();
-        const r = await runPython(code, sandbox.root, timeoutS, extra, out, err, runEnvironment(dirs, token), token);
+        const env = runEnvironment(dirs, token, os.available);
+        const { command, args } = os.wrap([pythonCommand(), '-'], {
+          workspace: sandbox.root,
+          writable: [dirs.base],
+          cpuSeconds: cpuSecondsFor(timeoutS),
+          cgroup,
+          emptyFile: dirs.empty,
+        });
+        const r = await runPython(code, { command, args, cwd: sandbox.root, env, token }, timeoutS, extra, out, err);
+        // bubblewrap reports a child killed by a signal as exit code 128 + the signal's number.
+        if (os.available && r.signal === null && r.code !== null && r.code > 128) r.signal = signalName(r.code - 128);
         const figures = collectFigures(dirs.figures);
         const status = r.timedOut
           ? `timed out after ${timeoutS} s: the process and its children were killed`
           : r.cancelled
             ? 'cancelled: the process and its children were killed'
             : r.signal
-              ? `killed by ${r.signal}`
+              ? `killed by ${r.signal}${limitHint(r.signal)}`
               : `exit code ${r.code}`;
         const clamped = timeout_s !== undefined && timeout_s > limit ? ` (timeout_s ${timeout_s} lowered to the maximum ${limit})` : '';
         const parts = [`${status} in ${r.seconds.toFixed(2)} s${clamped}`];
@@ -211,12 +236,26 @@ export function registerRunCode(server: McpServer, sandbox: Sandbox): void {
             duration_s: Number(r.seconds.toFixed(3)),
             stdout_bytes: out.total,
             stderr_bytes: err.total,
+            sandboxed: os.available,
           },
           ...(failed ? { isError: true } : {}),
         };
       } finally {
-        rmSync(base, { recursive: true, force: true });
+        cgroup?.remove();
+        rmSync(dirs.base, { recursive: true, force: true });
       }
     }),
   );
+}
+
+function signalName(n: number): NodeJS.Signals | null {
+  const found = Object.entries(constants.signals).find(([, v]) => v === n);
+  return found ? (found[0] as NodeJS.Signals) : null;
+}
+
+/** What a signal from the kernel's limits means, in the words of the limit. */
+function limitHint(signal: NodeJS.Signals): string {
+  if (signal === 'SIGXCPU') return ' (the CPU time limit)';
+  if (signal === 'SIGXFSZ') return ' (the file size limit)';
+  return '';
 }

@@ -1,13 +1,13 @@
-import { lstatSync, opendirSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { lstat } from 'node:fs/promises';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
 import type { Sandbox } from '../../src/common/sandbox';
 import { formatBytes } from '../../src/common/byte-size';
-import { IGNORED_DIRS } from './list-directory';
-import { globToRegExp, isGlob } from './glob';
-import { scanContents } from './content-scan';
+import { TaskStopped, WorkerPool } from './task-worker';
+import type { SearchInput, SearchProgress, SearchResult } from './search-task';
+import type { ContentMatch, ScanCounts } from './content-scan';
+import type { WalkEnd } from './search-walk';
 
 const DEFAULT_RESULTS = 200;
 const MAX_RESULTS = 1000;
@@ -15,78 +15,76 @@ const MAX_RESULTS = 1000;
 const MAX_VISITED = 500_000;
 const WALK_BUDGET_MS = 5000;
 const CONTENT_FILE_BYTES = 5 * 1024 * 1024;
-/** MCP_AGENT_SEARCH_TIMEOUT_S bounds a content search (a slow regular expression is stopped). */
-function contentBudgetMs(): number {
+const MAX_PATTERN_CHARS = 1000;
+/**
+ * MCP_AGENT_SEARCH_TIMEOUT_S bounds each part of a search: matching names during the walk, and the
+ * content scan. The walk itself stops gracefully after WALK_BUDGET_MS; this limit is for a glob or
+ * regular expression so slow that even one file takes too long, and the worker is terminated.
+ */
+function searchBudgetMs(): number {
   const s = Number(process.env.MCP_AGENT_SEARCH_TIMEOUT_S);
   return Number.isFinite(s) && s > 0 ? s * 1000 : 10_000;
 }
 
-interface Walked {
-  /** [real path, workspace-relative name] of every file whose name matched. */
-  files: Array<[string, string]>;
-  visited: number;
-  stoppedEarly: string | undefined;
+/** Walks and scans run in worker threads: a slow glob or regular expression is stopped, never waited for. */
+const pool = new WorkerPool('search', { maxOldGenerationSizeMb: 512 });
+
+/** What a search gathered, whether it finished or was stopped. */
+interface Gathered {
+  names: string[];
+  walk: WalkEnd | undefined;
+  matches: ContentMatch[];
+  counts: ScanCounts | undefined;
+  /** Why the worker was stopped, if it was. */
+  stopped: TaskStopped | undefined;
 }
 
-type NameTest = (name: string, rel: string) => boolean;
-
-function nameTest(pattern: string): NameTest {
-  if (!isGlob(pattern)) {
-    const needle = pattern.toLowerCase();
-    return (name) => name.toLowerCase().includes(needle);
+async function gather(input: SearchInput, signal: AbortSignal): Promise<Gathered> {
+  const g: Gathered = { names: [], walk: undefined, matches: [], counts: undefined, stopped: undefined };
+  const budget = searchBudgetMs();
+  try {
+    const result = await pool.run<SearchResult, SearchProgress>(input, {
+      timeoutMs: Math.max(budget, 1),
+      signal,
+      onProgress: (p, restartTimer) => {
+        if (p.kind === 'names') g.names.push(...p.names);
+        else if (p.kind === 'walked') {
+          g.walk = p.walk;
+          restartTimer(budget); // the content scan gets its own time
+        } else {
+          g.matches.push(...p.batch);
+          g.counts = p.counts;
+        }
+      },
+    });
+    g.walk = result.walk;
+    g.counts = result.scan ?? g.counts;
+  } catch (err) {
+    if (!(err instanceof TaskStopped) || err.why === 'cancelled') throw err;
+    g.stopped = err;
   }
-  const re = globToRegExp(pattern);
-  // A glob with a slash is about the whole relative path; without one, about the name.
-  return pattern.includes('/') ? (_name, rel) => re.test(rel) : (name) => re.test(name);
+  return g;
 }
 
-/** Depth-first walk with synchronous directory reads: for 10,000 files, tens of milliseconds. */
-function walk(root: string, rootRel: string, test: NameTest, opts: { includeIgnored: boolean; limit: number }): Walked {
-  const out: Walked = { files: [], visited: 0, stoppedEarly: undefined };
-  const deadline = performance.now() + WALK_BUDGET_MS;
-  const stack: Array<[string, string]> = [[root, rootRel === '.' ? '' : rootRel]];
-  while (stack.length > 0) {
-    const [dir, rel] = stack.pop() as [string, string];
-    let handle;
-    try {
-      handle = opendirSync(dir, { bufferSize: 1024 });
-    } catch {
-      continue; // unreadable folder: skip it, as find(1) would
-    }
-    try {
-      let e: Dirent | null;
-      while ((e = handle.readSync()) !== null) {
-        out.visited++;
-        const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
-        const full = join(dir, e.name);
-        let isDir = e.isDirectory();
-        let isFile = e.isFile();
-        if (!isDir && !isFile && !e.isSymbolicLink() && !e.isFIFO() && !e.isSocket()) {
-          // Some file systems do not report entry types: ask, without following links.
-          const st = lstatSync(full, { throwIfNoEntry: false });
-          isDir = st?.isDirectory() ?? false;
-          isFile = st?.isFile() ?? false;
-        }
-        if (isDir) {
-          if (opts.includeIgnored || !IGNORED_DIRS.has(e.name)) stack.push([full, childRel]);
-        } else if (isFile && test(e.name, childRel)) {
-          out.files.push([full, childRel]);
-          if (out.files.length >= opts.limit) {
-            out.stoppedEarly = `stopped at ${opts.limit} matching files`;
-            return out;
-          }
-        }
-        if ((out.visited & 4095) === 0) {
-          if (out.visited >= MAX_VISITED) out.stoppedEarly = `stopped after looking at ${MAX_VISITED} entries`;
-          else if (performance.now() > deadline) out.stoppedEarly = `stopped after ${WALK_BUDGET_MS / 1000} s of walking`;
-          if (out.stoppedEarly) return out;
-        }
-      }
-    } finally {
-      handle.closeSync();
-    }
+/** The note for a search whose worker had to be stopped. */
+function stoppedNote(g: Gathered, content: boolean): string {
+  const s = g.stopped as TaskStopped;
+  const secs = searchBudgetMs() / 1000;
+  if (s.why === 'timeout') {
+    return g.walk === undefined
+      ? `matching file names against the pattern stopped after ${secs} s (a glob with many "*" can be slow on long names); ` +
+          `${content ? 'no content was searched' : 'names found until then are shown'}`
+      : `content search stopped after ${secs} s (a slow pattern?); results may be incomplete`;
   }
-  return out;
+  if (s.why === 'out-of-memory') return 'the search ran out of memory and was stopped; results may be incomplete';
+  return `the search stopped unexpectedly (${s.message}); results may be incomplete`;
+}
+
+function walkNotes(walk: WalkEnd | undefined): string[] {
+  const notes: string[] = [];
+  if (walk?.stoppedEarly) notes.push(walk.stoppedEarly);
+  if (walk?.skippedMoved) notes.push(`${walk.skippedMoved} folder${walk.skippedMoved === 1 ? '' : 's'} that changed into a symlink leading out while being searched were skipped`);
+  return notes;
 }
 
 export function registerSearchFiles(server: McpServer, sandbox: Sandbox): void {
@@ -100,8 +98,8 @@ export function registerSearchFiles(server: McpServer, sandbox: Sandbox): void {
         'relative path). With `content` (a JavaScript regular expression), only lines matching it are returned ' +
         'as path:line: text. .git and node_modules are skipped unless include_ignored is true.',
       inputSchema: {
-        pattern: z.string().min(1).describe('Name part or glob; "*" for every file.'),
-        content: z.string().min(1).optional().describe('Regular expression to search for inside text files.'),
+        pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe('Name part or glob; "*" for every file.'),
+        content: z.string().min(1).max(MAX_PATTERN_CHARS).optional().describe('Regular expression to search for inside text files.'),
         ignore_case: z.boolean().optional().describe('Content search ignores case. Default false.'),
         path: z.string().optional().describe('Folder to search in, relative to the workspace. Default: all of it.'),
         include_ignored: z.boolean().optional().describe('Also search .git and node_modules. Default false.'),
@@ -120,39 +118,53 @@ export function registerSearchFiles(server: McpServer, sandbox: Sandbox): void {
         }
       }
       const { real, rel } = await sandbox.existing(path ?? '.');
-      if (!lstatSync(real).isDirectory()) throw new ToolError(`"${rel}" is a file, not a folder to search in.`);
-      const walked = walk(real, rel, nameTest(pattern), {
-        includeIgnored: include_ignored ?? false,
-        // A content search needs every candidate file; a name search needs only `limit` of them.
-        limit: contentRe ? MAX_VISITED : limit,
-      });
-      const notes: string[] = [];
-      if (walked.stoppedEarly) notes.push(walked.stoppedEarly);
+      if (!(await lstat(real)).isDirectory()) throw new ToolError(`"${rel}" is a file, not a folder to search in.`);
+      const g = await gather(
+        {
+          root: sandbox.root,
+          start: real,
+          startRel: rel,
+          pattern,
+          includeIgnored: include_ignored ?? false,
+          // A content search needs every candidate file; a name search needs only `limit` of them.
+          nameLimit: contentRe ? MAX_VISITED : limit,
+          walkBudgetMs: WALK_BUDGET_MS,
+          maxVisited: MAX_VISITED,
+          content: contentRe && {
+            source: contentRe.source,
+            flags: contentRe.flags,
+            maxResults: limit,
+            maxFileBytes: CONTENT_FILE_BYTES,
+            maxLineChars: 300,
+          },
+        },
+        extra.signal,
+      );
+      const notes = walkNotes(g.walk);
+      if (g.stopped) notes.push(stoppedNote(g, contentRe !== undefined));
       if (!contentRe) {
-        const lines = walked.files.map(([, r]) => r).sort();
-        if (lines.length === 0) return textResult(`No file names match "${pattern}" (looked at ${walked.visited} entries).`);
+        const lines = g.names.sort();
+        if (lines.length === 0) {
+          const looked = g.walk ? ` (looked at ${g.walk.visited} entries)` : '';
+          const tail = notes.length ? `\n[${notes.join('; ')}]` : '';
+          return textResult(`No file names match "${pattern}"${looked}.${tail}`, { files: [], truncated: notes.length > 0 });
+        }
         const head = `${lines.length} file${lines.length === 1 ? '' : 's'} matching "${pattern}"`;
         const tail = notes.length ? `\n[${notes.join('; ')}; narrow the pattern or the path to see the rest]` : '';
         return textResult(`${head}:\n${lines.join('\n')}${tail}`, { files: lines, truncated: notes.length > 0 });
       }
-      const scan = await scanContents(walked.files, contentRe, {
-        maxResults: limit,
-        maxFileBytes: CONTENT_FILE_BYTES,
-        timeoutMs: contentBudgetMs(),
-        signal: extra.signal,
-      });
-      if (scan.timedOut) notes.push(`content search stopped after ${contentBudgetMs() / 1000} s (a slow pattern?); results may be incomplete`);
-      if (scan.matches.length >= limit) notes.push(`stopped at ${limit} matches`);
-      if (scan.skippedLarge) notes.push(`${scan.skippedLarge} files over ${formatBytes(CONTENT_FILE_BYTES)} not searched`);
-      if (scan.skippedBinary) notes.push(`${scan.skippedBinary} binary files not searched`);
-      const found = scan.matches.map((m) => `${m.rel}:${m.line}: ${m.text}`);
+      const counts = g.counts ?? { scanned: 0, binary: 0, large: 0 };
+      if (g.matches.length >= limit) notes.push(`stopped at ${limit} matches`);
+      if (counts.large) notes.push(`${counts.large} files over ${formatBytes(CONTENT_FILE_BYTES)} not searched`);
+      if (counts.binary) notes.push(`${counts.binary} binary files not searched`);
+      const found = g.matches.map((m) => `${m.rel}:${m.line}: ${m.text}`);
       const head =
         found.length === 0
-          ? `No lines match /${content}/ in ${scan.filesScanned} files named like "${pattern}".`
-          : `${found.length} matching line${found.length === 1 ? '' : 's'} in ${scan.filesScanned} file${scan.filesScanned === 1 ? '' : 's'} searched:`;
+          ? `No lines match /${content}/ in ${counts.scanned} files named like "${pattern}".`
+          : `${found.length} matching line${found.length === 1 ? '' : 's'} in ${counts.scanned} file${counts.scanned === 1 ? '' : 's'} searched:`;
       const tail = notes.length ? `\n[${notes.join('; ')}]` : '';
       return textResult(`${head}${found.length ? `\n${found.join('\n')}` : ''}${tail}`, {
-        matches: scan.matches,
+        matches: g.matches,
         truncated: notes.length > 0,
       });
     }),

@@ -23,7 +23,7 @@ export function buildWorkspaceServer(workspace: string): McpServer {
         'outside it can be read or written. Long files are read in pages: follow the "continue" notes.',
     },
   );
-  const store = new SqliteStore();
+  const store = new SqliteStore(sandbox.root);
   registerReadFile(server, sandbox);
   registerWriteFile(server, sandbox);
   registerEditFile(server, sandbox);

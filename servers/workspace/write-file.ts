@@ -6,6 +6,7 @@ import type { Sandbox, SandboxPath } from '../../src/common/sandbox';
 import { isSensitivePath } from '../../src/common/sensitive-paths';
 import { writeFileAtomic } from '../lib/atomic-write';
 import { formatBytes } from '../../src/common/byte-size';
+import { withFileLock } from './file-lock';
 
 export const MAX_WRITE_BYTES = 20 * 1024 * 1024;
 
@@ -57,8 +58,13 @@ export function registerWriteFile(server: McpServer, sandbox: Sandbox): void {
       if (bytes > MAX_WRITE_BYTES) {
         throw new ToolError(`content is ${formatBytes(bytes)}, over the ${formatBytes(MAX_WRITE_BYTES)} limit for one write.`);
       }
-      const target = await resolveWrite(sandbox, path, true);
-      await writeFileAtomic(target.real, content, target.mode);
+      const resolved = await resolveWrite(sandbox, path, true);
+      const target = await withFileLock(resolved.real, async () => {
+        // Resolved again under the lock: a write just before this one may have created the file.
+        const now = await resolveWrite(sandbox, path, true);
+        await writeFileAtomic(now.real, content, now.mode, sandbox.root);
+        return now;
+      });
       const verb = target.exists ? 'overwritten' : 'created';
       const lines = countLines(content);
       return textResult(`${target.rel}: ${verb} (${formatBytes(bytes)}, ${lines} line${lines === 1 ? '' : 's'})`, {

@@ -1,23 +1,11 @@
 import { lstatSync, realpathSync } from 'node:fs';
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ToolError } from './tool-error';
+import { isInside } from './path-inside';
+import { mkdirInside } from './confined-fs';
 
-/** Windows and macOS file systems are usually case-insensitive: compare paths the way they do. */
-const foldCase = process.platform === 'win32' || process.platform === 'darwin';
-
-function key(p: string): string {
-  return foldCase ? p.toLowerCase() : p;
-}
-
-/** True when `p` is `base` or below it. A bare prefix test would let `/ws_evil` pass for `/ws`. */
-export function isInside(base: string, p: string): boolean {
-  const b = key(base);
-  const q = key(p);
-  if (q === b) return true;
-  const withSep = b.endsWith(sep) ? b : b + sep;
-  return q.startsWith(withSep);
-}
+export { isInside };
 
 /** A path the sandbox accepted: where it really is, and how to name it to a person. */
 export interface SandboxPath {
@@ -132,12 +120,7 @@ export class Sandbox {
     // Create one level at a time and re-check each: a folder swapped for a symlink meanwhile is caught.
     let current = realExisting;
     for (const name of missing) {
-      const next = join(current, name);
-      try {
-        await mkdir(next);
-      } catch (err) {
-        if (!isCode(err, 'EEXIST')) throw err;
-      }
+      const next = await mkdirInside(this.root, current, name, userPath);
       current = this.checked(userPath, await realpath(next)).real;
     }
     return this.checked(userPath, current);

@@ -19,6 +19,13 @@ export type ToolContent = z.infer<typeof toolContentSchema>;
 export const approvalDecisionSchema = z.enum(['once', 'always', 'deny']);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
+/**
+ * Which "always" an approval card offers: for this tool in this workspace, for running code (a
+ * separate, confirmed choice: code can change any file), or none (files that always ask).
+ */
+export const alwaysKindSchema = z.enum(['tool', 'code', 'none']);
+export type AlwaysKind = z.infer<typeof alwaysKindSchema>;
+
 export const chatEventSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('user'),
@@ -50,6 +57,12 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     tool: z.string(),
     reason: z.string(),
     preview: z.string().optional(),
+    // The three below are absent in chats saved before they existed: none, none, 'tool'.
+    /** Shown prominently before the buttons, e.g. "No OS sandbox: ...". */
+    warnings: z.array(z.string()).optional(),
+    /** Short neutral lines, e.g. "Sandboxed (bubblewrap), network off." */
+    notes: z.array(z.string()).optional(),
+    alwaysKind: alwaysKindSchema.optional(),
   }),
   z.object({ kind: z.literal('approval'), callId: id, decision: approvalDecisionSchema }),
   z.object({

@@ -45,6 +45,9 @@ export class ChatController implements vscode.Disposable {
   private readonly approvalsChanged = new vscode.EventEmitter<void>();
   /** Fires when an "always allow" answer is added or they are all reset. */
   readonly onDidChangeApprovals = this.approvalsChanged.event;
+  private readonly viewReadyEmitter = new vscode.EventEmitter<void>();
+  /** Fires each time a chat page has loaded and been given the conversation. */
+  readonly onDidBecomeReady = this.viewReadyEmitter.event;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.store = new ChatStore(deps.storeDir);
@@ -64,6 +67,11 @@ export class ChatController implements vscode.Disposable {
     return { dispose: () => this.post === post && ((this.post = undefined), (this.viewReady = false)) };
   }
 
+  /** A chat page is showing and has the conversation. */
+  get isViewReady(): boolean {
+    return this.viewReady;
+  }
+
   get busy(): boolean {
     return this.running !== undefined;
   }
@@ -76,6 +84,7 @@ export class ChatController implements vscode.Disposable {
         this.post?.({ type: 'replay', events: this.events });
         this.viewReady = true;
         for (const m of this.queued.splice(0)) this.post?.(m);
+        this.viewReadyEmitter.fire();
         return;
       case 'send':
         return this.send(message.text, message.attachments);
@@ -201,6 +210,9 @@ export class ChatController implements vscode.Disposable {
         tool: request.tool.tool.name,
         reason: request.reason,
         preview: request.preview,
+        warnings: request.warnings,
+        notes: request.notes,
+        alwaysKind: request.alwaysKind,
       });
     });
 
@@ -279,6 +291,7 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     this.stop();
     this.approvalsChanged.dispose();
+    this.viewReadyEmitter.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -15,6 +15,8 @@ export interface CommandDeps {
   tools: ToolsTree;
   log: vscode.LogOutputChannel;
   workspace: string | undefined;
+  /** Told every error a command showed the person (the extension's API keeps the last few for tests). */
+  onError?: (message: string) => void;
 }
 
 /** Every `mcpAgent.*` command the extension contributes. */
@@ -27,6 +29,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         log.error(`${id} failed: ${message}`);
+        deps.onError?.(`${id}: ${message}`);
         void vscode.window.showErrorMessage(`MCP Agent: ${message}`);
         return undefined;
       }
@@ -50,7 +53,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     register('mcpAgent.newChat', () => chat.newChat()),
     register('mcpAgent.stop', () => chat.stop()),
     register('mcpAgent.askAboutFile', async (uri?: vscode.Uri, selected?: vscode.Uri[]) => {
-      const targets = selected?.length ? selected : uri ? [uri] : vscode.window.activeTextEditor ? [vscode.window.activeTextEditor.document.uri] : [];
+      const targets = askTargets(uri, selected);
       if (targets.length === 0) throw new Error('Pick a file in the explorer or open one in the editor first.');
       await chatView.reveal();
       for (const target of targets) {
@@ -116,6 +119,18 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await chat.send(text);
     }),
   ];
+}
+
+/**
+ * The explorer passes the clicked file and the selection; the selection counts only when the clicked file is
+ * part of it (a file selected earlier, e.g. one the explorer revealed, must not replace the one clicked).
+ */
+function askTargets(uri: vscode.Uri | undefined, selected: vscode.Uri[] | undefined): vscode.Uri[] {
+  if (uri && selected?.some((s) => s.toString() === uri.toString())) return selected;
+  if (uri) return [uri];
+  if (selected?.length) return selected;
+  const editor = vscode.window.activeTextEditor;
+  return editor ? [editor.document.uri] : [];
 }
 
 function workspaceRelative(uri: vscode.Uri, workspace: string | undefined): string {

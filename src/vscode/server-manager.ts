@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { McpHub } from '../core/mcp/hub';
-import { bundledServerConfigs, bundledServerEnv } from '../core/mcp/bundled-servers';
+import { bundledServerConfigs } from '../core/mcp/bundled-servers';
 import type { ServerConfig } from '../core/mcp/types';
 import type { Secrets } from './secrets';
 import { readSettings } from './settings';
@@ -34,7 +34,7 @@ export class ServerManager implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reconfigure()),
       secrets.onDidChange((which) => which === 'brave' && void this.reconfigure()),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mcpAgent.runCodeMaxTimeoutSeconds') && void this.reconfigure()),
+      vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('mcpAgent.runCodeMaxTimeoutSeconds') || e.affectsConfiguration('mcpAgent.runCodeNetwork')) && void this.reconfigure()),
     );
   }
 
@@ -61,10 +61,15 @@ export class ServerManager implements vscode.Disposable {
 
   private async configs(): Promise<ServerConfig[]> {
     if (!this.workspace) return [];
-    const env = bundledServerEnv(process.env);
+    const settings = readSettings();
     const brave = await this.secrets.braveKey();
-    if (brave) env.BRAVE_API_KEY = brave;
-    env.MCP_AGENT_RUN_CODE_MAX_TIMEOUT_S = String(readSettings().runCodeMaxTimeoutSeconds);
+    // Each server takes only its share of this (the Brave key goes to the web server alone).
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...(brave ? { BRAVE_API_KEY: brave } : {}),
+      MCP_AGENT_RUN_CODE_MAX_TIMEOUT_S: String(settings.runCodeMaxTimeoutSeconds),
+      MCP_AGENT_RUN_CODE_NETWORK: settings.runCodeNetwork ? '1' : '0',
+    };
     const all = bundledServerConfigs(join(this.extensionPath, 'dist'), this.workspace, env);
     return vscode.workspace.isTrusted ? all : all.filter((c) => SAFE_IN_RESTRICTED_MODE.has(c.name));
   }

@@ -8,6 +8,8 @@ export interface AgentSettings {
   maxTokens: number;
   toolTimeoutMs: number;
   runCodeMaxTimeoutSeconds: number;
+  /** run_code's sandbox lets the code reach the network (a user setting only: a workspace cannot turn it on). */
+  runCodeNetwork: boolean;
 }
 
 /** The `mcpAgent.*` settings, read fresh each time so changes apply to the next turn. */
@@ -21,5 +23,6 @@ export function readSettings(): AgentSettings {
     maxTokens: Math.max(256, c.get<number>('maxTokens', 8192)),
     toolTimeoutMs: Math.max(1, c.get<number>('toolTimeoutSeconds', 120)) * 1000,
     runCodeMaxTimeoutSeconds: Math.max(1, c.get<number>('runCodeMaxTimeoutSeconds', 120)),
+    runCodeNetwork: c.get<boolean>('runCodeNetwork', false) === true,
   };
 }

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { arxivEntry, arxivFeed, BILLION_LAUGHS_FEED, XXE_FEED } from './upstreams-arxiv.js';
 import { BRAVE_RESULTS, ESPN_F1, ESPN_GOLF, ESPN_NBA, ESPN_TENNIS, WTTR_LONDON } from './upstreams-apis.js';
+import { hostilePage } from './upstreams-html.js';
 
 export interface Upstreams {
   /** http://127.0.0.1:<port> */
@@ -18,8 +19,11 @@ export interface Upstreams {
   /** Paths asked for, in order. */
   requests: { path: string; headers: IncomingMessage['headers'] }[];
   /**
-   * Emits 'request' with the path (and query) of every request, and 'closed' with it when a
-   * streaming (drip/endless) response's connection closes.
+   * Emits 'request' with the path (and query) of every request, 'closed' with it when a
+   * streaming (drip/endless) response's connection closes, and 'sent' with it when a hostile HTML
+   * page (upstreams-html.ts) has been sent whole. A hostile page asked for with `?hold` is sent but
+   * for its last bytes, which follow when the test emits 'release' with the same path: the server
+   * can't start converting before then, so a test knows when it starts.
    */
   events: EventEmitter;
   close(): Promise<void>;
@@ -59,6 +63,24 @@ function stream(req: IncomingMessage, res: ServerResponse, events: EventEmitter,
 }
 
 function web(req: IncomingMessage, res: ServerResponse, url: URL, events: EventEmitter): boolean {
+  const hostile = hostilePage(url.pathname);
+  if (hostile) {
+    res.on('finish', () => events.emit('sent', req.url));
+    if (!url.searchParams.has('hold')) {
+      send(res, 200, hostile.type, hostile.body);
+      return true;
+    }
+    const body = Buffer.from(hostile.body);
+    res.writeHead(200, { 'content-type': hostile.type, 'content-length': String(body.length) });
+    res.write(body.subarray(0, body.length - 16));
+    const release = (path: string): void => {
+      if (path !== req.url) return;
+      events.off('release', release);
+      res.end(body.subarray(body.length - 16));
+    };
+    events.on('release', release);
+    return true;
+  }
   switch (url.pathname) {
     case '/page':
       send(res, 200, 'text/html; charset=utf-8', PAGE);
@@ -92,6 +114,10 @@ function web(req: IncomingMessage, res: ServerResponse, url: URL, events: EventE
       return true;
     case '/drip':
       stream(req, res, events, 200, '.');
+      return true;
+    case '/silent':
+      // Takes the request and never answers, not even the status line.
+      res.on('close', () => events.emit('closed', req.url));
       return true;
     case '/endless':
       stream(req, res, events, 1, 'x'.repeat(16 * 1024));
@@ -133,6 +159,8 @@ function arxiv(res: ServerResponse, url: URL): void {
 function brave(req: IncomingMessage, res: ServerResponse, url: URL): void {
   const key = req.headers['x-subscription-token'];
   const q = url.searchParams.get('q') ?? '';
+  // "redirect:<url>" sends the search on to <url>, on this server or another.
+  if (q.startsWith('redirect:')) return send(res, 302, 'text/plain', '', { location: q.slice('redirect:'.length) });
   if (key !== 'good-key') return send(res, 401, 'application/json', '{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID"}}');
   if (q === 'ratelimit') return send(res, 429, 'application/json', '{}', { 'retry-after': '7' });
   if (q === 'boom') return send(res, 503, 'application/json', '{}');

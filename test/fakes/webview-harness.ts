@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
 import { themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
 export { repoRoot } from '../support/repo-root';
@@ -67,6 +68,8 @@ ${csp ? `<meta http-equiv="Content-Security-Policy" content="${policy}">` : ''}
 }
 
 export async function startHarness(): Promise<Harness> {
+  // Before anything is opened: a missing browser fails the test at once, naming the fix.
+  const executablePath = requireChromium();
   const dist = join(repoRoot(), 'dist', 'webview');
   const files: Record<string, string> = { '/chat.js': 'text/javascript', '/chat.css': 'text/css' };
   for (const f of Object.keys(files)) {
@@ -90,14 +93,23 @@ export async function startHarness(): Promise<Harness> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const userDataDir = mkdtempSync(join(tmpdir(), 'mcp-agent-webview-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 400, height: 700 },
-  });
-  // Nothing may leave the machine even if a test (or the chat) gets it wrong.
-  await context.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => route.abort());
+  const closeServer = (): Promise<void> => new Promise<void>((resolve) => server.close(() => resolve()));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 400, height: 700 },
+    });
+    // Nothing may leave the machine even if a test (or the chat) gets it wrong.
+    await context.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => route.abort());
+  } catch (err) {
+    // An open server would keep the test process alive forever after the failure.
+    await closeServer();
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw err;
+  }
 
   return {
     async open(options: OpenOptions = {}): Promise<ChatPage> {
@@ -125,8 +137,8 @@ export async function startHarness(): Promise<Harness> {
       return chat;
     },
     async close() {
-      await context.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await context.close().catch(() => undefined);
+      await closeServer();
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };

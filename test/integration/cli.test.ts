@@ -139,8 +139,11 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.raw.indexOf(0x1b), -1, 'no ESC byte at all');
       assert.doesNotMatch(r.stdout, CONTROLS);
-      assert.ok(r.stdout.includes('\\x1b]52;c;ZXZpbA==\\x07'), 'the OSC 52 write is shown, escaped');
-      assert.ok(r.stdout.includes('safe\\rEVIL') && r.stdout.includes('\\x9b31mC1 CSI') && r.stdout.includes('\\u202eevil'));
+      const shownOsc = '\\u001b]52;c;ZXZpbA==\\u0007';
+      assert.ok(r.stdout.startsWith(`${shownOsc} | `), 'the streamed text shows the OSC 52 write, escaped');
+      assert.ok(r.stdout.split('\n').some((l) => /^\[result\] workspace__read_file \(\d+ ms\) /.test(l) && l.includes(shownOsc)), 'so does the result');
+      assert.ok(r.stdout.includes(`The file says: ${shownOsc}`), 'and the file contents the model repeats');
+      assert.ok(r.stdout.includes('safe\\rEVIL') && r.stdout.includes('\\u009b31mC1 CSI') && r.stdout.includes('\\u202eevil'));
       assert.match(r.stdout, /\[result\] workspace__read_file/);
       assert.match(r.stdout, /The file says: /);
     } finally {
@@ -154,7 +157,7 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
     assert.match(r.stdout, /Allow\?/);
     assert.equal(r.raw.indexOf(0x1b), -1);
     assert.doesNotMatch(r.stdout, CONTROLS);
-    assert.ok(r.stdout.includes('│ \\x1b]52;c;ZXZpbA==\\x07'), 'the preview shows the sequence');
+    assert.ok(r.stdout.includes('│ \\u001b]52;c;ZXZpbA==\\u0007'), 'the preview shows the sequence');
   });
 
   test('a rejected key ends with a clear message and exit 1', async () => {

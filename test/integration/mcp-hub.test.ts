@@ -188,10 +188,10 @@ describe('McpHub', () => {
     mkdirSync(join(dist, 'servers'));
     // A stand-in "workspace" bundle: the echo fake, named by its workspace argument.
     writeFileSync(join(dist, 'servers', 'workspace.js'), `process.argv.push('--name=' + require('node:path').basename(process.argv[2]));\nrequire(${JSON.stringify(fake('mcp-echo'))});\n`);
-    const configs = bundledServerConfigs(dist, workspace, { SOME_KEY: 'v' });
+    const configs = bundledServerConfigs(dist, workspace, { SOME_KEY: 'v', MCP_AGENT_X: 'x', BRAVE_API_KEY: 'b' });
     assert.deepEqual(configs.map((c) => c.name), ['workspace']);
     assert.equal(configs[0]?.command, process.execPath);
-    assert.deepEqual(configs[0]?.env, { SOME_KEY: 'v', ELECTRON_RUN_AS_NODE: '1' });
+    assert.deepEqual(configs[0]?.env, { MCP_AGENT_X: 'x', ELECTRON_RUN_AS_NODE: '1' });
     await withHub(configs, async (hub) => {
       await hub.settled();
       const s = hub.status('workspace');

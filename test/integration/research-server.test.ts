@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CallToolResult, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -49,7 +49,7 @@ describe('research server', () => {
     assert.deepEqual(tools.map((t) => t.name).sort(), ['extract_info', 'search_papers']);
     assert.equal(tools.find((t) => t.name === 'search_papers')?.annotations?.openWorldHint, true);
     const { resourceTemplates } = await research.client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['papers://{topic}']);
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['papers://topics/{topic}', 'papers://{topic}']);
     const { prompts } = await research.client.listPrompts();
     assert.deepEqual(prompts.map((p) => p.name), ['generate_search_prompt']);
   });
@@ -63,6 +63,7 @@ describe('research server', () => {
     assert.equal(result.isError, undefined, text);
     assert.match(text, /Found 3 papers on "Quantum Computing", saved in \.mcp-agent\/papers\/quantum_computing\/papers_info\.json/);
     assert.match(text, /- 2401\.01000v1: Paper 1 on Quantum Computing & friends/);
+    assert.match(text, /read papers:\/\/topics\/quantum_computing\.$/);
     assert.deepEqual(result.structuredContent?.paper_ids, ['2401.01000v1', '2401.01001v2', '2401.01002v3']);
     await changed;
 
@@ -111,22 +112,51 @@ describe('research server', () => {
     const { resources } = await research.client.listResources();
     const uris = resources.map((r) => r.uri);
     assert.ok(uris.includes('papers://folders'));
-    assert.ok(uris.includes('papers://quantum_computing'));
+    assert.ok(uris.includes('papers://topics/quantum_computing'));
 
     const folders = await research.client.readResource({ uri: 'papers://folders' });
     const foldersText = resourceText(folders);
     assert.match(foldersText, /^# Research topics/);
-    assert.match(foldersText, /- quantum_computing \(papers:\/\/quantum_computing\)/);
+    assert.match(foldersText, /- quantum_computing \(papers:\/\/topics\/quantum_computing\)/);
 
-    const topic = await research.client.readResource({ uri: 'papers://quantum_computing' });
+    const topic = await research.client.readResource({ uri: 'papers://topics/quantum_computing' });
     assert.equal(topic.contents[0]?.mimeType, 'text/markdown');
     const topicText = resourceText(topic);
     assert.match(topicText, /^# Papers on quantum computing\n\nTotal papers: 4/);
     assert.match(topicText, /## Paper 1 on quantum computing & friends\n- \*\*Paper ID\*\*: 2401\.01000v1\n- \*\*Authors\*\*: Ada Lovelace\n- \*\*Published\*\*: 2024-01-01\n- \*\*PDF\*\*: \[http:\/\/arxiv\.org\/pdf\/2401\.01000v1\]/);
 
-    const spelled = await research.client.readResource({ uri: 'papers://Quantum%20Computing' });
+    const spelled = await research.client.readResource({ uri: 'papers://topics/Quantum%20Computing' });
     assert.equal(resourceText(spelled), topicText);
-    await assert.rejects(research.client.readResource({ uri: 'papers://never_searched' }), /No papers saved on topic "never_searched" yet/);
+    // The seed's short form still reads a topic.
+    const short = await research.client.readResource({ uri: 'papers://quantum_computing' });
+    assert.equal(resourceText(short), topicText);
+    await assert.rejects(research.client.readResource({ uri: 'papers://topics/never_searched' }), /No papers saved on topic "never_searched" yet/);
+  });
+
+  test('topics named like the index or like a Windows device keep distinct URIs and are all readable', async () => {
+    for (const topic of ['folders', 'topics', 'Folders!', 'CON', 'lpt1']) {
+      const result = await call('search_papers', { topic, max_results: 1 });
+      assert.equal(result.isError, undefined, textOf(result));
+    }
+    const listed = (await research.client.listResources()).resources.map((r) => r.uri);
+    assert.deepEqual(listed, [...new Set(listed)], 'no URI listed twice');
+    assert.ok(existsSync(join(papersDir(), 'con_topic', 'papers_info.json')), 'a device name gets a suffix');
+    assert.ok(existsSync(join(papersDir(), 'lpt1_topic', 'papers_info.json')));
+    // A folder an older version made under a device name is still listed and readable.
+    mkdirSync(join(papersDir(), 'aux'));
+    writeFileSync(join(papersDir(), 'aux', 'papers_info.json'), JSON.stringify({ '1234.5678v1': { title: 'Kept from before' } }));
+
+    const { resources } = await research.client.listResources();
+    const uris = resources.map((r) => r.uri);
+    assert.deepEqual(uris, [...new Set(uris)], 'no URI listed twice');
+    for (const folder of ['folders', 'topics', 'con_topic', 'lpt1_topic', 'aux']) assert.ok(uris.includes(`papers://topics/${folder}`), folder);
+    for (const resource of resources) {
+      const text = resourceText(await research.client.readResource({ uri: resource.uri }));
+      if (resource.uri === 'papers://folders') assert.match(text, /^# Research topics/);
+      else assert.match(text, new RegExp(`^# Papers on ${resource.name.replace(/_/g, ' ')}\n`), resource.uri);
+    }
+    assert.match(resourceText(await research.client.readResource({ uri: 'papers://topics/folders' })), /^# Papers on folders\n/);
+    assert.match(resourceText(await research.client.readResource({ uri: 'papers://topics/aux' })), /Kept from before/);
   });
 
   test('generate_search_prompt asks for the papers, their details and a structured summary', async () => {
@@ -211,5 +241,15 @@ describe('research server', () => {
     assert.equal(result.isError, true);
     assert.match(textOf(result), /papers_info\.json is not valid JSON/);
     assert.equal(readFileSync(join(papersDir(), 'corrupt', 'papers_info.json'), 'utf8'), '{not json');
+  });
+
+  test('an oversized papers file is refused, its size limit given in binary units', async () => {
+    const file = join(papersDir(), 'oversized', 'papers_info.json');
+    mkdirSync(join(papersDir(), 'oversized'), { recursive: true });
+    writeFileSync(file, '{}');
+    truncateSync(file, 21 * 1024 * 1024);
+    const result = await call('search_papers', { topic: 'oversized', max_results: 1 });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /papers_info\.json is too big to read \(over 20 MiB\)/);
   });
 });

@@ -128,6 +128,46 @@ describe('web server: public APIs', () => {
     assert.equal(unknown.isError, true);
   });
 
+  test('the Brave key goes only to the configured origin, never where a redirect leads', async () => {
+    const other = await startUpstreams();
+    // The second server is reachable (allowed), so only the origin rule keeps the key from it.
+    const redirected = await startBundledServer('web', workspace, {
+      BRAVE_SEARCH_URL: `${up.origin}/brave/search`,
+      BRAVE_API_KEY: 'good-key',
+      MCP_AGENT_FETCH_ALLOW: other.hostPort,
+    });
+    try {
+      const away = await call(redirected, 'web_search', { query: `redirect:${other.origin}/brave/search?q=elsewhere` });
+      assert.equal(away.isError, true);
+      assert.match(
+        textOf(away),
+        new RegExp(`Brave Search redirected to ${other.origin}, another origin than ${up.origin}, and the API key is only sent to`),
+      );
+      const landed = other.requests.find((r) => r.path === '/brave/search?q=elsewhere');
+      assert.ok(landed, 'the redirect was followed');
+      assert.equal(landed.headers['x-subscription-token'], undefined, 'the second server never saw the key');
+
+      // A redirect within the configured origin keeps the key.
+      const within = await call(redirected, 'web_search', { query: 'redirect:/brave/search?q=model' });
+      assert.equal(within.isError, undefined, textOf(within));
+      assert.equal(up.requests.find((r) => r.path === '/brave/search?q=model')?.headers['x-subscription-token'], 'good-key');
+    } finally {
+      await redirected.close();
+      await other.close();
+    }
+  });
+
+  test('an answer over the size limit is refused, naming the limit', async () => {
+    const tight = await startBundledServer('web', workspace, { WEATHER_API_URL: `${up.origin}/weather`, MCP_AGENT_FETCH_MAX_BYTES: '512' });
+    try {
+      const result = await call(tight, 'get_weather', { city: 'London' });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /^wttr\.in sent more than 512 bytes \(the size limit of one call\); try a narrower request\.$/);
+    } finally {
+      await tight.close();
+    }
+  });
+
   test('trusting the configured API bases does not open them to fetch_url', async () => {
     const result = await call(web, 'fetch_url', { url: `${up.origin}/page` });
     assert.equal(result.isError, true);

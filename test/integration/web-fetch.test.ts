@@ -139,6 +139,14 @@ describe('web server: fetch_url', () => {
     assert.deepEqual([...progress].sort((a, b) => a - b), progress, 'progress only increases');
   });
 
+  test('a server that never sends its status line is cut off at the deadline', async () => {
+    const closed = eventWhere(up.events, 'closed', (path) => path === '/silent');
+    const result = await fetchUrl({ url: `${up.origin}/silent` });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /did not finish within 2\.5 s \(the time limit for one fetch\)/);
+    await closed;
+  });
+
   test('cancelling the call aborts the download', async () => {
     const path = '/drip?for=cancel';
     const arrived = eventWhere(up.events, 'request', (p) => p === path);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { removeTree, repoRoot, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
 
 let ws: string;
@@ -164,5 +165,77 @@ describe('saving', () => {
     }
     // Leftover temp files of a killed save are the only trace; the database itself is intact.
     assert.ok(readdirSync(ws).every((n) => n === 'data.db' || !n.startsWith('data.db')));
+  });
+});
+
+describe('limits: a statement can be stopped and the database lives on', () => {
+  const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
+  let limited: Running;
+  const lq = async (sql: string, params?: unknown, timeout = 20_000): Promise<{ text: string; isError: boolean }> => {
+    // 20 s: far above the 1 s limit the server has, far below "frozen for good".
+    const r = (await limited.client.callTool({ name: 'query_database', arguments: { sql, ...(params ? { params } : {}) } }, undefined, { timeout })) as CallToolResult;
+    return { text: textOf(r), isError: r.isError === true };
+  };
+
+  before(async () => {
+    limited = await startWorkspace(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '1000', MCP_AGENT_SQL_MEMORY_MB: '64' });
+  });
+  after(async () => {
+    await limited.close();
+  });
+
+  test('an endless recursive CTE is stopped at the time limit, with a message naming it', { timeout: 60_000 }, async () => {
+    const r = await lq(RUNAWAY);
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /ran longer than 1 s, query_database's time limit \(MCP_AGENT_SQL_TIMEOUT_MS\), and was stopped/);
+    assert.deepEqual(rowsOf((await lq('SELECT count(*) AS n FROM books')).text), [{ n: 8 }]);
+  });
+
+  test('a write cut off by the limit changes nothing; the write finished just before it stays', { timeout: 60_000 }, async () => {
+    await lq('CREATE TABLE IF NOT EXISTS marks (v TEXT)');
+    const done = await lq('INSERT INTO marks VALUES (?)', ['finished']);
+    assert.equal(done.isError, false, done.text);
+    // Straight after, before the finished write is saved: the worker holding it is stopped.
+    const cut = await lq('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) INSERT INTO marks SELECT \'cut\' FROM c');
+    assert.match(cut.text, /time limit/);
+    assert.deepEqual(rowsOf((await lq('SELECT v FROM marks')).text), [{ v: 'finished' }]);
+    await limited.close(); // exit saves what is pending
+    assert.equal(py('print(db.execute("SELECT group_concat(v) FROM marks").fetchone()[0])'), 'finished');
+    assert.equal(py('print(db.execute("PRAGMA integrity_check").fetchone()[0])'), 'ok');
+    limited = await startWorkspace(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '1000', MCP_AGENT_SQL_MEMORY_MB: '64' });
+  });
+
+  test('a huge value hits the memory cap with a clear message, and the server lives on', { timeout: 60_000 }, async () => {
+    // Its own server with a time limit far away: on a loaded machine the 1 s one could come first.
+    const roomy = await startWorkspace(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '60000', MCP_AGENT_SQL_MEMORY_MB: '64' });
+    try {
+      const q = async (sql: string): Promise<CallToolResult> =>
+        (await roomy.client.callTool({ name: 'query_database', arguments: { sql } }, undefined, { timeout: 50_000 })) as CallToolResult;
+      const r = await q('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 200) SELECT length(group_concat(randomblob(1000000))) FROM c');
+      assert.equal(r.isError, true, textOf(r));
+      assert.match(textOf(r), /needed more than 64 MiB, query_database's memory limit \(MCP_AGENT_SQL_MEMORY_MB\)/);
+      assert.deepEqual(rowsOf(textOf(await q('SELECT count(*) AS n FROM books'))), [{ n: 8 }]);
+    } finally {
+      await roomy.close();
+    }
+  });
+
+  test('cancelling a long statement returns at once and the next call is answered', { timeout: 60_000 }, async () => {
+    const slow = await startWorkspace(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '600000' });
+    try {
+      const abort = new AbortController();
+      let running!: () => void;
+      const isRunning = new Promise<void>((resolve) => (running = resolve));
+      // The first heartbeat (after a second) says the statement is running.
+      const call = slow.call('query_database', { sql: RUNAWAY }, { signal: abort.signal, onprogress: () => running() });
+      await isRunning;
+      abort.abort();
+      await assert.rejects(call, /abort/i);
+      const next = (await slow.client.callTool({ name: 'query_database', arguments: { sql: 'SELECT count(*) AS n FROM books' } }, undefined, { timeout: 20_000 })) as CallToolResult;
+      assert.equal(next.isError, undefined, textOf(next));
+      assert.deepEqual(rowsOf(textOf(next)), [{ n: 8 }]);
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeFiles, removeTree, serverPath, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
 
 let ws: string;
@@ -174,6 +175,17 @@ describe('write_file and edit_file', () => {
     await fails('edit_file', { path: 'blob.bin', old_text: 'a', new_text: 'b' }, /binary file/);
   });
 
+  test('three edit_file calls on one file at once all land', async () => {
+    for (let round = 0; round < 5; round++) {
+      writeFileSync(join(ws, 'together.txt'), 'one\ntwo\nthree\n');
+      const edits = await Promise.all(
+        ['one', 'two', 'three'].map((word) => w.call('edit_file', { path: 'together.txt', old_text: word, new_text: word.toUpperCase() })),
+      );
+      for (const r of edits) assert.ok(!r.isError, textOf(r));
+      assert.equal(readFileSync(join(ws, 'together.txt'), 'utf8'), 'ONE\nTWO\nTHREE\n', `round ${round}`);
+    }
+  });
+
   test('edit_file matches CRLF files from LF text', async () => {
     writeFileSync(join(ws, 'win.txt'), 'a\r\nb\r\nc\r\n');
     await ok('edit_file', { path: 'win.txt', old_text: 'a\nb', new_text: 'A\nB' });
@@ -240,6 +252,45 @@ describe('list_directory and search_files', () => {
       assert.match(textOf(await slow), /content search stopped after 0.5 s \(a slow pattern\?\)/);
     } finally {
       await quick.close();
+    }
+  });
+  test('a run of "**/" against a deep path answers at once', async () => {
+    const deep = join(ws, 'deep', ...Array.from({ length: 24 }, (_, i) => `d${i}`));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'y.txt'), 'y');
+    writeFileSync(join(deep, 'x'), 'x');
+    const pattern = `${'**/'.repeat(18)}x`;
+    // Before, this glob backtracked for hours on a path 24 folders deep; 20 s proves it did not hang.
+    const r = (await w.client.callTool({ name: 'search_files', arguments: { pattern, path: 'deep' } }, undefined, { timeout: 20_000 })) as CallToolResult;
+    assert.ok(!r.isError, textOf(r));
+    assert.match(textOf(r), new RegExp(`^1 file matching .*\\n${deep.slice(ws.length + 1)}/x$`));
+    removeTree(join(ws, 'deep'));
+  });
+
+  test('the server answers other calls while a slow glob is matched, and stops it', async () => {
+    const slow = join(ws, 'slow');
+    mkdirSync(slow);
+    // Polynomial backtracking: each name takes long for a glob of many "*a".
+    makeFiles(slow, Array.from({ length: 50 }, (_, i): [string, string] => [`${'a'.repeat(120)}${i}`, '']));
+    const quick = await startWorkspace(ws, { MCP_AGENT_SEARCH_TIMEOUT_S: '2' });
+    try {
+      const order: string[] = [];
+      const search = quick.call('search_files', { pattern: `${'*a'.repeat(12)}*b`, path: 'slow' }).then((r) => {
+        order.push('search');
+        return r;
+      });
+      const listing = await quick.call('list_directory', { path: 'src' });
+      order.push('list');
+      assert.match(textOf(listing), /app\.py/);
+      const r = await search;
+      assert.deepEqual(order, ['list', 'search']);
+      assert.ok(!r.isError, textOf(r));
+      assert.match(textOf(r), /matching file names against the pattern stopped after 2 s/);
+      // The stopped worker is replaced: the next search works.
+      assert.match(textOf(await quick.call('search_files', { pattern: 'app.py' })), /^1 file matching "app\.py":\nsrc\/app\.py$/);
+    } finally {
+      await quick.close();
+      removeTree(slow);
     }
   });
 });

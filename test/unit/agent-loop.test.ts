@@ -2,13 +2,21 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { Agent, repairHistory } from '../../src/core/agent/agent';
-import type { AgentOutput, AskApproval, ToolHost } from '../../src/core/agent/types';
+import { approvalKey } from '../../src/core/agent/approval-policy';
+import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost } from '../../src/core/agent/types';
 import type { CallOptions, CallToolResult, HubTool } from '../../src/core/mcp/types';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, isToolResultTurn, type Reply } from '../fakes/anthropic-api';
 
 /** A tool host made of plain functions: the loop's contract, without processes (the hub has its own tests). */
-function host(tools: Record<string, { readOnly?: boolean; run: (args: Record<string, unknown>, signal?: AbortSignal, options?: CallOptions) => Promise<CallToolResult> }>): ToolHost & { calls: string[] } {
+interface FakeTool {
+  readOnly?: boolean;
+  /** The tool definition's `_meta`, e.g. the sandbox claim of run_code. */
+  meta?: Record<string, unknown>;
+  run: (args: Record<string, unknown>, signal?: AbortSignal, options?: CallOptions) => Promise<CallToolResult>;
+}
+
+function host(tools: Record<string, FakeTool>): ToolHost & { calls: string[] } {
   const calls: string[] = [];
   const list: HubTool[] = Object.entries(tools).map(([qualifiedName, t]) => {
     const [server, name] = qualifiedName.split('__');
@@ -20,6 +28,7 @@ function host(tools: Record<string, { readOnly?: boolean; run: (args: Record<str
         description: `${name} tool`,
         inputSchema: { type: 'object', properties: {} },
         annotations: t.readOnly ? { readOnlyHint: true } : {},
+        ...(t.meta ? { _meta: t.meta } : {}),
       },
     };
   });
@@ -172,6 +181,119 @@ describe('agent loop against the fake Messages API', () => {
     ]);
     await run(agent(h, { approvals: store, askApproval: async () => (asked++, 'always') }), 'go');
     assert.equal(asked, 2);
+  });
+
+  test('reading a sensitive file with a read-only tool does not ask: only what can change it does', async () => {
+    let asked = 0;
+    const h = host({ workspace__read_file: { readOnly: true, run: async () => text('ref: refs/heads/main') } });
+    api.setScript([
+      { toolUses: [{ name: 'workspace__read_file', input: { path: '.git/HEAD' } }] },
+      { toolUses: [{ name: 'workspace__read_file', input: { path: '.vscode/settings.json' } }] },
+      { text: 'done' },
+    ]);
+    await run(agent(h, { askApproval: async () => (asked++, 'deny') }), 'go');
+    assert.equal(asked, 0);
+  });
+
+  test('a sensitive write offers no "always", and answering always does not remember it', async () => {
+    const store = memoryStore();
+    const asked: ApprovalRequest[] = [];
+    const h = host({ workspace__write_file: { run: async () => text('ok') } });
+    api.setScript([
+      { toolUses: [{ name: 'workspace__write_file', input: { path: '.git/modules/sub/config', content: '[core]' } }] },
+      { toolUses: [{ name: 'workspace__write_file', input: { path: 'x.txt', content: '1' } }] },
+      { text: 'done' },
+    ]);
+    await run(agent(h, { approvals: store, askApproval: async (r) => (asked.push(r), 'always') }), 'go');
+    assert.equal(asked.length, 2, 'the ordinary write still asked: the sensitive "always" was not remembered as one for write_file');
+    assert.equal(asked[0]!.alwaysKind, 'none');
+    assert.match(asked[0]!.warnings.join(' '), /\.git\/modules\/sub\/config can make the editor, git or an MCP host run commands/);
+    assert.equal(asked[1]!.alwaysKind, 'tool');
+    assert.deepEqual(asked[1]!.warnings, []);
+  });
+
+  test('paths under other argument names and as file URIs are checked too', async () => {
+    const store = memoryStore();
+    const h = host({ fs__move_file: { run: async () => text('ok') }, fs__write: { run: async () => text('ok') } });
+    const inputs: Array<[string, Record<string, unknown>]> = [
+      ['fs__move_file', { source: 'notes.txt', destination: '.git/hooks/pre-commit' }],
+      ['fs__write', { file_path: 'sub/.git', content: 'gitdir: ../evil' }],
+      ['fs__write', { paths: ['a.txt', '.vscode/tasks.json'], content: '{}' }],
+      ['fs__write', { uri: 'file:///ws/%2Egit/commondir', content: '../evil' }],
+    ];
+    for (const [name] of inputs) store.add(approvalKey(h.tools().find((t) => t.qualifiedName === name)!));
+    const asked: ApprovalRequest[] = [];
+    api.setScript([...inputs.map(([name, input]) => ({ toolUses: [{ name, input }] })), { text: 'done' }]);
+    await run(agent(h, { approvals: store, askApproval: async (r) => (asked.push(r), 'deny') }), 'go');
+    assert.equal(asked.length, inputs.length);
+    assert.ok(asked.every((r) => r.alwaysKind === 'none'));
+    assert.equal(h.calls.length, 0);
+  });
+
+  describe('run_code: its own "always", and what the card says about the sandbox', () => {
+    const sandboxMeta = (claim: unknown) => ({ 'mcpAgent/sandbox': claim });
+    async function ask(meta?: Record<string, unknown>): Promise<ApprovalRequest> {
+      const asked: ApprovalRequest[] = [];
+      const h = host({ workspace__run_code: { meta, run: async () => text('ran') } });
+      api.setScript([{ toolUses: [{ name: 'workspace__run_code', input: { code: 'print(1)' } }] }, { text: 'done' }]);
+      await run(agent(h, { askApproval: async (r) => (asked.push(r), 'deny') }), 'go');
+      assert.equal(asked.length, 1);
+      return asked[0]!;
+    }
+
+    test('no OS sandbox: a clear warning with the server\'s sentence', async () => {
+      const r = await ask(sandboxMeta({ available: false, kind: 'none', network: true, detail: 'bwrap is not installed.' }));
+      assert.equal(r.alwaysKind, 'code');
+      assert.equal(r.warnings[0], 'No OS sandbox: this code runs with your access to your files and network. bwrap is not installed.');
+      assert.match(r.warnings[1]!, /can change any file in this workspace, including \.vscode and \.git/);
+      assert.deepEqual(r.notes, []);
+      assert.equal(r.preview, 'print(1)');
+    });
+
+    test('sandboxed: a short line, and the warning that code can still change any file here', async () => {
+      const r = await ask(sandboxMeta({ available: true, kind: 'bubblewrap', network: false, detail: 'Only the workspace is writable.' }));
+      assert.deepEqual(r.notes, ['Sandboxed (bubblewrap), network off. Only the workspace is writable.']);
+      assert.equal(r.warnings.length, 1);
+      assert.match(r.warnings[0]!, /including \.vscode and \.git/);
+      const seatbelt = await ask(sandboxMeta({ available: true, kind: 'seatbelt', network: true, detail: '' }));
+      assert.deepEqual(seatbelt.notes, ['Sandboxed (seatbelt), network on.']);
+    });
+
+    test('an older server (no _meta) or a claim that does not parse: the status is unknown', async () => {
+      for (const meta of [undefined, {}, sandboxMeta('yes'), sandboxMeta({ available: 'true' }), sandboxMeta({ available: true, kind: '<b>' })]) {
+        const r = await ask(meta);
+        assert.match(r.warnings[0]!, /^Sandbox status unknown: the workspace server does not say whether code runs in an OS sandbox/, JSON.stringify(meta));
+        assert.deepEqual(r.notes, []);
+      }
+    });
+
+    test('control characters and length in the server\'s sentence are tamed', async () => {
+      const r = await ask(sandboxMeta({ available: false, detail: `evil\u001b[2J\u202Eline\n${'x'.repeat(1000)}` }));
+      assert.doesNotMatch(r.warnings[0]!, /[\u001b\u202E\n]/);
+      assert.ok(r.warnings[0]!.length < 420);
+    });
+
+    test('"always" for code is remembered, and asks again once the sandbox is gone', async () => {
+      const store = memoryStore();
+      let claim: Record<string, unknown> = { available: true, kind: 'bubblewrap', network: false, detail: 'x' };
+      const asked: ApprovalRequest[] = [];
+      const tool = { meta: sandboxMeta(claim), run: async () => text('ran') };
+      const h = host({ workspace__run_code: tool });
+      const call = { toolUses: [{ name: 'workspace__run_code', input: { code: 'print(1)' } }] };
+      api.setScript([call, { text: '1' }, call, { text: '2' }]);
+      const a = agent(h, { approvals: store, askApproval: async (r) => (asked.push(r), 'always') });
+      await run(a, 'one');
+      await run(a, 'two');
+      assert.equal(asked.length, 1, 'the second run did not ask');
+      assert.equal(h.calls.length, 2);
+      // The server now says the sandbox is unavailable (bwrap removed): the old "always" no longer applies.
+      claim = { available: false, kind: 'none', network: true, detail: 'bwrap is not installed.' };
+      (h.tools()[0]!.tool as { _meta?: unknown })._meta = sandboxMeta(claim);
+      api.setScript([call, { text: '3' }]);
+      await run(a, 'three');
+      assert.equal(asked.length, 2);
+      assert.match(asked[1]!.warnings[0]!, /^No OS sandbox/);
+    });
   });
 
   test('independent tool calls of one reply run concurrently', async () => {

@@ -2,21 +2,36 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bundledServerEnv } from '../../src/core/mcp/bundled-servers';
 
-test('the bundled servers get their own settings and keys, never the Anthropic key or other tokens', () => {
-  const env = bundledServerEnv({
-    ANTHROPIC_API_KEY: 'sk-ant-secret',
-    ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
-    GITHUB_TOKEN: 'ghp_secret',
-    AWS_SECRET_ACCESS_KEY: 'aws',
+const HOST = {
+  ANTHROPIC_API_KEY: 'sk-ant-secret',
+  ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
+  GITHUB_TOKEN: 'ghp_secret',
+  AWS_SECRET_ACCESS_KEY: 'aws',
+  BRAVE_API_KEY: 'brave',
+  BRAVE_SEARCH_URL: 'http://127.0.0.1:4',
+  ARXIV_API_URL: 'http://127.0.0.1:2',
+  MCP_AGENT_FETCH_ALLOW: '127.0.0.1:3',
+  MCP_AGENT_HTTP_TOKEN: 'http-secret',
+  PYTHONPATH: '/opt/py',
+  LANG: 'C.UTF-8',
+};
+
+test('each bundled server gets the common settings and only its own keys and upstreams', () => {
+  assert.deepEqual(bundledServerEnv('workspace', HOST), { MCP_AGENT_FETCH_ALLOW: '127.0.0.1:3', PYTHONPATH: '/opt/py', LANG: 'C.UTF-8' });
+  assert.deepEqual(bundledServerEnv('web', HOST), {
     BRAVE_API_KEY: 'brave',
-    ARXIV_API_URL: 'http://127.0.0.1:2',
+    BRAVE_SEARCH_URL: 'http://127.0.0.1:4',
     MCP_AGENT_FETCH_ALLOW: '127.0.0.1:3',
     LANG: 'C.UTF-8',
   });
-  assert.deepEqual(env, {
-    BRAVE_API_KEY: 'brave',
-    ARXIV_API_URL: 'http://127.0.0.1:2',
-    MCP_AGENT_FETCH_ALLOW: '127.0.0.1:3',
-    LANG: 'C.UTF-8',
-  });
+  assert.deepEqual(bundledServerEnv('research', HOST), { ARXIV_API_URL: 'http://127.0.0.1:2', MCP_AGENT_FETCH_ALLOW: '127.0.0.1:3', LANG: 'C.UTF-8' });
+});
+
+test('the Anthropic key, other tokens and the HTTP bearer token reach none of them', () => {
+  for (const name of ['workspace', 'web', 'research'] as const) {
+    const env = bundledServerEnv(name, HOST);
+    for (const key of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'MCP_AGENT_HTTP_TOKEN']) {
+      assert.equal(env[key], undefined, `${name} got ${key}`);
+    }
+  }
 });

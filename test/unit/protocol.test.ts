@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hostMessageSchema, webviewMessageSchema } from '../../src/shared/protocol';
+import { chatEventSchema, hostMessageSchema, webviewMessageSchema } from '../../src/shared/protocol';
 
 describe('the webview -> host protocol rejects what it does not know', () => {
   const rejected: Array<[string, unknown]> = [
@@ -28,5 +28,23 @@ describe('the webview -> host protocol rejects what it does not know', () => {
   test('host messages are checked too (the webview validates on arrival)', () => {
     assert.equal(hostMessageSchema.safeParse({ type: 'event', event: { kind: 'html', html: '<script>' } }).success, false);
     assert.equal(hostMessageSchema.safeParse({ type: 'progress', callId: 'c', progress: 1 }).success, true);
+  });
+});
+
+describe('approval_request carries what the card needs', () => {
+  const base = { kind: 'approval_request', callId: 'c', server: 'workspace', tool: 'run_code', reason: 'Run Python code' };
+
+  test('warnings, notes and which "always" to offer pass through', () => {
+    const event = { ...base, warnings: ['No OS sandbox: ...'], notes: ['Sandboxed (bubblewrap), network off.'], alwaysKind: 'code' };
+    assert.deepEqual(chatEventSchema.parse(event), event);
+  });
+
+  test('a chat saved before they existed still loads', () => {
+    assert.deepEqual(chatEventSchema.parse(base), base);
+  });
+
+  test('an unknown kind of "always" or a warning that is not text is refused', () => {
+    assert.equal(chatEventSchema.safeParse({ ...base, alwaysKind: 'everything' }).success, false);
+    assert.equal(chatEventSchema.safeParse({ ...base, warnings: [{ html: '<b>x</b>' }] }).success, false);
   });
 });

@@ -39,7 +39,6 @@ test('ordinary files are not', () => {
     'src/settings.json',
     'vscode/settings.json',
     '.vscode/notes.md',
-    '.git/hooks',
     '.gitignore',
     'git/config',
     'mcp.json',
@@ -49,5 +48,104 @@ test('ordinary files are not', () => {
     '',
   ]) {
     assert.equal(isSensitivePath(p), false, p);
+  }
+});
+
+test('anything in or named .git is sensitive: commondir, modules, worktrees, a .git file', () => {
+  for (const p of [
+    '.git',
+    '.git/',
+    '.git/hooks',
+    '.git/commondir',
+    '.git/HEAD',
+    '.git/info/attributes',
+    '.git/modules/sub/config',
+    '.git/modules/sub/hooks/post-checkout',
+    '.git/modules/a/modules/b/config',
+    '.git/worktrees/wt/gitdir',
+    'sub/.git',
+    'wt/.git',
+    '/abs/ws/sub/.git',
+    '.git/./config',
+    'a/b/../../.git/config',
+    'notes/../.git/hooks/pre-push',
+    '.git\\modules\\sub\\config',
+    // Folding may make `..` of `．．`, but only the ASCII one climbs: this stays inside .git.
+    '.git/．．/notes.txt',
+    // Bare repositories: named *.git by convention, and HEAD is what makes a folder one.
+    'fixtures/repo.git/config',
+    'evil/HEAD',
+    'evil/head',
+  ]) {
+    assert.equal(isSensitivePath(p), true, p);
+  }
+});
+
+test('case folding beyond toLowerCase, Unicode forms and invisible characters do not hide a name', () => {
+  for (const p of [
+    '.GIT/config',
+    '.Git/Hooks/pre-commit',
+    '.g\u0131t/config', // dotless ı uppercases to I
+    '.g\u0130t/config', // dotted İ
+    '.v\u017Fcode/settings.json', // long ſ uppercases to S
+    '.vscode/\u017Fettings.json',
+    'claude_des\u212Atop_config.json', // Kelvin sign K
+    '\uFF0E\uFF47\uFF49\uFF54/config', // fullwidth ．ｇｉｔ
+    '.vscode/\uFF54\uFF41\uFF53\uFF4B\uFF53.json',
+    '.gi\u0308t/config', // NFD with a combining mark
+    '.g\u00EFt/config', // the same, NFC
+    '.g\u200Cit/config', // zero-width non-joiner: HFS+ ignores it
+    '.vscode\u200D/settings.json',
+    '\uFEFF.git/config',
+    '.mcp\u00AD.json', // soft hyphen
+    '.VSCODE/TASKS.JSON',
+    'Team.CODE-WORKSPACE',
+  ]) {
+    assert.equal(isSensitivePath(p), true, JSON.stringify(p));
+  }
+});
+
+test('Windows names: trailing dots and spaces, alternate streams, 8.3 short names', () => {
+  for (const p of [
+    '.git./config',
+    '.git /config',
+    '.git. . /hooks/pre-commit',
+    '.git::$INDEX_ALLOCATION/config',
+    '.git:stream',
+    '.vscode. /settings.json',
+    'sub\\.git.',
+    'git~1/config',
+    'GIT~1\\hooks\\pre-commit',
+    'VSCODE~1/settings.json',
+    '.vscode/SETTIN~1.JSO',
+    'GITMOD~1',
+    'proj/WS~1.COD',
+  ]) {
+    assert.equal(isSensitivePath(p), true, JSON.stringify(p));
+  }
+});
+
+test('near misses stay ordinary', () => {
+  for (const p of [
+    '.github/workflows/ci.yml',
+    '.gitignore',
+    '.gitattributes',
+    '.gitkeep',
+    'docs/git.md',
+    'my-git/config',
+    'digit/notes.txt',
+    'notes/.git-notes.md',
+    'head.txt',
+    'src/HEADER.md',
+    'header',
+    'backup~old.txt',
+    'a~1b',
+    'verylongname~1',
+    '.git/../notes.txt',
+    'sub/.git/..',
+    '.vscode/settings.json.bak',
+    'vscode-settings.json',
+  ]) {
+    assert.equal(isSensitivePath(p), false, JSON.stringify(p));
   }
 });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { htmlToMarkdown } from '../../servers/web/html-to-markdown.js';
-import { mediaTypeOf, pageText } from '../../servers/web/page-content.js';
+import { type ConvertHtml, mediaTypeOf, pageText as pageTextWith } from '../../servers/web/page-content.js';
 import { formatDate, formatScoreboard } from '../../servers/web/sports.js';
 import { formatWeather } from '../../servers/web/weather.js';
 import { formatSearchResults, plainText } from '../../servers/web/web-search.js';
@@ -31,6 +31,9 @@ describe('html to markdown', () => {
 
 describe('page content', () => {
   const url = new URL('http://x.example/');
+  // The server converts in a worker thread; the conversion itself is the same function.
+  const inProcess: ConvertHtml = async (html, base) => htmlToMarkdown(html, base);
+  const pageText = (body: Buffer, type: string | undefined, at: URL, truncated: boolean) => pageTextWith(body, type, at, truncated, inProcess);
   test('parses content types and charsets', () => {
     assert.deepEqual(mediaTypeOf('Text/HTML; charset="ISO-8859-1"'), { type: 'text/html', charset: 'ISO-8859-1' });
     assert.deepEqual(mediaTypeOf(undefined), { type: '', charset: undefined });

@@ -239,6 +239,71 @@ describe('chat webview', () => {
     ]);
   });
 
+  test('run_code: warnings and sandbox line shown; "always" is its own confirmed step, usable from the keyboard', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'state', state: { ...readyState, busy: true } });
+    await chat.post({
+      type: 'event',
+      event: {
+        kind: 'approval_request', callId: 'rc', server: 'workspace', tool: 'run_code', reason: 'Run Python code in the workspace folder',
+        preview: 'print(1)', alwaysKind: 'code', notes: ['Sandboxed (bubblewrap), network off.'],
+        warnings: ['No OS sandbox: this code runs with your access to your files and network.', 'Code can change any file in this workspace, including .vscode and .git.'],
+      },
+    });
+    const card = page.locator('.approval[data-call-id="rc"]');
+    await card.locator('button[data-decision="once"]').waitFor();
+    assert.deepEqual(await card.locator('.approval-warning').allInnerTexts(), [
+      'No OS sandbox: this code runs with your access to your files and network.',
+      'Code can change any file in this workspace, including .vscode and .git.',
+    ]);
+    assert.equal(await card.locator('.approval-note').innerText(), 'Sandboxed (bubblewrap), network off.');
+    // No one-click "always" beside Allow once: the same button as other tools must not exist here.
+    assert.deepEqual(await card.locator('.approval-buttons button:visible').allInnerTexts(), ['Allow once', 'Deny']);
+    assert.equal(await card.locator('button[data-decision="always"]').isVisible(), false);
+    const open = card.locator('.approval-always-code');
+    assert.equal(await open.innerText(), 'Always run code without asking…');
+    assert.equal(await open.getAttribute('aria-expanded'), 'false');
+
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const confirm = card.locator('.approval-confirm button[data-decision="always"]');
+    await confirm.waitFor();
+    assert.equal(await open.getAttribute('aria-expanded'), 'true');
+    assert.match(await card.locator('.approval-confirm').innerText(), /Always run code in this workspace without asking\? It can change any file here, including \.vscode and \.git/);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-decision')), 'always', 'focus moved to the confirm button');
+    // Escape closes the question and gives focus back; it does not stop the running turn.
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('approval-always-code')), true);
+    assert.equal((await chat.posted()).some((m) => m.type === 'stop' || m.type === 'approve'), false);
+
+    await page.keyboard.press('Space');
+    await confirm.waitFor();
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await chat.waitForPosted('approve'), [{ type: 'approve', callId: 'rc', decision: 'always' }]);
+    assert.equal(await card.locator('button[data-decision="once"]').isDisabled(), true);
+    await chat.post({ type: 'event', event: { kind: 'approval', callId: 'rc', decision: 'always' } });
+    await page.waitForSelector('.approval[data-call-id="rc"][data-state="always"]');
+    assert.equal(await card.locator('.approval-outcome').innerText(), 'Code runs without asking in this workspace');
+  });
+
+  test('a file that always asks offers no "always" at all', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({
+      type: 'event',
+      event: {
+        kind: 'approval_request', callId: 'g', server: 'workspace', tool: 'write_file', reason: 'Write .git/config in the workspace',
+        alwaysKind: 'none', warnings: ['.git/config can make the editor, git or an MCP host run commands.'],
+      },
+    });
+    const card = page.locator('.approval[data-call-id="g"]');
+    await card.locator('button[data-decision="once"]').waitFor();
+    assert.deepEqual(await card.locator('button').allInnerTexts(), ['Allow once', 'Deny']);
+    assert.equal(await card.locator('.approval-always-code').count(), 0);
+  });
+
   test('Enter sends with attachments, Shift+Enter adds a newline, chips can be removed', async () => {
     const chat = await openReady();
     const { page } = chat;

@@ -1,27 +1,45 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { globToRegExp, isGlob } from '../../servers/workspace/glob';
+import { isGlob, nameTest } from '../../servers/workspace/glob';
 import { detectKind } from '../../src/common/file-kind';
 
-test('globs', () => {
+test('globs: without a "/" about the name, with one about the relative path', () => {
   const cases: Array<[string, string, boolean]> = [
     ['*.ts', 'a.ts', true],
     ['*.ts', 'A.TS', true],
-    ['*.ts', 'a/b.ts', false],
+    ['*.ts', 'a/b.ts', true], // the name b.ts
+    ['a/*.ts', 'a/b/c.ts', false],
     ['**/*.ts', 'a.ts', true],
     ['**/*.ts', 'a/b/c.ts', true],
     ['src/**', 'src/a/b', true],
+    ['src/**', 'lib/a/b', false],
     ['*.{js,ts}', 'x.js', true],
     ['*.{js,ts}', 'x.py', false],
     ['f?o', 'foo', true],
     ['[ab]*', 'bz', true],
     ['[!ab]*', 'bz', false],
+    ['[!ab]*', 'cz', true],
     ['a.b', 'axb', false],
-    ['a+b(c)', 'a+b(c)', true],
+    ['a+b(c)', 'a+b(c)', true], // no glob character: a plain part of the name
+    ['*+b(c)', 'a+bc', true], // in a glob, picomatch reads (c) as a group
+    ['*', '.env', true],
+    ['**/**/**/x', 'x', true],
+    ['**/**/**/x', 'a/b/x', true],
   ];
-  for (const [g, s, want] of cases) assert.equal(globToRegExp(g).test(s), want, `${g} vs ${s}`);
+  for (const [g, s, want] of cases) assert.equal(nameTest(g)(s.split('/').pop() as string, s), want, `${g} vs ${s}`);
   assert.equal(isGlob('readme'), false);
   assert.equal(isGlob('*.md'), true);
+  assert.equal(nameTest('README')('readme.md', 'docs/readme.md'), true);
+});
+
+test('a run of "**/" against a deep path is matched at once, not by backtracking', () => {
+  const test_ = nameTest(`${'**/'.repeat(40)}x`);
+  const deep = `${Array.from({ length: 60 }, (_, i) => `d${i}`).join('/')}/y`;
+  // The old translation took minutes for this; a generous bound proves it no longer backtracks.
+  const started = performance.now();
+  assert.equal(test_('y', deep), false);
+  assert.equal(test_('x', deep.replace(/y$/, 'x')), true);
+  assert.ok(performance.now() - started < 1000);
 });
 
 test('file kinds by magic bytes', () => {

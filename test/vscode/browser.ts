@@ -1,18 +1,7 @@
 // Debian's Chromium driven by playwright-core (never `playwright install`: it downloads).
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-
-export const CHROMIUM = process.env.MCP_AGENT_CHROMIUM ?? '/usr/bin/chromium';
-
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
 
 export interface BrowserPage {
   browser: Browser;
@@ -25,9 +14,15 @@ export interface BrowserPage {
  * errors, page errors and failed requests go to `consoleLog`.
  */
 export async function openBrowser(opts: { consoleLog: string; viewport?: { width: number; height: number } }): Promise<BrowserPage> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
-  const page = await context.newPage();
+  const browser = await chromium.launch({ executablePath: requireChromium(), headless: true, args: CHROMIUM_ARGS });
+  let page: Page;
+  try {
+    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
+    page = await context.newPage();
+  } catch (err) {
+    await browser.close().catch(() => undefined);
+    throw err;
+  }
   page.setDefaultTimeout(30_000);
   writeFileSync(opts.consoleLog, '');
   const note = (line: string) => appendFileSync(opts.consoleLog, `${new Date().toISOString()} ${line}\n`);

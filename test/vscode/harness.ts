@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/code-server.mjs';
+import { requireChromium } from '../../scripts/chromium.mjs';
 import { logsDir, repoRoot, screenshotsDir, slug } from './artifacts';
 import { openBrowser, type BrowserPage } from './browser';
 
@@ -167,6 +168,7 @@ function escapeRegExp(s: string): string {
 
 /** Starts code-server and Chromium and opens the workspace with the extension loaded. */
 export async function startVscode(opts: VscodeOptions): Promise<Vscode> {
+  requireChromium(); // before code-server starts: a missing browser fails in a second, naming the fix
   const root = repoRoot();
   const runDir = mkdtempSync(join(tmpdir(), 'mcp-agent-ui-'));
   const workspace = opts.workspace ?? join(runDir, 'workspace');

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/code-server.mjs';
+import { requireChromium } from '../../scripts/chromium.mjs';
 import { logsDir } from './artifacts';
 import { openBrowser, type BrowserPage } from './browser';
 
@@ -33,6 +34,7 @@ async function main(): Promise<number> {
     console.error('usage: launcher --extensionDevelopmentPath=DIR --extensionTestsPath=FILE [folder]');
     return 2;
   }
+  requireChromium(); // before code-server starts: a missing browser fails in a second, naming the fix
   const scratch = mkdtempSync(join(tmpdir(), 'mcp-agent-exthost-'));
   const folder = args.folder ?? join(scratch, 'workspace');
   mkdirSync(folder, { recursive: true });

@@ -171,13 +171,11 @@ export class Agent {
         if (signal.aborted) return fail(CANCELLED);
         const need = approvalNeed(tool, input, this.options.approvals);
         if (need.ask) {
-          const decision = await this.options.askApproval(
-            { callId: use.id, tool, input, reason: need.reason, preview: need.preview },
-            signal,
-          );
+          const { ask: _ask, ...prompt } = need;
+          const decision = await this.options.askApproval({ callId: use.id, tool, input, ...prompt }, signal);
           if (signal.aborted) return fail(CANCELLED);
           if (decision === 'deny') return fail('The person denied this tool call. Do not retry it; ask them what they want instead.');
-          if (decision === 'always' && need.remember) await this.options.approvals.add(approvalKey(tool));
+          if (decision === 'always' && need.alwaysKind !== 'none') await this.options.approvals.add(approvalKey(tool));
           started = Date.now(); // the card's duration is the call's, not the person's thinking time
         }
         try {

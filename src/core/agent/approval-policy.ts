@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { HubTool } from '../mcp/types';
 import { isSensitivePath } from '../../common/sensitive-paths';
+import type { AlwaysKind } from '../../shared/protocol';
+import { describeSandbox, runsCode, sandboxClaim } from './sandbox-status';
 
 /** Where "always allow in this workspace" decisions live (workspace state in VS Code, memory in the CLI). */
 export interface ApprovalStore {
@@ -8,9 +10,24 @@ export interface ApprovalStore {
   add(key: string): void | PromiseLike<void>;
 }
 
-export type ApprovalNeed = { ask: false } | { ask: true; reason: string; preview?: string; remember: boolean };
+/** What the person is shown when a call needs their approval. */
+export interface ApprovalPrompt {
+  reason: string;
+  preview?: string;
+  /** Shown prominently: what the call could do beyond its reason (e.g. no OS sandbox). */
+  warnings: string[];
+  /** Short neutral lines, e.g. the sandbox the code runs in. */
+  notes: string[];
+  /** Which "always" may be offered: for the tool, for running code (its own, clearly worded choice), or none. */
+  alwaysKind: AlwaysKind;
+}
 
-const PATH_KEYS = ['path', 'file', 'filename', 'target', 'database', 'destination'];
+export type ApprovalNeed = { ask: false } | ({ ask: true } & ApprovalPrompt);
+
+/** Argument names that hold a path, in the bundled servers and in the common third-party ones. */
+const PATH_KEY = /path|file|dir|folder|target|dest|source|database|uri|^(to|from|out|output)$/i;
+/** Except those that hold what goes into a file. */
+const CONTENT_KEY = /content|text|body|code|^data$/i;
 const PREVIEW_LIMIT = 4000;
 
 /**
@@ -18,10 +35,13 @@ const PREVIEW_LIMIT = 4000;
  * so a tool whose description, schema or annotations change is never auto-approved.
  */
 export function approvalKey(tool: Pick<HubTool, 'server' | 'tool'>): string {
+  const sandbox = sandboxClaim(tool);
   const definition = JSON.stringify({
     description: tool.tool.description ?? '',
     inputSchema: tool.tool.inputSchema,
     annotations: tool.tool.annotations ?? {},
+    // Code allowed to run inside a sandbox must ask again once it would run outside one.
+    ...(sandbox ? { sandbox: { available: sandbox.available, kind: sandbox.kind, network: sandbox.network } } : {}),
   });
   const hash = createHash('sha256').update(definition).digest('hex').slice(0, 16);
   return `${tool.server}/${tool.tool.name}@${hash}`;
@@ -30,35 +50,59 @@ export function approvalKey(tool: Pick<HubTool, 'server' | 'tool'>): string {
 /** Decides whether a call runs at once or asks the person first, and what the person is shown. */
 export function approvalNeed(tool: HubTool, input: Record<string, unknown>, store: ApprovalStore): ApprovalNeed {
   const annotations = tool.tool.annotations ?? {};
-  const sensitive = sensitivePathIn(input);
-  if (sensitive) {
+  // Sensitive files are about what runs commands: reading one (a tool that says it only reads) changes nothing.
+  const readOnly = annotations.readOnlyHint === true && annotations.destructiveHint !== true;
+  const sensitive = readOnly ? undefined : pathsIn(input).find(isSensitivePath);
+  if (sensitive !== undefined) {
     return {
       ask: true,
-      reason: `${tool.tool.name} touches ${sensitive}, which can change how the editor, git or MCP servers behave. It always needs your approval.`,
+      reason: reasonFor(tool, input),
       preview: previewOf(tool, input),
-      remember: false,
+      warnings: [
+        `${sensitive} can make the editor, git or an MCP host run commands: a call that touches it always needs your approval, whatever you allowed before.`,
+      ],
+      notes: [],
+      alwaysKind: 'none',
     };
   }
-  if (annotations.readOnlyHint === true && annotations.destructiveHint !== true) return { ask: false };
+  if (readOnly) return { ask: false };
   if (store.has(approvalKey(tool))) return { ask: false };
-  return {
-    ask: true,
-    reason: reasonFor(tool, input),
-    preview: previewOf(tool, input),
-    remember: true,
-  };
+  const prompt: ApprovalPrompt = { reason: reasonFor(tool, input), preview: previewOf(tool, input), warnings: [], notes: [], alwaysKind: 'tool' };
+  if (runsCode(tool)) {
+    const sandbox = describeSandbox(tool);
+    if (sandbox.warning) prompt.warnings.push(sandbox.warning);
+    prompt.warnings.push(CODE_REACH);
+    if (sandbox.note) prompt.notes.push(sandbox.note);
+    prompt.alwaysKind = 'code';
+  }
+  return { ask: true, ...prompt };
 }
 
-function sensitivePathIn(input: Record<string, unknown>): string | undefined {
-  for (const key of PATH_KEYS) {
-    const value = input[key];
-    if (typeof value === 'string' && isSensitivePath(value)) return value;
+const CODE_REACH =
+  'Code can change any file in this workspace, including .vscode and .git, where the editor and git find commands to run.';
+
+/** Every string a path-like argument holds (a list of paths too), in argument order. */
+function pathsIn(input: Record<string, unknown>): string[] {
+  return Object.entries(input)
+    .filter(([key]) => PATH_KEY.test(key) && !CONTENT_KEY.test(key))
+    .flatMap(([, value]) => (Array.isArray(value) ? value : [value]))
+    .filter((v): v is string => typeof v === 'string')
+    .map(fromFileUri);
+}
+
+/** `file:///ws/%2Egit/config` names the path the server will open, so read it as that path. */
+function fromFileUri(value: string): string {
+  if (!/^file:/i.test(value)) return value;
+  const path = value.replace(/^file:(\/\/[^/]*)?/i, '');
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
   }
-  return undefined;
 }
 
 function reasonFor(tool: HubTool, input: Record<string, unknown>): string {
-  const path = PATH_KEYS.map((k) => input[k]).find((v): v is string => typeof v === 'string');
+  const path = pathsIn(input)[0];
   switch (tool.tool.name) {
     case 'write_file':
       return `Write ${path ?? 'a file'} in the workspace`;

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ChatEvent } from '../../shared/protocol';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
+import type { ApprovalPrompt } from './approval-policy';
 
 /** What the agent needs of the MCP host; McpHub provides it. */
 export interface ToolHost {
@@ -15,12 +16,10 @@ export type AgentOutput =
   | { type: 'delta'; turnId: string; blockId: string; text: string }
   | { type: 'progress'; callId: string; progress: number; total?: number; message?: string };
 
-export interface ApprovalRequest {
+export interface ApprovalRequest extends ApprovalPrompt {
   callId: string;
   tool: HubTool;
   input: Record<string, unknown>;
-  reason: string;
-  preview?: string;
 }
 
 /** The front end's way of asking the person; resolves with their decision (or 'deny' when the turn is cancelled). */

@@ -5,15 +5,17 @@ import type { StdioServerConfig } from './types';
 /** The servers the extension ships, in the order they are shown. */
 export const BUNDLED_SERVER_NAMES = ['workspace', 'web', 'research', 'orchestrator'] as const;
 
+export type BundledServerName = (typeof BUNDLED_SERVER_NAMES)[number];
+
 /**
  * Stdio configs for the bundled servers whose bundle exists:
  * `<node> <distDir>/servers/<name>.js <workspace>`. The command is process.execPath, which in the
  * extension host is VS Code's Electron binary: ELECTRON_RUN_AS_NODE=1 makes it behave as plain
  * Node (and is ignored by Node itself, so the same configs work from the CLI).
- * `env` is added to the small default environment the host passes (PATH, HOME, …): put API keys
- * and base-URL overrides there.
+ * `source` is the environment to pick from (the host's, plus keys from secret storage): each server gets
+ * only its share of it (bundledServerEnv), on top of the small default environment the host passes.
  */
-export function bundledServerConfigs(distDir: string, workspace: string, env: Record<string, string>): StdioServerConfig[] {
+export function bundledServerConfigs(distDir: string, workspace: string, source: NodeJS.ProcessEnv): StdioServerConfig[] {
   return BUNDLED_SERVER_NAMES.map((name) => ({ name, script: join(distDir, 'servers', `${name}.js`) }))
     .filter(({ script }) => existsSync(script))
     .map(({ name, script }) => ({
@@ -21,19 +23,28 @@ export function bundledServerConfigs(distDir: string, workspace: string, env: Re
       transport: 'stdio' as const,
       command: process.execPath,
       args: [script, workspace],
-      env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
+      env: { ...bundledServerEnv(name, source), ELECTRON_RUN_AS_NODE: '1' },
       cwd: workspace,
     }));
 }
 
-/** The variables of the host's environment that the bundled servers are meant to see. */
-const PASSED_TO_SERVERS = /^(ARXIV_API_URL|BRAVE_SEARCH_URL|BRAVE_API_KEY|WEATHER_API_URL|ESPN_API_URL|MCP_AGENT_[A-Z0-9_]+|LANG|LC_[A-Z]+|TMPDIR|PYTHONPATH|VIRTUAL_ENV)$/;
+/** Settings every bundled server may read: locale, temp folder and the project's own non-secret knobs. */
+const FOR_EVERY_SERVER = /^(MCP_AGENT_(?!HTTP_TOKEN$)[A-Z0-9_]+|LANG|LC_[A-Z]+|TMPDIR)$/;
 
-/** Picks what the bundled servers need from an environment; API keys for Anthropic never pass. */
-export function bundledServerEnv(source: NodeJS.ProcessEnv): Record<string, string> {
+/** Keys and upstream addresses go only to the server that uses them: a key is never where it is not needed. */
+const FOR_ONE_SERVER: Record<BundledServerName, RegExp> = {
+  workspace: /^(PYTHONPATH|VIRTUAL_ENV)$/,
+  web: /^(BRAVE_API_KEY|BRAVE_SEARCH_URL|WEATHER_API_URL|ESPN_API_URL)$/,
+  research: /^ARXIV_API_URL$/,
+  // Not bundled yet; when it is, it alone will take the Anthropic key it runs sub-agents with.
+  orchestrator: /(?!)/,
+};
+
+/** What one bundled server sees of an environment; nothing else of it (tokens, other keys) passes. */
+export function bundledServerEnv(name: BundledServerName, source: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) {
-    if (value !== undefined && PASSED_TO_SERVERS.test(key)) env[key] = value;
+    if (value !== undefined && (FOR_EVERY_SERVER.test(key) || FOR_ONE_SERVER[name].test(key))) env[key] = value;
   }
   return env;
 }

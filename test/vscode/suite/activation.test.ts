@@ -1,6 +1,7 @@
 // The extension is installed in the real extension host, activates cleanly and registers what it contributes.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { McpAgentApi } from '../../../src/extension';
 
 const ID = 'mcp-agent.mcp-agent';
 
@@ -26,7 +27,12 @@ describe('activation', () => {
     assert.deepEqual(contributed.filter((c) => !registered.has(c)), [], 'contributed but not registered');
   });
 
-  it('opens the MCP Agent side bar', async () => {
+  it('opens the MCP Agent side bar, and the chat page loads and says ready', async () => {
+    const ext = vscode.extensions.getExtension<McpAgentApi>(ID);
+    assert.ok(ext);
+    const api = await ext.activate();
     await vscode.commands.executeCommand('workbench.view.extension.mcpAgent');
+    // Resolves only when the webview's script ran, posted `ready`, and got the conversation back.
+    await api.chatReady();
   });
 });
