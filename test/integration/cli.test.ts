@@ -160,6 +160,19 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
     assert.ok(r.stdout.includes('│ \\u001b]52;c;ZXZpbA==\\u0007'), 'the preview shows the sequence');
   });
 
+  test("an API error message holding escape sequences is printed escaped", async () => {
+    api.setScript([{ error: 400, message: 'bad \x1b]0;pwned\x07 request\u009b2J' }]);
+    try {
+      const r = await cli(['--workspace', ws, 'hi'], env);
+      assert.equal(r.code, 1);
+      assert.equal(r.raw.indexOf(0x1b), -1);
+      assert.doesNotMatch(r.stdout, CONTROLS);
+      assert.ok(r.stdout.includes('refused the request (400): bad \\u001b]0;pwned\\u0007 request\\u009b2J'), r.stdout);
+    } finally {
+      api.setScript(writer);
+    }
+  });
+
   test('a rejected key ends with a clear message and exit 1', async () => {
     api.setScript([{ error: 401, message: 'invalid x-api-key' }]);
     try {
