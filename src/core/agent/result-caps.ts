@@ -126,10 +126,11 @@ function capBlocks(blocks: ResultBlock[], textLimit: number, images: ImageBudget
       out.push(...(texts?.get(i) ?? [block]));
       return;
     }
-    const refusal = block.type === 'image' && block.source.type === 'base64' ? takeImage(images, block.source.data.length) : undefined;
-    if (refusal && block.type === 'image' && block.source.type === 'base64') {
+    const source = block.type === 'image' && block.source.type === 'base64' ? block.source : undefined;
+    const refusal = source && takeImage(images, source.data.length);
+    if (source && refusal) {
       changed = true;
-      out.push({ type: 'text', text: `[${block.source.media_type} image of ${formatBytes(block.source.data.length)} not sent: ${refusal}]` });
+      out.push({ type: 'text', text: `[${source.media_type} image of ${formatBytes(source.data.length)} not sent: ${refusal}]` });
     } else out.push(block);
   });
   return changed ? out : undefined;
