@@ -1,4 +1,6 @@
 import type { AskApproval } from './core/agent/types';
+// Text from the model or a server: escape sequences could move the cursor and redraw the question.
+import { escapeControls as printable } from './cli-escape';
 
 /** Where the question is asked: the CLI's line queue (shared with the REPL) and its output. */
 export interface ApprovalTerminal {
@@ -48,12 +50,4 @@ export function terminalApproval(terminal: ApprovalTerminal): AskApproval {
       return 'deny';
     }
   };
-}
-
-/**
- * Text from the model or a server, made safe to print: escape sequences could move the cursor and
- * redraw the question, so control characters show as their escaped codes.
- */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

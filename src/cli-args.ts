@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { parseArgs as parseArgv } from 'node:util';
+import { DEFAULT_MODEL } from './core/agent/models';
 
 export interface CliArgs {
   workspace: string;
@@ -6,46 +8,54 @@ export interface CliArgs {
   prompt?: string;
   model: string;
   maxIterations: number;
+  maxTokens: number;
   help: boolean;
 }
 
-export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model <name>] [--max-iterations <n>] ["prompt"]
+export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model <name>] [--max-iterations <n>] [--max-tokens <n>] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
   Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn.
   --yes approves every tool call; otherwise each call that changes something asks y/N/a(lways).
+  --max-tokens caps each model reply (default 8192); a tool call cut off by it is not run.
   Reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL like the Anthropic SDK; BRAVE_API_KEY for web_search.`;
+
+const OPTIONS = {
+  workspace: { type: 'string', short: 'w' },
+  yes: { type: 'boolean', short: 'y' },
+  model: { type: 'string' },
+  'max-iterations': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** Parses the CLI's arguments; throws an Error with a message for the person on anything unknown. */
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
-  const args: CliArgs = {
-    workspace: process.cwd(),
-    yes: false,
-    model: env.MCP_AGENT_MODEL ?? 'claude-sonnet-4-5',
-    maxIterations: 10,
-    help: false,
-  };
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--workspace' || arg === '-w') args.workspace = resolve(value());
-    else if (arg.startsWith('--workspace=')) args.workspace = resolve(arg.slice('--workspace='.length));
-    else if (arg === '--yes' || arg === '-y') args.yes = true;
-    else if (arg === '--model') args.model = value();
-    else if (arg === '--max-iterations') {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1) throw new Error('--max-iterations needs a whole number of at least 1');
-      args.maxIterations = n;
-    } else if (arg === '--help' || arg === '-h') args.help = true;
-    else if (arg === '--') rest.push(...argv.slice(i + 1)), (i = argv.length);
-    else if (arg.startsWith('-') && arg.length > 1) throw new Error(`unknown option ${arg}`);
-    else rest.push(arg);
+  // strict: false so unknown options and missing values come back as tokens and get our own
+  // short messages ("unknown option --x") rather than node's paragraph-long ones.
+  const { values, positionals, tokens } = parseArgv({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const option = (OPTIONS as Record<string, { type: string }>)[token.name];
+    if (!option) throw new Error(`unknown option ${token.rawName}`);
+    if (option.type === 'string' && token.value === undefined) throw new Error(`${token.rawName} needs a value`);
+    if (option.type === 'boolean' && token.value !== undefined) throw new Error(`${token.rawName} takes no value`);
   }
-  if (rest.length > 0) args.prompt = rest.join(' ');
+  const args: CliArgs = {
+    workspace: typeof values.workspace === 'string' ? resolve(values.workspace) : process.cwd(),
+    yes: values.yes === true,
+    model: typeof values.model === 'string' ? values.model : (env.MCP_AGENT_MODEL ?? DEFAULT_MODEL),
+    maxIterations: wholeNumber(values['max-iterations'], '--max-iterations', 1, 10),
+    maxTokens: wholeNumber(values['max-tokens'], '--max-tokens', 256, 8192),
+    help: values.help === true,
+  };
+  if (positionals.length > 0) args.prompt = positionals.join(' ');
   return args;
+}
+
+function wholeNumber(value: string | boolean | undefined, flag: string, min: number, fallback: number): number {
+  if (typeof value !== 'string') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} needs a whole number of at least ${min}`);
+  return n;
 }

@@ -8,6 +8,7 @@ import { bundledServerConfigs } from './core/mcp/bundled-servers';
 import { McpHub } from './core/mcp/hub';
 import { terminalApproval } from './cli-approval';
 import { parseArgs, USAGE, type CliArgs } from './cli-args';
+import { escapeControls } from './cli-escape';
 import { CliRenderer } from './cli-render';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
@@ -16,7 +17,7 @@ async function main(): Promise<number> {
   try {
     args = parseArgs(process.argv.slice(2), process.env);
   } catch (err) {
-    process.stderr.write(`mcp-agent: ${(err as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`mcp-agent: ${escapeControls((err as Error).message)}\n${USAGE}\n`);
     return 2;
   }
   if (args.help) {
@@ -45,17 +46,19 @@ async function main(): Promise<number> {
   try {
     await hub.settled();
     for (const s of hub.statuses()) {
-      if (s.state === 'error') renderer.line(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`);
+      if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
     }
     const agent = new Agent({
       client: new Anthropic({ apiKey: process.env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined }),
       host: hub,
       model: args.model,
       maxIterations: args.maxIterations,
+      maxTokens: args.maxTokens,
       workspaceName: basename(args.workspace),
       approvals: memoryApprovals(),
       askApproval: args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t) }),
       keyHint: 'Check ANTHROPIC_API_KEY.',
+      settingNames: { maxTokens: 'the --max-tokens option', maxIterations: 'the --max-iterations option' },
     });
     if (args.prompt !== undefined) {
       const status = await runTurn(agent, args.prompt, renderer);
@@ -140,7 +143,7 @@ function isDirectory(path: string): boolean {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`mcp-agent: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`mcp-agent: ${escapeControls(err instanceof Error ? err.message : String(err))}\n`);
     process.exit(1);
   },
 );

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { McpHub } from '../core/mcp/hub';
+import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';
 import type { ChatViewProvider } from './chat-view';
 import type { Secrets } from './secrets';
@@ -87,14 +88,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text, language }), { preview: true });
     }),
     register('mcpAgent.openResourceTemplate', async (server: string, uriTemplate: string) => {
-      let uri = uriTemplate;
-      // RFC 6570 level 1 is what servers use in practice: {name} filled with the person's words, encoded.
-      for (const name of new Set([...uriTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!))) {
+      const template = resourceTemplate(uriTemplate);
+      const values: Record<string, string> = {};
+      for (const name of template.variables) {
         const value = await vscode.window.showInputBox({ title: `${uriTemplate}: ${name}`, prompt: `Value for {${name}}`, ignoreFocusOut: true });
         if (value === undefined) return;
-        uri = uri.split(`{${name}}`).join(encodeURIComponent(value.trim()));
+        values[name] = value.trim();
       }
-      await vscode.commands.executeCommand('mcpAgent.openResource', server, uri);
+      await vscode.commands.executeCommand('mcpAgent.openResource', server, template.expand(values));
     }),
     register('mcpAgent.usePrompt', async (server: string, name: string) => {
       const prompt = hub.status(server)?.prompts.find((p) => p.name === name);

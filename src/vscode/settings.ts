@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DEFAULT_MODEL } from '../core/agent/models';
 
 export interface AgentSettings {
   model: string;
@@ -16,7 +17,7 @@ export function readSettings(): AgentSettings {
   const c = vscode.workspace.getConfiguration('mcpAgent');
   const base = c.get<string>('apiBaseUrl', '').trim();
   return {
-    model: c.get<string>('model', 'claude-sonnet-4-5') || 'claude-sonnet-4-5',
+    model: c.get<string>('model', DEFAULT_MODEL) || DEFAULT_MODEL,
     apiBaseUrl: base || process.env.ANTHROPIC_BASE_URL || undefined,
     maxIterations: Math.max(1, c.get<number>('maxIterations', 10)),
     maxTokens: Math.max(256, c.get<number>('maxTokens', 8192)),

@@ -13,13 +13,16 @@ import { readFileSync } from 'node:fs';
 
 export interface ToolUseStep {
   name: string;
-  input: Record<string, unknown>;
+  input?: Record<string, unknown>;
+  /** Streamed as the input's JSON instead of `input`: may be broken or cut off, as a real stream's can be. */
+  rawInput?: string;
   id?: string;
 }
 
 export type Reply =
   | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string }
-  | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number }
+  /** With `stopReason: 'max_tokens'` (and a cut `rawInput`) it is a reply that ran out of tokens mid-call. */
+  | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number; stopReason?: string }
   | { error: 401 | 400 | 429 | 500 | 529; message?: string; retryAfterMs?: number }
   | { drop: true }
   /** Sends message_start and then nothing: for Stop tests. */
@@ -44,6 +47,11 @@ export type Script = Reply[] | ((body: MessagesBody, index: number) => Reply);
 
 export class FakeAnthropicApi {
   readonly requests: RecordedRequest[] = [];
+  /**
+   * When set, a request whose prompt is longer (estimated as the real API's tokenizer roughly
+   * does, 4 characters a token) is refused with the API's 400 "prompt is too long".
+   */
+  promptTokenLimit: number | undefined;
   private server: Server | undefined;
   private script: Script;
   private openResponses = new Set<ServerResponse>();
@@ -98,6 +106,10 @@ export class FakeAnthropicApi {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MessagesBody;
     this.requests.push({ body, headers: req.headers });
     this.waiters = this.waiters.filter((w) => (w.count <= this.requests.length ? (w.resolve(), false) : true));
+    const tokens = estimateTokens(body);
+    if (this.promptTokenLimit !== undefined && tokens > this.promptTokenLimit) {
+      return sendError(res, { error: 400, message: `prompt is too long: ${tokens} tokens > ${this.promptTokenLimit} maximum` });
+    }
     const reply = this.nextReply(body);
     this.openResponses.add(res);
     res.on('close', () => this.openResponses.delete(res));
@@ -109,13 +121,17 @@ export class FakeAnthropicApi {
     const message = buildMessage(body.model, reply);
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(message));
+      res.end(JSON.stringify({ ...message, content: message.content.map(({ rawInput: _raw, ...block }) => block) }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     await streamMessage(res, message, reply);
   }
+}
+
+function estimateTokens(body: MessagesBody): number {
+  return Math.ceil(JSON.stringify([body.system, body.tools, body.messages]).length / 4);
 }
 
 function sendError(res: ServerResponse, reply: Extract<Reply, { error: number }>): void {
@@ -140,6 +156,7 @@ interface Block {
   id?: string;
   name?: string;
   input?: Record<string, unknown>;
+  rawInput?: string;
 }
 
 let toolUseCounter = 0;
@@ -149,9 +166,9 @@ function buildMessage(model: string, reply: Exclude<Reply, { error: number } | {
   if ('hang' in reply) return { id: 'msg_hang', type: 'message', role: 'assistant', model, content, stop_reason: null };
   if (reply.text) content.push({ type: 'text', text: reply.text });
   for (const use of reply.toolUses ?? []) {
-    content.push({ type: 'tool_use', id: use.id ?? `toolu_fake_${++toolUseCounter}`, name: use.name, input: use.input });
+    content.push({ type: 'tool_use', id: use.id ?? `toolu_fake_${++toolUseCounter}`, name: use.name, input: use.input ?? {}, rawInput: use.rawInput });
   }
-  const stopReason = reply.toolUses?.length ? 'tool_use' : ('stopReason' in reply && reply.stopReason) || 'end_turn';
+  const stopReason = reply.stopReason ?? (reply.toolUses?.length ? 'tool_use' : 'end_turn');
   return {
     id: `msg_fake_${Date.now().toString(36)}`,
     type: 'message',
@@ -198,7 +215,7 @@ async function streamMessage(
         index,
         content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
       });
-      const json = JSON.stringify(block.input);
+      const json = block.rawInput ?? JSON.stringify(block.input);
       for (let i = 0; i < json.length; i += 16) {
         send(res, 'content_block_delta', {
           type: 'content_block_delta',

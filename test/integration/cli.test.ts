@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
@@ -13,6 +13,8 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** stdout as bytes, to check for bytes a terminal acts on. */
+  raw: Buffer;
 }
 
 function cli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<Run> {
@@ -21,12 +23,15 @@ function cli(args: string[], env: Record<string, string | undefined>, input?: st
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => stdout.push(d));
+    child.stderr.on('data', (d: Buffer) => stderr.push(d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      const raw = Buffer.concat(stdout);
+      resolve({ code, stdout: raw.toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), raw });
+    });
     if (input !== undefined) child.stdin.end(input);
     else child.stdin.end();
   });
@@ -39,6 +44,24 @@ function writer(body: MessagesBody): Reply {
   if (!match) return { text: `You said: ${lastUserText(body)}` };
   return { toolUses: [{ name: 'workspace__write_file', input: { path: match[1], content: match[2] } }] };
 }
+
+/** Sequences a terminal acts on: clipboard writes, titles, screen clears, hidden text, C1 controls, overwrites, BiDi reordering. */
+const HOSTILE = [
+  '\x1b]52;c;ZXZpbA==\x07', // OSC 52: put "evil" on the clipboard
+  '\x1b]0;pwned\x07', // window title
+  '\x1b[2J\x1b[H', // clear the screen, cursor home
+  '\x1b[8mhidden\x1b[0m', // SGR 8: invisible text
+  '\u009b31mC1 CSI', // the one-character CSI
+  '\u009d0;c1 title\u009c', // C1 OSC ... ST
+  'safe\rEVIL', // CR: overwrite what was printed
+  'abc\b\b\bXYZ', // backspaces
+  '\u202eevil reversed\u202c', // BiDi override
+  '\u2066isolate\u2069',
+  '\x7fdel',
+].join(' | ');
+
+/** What only a terminal's own control output would hold; the CLI without a TTY writes none. */
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 describe('the CLI (dist/cli.js) with the real workspace server and the fake API', () => {
   const api = new FakeAnthropicApi(writer);
@@ -102,6 +125,52 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
     const r = await cli(['--frobnicate'], env);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /unknown option --frobnicate/);
+  });
+
+  test('escape sequences in model text, tool input, file contents and results reach the terminal escaped', async () => {
+    writeFileSync(join(ws, 'evil.txt'), `${HOSTILE}\n`);
+    api.setScript((body) => {
+      if (isToolResultTurn(body)) return { text: `The file says: ${lastUserText(body)}`, chunk: 3 };
+      // small chunks: every sequence arrives split across several deltas
+      return { text: HOSTILE, chunk: 3, toolUses: [{ name: 'workspace__read_file', input: { path: 'evil.txt', note: HOSTILE } }] };
+    });
+    try {
+      const r = await cli(['--workspace', ws, '--yes', 'read evil.txt'], env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.raw.indexOf(0x1b), -1, 'no ESC byte at all');
+      assert.doesNotMatch(r.stdout, CONTROLS);
+      const shownOsc = '\\u001b]52;c;ZXZpbA==\\u0007';
+      assert.ok(r.stdout.startsWith(`${shownOsc} | `), 'the streamed text shows the OSC 52 write, escaped');
+      assert.ok(r.stdout.split('\n').some((l) => /^\[result\] workspace__read_file \(\d+ ms\) /.test(l) && l.includes(shownOsc)), 'so does the result');
+      assert.ok(r.stdout.includes(`The file says: ${shownOsc}`), 'and the file contents the model repeats');
+      assert.ok(r.stdout.includes('safe\\rEVIL') && r.stdout.includes('\\u009b31mC1 CSI') && r.stdout.includes('\\u202eevil'));
+      assert.match(r.stdout, /\[result\] workspace__read_file/);
+      assert.match(r.stdout, /The file says: /);
+    } finally {
+      api.setScript(writer);
+    }
+  });
+
+  test('an approval preview holding escape sequences is printed escaped', async () => {
+    const r = await cli(['--workspace', ws, `write preview.txt saying ${HOSTILE}`], env, 'n\n');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Allow\?/);
+    assert.equal(r.raw.indexOf(0x1b), -1);
+    assert.doesNotMatch(r.stdout, CONTROLS);
+    assert.ok(r.stdout.includes('│ \\u001b]52;c;ZXZpbA==\\u0007'), 'the preview shows the sequence');
+  });
+
+  test("an API error message holding escape sequences is printed escaped", async () => {
+    api.setScript([{ error: 400, message: 'bad \x1b]0;pwned\x07 request\u009b2J' }]);
+    try {
+      const r = await cli(['--workspace', ws, 'hi'], env);
+      assert.equal(r.code, 1);
+      assert.equal(r.raw.indexOf(0x1b), -1);
+      assert.doesNotMatch(r.stdout, CONTROLS);
+      assert.ok(r.stdout.includes('refused the request (400): bad \\u001b]0;pwned\\u0007 request\\u009b2J'), r.stdout);
+    } finally {
+      api.setScript(writer);
+    }
   });
 
   test('a rejected key ends with a clear message and exit 1', async () => {

@@ -330,6 +330,69 @@ describe('agent loop against the fake Messages API', () => {
     assert.deepEqual(progress.map((p) => p.type === 'progress' && p.message), ['step 1', 'step 4']);
   });
 
+  test('the tool timeout bounds the whole call, progress or not', async () => {
+    let seen: CallOptions | undefined;
+    const h = host({ s__slow: { readOnly: true, run: async (_a, _s, options) => ((seen = options), text('ok')) } });
+    api.setScript([{ toolUses: [{ name: 's__slow', input: {} }] }, { text: 'ok' }]);
+    await run(agent(h, { toolTimeoutMs: 7000 }), 'go');
+    assert.equal(seen?.timeoutMs, 7000);
+    assert.equal(seen?.maxTotalTimeoutMs, 7000, 'progress notifications cannot extend the call past the setting');
+  });
+
+  test('a call whose input is not valid JSON is answered with an error, not run, and the turn goes on', async () => {
+    const ran: unknown[] = [];
+    const h = host({ s__read: { readOnly: true, run: async (a) => (ran.push(a), text(`read ${String(a.path)}`)) } });
+    api.setScript([
+      {
+        text: 'Let me look.',
+        toolUses: [
+          { name: 's__read', rawInput: '{"path": "a.txt",}' },
+          { name: 's__read', rawInput: '["b.txt"]' },
+          { name: 's__read', input: { path: 'c.txt' } },
+        ],
+      },
+      { text: 'Recovered.' },
+    ]);
+    const { status, events } = await run(agent(h), 'read them');
+    assert.equal(status, 'done', JSON.stringify(events.at(-1)));
+    assert.deepEqual(ran, [{ path: 'c.txt' }], 'only the valid call ran');
+    const body = api.requests.at(-1)!.body;
+    const results = body.messages.at(-1)!.content as Array<{ is_error?: boolean; content: unknown }>;
+    assert.equal(results.length, 3, 'every call of the reply is answered');
+    assert.equal(results[0]!.is_error, true);
+    assert.match(String(results[0]!.content), /Your input for s__read was not valid JSON \(.*it began: \{"path": "a\.txt",\}\).*Send the call again/);
+    assert.match(String(results[1]!.content), /not valid JSON \(it is an array, not an object/);
+    assert.match(JSON.stringify(results[2]), /read c\.txt/);
+    assert.match(JSON.stringify(body.messages.at(-2)), /Let me look\./, 'the text of the reply was kept');
+  });
+
+  test('a call cut off by max_tokens is not run; the model is told to send smaller input', async () => {
+    const ran: string[] = [];
+    const h = host({
+      s__note: { readOnly: true, run: async () => (ran.push('note'), text('noted')) },
+      s__write: { run: async () => (ran.push('write'), text('written')) },
+    });
+    api.setScript([
+      {
+        toolUses: [
+          { name: 's__note', input: { text: 'first' } },
+          { name: 's__write', rawInput: `{"path": "big.txt", "content": "${'a'.repeat(200)}` },
+        ],
+        stopReason: 'max_tokens',
+      },
+      { text: 'I will write it in parts.' },
+    ]);
+    const { status } = await run(agent(h, { maxTokens: 1024 }), 'write a big file');
+    assert.equal(status, 'done');
+    assert.deepEqual(ran, ['note'], 'the complete call ran, the cut one did not');
+    const results = api.requests.at(-1)!.body.messages.at(-1)!.content as Array<{ is_error?: boolean; content: unknown }>;
+    assert.equal(results[1]!.is_error, true);
+    assert.match(
+      String(results[1]!.content),
+      /hit the max_tokens limit \(1024 tokens per reply, the mcpAgent\.maxTokens setting\) while writing the input for s__write.*not run.*write a big file in parts/,
+    );
+  });
+
   test('an unknown tool name gets a clear is_error result', async () => {
     api.setScript([{ toolUses: [{ name: 'nope__tool', input: {} }] }, { text: 'ok' }]);
     await run(agent(host({})), 'go');

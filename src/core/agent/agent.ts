@@ -4,9 +4,12 @@ import type { ChatEvent } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
 import { describeApiError } from './api-errors';
 import { approvalKey, approvalNeed, type ApprovalStore } from './approval-policy';
+import { readReply, type StreamedReply } from './reply-stream';
+import { capChatContent, capHistory, capToolResults } from './result-caps';
 import { buildSystemPrompt } from './system-prompt';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
+import { unrunnableCalls } from './unrunnable-calls';
 
 const CANCELLED = 'Cancelled: the person stopped the turn.';
 
@@ -22,6 +25,8 @@ export interface AgentOptions {
   askApproval: AskApproval;
   /** Told how to fix a rejected key, e.g. "Run 'MCP Agent: Set API Key'". */
   keyHint?: string;
+  /** Where the person changes the limits, named in what the agent says when one is reached. */
+  settingNames?: { maxTokens: string; maxIterations: string };
   /** Conversation so far (restored from disk). */
   history?: Anthropic.MessageParam[];
   /** Called with every message added to the conversation, so the caller can persist it. */
@@ -62,21 +67,23 @@ export class Agent {
       { type: 'text', text: input.text },
     ]);
     const maxIterations = this.options.maxIterations ?? 10;
+    const settings = this.options.settingNames ?? { maxTokens: 'the mcpAgent.maxTokens setting', maxIterations: 'the mcpAgent.maxIterations setting' };
     try {
       for (let iteration = 0; iteration < maxIterations; iteration++) {
         const tools = this.options.host.tools();
         const reply = await this.streamReply(turnId, iteration, tools, emit, signal);
-        this.push({ role: 'assistant', content: reply.content as Anthropic.ContentBlockParam[] });
-        const uses = reply.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
+        this.push({ role: 'assistant', content: reply.message.content as Anthropic.ContentBlockParam[] });
+        const uses = reply.message.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
         if (uses.length === 0) {
           event({ kind: 'turn_end', turnId, status: 'done' });
           return 'done';
         }
-        const results = await this.runTools(turnId, uses, tools, emit, signal);
-        this.push({ role: 'user', content: results });
+        const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
+        const results = await this.runTools(turnId, uses, tools, emit, signal, refusals);
+        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name]))) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
-      const note = `Stopped after ${maxIterations} model calls in one turn (the mcpAgent.maxIterations setting). Send "continue" to go on.`;
+      const note = `Stopped after ${maxIterations} model calls in one turn (${settings.maxIterations}). Send "continue" to go on.`;
       event({ kind: 'turn_end', turnId, status: 'max_iterations', error: note });
       return 'max_iterations';
     } catch (err) {
@@ -90,17 +97,22 @@ export class Agent {
     }
   }
 
+  private get maxTokens(): number {
+    return this.options.maxTokens ?? 8192;
+  }
+
   private async streamReply(
     turnId: string,
     iteration: number,
     tools: HubTool[],
     emit: (out: AgentOutput) => void,
     signal: AbortSignal,
-  ): Promise<Anthropic.Message> {
-    const stream = this.options.client.messages.stream(
+  ): Promise<StreamedReply> {
+    const stream = await this.options.client.messages.create(
       {
         model: this.options.model,
-        max_tokens: this.options.maxTokens ?? 8192,
+        max_tokens: this.maxTokens,
+        stream: true,
         system: buildSystemPrompt(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []),
         tools: tools.map((t) => ({
           name: t.qualifiedName,
@@ -112,27 +124,27 @@ export class Agent {
       { signal },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
-    for await (const e of stream) {
-      if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') {
-        emit({ type: 'delta', turnId, blockId: blockId(e.index), text: e.delta.text });
-      }
-    }
-    const message = await stream.finalMessage();
-    message.content.forEach((block, index) => {
+    const reply = await readReply(stream, (index, text) => emit({ type: 'delta', turnId, blockId: blockId(index), text }));
+    if (signal.aborted) throw new Anthropic.APIUserAbortError();
+    reply.message.content.forEach((block, index) => {
       if (block.type === 'text' && block.text.length > 0) {
         emit({ type: 'event', event: { kind: 'assistant_text', turnId, blockId: blockId(index), text: block.text } });
       }
     });
-    return message;
+    return reply;
   }
 
-  /** Runs the calls of one reply concurrently; results come back in the model's order. */
+  /**
+   * Runs the calls of one reply concurrently; results come back in the model's order. A call in
+   * `refusals` is not run: it is answered with its error.
+   */
   private async runTools(
     turnId: string,
     uses: Anthropic.ToolUseBlock[],
     tools: HubTool[],
     emit: (out: AgentOutput) => void,
     signal: AbortSignal,
+    refusals: ReadonlyMap<string, string>,
   ): Promise<Anthropic.ToolResultBlockParam[]> {
     const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
     const byName = new Map(tools.map((t) => [t.qualifiedName, t]));
@@ -153,6 +165,8 @@ export class Agent {
           event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs: Date.now() - started });
           return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
         };
+        const refusal = refusals.get(use.id);
+        if (refusal) return fail(refusal);
         if (!tool) return fail(`There is no tool named ${use.name} (its server may have stopped). Available: ${[...byName.keys()].join(', ') || 'none'}.`);
         if (signal.aborted) return fail(CANCELLED);
         const need = approvalNeed(tool, input, this.options.approvals);
@@ -168,12 +182,14 @@ export class Agent {
           const result = await this.options.host.callTool(tool.qualifiedName, input, {
             signal,
             timeoutMs: this.options.toolTimeoutMs,
+            // progress notifications reset timeoutMs; the setting bounds the whole call
+            maxTotalTimeoutMs: this.options.toolTimeoutMs,
             onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
           });
           if (signal.aborted) return fail(CANCELLED);
           const { forModel, forChat } = convertToolResult(result);
           const isError = result.isError === true;
-          event({ kind: 'tool_result', callId: use.id, isError, content: forChat, durationMs: Date.now() - started });
+          event({ kind: 'tool_result', callId: use.id, isError, content: capChatContent(forChat, use.name), durationMs: Date.now() - started });
           return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
         } catch (err) {
           if (signal.aborted) return fail(CANCELLED);
@@ -215,8 +231,9 @@ export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): A
 }
 
 /**
- * Makes a restored conversation valid for the API: joins same-role neighbours and answers tool
- * calls left without results (the window closed mid-call) with an error result.
+ * Makes a restored conversation valid for the API: joins same-role neighbours, answers tool
+ * calls left without results (the window closed mid-call) with an error result, and caps tool
+ * results saved before the caps existed (one oversized result would fail every later request).
  */
 export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
   const merged = mergeConsecutive(messages);
@@ -238,7 +255,7 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
       merged[i + 1] = { role: 'user', content: [...missing, ...blocks(next)] };
     } else out.push({ role: 'user', content: missing });
   });
-  return out;
+  return capHistory(out);
 }
 
 function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {

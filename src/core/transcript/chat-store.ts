@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { capChatContent, capMessage } from '../agent/result-caps';
 import { chatEventSchema, type ChatEvent } from '../../shared/protocol';
 import { JsonlLog } from './jsonl-log';
 
@@ -15,11 +16,15 @@ export class ChatStore {
   constructor(readonly dir: string) {
     this.events = new JsonlLog(join(dir, 'events.jsonl'), (v) => {
       const parsed = chatEventSchema.safeParse(v);
-      return parsed.success ? parsed.data : undefined;
+      if (!parsed.success) return undefined;
+      // a chat saved before results were capped must not put megabytes into the page
+      const e = parsed.data;
+      return e.kind === 'tool_result' ? { ...e, content: capChatContent(e.content) } : e;
     });
     this.messages = new JsonlLog(join(dir, 'messages.jsonl'), (v) => {
       const m = v as Anthropic.MessageParam;
-      return m && (m.role === 'user' || m.role === 'assistant') && m.content !== undefined ? m : undefined;
+      // capped here too (repairHistory caps again, changing nothing), so a restored chat stays sendable
+      return m && (m.role === 'user' || m.role === 'assistant') && m.content !== undefined ? capMessage(m) : undefined;
     });
   }
 

@@ -1,13 +1,15 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
  * An append-only JSONL file. Appends are queued so they land in order; a torn last line (the
- * window closed mid-write) or a line that fails validation is skipped on load, never fatal.
+ * window closed mid-write) or a line that fails validation is skipped on load, never fatal, and
+ * the first append after one starts on a new line so it is not glued onto the fragment.
  */
 export class JsonlLog<T> {
   private queue: Promise<void> = Promise.resolve();
   private failed: Error | undefined;
+  private tailChecked = false;
 
   constructor(
     readonly file: string,
@@ -19,7 +21,9 @@ export class JsonlLog<T> {
     this.queue = this.queue.then(async () => {
       try {
         await mkdir(dirname(this.file), { recursive: true });
-        await appendFile(this.file, line, 'utf8');
+        const lead = this.tailChecked || (await endsWithNewline(this.file)) ? '' : '\n';
+        await appendFile(this.file, lead + line, 'utf8');
+        this.tailChecked = true;
       } catch (err) {
         this.failed = err instanceof Error ? err : new Error(String(err));
       }
@@ -55,5 +59,25 @@ export class JsonlLog<T> {
       }
     }
     return records;
+  }
+}
+
+/** True for a missing or empty file too: only a non-empty file without a final newline needs one. */
+async function endsWithNewline(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw err;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
   }
 }

@@ -1,0 +1,125 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { Agent } from '../../src/core/agent/agent';
+import { RESULT_LIMITS } from '../../src/core/agent/result-caps';
+import type { AgentOutput } from '../../src/core/agent/types';
+import { McpHub } from '../../src/core/mcp/hub';
+import { ChatStore } from '../../src/core/transcript/chat-store';
+import type { ChatEvent } from '../../src/shared/protocol';
+import { FakeAnthropicApi, type MessagesBody } from '../fakes/anthropic-api';
+import { fakeConfig } from './mcp-support';
+
+const T = { timeout: 60_000 };
+const THREE_MB = 3 * 1024 * 1024;
+
+/** The text of every tool_result the request carries, joined. */
+function toolResultText(body: MessagesBody): string {
+  return body.messages
+    .flatMap((m) => (typeof m.content === 'string' ? [] : m.content))
+    .filter((b) => b.type === 'tool_result')
+    .map((b) => {
+      const c = b.content as string | Array<{ type: string; text?: string }>;
+      return typeof c === 'string' ? c : c.map((x) => x.text ?? '').join('');
+    })
+    .join('');
+}
+
+const requestBytes = (body: MessagesBody): number => Buffer.byteLength(JSON.stringify(body));
+
+describe('a 3 MB tool result, through the real agent, SDK and an MCP server', () => {
+  const api = new FakeAnthropicApi();
+  const hub = new McpHub([fakeConfig('echo', 'mcp-echo')]);
+  let client: Anthropic;
+  let dir: string;
+  before(async () => {
+    // as the real API does: a prompt over the context window is refused with a 400
+    api.promptTokenLimit = 200_000;
+    client = new Anthropic({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 0 });
+    hub.start();
+    await hub.settled();
+    dir = mkdtempSync(join(tmpdir(), 'agent-big-'));
+  });
+  after(async () => {
+    await hub.dispose();
+    await api.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function agent(extra: Partial<ConstructorParameters<typeof Agent>[0]> = {}): Agent {
+    return new Agent({ client, host: hub, model: 'claude-test', workspaceName: 'ws', approvals: { has: () => true, add: () => undefined }, askApproval: async () => 'once', ...extra });
+  }
+
+  async function run(a: Agent, prompt: string) {
+    const out: AgentOutput[] = [];
+    const status = await a.runTurn({ text: prompt }, (o) => out.push(o), new AbortController().signal);
+    const events = out.filter((o): o is { type: 'event'; event: ChatEvent } => o.type === 'event').map((o) => o.event);
+    return { status, events };
+  }
+
+  test('reaches the model capped, says where it was cut, and the next turn still works', T, async () => {
+    api.setScript([{ toolUses: [{ name: 'echo__big', input: { bytes: THREE_MB } }] }, { text: 'read it' }, { text: 'second turn ok' }]);
+    const store = new ChatStore(join(dir, 'chat'));
+    const a = agent({ onMessage: (m) => void store.messages.append(m) });
+    const first = await run(a, 'fetch the big thing');
+    assert.equal(first.status, 'done');
+    const afterTool = api.requests.at(-1)!.body;
+    const sent = toolResultText(afterTool);
+    assert.ok(Buffer.byteLength(sent) <= RESULT_LIMITS.textPerResult, `sent ${Buffer.byteLength(sent)} bytes`);
+    assert.ok(sent.startsWith('xxxx'), 'the start is kept');
+    assert.match(sent, /\[cut: this result held 3\.0 MiB of text, over the 100 KiB it may send to the model/);
+    assert.match(sent, /call echo__big again for a smaller part/);
+    assert.ok(requestBytes(afterTool) < 150 * 1024);
+
+    const shown = first.events.find((e) => e.kind === 'tool_result');
+    assert.ok(shown?.kind === 'tool_result');
+    const chatText = shown.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    assert.ok(Buffer.byteLength(chatText) <= RESULT_LIMITS.textPerResult, 'the chat gets the capped text too');
+
+    const second = await run(a, 'and now?');
+    assert.equal(second.status, 'done', JSON.stringify(second.events.at(-1)));
+    assert.ok(requestBytes(api.requests.at(-1)!.body) < 150 * 1024);
+
+    await store.messages.flush();
+    const restored = agent({ history: await store.messages.load() });
+    api.setScript([{ text: 'restored ok' }]);
+    assert.equal((await run(restored, 'still there?')).status, 'done');
+  });
+
+  test('a chat saved uncapped by an older version is repaired on load and can be sent', T, async () => {
+    const store = new ChatStore(join(dir, 'old-chat'));
+    const big = 'line of an old result\n'.repeat(Math.ceil(THREE_MB / 22));
+    const lines: unknown[] = [
+      { role: 'user', content: [{ type: 'text', text: 'read it' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_old', name: 'echo__big', input: { bytes: THREE_MB } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_old', content: [{ type: 'text', text: big }] }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    ];
+    mkdirSync(store.dir, { recursive: true });
+    writeFileSync(join(store.dir, 'messages.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    writeFileSync(
+      join(store.dir, 'events.jsonl'),
+      `${JSON.stringify({ kind: 'tool_result', callId: 'toolu_old', isError: false, content: [{ type: 'text', text: big }], durationMs: 5 })}\n`,
+    );
+    const shown = (await store.events.load())[0];
+    assert.ok(shown?.kind === 'tool_result');
+    const shownText = shown.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    assert.ok(Buffer.byteLength(shownText) <= RESULT_LIMITS.textPerResult, 'the page gets a capped result');
+
+    api.setScript([{ text: 'repaired' }]);
+    const { status } = await run(agent({ history: await store.messages.load() }), 'go on');
+    assert.equal(status, 'done');
+    const sent = toolResultText(api.requests.at(-1)!.body);
+    assert.ok(Buffer.byteLength(sent) <= RESULT_LIMITS.textPerResult);
+    assert.match(sent, /lines 1-\d[\d,]* \(\d+ KiB\) above and lines [\d,]+-[\d,]+ below/);
+
+    // the same history handed to the agent without the store's load is repaired by the agent itself
+    api.setScript([{ text: 'repaired again' }]);
+    const raw = lines as Anthropic.MessageParam[];
+    assert.equal((await run(agent({ history: raw }), 'go on')).status, 'done');
+    assert.match(toolResultText(api.requests.at(-1)!.body), /call echo__big again/);
+  });
+});
