@@ -15,18 +15,23 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, withStderr } from './errors';
+import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds, withStderr } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import { listAll } from './paginate';
 import { HostStdioTransport, type ExitInfo } from './stdio-transport';
+import { configProblem } from './config-check';
+import { listToolsLeniently } from './tool-list';
+import { needsTasks } from './tool-names';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
 
 export interface ConnectionOptions {
   /** How long the server gets to answer `initialize`. Default 15 s. */
   initializeTimeoutMs?: number;
-  /** Default timeout of a tool call (reset by each progress notification). Default 60 s. */
+  /** Default timeout of a tool call while it is silent (each progress notification resets it). Default 60 s. */
   callTimeoutMs?: number;
+  /** Default limit on a whole tool call, progress or not, when the caller gives none. Default 10 min. */
+  callTotalTimeoutMs?: number;
   /** Timeout of list, read and prompt requests. Default 30 s. */
   requestTimeoutMs?: number;
   /** Directories offered to the server as roots (roots/list). */
@@ -130,6 +135,12 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     if (this.started) throw new Error(`connection to ${this.name} was already started; make a new one`);
     this.started = true;
     this.setState('starting');
+    const problem = configProblem(this.config);
+    if (problem) {
+      this.errorText = `server ${this.name}: ${problem}`;
+      this.setState('error');
+      throw new McpStartError('spawn', this.errorText);
+    }
     const initMs = this.options.initializeTimeoutMs ?? 15_000;
     const transport = new HostStdioTransport({
       command: this.config.command,
@@ -144,6 +155,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.exitPromise = new Promise<never>((_, reject) => (this.rejectExit = reject));
     this.exitPromise.catch(() => undefined);
     transport.onexit = (info) => this.onExit(info);
+    transport.onstdoutend = () => this.onStdoutEnd();
     const client = this.makeClient();
     this.client = client;
     try {
@@ -171,11 +183,20 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   async callTool(name: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
     const client = this.readyClient();
+    const tool = this.tools.find((t) => t.name === name);
+    if (tool && needsTasks(tool)) {
+      throw new McpRequestError('protocol', `tool "${name}" of server ${this.name} runs only as a task (execution.taskSupport "required"), which this host does not support yet`);
+    }
     const timeout = opts.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
+    // A server that keeps reporting progress must still end: the whole call has a limit too. Enforced here
+    // through the signal rather than the SDK's maxTotalTimeout, which (SDK 1.32) rejects without telling the
+    // server (no notifications/cancelled) and is checked only when progress arrives.
+    const totalMs = opts.maxTotalTimeoutMs ?? this.options.callTotalTimeoutMs ?? 600_000;
+    const total = new AbortController();
+    const timer = setTimeout(() => total.abort(), totalMs);
     const request: RequestOptions = {
-      signal: opts.signal,
+      signal: opts.signal ? AbortSignal.any([opts.signal, total.signal]) : total.signal,
       timeout,
-      maxTotalTimeout: opts.maxTotalTimeoutMs,
       resetTimeoutOnProgress: true,
       // Always asked for: a long tool that reports progress is then never cut off by the timeout.
       onprogress: (p) => opts.onProgress?.(p.progress, p.total, p.message),
@@ -184,7 +205,16 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       const result = await Promise.race([client.callTool({ name, arguments: args }, undefined, request), this.exitPromise]);
       return result as CallToolResult;
     } catch (err) {
+      if (total.signal.aborted && !opts.signal?.aborted) {
+        throw new McpRequestError(
+          'timeout',
+          `tool "${name}" on server ${this.name} did not finish within ${seconds(totalMs)}, its time limit whatever progress it reports; it was cancelled`,
+          { cause: err },
+        );
+      }
       throw this.requestFailure(err, `tool "${name}"`, 'the call', timeout, opts.signal);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -288,9 +318,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       }
     };
     if (kind === 'tools' && caps.tools) {
-      const tools = await guarded('tools', () =>
-        listAll((cursor) => client.listTools({ cursor }, opts).then((r) => ({ items: r.tools, next: r.nextCursor }))),
-      );
+      const tools = await guarded('tools', () => listToolsLeniently(client, opts, (line) => this.log(line)));
       if (tools) this.tools = tools;
     } else if (kind === 'resources' && caps.resources) {
       const [resources, templates] = await Promise.all([
@@ -335,6 +363,20 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     // While starting, start() reports the exit itself.
   }
 
+  /** Its stdout closed while it runs on: the session is over as surely as if it had exited. */
+  private onStdoutEnd(): void {
+    if (this.closing || this.transport?.exit) return;
+    const info: ExitInfo = { code: null, signal: null };
+    const message = withStderr(`server ${this.name} closed its output (stdout) but kept running, so it can answer nothing more; it was stopped`, this.stderr());
+    this.rejectExit(new ServerExited(info, message));
+    if (this.currentState === 'ready') {
+      this.emit('crash', info, message);
+      this.errorText = message;
+      this.setState('error');
+    }
+    void this.shutdown();
+  }
+
   private closedWhileStarting(): McpStartError {
     return new McpStartError('protocol', `server ${this.name} was closed while starting`);
   }
@@ -366,3 +408,4 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.options.log?.(this.name, line);
   }
 }
+

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds, withStderr } from './errors';
+import { serverErrorOf } from './server-error';
 import type { ExitInfo } from './stdio-transport';
 
 /** Turns whatever starting a server threw into a diagnosis a person can act on. */
@@ -35,7 +36,11 @@ export function diagnoseRequestFailure(
 ): McpRequestError {
   const { server, what, during, signal } = ctx;
   if (err instanceof McpRequestError) return err;
+  // The server's own answer, whatever its code: its words, not a guess from the code.
+  const answered = serverErrorOf(err);
+  if (answered) return new McpRequestError('server-error', `server ${server} answered error ${answered.code}: ${answered.message}`, { cause: err });
   if (err instanceof ServerExited) {
+    if (err.why) return new McpRequestError('exited', err.why);
     return new McpRequestError('exited', withStderr(`server ${server} exited (${describeExit(err.info)}) during ${during}`, ctx.stderr()));
   }
   // Checked before the timeout: the SDK rejects an aborted request with a RequestTimeout McpError too.

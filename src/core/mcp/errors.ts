@@ -3,9 +3,10 @@ import type { ExitInfo } from './stdio-transport';
 /**
  * Why a request to a server failed, in words a person can act on. `kind` lets callers decide:
  * `timeout` and `cancelled` were cancelled on the server too (notifications/cancelled was sent),
- * `exited` means the server process died, `not-ready` that it never got the request.
+ * `exited` means the server process died, `not-ready` that it never got the request, `server-error` that
+ * the server answered with a JSON-RPC error (its code and message are in the text).
  */
-export type McpFailureKind = 'timeout' | 'cancelled' | 'exited' | 'not-ready' | 'protocol';
+export type McpFailureKind = 'timeout' | 'cancelled' | 'exited' | 'not-ready' | 'protocol' | 'server-error';
 
 export class McpRequestError extends Error {
   override name = 'McpRequestError';
@@ -35,8 +36,12 @@ export class McpStartError extends Error {
 /** Raced against every request: rejects the moment the server's process is gone. */
 export class ServerExited extends Error {
   override name = 'ServerExited';
-  constructor(readonly info: ExitInfo) {
-    super(describeExit(info));
+  constructor(
+    readonly info: ExitInfo,
+    /** Set when the session ended without an exit (its stdout closed): the whole diagnosis. */
+    readonly why?: string,
+  ) {
+    super(why ?? describeExit(info));
   }
 }
 

@@ -2,7 +2,7 @@ import type { GetPromptResult, ReadResourceResult, ResourceTemplate } from '@mod
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from './connection';
 import { McpRequestError, McpStartError, messageOf, seconds, type McpFailureKind } from './errors';
-import { capFairly, qualifyTools } from './tool-names';
+import { capFairly, needsTasks, qualifyTools } from './tool-names';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from './types';
 
@@ -91,15 +91,21 @@ export class McpHub extends TypedEmitter<HubEvents> {
     return entry && this.statusOf(entry);
   }
 
-  /** Tools of ready servers as the model sees them, at most `max` (default `maxModelTools`). */
+  /**
+   * Tools of ready servers as the model sees them, at most `max` (default `maxModelTools`). Tools that run
+   * only as tasks are left out: every call would fail. `statuses()` still lists them.
+   */
   tools(opts: { max?: number } = {}): HubTool[] {
-    const all = this.allTools();
-    return capFairly(all, opts.max ?? this.options.maxModelTools ?? DEFAULT_MAX_MODEL_TOOLS);
+    return capFairly(this.callableTools(), opts.max ?? this.options.maxModelTools ?? DEFAULT_MAX_MODEL_TOOLS);
   }
 
-  /** How many tools ready servers offer in all (more than `tools()` returns when capped). */
+  /** How many tools ready servers offer the model in all (more than `tools()` returns when capped). */
   toolCount(): number {
-    return this.allTools().length;
+    return this.callableTools().length;
+  }
+
+  private callableTools(): HubTool[] {
+    return this.allTools().filter((t) => !needsTasks(t.tool));
   }
 
   findTool(qualifiedName: string): HubTool | undefined {

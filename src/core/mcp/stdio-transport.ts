@@ -2,7 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LinearReadBuffer } from './line-buffer';
+import { ProgressTokens } from './progress-tokens';
 import { StderrTail } from './stderr-tail';
+import { markServerError } from './server-error';
 
 export interface HostStdioParams {
   command: string;
@@ -48,6 +50,9 @@ export class HostStdioTransport extends StdioClientTransport {
   private readonly exitWaiters: Array<(info: ExitInfo) => void> = [];
   /** Called once when the child exits (after its stdout and stderr drained, or 200 ms later at most). */
   onexit?: (info: ExitInfo) => void;
+  /** Called when the child closed its stdout but is still running 200 ms later: no answer can come any more. */
+  onstdoutend?: () => void;
+  private readonly progress = new ProgressTokens();
 
   constructor(params: HostStdioParams) {
     super({
@@ -73,17 +78,37 @@ export class HostStdioTransport extends StdioClientTransport {
     const deliver = this.onmessage;
     if (deliver) {
       this.onmessage = (message: JSONRPCMessage) => {
-        if ('id' in message && !('method' in message)) queueMicrotask(() => deliver(message));
+        if (!this.progress.admit(message)) return;
+        if ('id' in message && !('method' in message)) queueMicrotask(() => deliver(markServerError(message)));
         else deliver(message);
       };
     }
     const started = super.start();
     // Spawned synchronously inside start(): take it now so pid and exit are known from the first moment.
     const child = (this as unknown as SdkInternals)._process;
-    if (!child) throw new Error('MCP SDK internals changed: StdioClientTransport._process is missing after start');
+    if (!child) {
+      // spawn() threw at once (a NUL byte in an argument, a bad option): that is the error to report.
+      await started;
+      throw new Error('MCP SDK internals changed: StdioClientTransport._process is missing after start');
+    }
     this.childProcess = child;
     this.watchExit(child);
+    this.watchStdout(child);
     await started;
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    this.progress.sent(message);
+    return super.send(message);
+  }
+
+  /** A closed stdout with the process still running: every pending request would wait for its timeout. */
+  private watchStdout(child: ChildProcess): void {
+    child.stdout?.once('close', () => {
+      setTimeout(() => {
+        if (!this.exitInfo && !this.closing && child.exitCode === null && child.signalCode === null) this.onstdoutend?.();
+      }, 200).unref();
+    });
   }
 
   private watchExit(child: ChildProcess): void {

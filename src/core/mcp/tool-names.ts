@@ -67,3 +67,8 @@ export function capFairly(tools: readonly HubTool[], max: number): HubTool[] {
   }
   return tools.filter((t) => picked.has(t));
 }
+
+/** A tool that runs only as a task (spec 2025-11-25 `execution.taskSupport: "required"`), which this host cannot do yet. */
+export function needsTasks(tool: Tool): boolean {
+  return (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport === 'required';
+}

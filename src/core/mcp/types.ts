@@ -43,8 +43,9 @@ export interface HubTool {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** How long a call may stay silent: each progress notification starts it again. */
   timeoutMs?: number;
-  /** A cap that progress notifications do not extend (each one resets `timeoutMs`). */
+  /** How long the whole call may take, progress or not (the connection has a default when unset). */
   maxTotalTimeoutMs?: number;
   onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { needsTasks } from '../../core/mcp/tool-names';
 import type { McpHub } from '../../core/mcp/hub';
 import type { HubTool, ServerStatus } from '../../core/mcp/types';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -38,10 +39,18 @@ export class ToolsTree extends HubTree<Node> {
     const item = new vscode.TreeItem(t.name);
     item.id = `tool:${node.server}/${t.name}`;
     const readOnly = t.annotations?.readOnlyHint === true;
-    item.iconPath = new vscode.ThemeIcon(readOnly ? 'eye' : 'tools');
-    item.description = readOnly ? 'read-only' : this.alwaysAllowed({ server: node.server, tool: t }) ? 'always allowed' : 'asks first';
+    const taskOnly = needsTasks(t);
+    item.iconPath = new vscode.ThemeIcon(taskOnly ? 'circle-slash' : readOnly ? 'eye' : 'tools');
+    item.description = taskOnly
+      ? 'needs task support (not supported yet)'
+      : readOnly
+        ? 'read-only'
+        : this.alwaysAllowed({ server: node.server, tool: t })
+          ? 'always allowed'
+          : 'asks first';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${node.server} · ${t.title ?? t.name}**\n\n`);
+    if (taskOnly) tooltip.appendText('This tool runs only as a task (MCP 2025-11-25), which MCP Agent cannot do yet: it is not offered to the model.\n\n');
     if (t.description) tooltip.appendText(`${t.description}\n\n`);
     tooltip.appendCodeblock(JSON.stringify(t.inputSchema, null, 2), 'json');
     item.tooltip = tooltip;

@@ -1,0 +1,49 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+type Token = string | number;
+
+/**
+ * The progress tokens of requests still waiting for their answer. Progress for any other token (a request we
+ * cancelled or that timed out, whose server keeps reporting) is dropped here, quietly: the SDK would report
+ * each one as an error and use up the connection's error log, hiding the errors that matter.
+ */
+export class ProgressTokens {
+  /** Request id -> its progress token. */
+  private readonly open = new Map<Token, Token>();
+  private readonly live = new Set<Token>();
+  dropped = 0;
+
+  /** Notes what we send: a request that asks for progress opens its token, a cancel closes it. */
+  sent(message: JSONRPCMessage): void {
+    if ('method' in message && 'id' in message) {
+      const token = (message.params as { _meta?: { progressToken?: Token } } | undefined)?._meta?.progressToken;
+      if (token !== undefined) {
+        this.open.set(message.id, token);
+        this.live.add(token);
+      }
+    } else if ('method' in message && message.method === 'notifications/cancelled') {
+      this.close((message.params as { requestId?: Token } | undefined)?.requestId);
+    }
+  }
+
+  /** False for progress nobody waits for; an answer to a request closes its token. */
+  admit(message: JSONRPCMessage): boolean {
+    if ('method' in message) {
+      if (message.method !== 'notifications/progress') return true;
+      const token = (message.params as { progressToken?: Token } | undefined)?.progressToken;
+      if (token !== undefined && this.live.has(token)) return true;
+      this.dropped++;
+      return false;
+    }
+    if ('id' in message) this.close(message.id);
+    return true;
+  }
+
+  private close(requestId: Token | undefined): void {
+    if (requestId === undefined) return;
+    const token = this.open.get(requestId);
+    if (token === undefined) return;
+    this.open.delete(requestId);
+    this.live.delete(token);
+  }
+}

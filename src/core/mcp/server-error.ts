@@ -1,0 +1,24 @@
+import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The SDK turns a server's error answer into the same McpError it makes for its own timeouts (-32001) and
+ * closed connections (-32000), so a server's "-32000 custom failure" read as "closed the connection". The
+ * `data` object of an error answer reaches the McpError unchanged, so it is remembered on arrival: an error
+ * whose data is one of those came from the server. An answer without data gets an empty object to carry it.
+ */
+const fromServer = new WeakMap<object, { code: number; message: string }>();
+
+/** Remembers an error answer from the server; any message comes back ready to deliver. */
+export function markServerError(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || !message.error || typeof message.error !== 'object') return message;
+  const error = message.error as { code: number; message: string; data?: unknown };
+  const data = error.data !== null && typeof error.data === 'object' ? error.data : error.data === undefined ? {} : { value: error.data };
+  fromServer.set(data, { code: error.code, message: String(error.message) });
+  return data === error.data ? message : ({ ...message, error: { ...error, data } } as JSONRPCMessage);
+}
+
+/** The server's own code and message when `err` came from its error answer. */
+export function serverErrorOf(err: unknown): { code: number; message: string } | undefined {
+  if (!(err instanceof McpError) || err.data === null || typeof err.data !== 'object') return undefined;
+  return fromServer.get(err.data as object);
+}

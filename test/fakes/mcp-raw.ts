@@ -1,0 +1,102 @@
+// A hand-written MCP server over newline-delimited JSON-RPC, for what the SDK's server will not do: tools
+// without or with broken input schemas, a task-only tool, errors with any code, endless progress, a closed
+// stdout. Usage: node mcp-raw.js [--close-stdout-after-init] (closes it after its first tools/list answer)
+//   tools: echo(text); fail(code, message) answers a JSON-RPC error; spin sends progress every 50 ms and never
+//   answers; junk writes a non-JSON line to stdout, then answers; cancellations lists the cancelled request ids.
+import { createInterface } from 'node:readline';
+import { closeSync } from 'node:fs';
+
+type Id = string | number;
+interface Message {
+  id?: Id;
+  method?: string;
+  params?: Record<string, unknown> & { _meta?: { progressToken?: Id }; name?: string; arguments?: Record<string, unknown> };
+}
+
+const closeAfterInit = process.argv.includes('--close-stdout-after-init');
+const cancelled: Id[] = [];
+const spinning = new Map<Id, NodeJS.Timeout>();
+
+let stdoutClosed = false;
+process.stdout.on('error', () => undefined);
+
+function send(message: object): void {
+  if (!stdoutClosed) process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+}
+
+const TOOLS = [
+  { name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+  { name: 'noschema', description: 'Has no inputSchema' },
+  { name: 'badschema', description: 'Has a non-object inputSchema', inputSchema: { type: 'string' } },
+  { name: 'taskonly', description: 'Runs only as a task', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+  { name: 'fail', description: 'Answers a JSON-RPC error', inputSchema: { type: 'object' } },
+  { name: 'spin', description: 'Progress forever, no answer', inputSchema: { type: 'object' } },
+  { name: 'junk', description: 'Writes junk to stdout', inputSchema: { type: 'object' } },
+  { name: 'cancellations', description: 'Cancelled request ids', inputSchema: { type: 'object' } },
+];
+
+function callTool(m: Message): void {
+  const args = m.params?.arguments ?? {};
+  const text = (t: string): void => send({ id: m.id, result: { content: [{ type: 'text', text: t }] } });
+  switch (m.params?.name) {
+    case 'echo':
+      return text(String(args.text ?? ''));
+    case 'fail':
+      return send({ id: m.id, error: { code: Number(args.code), message: String(args.message) } });
+    case 'spin': {
+      const token = m.params?._meta?.progressToken;
+      let n = 0;
+      const timer = setInterval(() => send({ method: 'notifications/progress', params: { progressToken: token, progress: ++n } }), 50);
+      spinning.set(m.id as Id, timer);
+      // Keeps reporting progress even after a cancel, as a careless server does, for a while.
+      return;
+    }
+    case 'junk':
+      process.stdout.write('this is not JSON-RPC\n');
+      return text('junk sent');
+    case 'cancellations':
+      return text(JSON.stringify(cancelled));
+    default:
+      return send({ id: m.id, error: { code: -32602, message: `Unknown tool: ${m.params?.name}` } });
+  }
+}
+
+function handle(m: Message): void {
+  switch (m.method) {
+    case 'initialize':
+      return send({
+        id: m.id,
+        result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'mcp-raw', version: '0.0.0' } },
+      });
+    case 'notifications/cancelled': {
+      const id = (m.params as { requestId?: Id } | undefined)?.requestId;
+      if (id !== undefined) {
+        cancelled.push(id);
+        const timer = spinning.get(id);
+        // Late progress after the cancel: one more second of it.
+        if (timer) setTimeout(() => clearInterval(timer), 1000);
+      }
+      return;
+    }
+    case 'tools/list':
+      send({ id: m.id, result: { tools: TOOLS } });
+      if (closeAfterInit && !stdoutClosed) {
+        // Once it is ready, stdout ends and the process lives on (a pipe that broke, a server that closed it).
+        stdoutClosed = true;
+        process.stdout.end(() => closeSync(1));
+        setInterval(() => undefined, 1000);
+      }
+      return;
+    case 'tools/call':
+      return callTool(m);
+    case 'ping':
+      return send({ id: m.id, result: {} });
+    default:
+      if (m.id !== undefined) send({ id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
+  }
+}
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim()) handle(JSON.parse(line) as Message);
+});
+process.stdin.on('end', () => process.exit(0));
