@@ -155,6 +155,10 @@ describe('the chat in a real VS Code', () => {
     await chat.locator('#input').press('Enter');
     const approval = chat.locator('.approval[data-state="pending"]');
     await approval.waitFor();
+    // run_code's card says where the code runs (the real workspace server, in its bubblewrap sandbox here).
+    assert.match(await approval.innerText(), /Sandboxed \(bubblewrap\), network off/);
+    await approval.scrollIntoViewIfNeeded();
+    t.diagnostic(`screenshot: ${await vs.screenshot('run-code-approval')}`);
     await approval.locator('button[data-decision="once"]').click();
     await waitFor(() => existsSync(join(vs.workspace, 'spin.started')), 'the script to start');
     assert.equal(spinning().length, 1, 'the script is running');

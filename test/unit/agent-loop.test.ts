@@ -250,6 +250,12 @@ describe('agent loop against the fake Messages API', () => {
       assert.equal(r.preview, 'print(1)');
     });
 
+    test('the bundled server\'s own "No OS sandbox: …" sentence is shown once, not after a second opening', async () => {
+      const detail = "No OS sandbox: bubblewrap (bwrap) is not installed; the code runs with your user's access to files and network.";
+      const r = await ask(sandboxMeta({ available: false, kind: 'none', network: true, detail }));
+      assert.equal(r.warnings[0], detail);
+    });
+
     test('sandboxed: a short line, and the warning that code can still change any file here', async () => {
       const r = await ask(sandboxMeta({ available: true, kind: 'bubblewrap', network: false, detail: 'Only the workspace is writable.' }));
       assert.deepEqual(r.notes, ['Sandboxed (bubblewrap), network off. Only the workspace is writable.']);

@@ -52,7 +52,11 @@ export function describeSandbox(tool: Pick<HubTool, 'server' | 'tool'>): Sandbox
       warning: `Sandbox status unknown: the ${tool.server} server does not say whether code runs in an OS sandbox, so assume ${UNSANDBOXED}`,
     };
   }
-  if (!claim.available || claim.kind === 'none') return { warning: `No OS sandbox: ${UNSANDBOXED}${detail}` };
+  if (!claim.available || claim.kind === 'none') {
+    // The bundled server's sentence already opens with this and says what it means; don't say it twice.
+    if (/^ No OS sandbox\b/i.test(detail)) return { warning: detail.trim() };
+    return { warning: `No OS sandbox: ${UNSANDBOXED}${detail}` };
+  }
   const network = claim.network === undefined ? 'network access unknown' : claim.network ? 'network on' : 'network off';
   return { note: `Sandboxed${claim.kind ? ` (${claim.kind})` : ''}, ${network}.${detail}` };
 }
