@@ -17,10 +17,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds, withStderr } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
-import { listAll } from './paginate';
 import { HostStdioTransport, type ExitInfo } from './stdio-transport';
 import { configProblem } from './config-check';
-import { listToolsLeniently } from './tool-list';
+import { listPrompts, listResources, listResourceTemplates, listToolsLeniently } from './offer-lists';
 import { needsTasks } from './tool-names';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
@@ -322,25 +321,13 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       if (tools) this.tools = tools;
     } else if (kind === 'resources' && caps.resources) {
       const [resources, templates] = await Promise.all([
-        guarded('resources', () =>
-          listAll((cursor) =>
-            client.listResources({ cursor }, opts).then((r) => ({ items: r.resources, next: r.nextCursor })),
-          ),
-        ),
-        guarded('resource templates', () =>
-          listAll((cursor) =>
-            client
-              .listResourceTemplates({ cursor }, opts)
-              .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
-          ),
-        ),
+        guarded('resources', () => listResources(client, opts)),
+        guarded('resource templates', () => listResourceTemplates(client, opts)),
       ]);
       if (resources) this.resources = resources;
       if (templates) this.resourceTemplates = templates;
     } else if (kind === 'prompts' && caps.prompts) {
-      const prompts = await guarded('prompts', () =>
-        listAll((cursor) => client.listPrompts({ cursor }, opts).then((r) => ({ items: r.prompts, next: r.nextCursor }))),
-      );
+      const prompts = await guarded('prompts', () => listPrompts(client, opts));
       if (prompts) this.prompts = prompts;
     } else {
       return;

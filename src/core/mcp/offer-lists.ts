@@ -1,7 +1,8 @@
+// Everything a server offers, each list followed through all its pages (paginate.ts).
 import * as z from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolSchema, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { listAll } from './paginate';
 
 /** One page of tools/list, each tool left unchecked: the SDK's schema refuses the whole page for one bad tool. */
@@ -32,4 +33,18 @@ export async function listToolsLeniently(client: Client, options: RequestOptions
   // What client.listTools() would have done (private in SDK 1.32): checks structured output, knows task tools.
   (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void }).cacheToolMetadata?.(tools);
   return tools;
+}
+
+export function listResources(client: Client, options: RequestOptions): Promise<Resource[]> {
+  return listAll((cursor) => client.listResources({ cursor }, options).then((r) => ({ items: r.resources, next: r.nextCursor })));
+}
+
+export function listResourceTemplates(client: Client, options: RequestOptions): Promise<ResourceTemplate[]> {
+  return listAll((cursor) =>
+    client.listResourceTemplates({ cursor }, options).then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+  );
+}
+
+export function listPrompts(client: Client, options: RequestOptions): Promise<Prompt[]> {
+  return listAll((cursor) => client.listPrompts({ cursor }, options).then((r) => ({ items: r.prompts, next: r.nextCursor })));
 }
