@@ -16,7 +16,9 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model
 
   With a prompt: runs one turn and exits (0 when the turn finished).
   Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn.
-  --yes approves every tool call; otherwise each call that changes something asks y/N/a(lways).
+  --yes approves every tool call; otherwise each call that changes something asks: y(es), N(o), or a(lways)
+  for the rest of the session; run_code's "always" must be typed out ("always run code"), and a sensitive
+  file (.vscode/settings.json, anything in .git, MCP configs) asks every time.
   --max-tokens caps each model reply (default 8192); a tool call cut off by it is not run.
   Reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL like the Anthropic SDK; BRAVE_API_KEY for web_search.`;
 
@@ -38,13 +40,16 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     if (token.kind !== 'option') continue;
     const option = (OPTIONS as Record<string, { type: string }>)[token.name];
     if (!option) throw new Error(`unknown option ${token.rawName}`);
-    if (option.type === 'string' && token.value === undefined) throw new Error(`${token.rawName} needs a value`);
+    // `--workspace --yes` must not take "--yes" for a folder: a value given apart that looks like an option is none.
+    if (option.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))) {
+      throw new Error(`${token.rawName} needs a value`);
+    }
     if (option.type === 'boolean' && token.value !== undefined) throw new Error(`${token.rawName} takes no value`);
   }
   const args: CliArgs = {
     workspace: typeof values.workspace === 'string' ? resolve(values.workspace) : process.cwd(),
     yes: values.yes === true,
-    model: typeof values.model === 'string' ? values.model : (env.MCP_AGENT_MODEL ?? DEFAULT_MODEL),
+    model: typeof values.model === 'string' ? values.model : env.MCP_AGENT_MODEL || DEFAULT_MODEL,
     maxIterations: wholeNumber(values['max-iterations'], '--max-iterations', 1, 10),
     maxTokens: wholeNumber(values['max-tokens'], '--max-tokens', 256, 8192),
     help: values.help === true,

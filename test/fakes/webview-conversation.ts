@@ -5,7 +5,7 @@ export const readyState: ChatState = {
   hasKey: true,
   trusted: true,
   busy: false,
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-5-5',
   workspaceName: 'sample-workspace',
   serverProblems: [],
 };

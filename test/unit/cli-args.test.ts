@@ -27,6 +27,7 @@ describe('CLI arguments', () => {
   test('model: --model, else MCP_AGENT_MODEL, else the default', () => {
     assert.equal(parseArgs(['--model', 'm1'], { MCP_AGENT_MODEL: 'm2' }).model, 'm1');
     assert.equal(parseArgs([], { MCP_AGENT_MODEL: 'm2' }).model, 'm2');
+    assert.equal(parseArgs([], { MCP_AGENT_MODEL: '' }).model, DEFAULT_MODEL, 'an empty MCP_AGENT_MODEL is no model name');
   });
 
   test('numbers are checked', () => {
@@ -42,5 +43,7 @@ describe('CLI arguments', () => {
     assert.throws(() => parseArgs(['--model'], {}), /^Error: --model needs a value$/);
     assert.throws(() => parseArgs(['hi', '--workspace'], {}), /^Error: --workspace needs a value$/);
     assert.throws(() => parseArgs(['--yes=no'], {}), /^Error: --yes takes no value$/);
+    assert.throws(() => parseArgs(['--workspace', '--yes'], {}), /^Error: --workspace needs a value$/);
+    assert.equal(parseArgs(['--workspace=-odd'], {}).workspace.endsWith('/-odd'), true, 'an inline value may start with a dash');
   });
 });
