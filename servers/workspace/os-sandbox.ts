@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { formatBytes } from '../../src/common/byte-size';
 import { RunCgroup } from './run-cgroup';
@@ -129,7 +129,7 @@ export class OsSandbox {
     if (!bwrap || !existsSync(bwrap)) return none(`bubblewrap (bwrap) is not installed; install it (apt-get install bubblewrap) to run code in a sandbox`);
     const prlimit = findOnPath('prlimit', env.PATH);
     if (!prlimit) return none('prlimit (util-linux) is not installed, so no resource limits could be set');
-    const probe = spawnSync(bwrap, ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'], {
+    const probe = spawnSync(bwrap, ['--unshare-all', '--unshare-user', '--die-with-parent', '--disable-userns', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'], {
       encoding: 'utf8',
       timeout: 10_000,
       env: { PATH: env.PATH ?? '/usr/bin:/bin' },
@@ -158,19 +158,24 @@ export class OsSandbox {
     // RLIMIT_NPROC counts every process of the user, so the run gets what it has now plus its share.
     if (process.getuid?.() !== 0) rlimits.push(`--nproc=${processesOfThisUser() + processes}`);
     const bwrapArgs = [
+      // --unshare-all only tries a user namespace, and skips it for root: ask for one outright.
       '--unshare-all',
+      '--unshare-user',
       ...(this.status.network ? ['--share-net'] : []),
       '--die-with-parent',
       '--new-session',
       '--cap-drop', 'ALL',
+      // No user namespace of its own inside: it would give the code capabilities again, over its own mounts.
+      '--disable-userns',
       '--ro-bind', '/', '/',
       '--dev', '/dev',
       '--proc', '/proc',
       '--tmpfs', '/tmp',
       ...this.hideRuntimeSockets(),
-      ...this.hideSecrets(opts.emptyFile),
       ...opts.writable.flatMap((dir) => ['--bind', dir, dir]),
       '--bind', opts.workspace, opts.workspace,
+      // After the binds: a workspace that holds them (the home folder opened as the workspace) must not show them again.
+      ...this.hideSecrets(opts.emptyFile),
       '--chdir', opts.workspace,
       '--',
       ...argv,
@@ -206,25 +211,31 @@ export class OsSandbox {
     return args;
   }
 
+  /**
+   * Credential folders and files, hidden where they really are: a symlinked one (`~/.kube -> /data/kube`)
+   * is hidden at its target, which is what the link leads to inside the sandbox too.
+   */
   private hideSecrets(emptyFile: string): string[] {
     const home = process.env.HOME;
     if (!home) return [];
     const { dirs, files } = secretPaths(home);
     const args: string[] = [];
-    for (const dir of dirs) {
+    const hidden = new Set<string>();
+    const hide = (path: string, want: 'dir' | 'file'): void => {
+      let real: string;
       try {
-        if (lstatSync(dir).isDirectory()) args.push('--tmpfs', dir);
+        real = realpathSync(path);
+        const st = statSync(real);
+        if (want === 'dir' ? !st.isDirectory() : !st.isFile()) return;
       } catch {
-        // not there
+        return; // not there, or a dangling link: nothing to read
       }
-    }
-    for (const file of files) {
-      try {
-        if (lstatSync(file).isFile()) args.push('--ro-bind', emptyFile, file);
-      } catch {
-        // not there
-      }
-    }
+      if (hidden.has(real)) return;
+      hidden.add(real);
+      args.push(...(want === 'dir' ? ['--tmpfs', real] : ['--ro-bind', emptyFile, real]));
+    };
+    for (const dir of dirs) hide(dir, 'dir');
+    for (const file of files) hide(file, 'file');
     return args;
   }
 }

@@ -3,7 +3,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,10 @@ describe('run_code in the OS sandbox', () => {
     home = mkdtempSync(join(homedir(), '.cache', 'mcp-agent-test-home-'));
     mkdirSync(join(home, '.ssh'));
     writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+    // A credential folder that is a symlink to where it really lives.
+    mkdirSync(join(home, 'elsewhere-kube'));
+    writeFileSync(join(home, 'elsewhere-kube', 'config'), 'KUBE TOKEN');
+    symlinkSync(join(home, 'elsewhere-kube'), join(home, '.kube'));
     writeFileSync(join(home, '.netrc'), 'machine example.com password hunter2');
     writeFileSync(join(home, 'notes.txt'), 'readable');
     w = await startWorkspace(ws, {
@@ -203,11 +207,20 @@ import os
 h = ${JSON.stringify(home)}
 print('ssh', os.listdir(os.path.join(h, '.ssh')))
 print('netrc', repr(open(os.path.join(h, '.netrc')).read()))
+print('kube', os.listdir(os.path.join(h, '.kube')), os.listdir(os.path.join(h, 'elsewhere-kube')))
 `;
     const text = textOf(await w.call('run_code', { code }));
     assert.match(text, /ssh \[\]/);
     assert.match(text, /netrc ''/);
-    assert.doesNotMatch(text, /PRIVATE KEY|hunter2/);
+    assert.match(text, /kube \[\] \[\]/, 'a symlinked credential folder is hidden where it leads');
+    assert.doesNotMatch(text, /PRIVATE KEY|hunter2|KUBE TOKEN/);
+  });
+
+  test('the code cannot make a user namespace of its own (capabilities over its own mounts)', async () => {
+    const code = `import os\ntry:\n    os.unshare(os.CLONE_NEWUSER); print('UNSHARED')\nexcept (OSError, AttributeError) as e:\n    print('refused', e)`;
+    const text = textOf(await w.call('run_code', { code }));
+    assert.doesNotMatch(text, /UNSHARED/);
+    assert.match(text, /refused/);
   });
 
   test('sockets under /run (Docker, D-Bus) cannot be reached', async (t) => {
@@ -255,6 +268,27 @@ async function ownServer(t: { after: (fn: () => Promise<void> | void) => void },
 }
 
 describe('run_code sandbox settings', () => {
+  test('with the home folder as the workspace, its credentials stay hidden', async (t) => {
+    mkdirSync(join(homedir(), '.cache'), { recursive: true });
+    const home = mkdtempSync(join(homedir(), '.cache', 'mcp-agent-test-homews-'));
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+    writeFileSync(join(home, '.git-credentials'), 'https://user:token@example.com');
+    const w = await startWorkspace(home, { HOME: home });
+    t.after(async () => {
+      await w.close();
+      rmSync(home, { recursive: true, force: true });
+    });
+    const code = "import os\nprint('ssh', os.listdir('.ssh'))\nprint('cred', repr(open('.git-credentials').read()))\nopen('notes.txt', 'w').write('still writable')";
+    const r = await w.call('run_code', { code });
+    const text = textOf(r);
+    assert.ok(!r.isError, text);
+    assert.match(text, /ssh \[\]/);
+    assert.match(text, /cred ''/);
+    assert.doesNotMatch(text, /PRIVATE KEY|token@/);
+    assert.equal(readFileSync(join(home, 'notes.txt'), 'utf8'), 'still writable');
+  });
+
   test('MCP_AGENT_RUN_CODE_NETWORK=1 turns the network on, and says so', async (t) => {
     const w = await ownServer(t, 'ws-sbx-net-', { MCP_AGENT_RUN_CODE_NETWORK: '1' });
     const { server, port, connections } = await listener();
