@@ -9,10 +9,12 @@ export interface CliArgs {
   model: string;
   maxIterations: number;
   maxTokens: number;
+  /** Create the demo data.db in the workspace when it has none (then exit, or run the prompt if one is given). */
+  createSampleDb: boolean;
   help: boolean;
 }
 
-export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model <name>] [--max-iterations <n>] [--max-tokens <n>] ["prompt"]
+export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model <name>] [--max-iterations <n>] [--max-tokens <n>] [--create-sample-db] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
   Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn.
@@ -20,7 +22,11 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model
   for the rest of the session; run_code's "always" must be typed out ("always run code"), and a sensitive
   file (.vscode/settings.json, anything in .git, MCP configs) asks every time.
   --max-tokens caps each model reply (default 8192); a tool call cut off by it is not run.
-  Reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL like the Anthropic SDK; BRAVE_API_KEY for web_search.`;
+  --create-sample-db creates data.db (the demo's books and users tables) in the workspace when it has none, never
+  replacing a file; then runs the prompt if one is given, else exits.
+  Reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL like the Anthropic SDK; BRAVE_API_KEY for web_search. When the
+  environment lacks ANTHROPIC_API_KEY or BRAVE_API_KEY, they are read from a .env file in the workspace or the current
+  folder (nothing else is taken from a .env: ANTHROPIC_BASE_URL comes from the environment only).`;
 
 const OPTIONS = {
   workspace: { type: 'string', short: 'w' },
@@ -28,6 +34,7 @@ const OPTIONS = {
   model: { type: 'string' },
   'max-iterations': { type: 'string' },
   'max-tokens': { type: 'string' },
+  'create-sample-db': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -52,6 +59,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     model: typeof values.model === 'string' ? values.model : env.MCP_AGENT_MODEL || DEFAULT_MODEL,
     maxIterations: wholeNumber(values['max-iterations'], '--max-iterations', 1, 10),
     maxTokens: wholeNumber(values['max-tokens'], '--max-tokens', 256, 8192),
+    createSampleDb: values['create-sample-db'] === true,
     help: values.help === true,
   };
   if (positionals.length > 0) args.prompt = positionals.join(' ');

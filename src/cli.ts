@@ -9,7 +9,9 @@ import { McpHub } from './core/mcp/hub';
 import { terminalApproval } from './cli-approval';
 import { parseArgs, USAGE, type CliArgs } from './cli-args';
 import { escapeControls } from './cli-escape';
+import { keysFromDotenv } from './cli-dotenv';
 import { CliRenderer } from './cli-render';
+import { createSampleDb, sampleDbSummary } from './common/sample-db';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -28,12 +30,22 @@ async function main(): Promise<number> {
     process.stderr.write(`mcp-agent: workspace "${args.workspace}" is not a directory\n${USAGE}\n`);
     return 2;
   }
-  if (!process.env.ANTHROPIC_API_KEY) {
-    process.stderr.write('mcp-agent: set ANTHROPIC_API_KEY to your Anthropic API key (https://console.anthropic.com/settings/keys).\n');
+  if (args.createSampleDb) {
+    const made = await makeSampleDb(args.workspace);
+    if (!made) return 1;
+    if (args.prompt === undefined) return 0;
+  }
+  const { env, notes } = keysFromDotenv([...new Set([args.workspace, process.cwd()])], process.env);
+  for (const note of notes) process.stderr.write(`mcp-agent: ${escapeControls(note)}\n`);
+  if (!env.ANTHROPIC_API_KEY) {
+    process.stderr.write(
+      'mcp-agent: set ANTHROPIC_API_KEY to your Anthropic API key (https://console.anthropic.com/settings/keys), ' +
+        'in the environment or in a .env file in the workspace.\n',
+    );
     return 2;
   }
 
-  const hub = new McpHub(bundledServerConfigs(__dirname, args.workspace, process.env), {
+  const hub = new McpHub(bundledServerConfigs(__dirname, args.workspace, env), {
     connection: { roots: [args.workspace] },
   });
   hub.start();
@@ -49,7 +61,7 @@ async function main(): Promise<number> {
       if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
     }
     const agent = new Agent({
-      client: new Anthropic({ apiKey: process.env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined }),
+      client: new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined }),
       host: hub,
       model: args.model,
       maxIterations: args.maxIterations,
@@ -68,6 +80,22 @@ async function main(): Promise<number> {
   } finally {
     rl.close();
     await hub.dispose();
+  }
+}
+
+/** --create-sample-db: says what it did; false when the database could not be made. */
+async function makeSampleDb(workspace: string): Promise<boolean> {
+  try {
+    const outcome = await createSampleDb(workspace);
+    if (outcome.kind === 'created') {
+      process.stderr.write(`mcp-agent: created ${escapeControls(outcome.path)} with ${sampleDbSummary()}\n`);
+    } else {
+      process.stderr.write(`mcp-agent: did not create ${escapeControls(outcome.path)}: ${escapeControls(outcome.reason)}\n`);
+    }
+    return outcome.kind !== 'refused';
+  } catch (err) {
+    process.stderr.write(`mcp-agent: could not create the sample database: ${escapeControls((err as Error).message)}\n`);
+    return false;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import { ToolError } from '../lib/results';
-import { locateWasm } from './sql-wasm';
+import { locateWasm } from '../../src/common/sql-wasm';
 import { looksReadOnly } from './sql-text';
 
 /**

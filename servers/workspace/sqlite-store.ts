@@ -10,6 +10,11 @@ import { looksReadOnly } from './sql-text';
 import type { Bindable, SqlInput, SqlOutput } from './sql-task';
 
 const SAVE_DELAY_MS = 200;
+/** Said when a database is missing: the demo's tables come only on the person's request, never unasked. */
+const HOW_TO_CREATE =
+  'Check the name with search_files pattern "*.db". For the demo database (books and users), the person can run ' +
+  '"MCP Agent: Create Sample Database" in VS Code or `mcp-agent --workspace <dir> --create-sample-db` in a terminal; ' +
+  'otherwise a CREATE TABLE statement creates the file.';
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
@@ -136,7 +141,7 @@ export class SqliteStore {
       if (looksReadOnly(sql)) {
         throw new ToolError(
           state.kind === 'missing'
-            ? `Database "${rel}" does not exist. Check the name with search_files pattern "*.db", or create it with a CREATE TABLE statement.`
+            ? `Database "${rel}" does not exist. ${HOW_TO_CREATE}`
             : `Database "${rel}" is an empty file (0 bytes), not a database yet; a CREATE TABLE statement makes it one.`,
         );
       }
@@ -154,7 +159,8 @@ export class SqliteStore {
         this.recycle();
         throw new ToolError(memoryMessage());
       }
-      throw new ToolError(out.message);
+      // A write to a database that did not exist, e.g. an INSERT before any CREATE TABLE: say where the tables come from.
+      throw new ToolError(load === 'new' && state.kind === 'missing' ? `${out.message} (database "${rel}" did not exist; nothing was saved). ${HOW_TO_CREATE}` : out.message);
     }
     if (out.bytes) {
       file.pending = out.bytes;

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { McpHub } from '../core/mcp/hub';
 import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';
+import { createSampleDatabase } from './sample-db-command';
 import type { ChatViewProvider } from './chat-view';
 import type { Secrets } from './secrets';
 import type { ToolsTree } from './trees/tools-tree';
@@ -51,6 +52,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       chat.focus();
     }),
     register('mcpAgent.newChat', () => chat.newChat()),
+    register('mcpAgent.createSampleDatabase', () =>
+      createSampleDatabase(deps.workspace, async () => {
+        await chatView.reveal();
+        chat.focus();
+      }),
+    ),
     register('mcpAgent.stop', () => chat.stop()),
     register('mcpAgent.askAboutFile', async (uri?: vscode.Uri, selected?: vscode.Uri[]) => {
       const targets = askTargets(uri, selected);

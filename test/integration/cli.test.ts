@@ -1,41 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { repoRoot } from '../support/repo-root';
-
-const CLI = join(repoRoot(), 'dist', 'cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** stdout as bytes, to check for bytes a terminal acts on. */
-  raw: Buffer;
-}
-
-function cli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => stdout.push(d));
-    child.stderr.on('data', (d: Buffer) => stderr.push(d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const raw = Buffer.concat(stdout);
-      resolve({ code, stdout: raw.toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), raw });
-    });
-    if (input !== undefined) child.stdin.end(input);
-    else child.stdin.end();
-  });
-}
+import { cli } from './helpers/cli-process';
 
 /** The model writes the file named in the prompt, then says what happened with the result. */
 function writer(body: MessagesBody): Reply {

@@ -94,7 +94,7 @@ describe('agent loop against the fake Messages API', () => {
     api.setScript([{ text: 'ok' }]);
     await run(agent(h), 'hi');
     const body = api.requests.at(-1)!.body;
-    assert.match(String(body.system), /workspace: read_file/);
+    assert.match(String(body.system), /\nworkspace:\n- workspace__read_file: read_file tool/);
     assert.deepEqual(body.tools?.map((t) => t.name), ['workspace__read_file']);
   });
 

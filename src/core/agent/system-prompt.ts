@@ -2,6 +2,10 @@ import type { HubTool, ServerStatus } from '../mcp/types';
 
 /** A server's instructions are its author's words, not ours: capped so one server cannot crowd out the rest. */
 const MAX_INSTRUCTIONS = 2000;
+/** One tool's line: the full description is in the tool definition; here the model needs the gist. */
+const MAX_DESCRIPTION = 200;
+/** All of one server's descriptions; past it its remaining tools are listed by name only. */
+const MAX_SERVER_DESCRIPTIONS = 2400;
 
 /**
  * The system prompt is built from the tools discovered at the start of each model call, so the
@@ -21,13 +25,45 @@ export function buildSystemPrompt(tools: HubTool[], workspaceName: string, statu
     lines.push('', 'No tools are available right now: answer from the conversation alone.');
     return lines.join('\n');
   }
-  lines.push('', 'Tools available, by MCP server:');
-  for (const [server, list] of byServer) {
-    lines.push(`- ${server}: ${list.map((t) => t.tool.name).join(', ')}`);
-  }
+  lines.push(
+    '',
+    'Tools available, by MCP server, as name: what it does. Prefer the tool made for a task over a general one: ' +
+      'query a database with its query tool, read a file with read_file, fetch a page with fetch_url; keep run_code for what no tool does.',
+  );
+  for (const [server, list] of byServer) lines.push(...serverSection(server, list));
   for (const s of statuses) {
     const text = s.state === 'ready' && byServer.has(s.name) ? s.instructions?.trim() : undefined;
     if (text) lines.push('', `Instructions from the ${s.name} server:`, text.slice(0, MAX_INSTRUCTIONS));
   }
   return lines.join('\n');
+}
+
+/** `server:` then one `- name: description` line per tool, within the server's budget. */
+function serverSection(server: string, tools: HubTool[]): string[] {
+  const out = [`${server}:`];
+  let budget = MAX_SERVER_DESCRIPTIONS;
+  const nameOnly: string[] = [];
+  for (const t of tools) {
+    const gist = toolGist(t);
+    if (nameOnly.length > 0 || gist.length > budget) {
+      nameOnly.push(t.qualifiedName);
+      continue;
+    }
+    budget -= gist.length;
+    out.push(gist ? `- ${t.qualifiedName}: ${gist}` : `- ${t.qualifiedName}`);
+  }
+  if (nameOnly.length > 0) out.push(`- also: ${nameOnly.join(', ')} (see their definitions)`);
+  return out;
+}
+
+/**
+ * The description on one line (a server's text must not start lines of its own in our prompt),
+ * cut at a sentence end within MAX_DESCRIPTION where there is one.
+ */
+export function toolGist(t: HubTool): string {
+  const text = (t.tool.description || t.tool.title || '').replace(/\s+/g, ' ').trim();
+  if (text.length <= MAX_DESCRIPTION) return text;
+  const head = text.slice(0, MAX_DESCRIPTION);
+  const stop = head.search(/[.!?](?=\s)[^.!?]*$/);
+  return stop >= 60 ? head.slice(0, stop + 1) : `${head.slice(0, MAX_DESCRIPTION - 1).trimEnd()}…`;
 }

@@ -7,6 +7,7 @@ import Mocha from 'mocha';
 const TEST_MODULES: Array<() => unknown> = [
   () => require('./activation.test'),
   () => require('./servers.test'),
+  () => require('./sample-db.test'),
 ];
 
 export function run(): Promise<void> {

@@ -1,0 +1,171 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import initSqlJs from 'sql.js';
+import { createSampleDb, SAMPLE_BOOKS, SAMPLE_USERS, sampleDbBytes } from '../../src/common/sample-db';
+import { locateWasm } from '../../src/common/sql-wasm';
+import { cli } from './helpers/cli-process';
+import { removeTree, repoRoot, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
+
+type Row = Record<string, unknown>;
+
+function rowsOf(text: string): Row[] {
+  return (JSON.parse(text.split('\n[')[0]) as { rows: Row[] }).rows;
+}
+
+/** Every table's rows of a database file, to compare two files by content rather than by bytes. */
+async function contents(bytes: Uint8Array): Promise<Record<string, unknown[]>> {
+  const SQL = await initSqlJs({ locateFile: locateWasm });
+  const db = new SQL.Database(bytes);
+  try {
+    const out: Record<string, unknown[]> = {};
+    const [schema] = db.exec("SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name");
+    out.schema = schema.values;
+    for (const table of ['books', 'users']) out[table] = db.exec(`SELECT * FROM ${table} ORDER BY id`)[0].values;
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+describe('the demo database (the agent-mcp-v1 seed)', () => {
+  let ws: string;
+  let w: Running;
+  const q = async (sql: string, params?: unknown, database?: string): Promise<{ text: string; isError: boolean }> => {
+    const r = await w.call('query_database', { sql, ...(params !== undefined ? { params } : {}), ...(database ? { database } : {}) });
+    return { text: textOf(r), isError: r.isError === true };
+  };
+
+  before(async () => {
+    ws = tempWorkspace('ws-seed-');
+    const made = await createSampleDb(ws);
+    assert.equal(made.kind, 'created');
+    w = await startWorkspace(ws);
+  });
+  after(async () => {
+    await w.close();
+    removeTree(ws);
+  });
+
+  test('sample-workspace/data.db is what createSampleDb makes: the seed schema and rows', async () => {
+    const committed = await contents(readFileSync(join(repoRoot(), 'sample-workspace', 'data.db')));
+    assert.deepEqual(committed, await contents(await sampleDbBytes()));
+    assert.deepEqual(
+      committed.books.map((b) => (b as unknown[])[1]),
+      ['To Kill a Mockingbird', 'The Great Gatsby', '1984', 'Brave New World', 'Neuromancer', 'The Left Hand of Darkness', 'The Hobbit', 'Pride and Prejudice'],
+    );
+  });
+
+  test('books(id, title, author, year, genre) and users(id, name, email, favorite_genre), nothing else required', async () => {
+    const cols = async (t: string): Promise<string[]> => rowsOf((await q(`PRAGMA table_info(${t})`)).text).map((r) => String(r.name));
+    assert.deepEqual(await cols('books'), ['id', 'title', 'author', 'year', 'genre']);
+    assert.deepEqual(await cols('users'), ['id', 'name', 'email', 'favorite_genre']);
+    const genres = rowsOf((await q('SELECT DISTINCT genre FROM books ORDER BY genre')).text).map((r) => r.genre);
+    assert.deepEqual(genres, ['Dystopian', 'Fantasy', 'Fiction', 'Romance', 'Science Fiction']);
+    assert.equal(SAMPLE_BOOKS.length, 8);
+    assert.equal(SAMPLE_USERS.length, 5);
+  });
+
+  test("every user's favorite genre joins onto at least one book", async () => {
+    const r = await q('SELECT u.name, count(b.id) AS n FROM users u LEFT JOIN books b ON b.genre = u.favorite_genre GROUP BY u.id ORDER BY u.id');
+    const counts = rowsOf(r.text);
+    assert.equal(counts.length, 5);
+    for (const c of counts) assert.ok(Number(c.n) >= 1, `${String(c.name)} has no book of their genre`);
+  });
+
+  test('the demo: "Add Dune to the database and show all sci-fi books", seed-shaped SQL as written', async () => {
+    const before_ = rowsOf((await q("SELECT title FROM books WHERE title = 'Dune'")).text);
+    assert.deepEqual(before_, [], 'the sample must not already hold Dune, or the demo adds a second one');
+    const ins = await q("INSERT INTO books (title, author, year, genre) VALUES ('Dune', 'Frank Herbert', 1965, 'Science Fiction')");
+    assert.equal(ins.isError, false, ins.text);
+    assert.deepEqual(JSON.parse(ins.text), { changes: 1, lastInsertRowid: 9 });
+    const scifi = await q("SELECT title, author, year FROM books WHERE genre = 'Science Fiction' ORDER BY year");
+    assert.deepEqual(rowsOf(scifi.text), [
+      { title: 'Dune', author: 'Frank Herbert', year: 1965 },
+      { title: 'The Left Hand of Darkness', author: 'Ursula K. Le Guin', year: 1969 },
+      { title: 'Neuromancer', author: 'William Gibson', year: 1984 },
+    ]);
+  });
+
+  test('the parameterised queries work with ? and :name', async () => {
+    const byAuthor = await q('SELECT title FROM books WHERE author = ?', ['George Orwell']);
+    assert.deepEqual(rowsOf(byAuthor.text), [{ title: '1984' }]);
+    const after1950 = await q('SELECT title FROM books WHERE year > ? AND genre = ? ORDER BY year', [1950, 'Science Fiction']);
+    assert.deepEqual(rowsOf(after1950.text).map((r) => r.title), ['Dune', 'The Left Hand of Darkness', 'Neuromancer']);
+    const forReader = await q(
+      'SELECT b.title FROM books b JOIN users u ON u.favorite_genre = b.genre WHERE u.email = :email ORDER BY b.title',
+      { email: 'bob@example.com' },
+    );
+    assert.deepEqual(rowsOf(forReader.text), [{ title: 'The Hobbit' }]);
+  });
+
+  test('a missing data.db says how to create the demo database, for a query and for a write', async () => {
+    const empty = tempWorkspace('ws-nodb-');
+    const other = await startWorkspace(empty);
+    try {
+      const read = await other.call('query_database', { sql: 'SELECT * FROM books' });
+      assert.equal(read.isError, true);
+      assert.match(textOf(read), /Database "data\.db" does not exist\..*"MCP Agent: Create Sample Database".*--create-sample-db/);
+      const write = await other.call('query_database', { sql: "INSERT INTO books (title, author) VALUES ('Dune', 'Frank Herbert')" });
+      assert.equal(write.isError, true);
+      assert.match(textOf(write), /no such table: books.*did not exist; nothing was saved.*Create Sample Database/);
+      assert.equal(existsSync(join(empty, 'data.db')), false, 'a failed write must not leave an empty database behind');
+    } finally {
+      await other.close();
+      removeTree(empty);
+    }
+  });
+});
+
+describe('createSampleDb never replaces anything', () => {
+  let ws: string;
+  before(() => {
+    ws = tempWorkspace('ws-sample-');
+  });
+  after(() => removeTree(ws));
+
+  test('an existing data.db is left byte for byte', async () => {
+    writeFileSync(join(ws, 'data.db'), 'my own data');
+    const r = await createSampleDb(ws);
+    assert.equal(r.kind, 'exists');
+    assert.equal(readFileSync(join(ws, 'data.db'), 'utf8'), 'my own data');
+  });
+
+  test('a dangling symlink named data.db is not followed', async () => {
+    const sub = join(ws, 'sub');
+    mkdirSync(sub);
+    const target = join(ws, 'outside-target.db');
+    symlinkSync(target, join(sub, 'data.db'));
+    const r = await createSampleDb(sub);
+    assert.equal(r.kind, 'exists');
+    assert.equal(existsSync(target), false);
+    assert.ok(lstatSync(join(sub, 'data.db')).isSymbolicLink());
+    assert.equal(readlinkSync(join(sub, 'data.db')), target);
+  });
+
+  test('a folder that does not exist is refused with why', async () => {
+    const r = await createSampleDb(join(ws, 'no-such-folder'));
+    assert.equal(r.kind, 'refused');
+    assert.match(r.kind === 'refused' ? r.reason : '', /does not exist/);
+  });
+});
+
+describe('mcp-agent --create-sample-db', () => {
+  test('creates data.db without needing a key, then leaves it alone', async () => {
+    const ws = tempWorkspace('ws-cli-sample-');
+    try {
+      const first = await cli(['--workspace', ws, '--create-sample-db'], {});
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stderr, /created .*data\.db with 8 books in 5 genres and 5 users/);
+      assert.deepEqual(await contents(readFileSync(join(ws, 'data.db'))), await contents(await sampleDbBytes()));
+      writeFileSync(join(ws, 'data.db'), 'changed by the person');
+      const again = await cli(['--workspace', ws, '--create-sample-db'], {});
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /did not create .*data\.db already exists there; it was left unchanged/);
+      assert.equal(readFileSync(join(ws, 'data.db'), 'utf8'), 'changed by the person');
+    } finally {
+      removeTree(ws);
+    }
+  });
+});
