@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
+import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { createSampleDb, SAMPLE_BOOKS, SAMPLE_USERS, sampleDbBytes } from '../../src/common/sample-db';
 import { locateWasm } from '../../src/common/sql-wasm';
 import { cli } from './helpers/cli-process';
@@ -165,6 +166,52 @@ describe('mcp-agent --create-sample-db', () => {
       assert.match(again.stderr, /did not create .*data\.db already exists there; it was left unchanged/);
       assert.equal(readFileSync(join(ws, 'data.db'), 'utf8'), 'changed by the person');
     } finally {
+      removeTree(ws);
+    }
+  });
+});
+
+/** The model's side of the seed's demo: an INSERT, then a parameterised SELECT, then an answer quoting the rows. */
+function demoModel(body: MessagesBody): Reply {
+  const calls = body.messages.filter((m) => m.role === 'assistant').length;
+  if (!isToolResultTurn(body)) {
+    if (!/Add Dune to the database and show all sci-fi books/.test(lastUserText(body))) return { text: 'Ask me about books.' };
+    return {
+      toolUses: [{
+        name: 'workspace__query_database',
+        input: { sql: "INSERT INTO books (title, author, year, genre) VALUES ('Dune', 'Frank Herbert', 1965, 'Science Fiction')" },
+      }],
+    };
+  }
+  if (calls % 2 === 1) {
+    return { toolUses: [{ name: 'workspace__query_database', input: { sql: 'SELECT title, author, year FROM books WHERE genre = ? ORDER BY year', params: ['Science Fiction'] } }] };
+  }
+  return { text: `The sci-fi books now: ${lastUserText(body)}` };
+}
+
+describe('the seed demo in the CLI, message by message', () => {
+  test('"Add Dune to the database and show all sci-fi books" on a fresh sample database', async () => {
+    const api = new FakeAnthropicApi(demoModel);
+    const base = await api.start();
+    const ws = tempWorkspace('ws-cli-demo-');
+    try {
+      assert.equal((await cli(['--workspace', ws, '--create-sample-db'], {})).code, 0);
+      const r = await cli(
+        ['--workspace', ws],
+        { ANTHROPIC_API_KEY: 'sk-demo', ANTHROPIC_BASE_URL: base },
+        'Add Dune to the database and show all sci-fi books\ny\ny\nexit\n',
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal((r.stdout.match(/Allow\?/g) ?? []).length, 2, 'each query_database call asks first');
+      assert.match(r.stdout, /\{"changes":1,"lastInsertRowid":9\}/);
+      assert.match(r.stdout, /The sci-fi books now: .*"title":"Dune".*"title":"The Left Hand of Darkness".*"title":"Neuromancer"/s);
+      assert.doesNotMatch(r.stdout, /NOT NULL constraint failed/);
+      const SQL = await initSqlJs({ locateFile: locateWasm });
+      const db = new SQL.Database(readFileSync(join(ws, 'data.db')));
+      assert.deepEqual(db.exec("SELECT count(*) FROM books WHERE title = 'Dune'")[0].values, [[1]], 'exactly one Dune, saved to the file');
+      db.close();
+    } finally {
+      await api.stop();
       removeTree(ws);
     }
   });

@@ -1,0 +1,75 @@
+// The agent-mcp-v1 seed's demo as a person runs it in a real VS Code: an empty folder, "Create Sample
+// Database" from the command palette, then "Add Dune to the database and show all sci-fi books" in the chat.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { startVscode, type Vscode } from '../vscode/harness';
+
+/** An INSERT, then a parameterised SELECT, then the rows the real server returned as a markdown table. */
+function demoModel(body: MessagesBody): Reply {
+  if (!isToolResultTurn(body)) {
+    return {
+      text: "I'll add Dune, then list the Science Fiction books.",
+      toolUses: [{ name: 'workspace__query_database', input: { sql: "INSERT INTO books (title, author, year, genre) VALUES ('Dune', 'Frank Herbert', 1965, 'Science Fiction')" } }],
+    };
+  }
+  const result = lastUserText(body);
+  if (result.includes('lastInsertRowid')) {
+    return { toolUses: [{ name: 'workspace__query_database', input: { sql: 'SELECT title, author, year FROM books WHERE genre = ? ORDER BY year', params: ['Science Fiction'] } }] };
+  }
+  const rows = (JSON.parse(result.split('\n[')[0]) as { rows: Array<{ title: string; author: string; year: number }> }).rows;
+  const table = rows.map((r) => `| ${r.title} | ${r.author} | ${r.year} |`).join('\n');
+  return { text: `Added **Dune**. The Science Fiction books now:\n\n| Title | Author | Year |\n| --- | --- | --- |\n${table}\n`, chunk: 12 };
+}
+
+describe('the seed demo in a real VS Code', () => {
+  const api = new FakeAnthropicApi(demoModel);
+  let vs: Vscode;
+
+  before(async () => {
+    const url = await api.start();
+    vs = await startVscode({
+      name: 'demo',
+      files: {},
+      settings: { 'mcpAgent.apiBaseUrl': url, 'mcpAgent.model': 'claude-test' },
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+    });
+  });
+
+  after(async () => {
+    await vs?.close();
+    await api.stop();
+  });
+
+  test('"Create Sample Database" from the palette makes data.db and says what is in it', async (t) => {
+    await vs.openChat();
+    await vs.waitForTreeItem('Tools', /workspace\s*ready/);
+    assert.equal(existsSync(join(vs.workspace, 'data.db')), false);
+    await vs.runCommand('MCP Agent: Create Sample Database');
+    const toast = vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'created data.db' });
+    await toast.waitFor();
+    assert.match(await toast.innerText(), /8 books in 5 genres and 5 users/);
+    t.diagnostic(`screenshot: ${await vs.screenshot('sample-db-created')}`);
+    assert.equal(readFileSync(join(vs.workspace, 'data.db')).subarray(0, 15).toString('latin1'), 'SQLite format 3');
+  });
+
+  test('"Add Dune to the database and show all sci-fi books": two approved calls, one Dune, a table of three', async (t) => {
+    const chat = await vs.openChat();
+    await chat.locator('#input').fill('Add Dune to the database and show all sci-fi books');
+    await chat.locator('#input').press('Enter');
+    for (const sql of [/INSERT INTO books/, /SELECT title, author, year FROM books WHERE genre = \?/]) {
+      const approval = chat.locator('.approval[data-state="pending"]');
+      await approval.waitFor();
+      assert.match(await approval.innerText(), sql);
+      await approval.locator('button[data-decision="once"]').click();
+      await approval.waitFor({ state: 'detached' });
+    }
+    const table = chat.locator('.msg.assistant .markdown table');
+    await table.waitFor();
+    const titles = await table.locator('tbody tr td:first-child').allInnerTexts();
+    assert.deepEqual(titles, ['Dune', 'The Left Hand of Darkness', 'Neuromancer']);
+    t.diagnostic(`screenshot: ${await vs.screenshot('sample-db-demo')}`);
+  });
+});
