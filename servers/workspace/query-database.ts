@@ -5,6 +5,7 @@ import type { Sandbox } from '../../src/common/sandbox';
 import type { SqliteStore } from './sqlite-store';
 import type { Bindable } from './sql-task';
 import { resolveWrite } from './write-file';
+import { READ_ONLY_CALL, READ_ONLY_CALLS } from '../../src/common/sql-read-only';
 
 /** The most rows one answer shows (sql-task.ts cuts them). */
 const MAX_ROWS = 500;
@@ -47,10 +48,14 @@ export function registerQueryDatabase(server: McpServer, sandbox: Sandbox, store
         database: z.string().min(1).optional().describe(`Database file, relative to the workspace. Default ${DEFAULT_DB}.`),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      // Tells MCP Agent's host it may run a read-only `sql` without asking, because a call it marks
+      // with READ_ONLY_CALL is then held to reading by SQLite itself (query_only).
+      _meta: { [READ_ONLY_CALLS]: 'sql' },
     },
     guarded('query_database', async ({ sql, params, database }, extra) => {
       const target = await resolveWrite(sandbox, database ?? DEFAULT_DB, false);
-      const answer = await store.query(target.real, target.rel, sql, bindable(params), extra.signal);
+      const readOnly = (extra._meta as Record<string, unknown> | undefined)?.[READ_ONLY_CALL] === true;
+      const answer = await store.query(target.real, target.rel, sql, bindable(params), extra.signal, readOnly);
       return textResult([answer.text, ...answer.notes].join('\n'), answer.data);
     }, { heartbeat: true }), // a long statement reports that it still runs, each second
   );

@@ -1,7 +1,7 @@
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import { ToolError } from '../lib/results';
 import { locateWasm } from '../../src/common/sql-wasm';
-import { looksReadOnly } from './sql-text';
+import { looksReadOnly } from '../../src/common/sql-read-only';
 
 /**
  * The SQL worker thread: it holds the open databases (sql.js keeps a whole database in memory) and
@@ -20,6 +20,11 @@ export interface SqlInput {
   params?: Bindable;
   /** SQLite's hard heap limit: past it, a statement fails with "out of memory" and nothing else suffers. */
   memoryBytes: number;
+  /**
+   * The host ran this call without asking because its SQL reads only: SQLite's query_only then
+   * refuses any change, so a statement that only looked read-only cannot write.
+   */
+  readOnly?: boolean;
 }
 
 export type SqlOutput =
@@ -110,7 +115,24 @@ function rowsAnswer(db: Database, stmt: Statement, sql: string, before: number):
   return { text: `{"columns":${JSON.stringify(keys)},"row_count":${total},"rows":[\n${lines.join(',\n')}\n]}${note}`, wrote, data };
 }
 
-function execute(db: Database, sql: string, params: Bindable | undefined): Omit<Extract<SqlOutput, { ok: true }>, 'ok'> {
+const READ_ONLY_REFUSED =
+  'The statement tries to change the database, but this call was run without asking the person because it looked ' +
+  'read-only (SELECT, WITH, PRAGMA …); nothing was changed. Send the change as its own INSERT, UPDATE, DELETE or CREATE statement, which asks for approval.';
+
+function execute(db: Database, sql: string, params: Bindable | undefined, readOnly: boolean): Omit<Extract<SqlOutput, { ok: true }>, 'ok'> {
+  if (!readOnly) return executeOne(db, sql, params);
+  db.exec('PRAGMA query_only = 1');
+  try {
+    return executeOne(db, sql, params);
+  } catch (err) {
+    if (err instanceof ToolError && /attempt to write a readonly database/i.test(err.message)) throw new ToolError(READ_ONLY_REFUSED);
+    throw err;
+  } finally {
+    db.exec('PRAGMA query_only = 0');
+  }
+}
+
+function executeOne(db: Database, sql: string, params: Bindable | undefined): Omit<Extract<SqlOutput, { ok: true }>, 'ok'> {
   let stmt: Statement;
   try {
     stmt = prepareOne(db, sql);
@@ -166,7 +188,7 @@ async function open(input: SqlInput): Promise<Database> {
 export async function runSql(input: SqlInput): Promise<{ result: SqlOutput; transfer?: ArrayBuffer[] }> {
   try {
     const db = await open(input);
-    const done = execute(db, input.sql, input.params);
+    const done = execute(db, input.sql, input.params, input.readOnly === true);
     if (!done.wrote) return { result: { ok: true, ...done } };
     const exported = db.export();
     // Handed over, not copied; a view into a larger buffer would hand over the rest too.

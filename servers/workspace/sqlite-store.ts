@@ -6,7 +6,7 @@ import { writeFileAtomic, writeFileAtomicSync } from '../lib/atomic-write';
 import { formatBytes } from '../../src/common/byte-size';
 import { openInside } from '../../src/common/confined-fs';
 import { TaskStopped, TaskWorker } from './task-worker';
-import { looksReadOnly } from './sql-text';
+import { looksReadOnly } from '../../src/common/sql-read-only';
 import type { Bindable, SqlInput, SqlOutput } from './sql-task';
 
 const SAVE_DELAY_MS = 200;
@@ -111,11 +111,11 @@ export class SqliteStore {
     process.once('exit', () => this.flushSync());
   }
 
-  query(real: string, rel: string, sql: string, params: Bindable | undefined, signal: AbortSignal): Promise<QueryAnswer> {
-    return this.lock.acquire('sql', () => this.run(real, rel, sql, params, signal));
+  query(real: string, rel: string, sql: string, params: Bindable | undefined, signal: AbortSignal, readOnly = false): Promise<QueryAnswer> {
+    return this.lock.acquire('sql', () => this.run(real, rel, sql, params, signal, readOnly));
   }
 
-  private async run(real: string, rel: string, sql: string, params: Bindable | undefined, signal: AbortSignal): Promise<QueryAnswer> {
+  private async run(real: string, rel: string, sql: string, params: Bindable | undefined, signal: AbortSignal, readOnly: boolean): Promise<QueryAnswer> {
     if (signal.aborted) throw new Error('cancelled');
     const state = await diskState(real);
     const file = this.files.get(real) ?? { rel, stamp: undefined, pending: undefined, heldBy: undefined, timer: undefined };
@@ -148,7 +148,7 @@ export class SqliteStore {
       load = 'new';
       stamp = undefined;
     }
-    const out = await this.inWorker({ real, load, sql, params, memoryBytes: memoryMb() * 1024 * 1024 }, signal, transfer);
+    const out = await this.inWorker({ real, load, sql, params, memoryBytes: memoryMb() * 1024 * 1024, readOnly }, signal, transfer);
     if (load !== undefined) {
       file.stamp = stamp;
       file.heldBy = out.ok ? this.generation : undefined;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { createSampleDb, SAMPLE_BOOKS, SAMPLE_USERS, sampleDbBytes } from '../../src/common/sample-db';
 import { locateWasm } from '../../src/common/sql-wasm';
@@ -99,6 +100,28 @@ describe('the demo database (the agent-mcp-v1 seed)', () => {
       { email: 'bob@example.com' },
     );
     assert.deepEqual(rowsOf(forReader.text), [{ title: 'The Hobbit' }]);
+  });
+
+  test('a call the host marked read-only cannot write, even with SQL that does', async () => {
+    const marked = async (sql: string): Promise<{ text: string; isError: boolean }> => {
+      const r = await w.client.callTool({ name: 'query_database', arguments: { sql }, _meta: { 'mcpAgent/readOnly': true } });
+      return { text: textOf(r as CallToolResult), isError: r.isError === true };
+    };
+    const read = await marked("SELECT count(*) AS n FROM books WHERE genre = 'Fantasy'");
+    assert.deepEqual(rowsOf(read.text), [{ n: 1 }]);
+    const before_ = rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0].n;
+    for (const sql of ["INSERT INTO books (title, author) VALUES ('Sneaky', 'X')", 'DROP TABLE users', 'CREATE TABLE t (a)']) {
+      const r = await marked(sql);
+      assert.equal(r.isError, true, sql);
+      assert.match(r.text, /tries to change the database, but this call was run without asking.*nothing was changed/);
+    }
+    assert.equal(rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0].n, before_);
+    assert.equal(rowsOf((await q("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('users', 't')")).text)[0].n, 1);
+    // The next unmarked (approved) write works again: query_only was only for that call.
+    const ins = await q("INSERT INTO users (name, email, favorite_genre) VALUES ('Frank', 'frank@example.com', 'Fantasy')");
+    assert.equal(ins.isError, false, ins.text);
+    const tools = await w.client.listTools();
+    assert.equal(tools.tools.find((t) => t.name === 'query_database')?._meta?.['mcpAgent/readOnlyCalls'], 'sql');
   });
 
   test('a missing data.db says how to create the demo database, for a query and for a write', async () => {
@@ -199,10 +222,11 @@ describe('the seed demo in the CLI, message by message', () => {
       const r = await cli(
         ['--workspace', ws],
         { ANTHROPIC_API_KEY: 'sk-demo', ANTHROPIC_BASE_URL: base },
-        'Add Dune to the database and show all sci-fi books\ny\ny\nexit\n',
+        'Add Dune to the database and show all sci-fi books\ny\nexit\n',
       );
       assert.equal(r.code, 0, r.stderr);
-      assert.equal((r.stdout.match(/Allow\?/g) ?? []).length, 2, 'each query_database call asks first');
+      assert.equal((r.stdout.match(/Allow\?/g) ?? []).length, 1, 'the INSERT asks first; the SELECT only reads, so it runs at once');
+      assert.match(r.stdout, /Change data\.db with SQL[^]*INSERT INTO books[^]*Allow\?/);
       assert.match(r.stdout, /\{"changes":1,"lastInsertRowid":9\}/);
       assert.match(r.stdout, /The sci-fi books now: .*"title":"Dune".*"title":"The Left Hand of Darkness".*"title":"Neuromancer"/s);
       assert.doesNotMatch(r.stdout, /NOT NULL constraint failed/);

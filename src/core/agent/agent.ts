@@ -4,6 +4,7 @@ import type { ChatEvent } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
 import { describeApiError } from './api-errors';
 import { approvalKey, approvalNeed, type ApprovalStore } from './approval-policy';
+import { READ_ONLY_CALL } from '../../common/sql-read-only';
 import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capHistory, capToolResults } from './result-caps';
 import { buildSystemPrompt } from './system-prompt';
@@ -185,6 +186,7 @@ export class Agent {
             // progress notifications reset timeoutMs; the setting bounds the whole call
             maxTotalTimeoutMs: this.options.toolTimeoutMs,
             onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
+            meta: !need.ask && need.readOnlyCall ? { [READ_ONLY_CALL]: true } : undefined,
           });
           if (signal.aborted) return fail(CANCELLED);
           const { forModel, forChat } = convertToolResult(result);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { HubTool } from '../mcp/types';
 import { isSensitivePath } from '../../common/sensitive-paths';
+import { looksReadOnly, READ_ONLY_CALLS } from '../../common/sql-read-only';
 import type { AlwaysKind } from '../../shared/protocol';
 import { describeSandbox, runsCode, sandboxClaim } from './sandbox-status';
 
@@ -22,7 +23,8 @@ export interface ApprovalPrompt {
   alwaysKind: AlwaysKind;
 }
 
-export type ApprovalNeed = { ask: false } | ({ ask: true } & ApprovalPrompt);
+/** `readOnlyCall`: it runs without asking only because its SQL reads; the server is told to hold it to that. */
+export type ApprovalNeed = { ask: false; readOnlyCall?: true } | ({ ask: true } & ApprovalPrompt);
 
 /** Argument names that hold a path, in the bundled servers and in the common third-party ones. */
 const PATH_KEY = /path|file|dir|folder|target|dest|source|database|uri|^(to|from|out|output)$/i;
@@ -66,6 +68,7 @@ export function approvalNeed(tool: HubTool, input: Record<string, unknown>, stor
     };
   }
   if (readOnly) return { ask: false };
+  if (readsOnly(tool, input)) return { ask: false, readOnlyCall: true };
   if (store.has(approvalKey(tool))) return { ask: false };
   const prompt: ApprovalPrompt = { reason: reasonFor(tool, input), preview: previewOf(tool, input), warnings: [], notes: [], alwaysKind: 'tool' };
   if (runsCode(tool)) {
@@ -76,6 +79,19 @@ export function approvalNeed(tool: HubTool, input: Record<string, unknown>, stor
     prompt.alwaysKind = 'code';
   }
   return { ask: true, ...prompt };
+}
+
+/**
+ * A tool that declares `_meta["mcpAgent/readOnlyCalls"]` (the workspace server's query_database)
+ * runs a statement that only reads without asking: a SELECT is not a DROP. The server is trusted
+ * here as much as a readOnlyHint is, and the call carries `_meta["mcpAgent/readOnly"]`, which the
+ * workspace server enforces with SQLite's query_only, so SQL that merely looked read-only cannot write.
+ */
+function readsOnly(tool: HubTool, input: Record<string, unknown>): boolean {
+  const argument = tool.tool._meta?.[READ_ONLY_CALLS];
+  if (typeof argument !== 'string') return false;
+  const sql = input[argument];
+  return typeof sql === 'string' && looksReadOnly(sql);
 }
 
 const CODE_REACH =
@@ -111,7 +127,7 @@ function reasonFor(tool: HubTool, input: Record<string, unknown>): string {
     case 'run_code':
       return 'Run Python code in the workspace folder';
     case 'query_database':
-      return `Run SQL on ${path ?? 'data.db'}`;
+      return `Change ${path ?? 'data.db'} with SQL`;
     default:
       return `Call ${tool.server} · ${tool.tool.name}`;
   }

@@ -201,7 +201,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       onprogress: (p) => opts.onProgress?.(p.progress, p.total, p.message),
     };
     try {
-      const result = await Promise.race([client.callTool({ name, arguments: args }, undefined, request), this.exitPromise]);
+      const params = opts.meta ? { name, arguments: args, _meta: opts.meta } : { name, arguments: args };
+      const result = await Promise.race([client.callTool(params, undefined, request), this.exitPromise]);
       return result as CallToolResult;
     } catch (err) {
       if (total.signal.aborted && !opts.signal?.aborted) {

@@ -48,6 +48,8 @@ export interface CallOptions {
   /** How long the whole call may take, progress or not (the connection has a default when unset). */
   maxTotalTimeoutMs?: number;
   onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
+  /** Sent as the request's `_meta` (beside the progress token). */
+  meta?: Record<string, unknown>;
 }
 
 export type { CallToolResult };

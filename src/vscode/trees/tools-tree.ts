@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { READ_ONLY_CALLS } from '../../common/sql-read-only';
 import { needsTasks } from '../../core/mcp/tool-names';
 import type { McpHub } from '../../core/mcp/hub';
 import type { HubTool, ServerStatus } from '../../core/mcp/types';
@@ -47,7 +48,9 @@ export class ToolsTree extends HubTree<Node> {
         ? 'read-only'
         : this.alwaysAllowed({ server: node.server, tool: t })
           ? 'always allowed'
-          : 'asks first';
+          : typeof t._meta?.[READ_ONLY_CALLS] === 'string'
+            ? 'asks before writes'
+            : 'asks first';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${node.server} · ${t.title ?? t.name}**\n\n`);
     if (taskOnly) tooltip.appendText('This tool runs only as a task (MCP 2025-11-25), which MCP Agent cannot do yet: it is not offered to the model.\n\n');

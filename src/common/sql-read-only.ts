@@ -1,3 +1,8 @@
+/** A tool's `_meta` key: which argument holds SQL that, when it only reads, may run without asking. */
+export const READ_ONLY_CALLS = 'mcpAgent/readOnlyCalls';
+/** A call's `_meta` key: the host ran it without asking, so the server must refuse any write. */
+export const READ_ONLY_CALL = 'mcpAgent/readOnly';
+
 /** Statements that cannot change the file. Anything else is saved afterwards, to be safe. */
 export function looksReadOnly(sql: string): boolean {
   const text = sql.replace(/^(\s+|--[^\n]*\n?|\/\*[\s\S]*?\*\/)+/, '');

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { approvalNeed } from '../../src/core/agent/approval-policy';
+import { READ_ONLY_CALLS } from '../../src/common/sql-read-only';
+import type { HubTool } from '../../src/core/mcp/types';
+
+const never = { has: () => false, add: () => undefined };
+const always = { has: () => true, add: () => undefined };
+
+function queryTool(meta?: Record<string, unknown>): HubTool {
+  return {
+    server: 'workspace',
+    qualifiedName: 'workspace__query_database',
+    tool: {
+      name: 'query_database',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: false, destructiveHint: true },
+      ...(meta ? { _meta: meta } : {}),
+    },
+  };
+}
+
+test('a query that only reads runs without asking, marked so the server holds it to reading', () => {
+  const tool = queryTool({ [READ_ONLY_CALLS]: 'sql' });
+  for (const sql of ['SELECT * FROM books', '  -- list\nselect 1', 'WITH t AS (SELECT 1) SELECT * FROM t', 'PRAGMA table_info(books)', 'EXPLAIN SELECT 1']) {
+    assert.deepEqual(approvalNeed(tool, { sql }, never), { ask: false, readOnlyCall: true }, sql);
+  }
+});
+
+test('anything that may write asks, and its prompt says it changes the database', () => {
+  const tool = queryTool({ [READ_ONLY_CALLS]: 'sql' });
+  for (const sql of [
+    "INSERT INTO books (title) VALUES ('x')",
+    'DROP TABLE books',
+    'WITH t AS (SELECT 1) DELETE FROM books',
+    'PRAGMA user_version = 3',
+    'ATTACH DATABASE "x.db" AS x',
+    'VACUUM',
+  ]) {
+    const need = approvalNeed(tool, { sql }, never);
+    assert.equal(need.ask, true, sql);
+    assert.equal(need.ask && need.reason, 'Change data.db with SQL');
+  }
+  // "Always" given for a write is for writes; reads never needed it.
+  assert.deepEqual(approvalNeed(tool, { sql: 'DROP TABLE books' }, always), { ask: false });
+});
+
+test('without the declaration, or with SQL in another argument, every call asks as before', () => {
+  assert.equal(approvalNeed(queryTool(), { sql: 'SELECT 1' }, never).ask, true);
+  assert.equal(approvalNeed(queryTool({ [READ_ONLY_CALLS]: 'query' }), { sql: 'SELECT 1' }, never).ask, true);
+  assert.equal(approvalNeed(queryTool({ [READ_ONLY_CALLS]: 'sql' }), { sql: 42 }, never).ask, true);
+});
