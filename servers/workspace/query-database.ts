@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { guarded, textResult } from '../lib/results';
+import { errorResult, guarded, textResult, ToolError } from '../lib/results';
 import type { Sandbox } from '../../src/common/sandbox';
 import type { SqliteStore } from './sqlite-store';
 import type { Bindable } from './sql-task';
 import { resolveWrite } from './write-file';
-import { READ_ONLY_CALL, READ_ONLY_CALLS } from '../../src/common/sql-read-only';
+import { READ_ONLY_CALL, READ_ONLY_CALLS, READ_ONLY_REFUSED, WOULD_WRITE } from '../../src/common/sql-read-only';
 
 /** The most rows one answer shows (sql-task.ts cuts them). */
 const MAX_ROWS = 500;
@@ -55,8 +55,14 @@ export function registerQueryDatabase(server: McpServer, sandbox: Sandbox, store
     guarded('query_database', async ({ sql, params, database }, extra) => {
       const target = await resolveWrite(sandbox, database ?? DEFAULT_DB, false);
       const readOnly = (extra._meta as Record<string, unknown> | undefined)?.[READ_ONLY_CALL] === true;
-      const answer = await store.query(target.real, target.rel, sql, bindable(params), extra.signal, readOnly);
-      return textResult([answer.text, ...answer.notes].join('\n'), answer.data);
+      try {
+        const answer = await store.query(target.real, target.rel, sql, bindable(params), extra.signal, readOnly);
+        return textResult([answer.text, ...answer.notes].join('\n'), answer.data);
+      } catch (err) {
+        // SQLite refused a write in a read-only call: the host asks the person, then calls again unmarked.
+        if (err instanceof ToolError && err.message === READ_ONLY_REFUSED) return { ...errorResult(err.message), _meta: { [WOULD_WRITE]: true } };
+        throw err;
+      }
     }, { heartbeat: true }), // a long statement reports that it still runs, each second
   );
 }

@@ -1,7 +1,7 @@
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import { ToolError } from '../lib/results';
 import { locateWasm } from '../../src/common/sql-wasm';
-import { looksReadOnly } from '../../src/common/sql-read-only';
+import { looksReadOnly, READ_ONLY_REFUSED } from '../../src/common/sql-read-only';
 
 /**
  * The SQL worker thread: it holds the open databases (sql.js keeps a whole database in memory) and
@@ -114,10 +114,6 @@ function rowsAnswer(db: Database, stmt: Statement, sql: string, before: number):
   }
   return { text: `{"columns":${JSON.stringify(keys)},"row_count":${total},"rows":[\n${lines.join(',\n')}\n]}${note}`, wrote, data };
 }
-
-const READ_ONLY_REFUSED =
-  'The statement tries to change the database, but this call was run without asking the person because it looked ' +
-  'read-only (SELECT, WITH, PRAGMA …); nothing was changed. Send the change as its own INSERT, UPDATE, DELETE or CREATE statement, which asks for approval.';
 
 function execute(db: Database, sql: string, params: Bindable | undefined, readOnly: boolean): Omit<Extract<SqlOutput, { ok: true }>, 'ok'> {
   if (!readOnly) return executeOne(db, sql, params);

@@ -6,7 +6,7 @@ import { writeFileAtomic, writeFileAtomicSync } from '../lib/atomic-write';
 import { formatBytes } from '../../src/common/byte-size';
 import { openInside } from '../../src/common/confined-fs';
 import { TaskStopped, TaskWorker } from './task-worker';
-import { looksReadOnly } from '../../src/common/sql-read-only';
+import { looksReadOnly, READ_ONLY_REFUSED } from '../../src/common/sql-read-only';
 import type { Bindable, SqlInput, SqlOutput } from './sql-task';
 
 const SAVE_DELAY_MS = 200;
@@ -160,7 +160,7 @@ export class SqliteStore {
         throw new ToolError(memoryMessage());
       }
       // A write to a database that did not exist, e.g. an INSERT before any CREATE TABLE: say where the tables come from.
-      throw new ToolError(load === 'new' && state.kind === 'missing' ? `${out.message} (database "${rel}" did not exist; nothing was saved). ${HOW_TO_CREATE}` : out.message);
+      throw new ToolError(load === 'new' && state.kind === 'missing' && out.message !== READ_ONLY_REFUSED ? `${out.message} (database "${rel}" did not exist; nothing was saved). ${HOW_TO_CREATE}` : out.message);
     }
     if (out.bytes) {
       file.pending = out.bytes;

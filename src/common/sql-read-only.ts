@@ -2,6 +2,11 @@
 export const READ_ONLY_CALLS = 'mcpAgent/readOnlyCalls';
 /** A call's `_meta` key: the host ran it without asking, so the server must refuse any write. */
 export const READ_ONLY_CALL = 'mcpAgent/readOnly';
+/** A result's `_meta` key: SQLite refused the read-only call because the statement writes; nothing changed. */
+export const WOULD_WRITE = 'mcpAgent/wouldWrite';
+/** Said when SQLite refuses a write in a call the host marked read-only; nothing was changed. */
+export const READ_ONLY_REFUSED =
+  'The statement changes the database, and this call was marked read-only by the host (it runs reads without asking the person), so SQLite refused it; nothing was changed.';
 
 /** Statements that cannot change the file. Anything else is saved afterwards, to be safe. */
 export function looksReadOnly(sql: string): boolean {

@@ -103,18 +103,21 @@ describe('the demo database (the agent-mcp-v1 seed)', () => {
   });
 
   test('a call the host marked read-only cannot write, even with SQL that does', async () => {
-    const marked = async (sql: string): Promise<{ text: string; isError: boolean }> => {
+    const marked = async (sql: string): Promise<{ text: string; isError: boolean; wouldWrite: unknown }> => {
       const r = await w.client.callTool({ name: 'query_database', arguments: { sql }, _meta: { 'mcpAgent/readOnly': true } });
-      return { text: textOf(r as CallToolResult), isError: r.isError === true };
+      return { text: textOf(r as CallToolResult), isError: r.isError === true, wouldWrite: r._meta?.['mcpAgent/wouldWrite'] };
     };
     const read = await marked("SELECT count(*) AS n FROM books WHERE genre = 'Fantasy'");
     assert.deepEqual(rowsOf(read.text), [{ n: 1 }]);
     const before_ = rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0].n;
-    for (const sql of ["INSERT INTO books (title, author) VALUES ('Sneaky', 'X')", 'DROP TABLE users', 'CREATE TABLE t (a)']) {
+    assert.equal(read.wouldWrite, undefined);
+    for (const sql of ["INSERT INTO books (title, author) VALUES ('Sneaky', 'X')", 'DROP TABLE users', 'CREATE TABLE t (a)', 'PRAGMA user_version = 7']) {
       const r = await marked(sql);
       assert.equal(r.isError, true, sql);
-      assert.match(r.text, /tries to change the database, but this call was run without asking.*nothing was changed/);
+      assert.equal(r.wouldWrite, true, sql);
+      assert.match(r.text, /marked read-only by the host .* SQLite refused it; nothing was changed/);
     }
+    assert.deepEqual(rowsOf((await q('PRAGMA user_version')).text), [{ user_version: 0 }]);
     assert.equal(rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0].n, before_);
     assert.equal(rowsOf((await q("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('users', 't')")).text)[0].n, 1);
     // The next unmarked (approved) write works again: query_only was only for that call.

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { ChatEvent } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
 import { describeApiError } from './api-errors';
-import { approvalKey, approvalNeed, type ApprovalStore } from './approval-policy';
-import { READ_ONLY_CALL } from '../../common/sql-read-only';
+import { approvalKey, approvalNeed, changeApproval, type ApprovalNeed, type ApprovalStore } from './approval-policy';
+import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
 import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capHistory, capToolResults } from './result-caps';
 import { buildSystemPrompt } from './system-prompt';
@@ -171,23 +171,28 @@ export class Agent {
         if (!tool) return fail(`There is no tool named ${use.name} (its server may have stopped). Available: ${[...byName.keys()].join(', ') || 'none'}.`);
         if (signal.aborted) return fail(CANCELLED);
         const need = approvalNeed(tool, input, this.options.approvals);
-        if (need.ask) {
-          const { ask: _ask, ...prompt } = need;
-          const decision = await this.options.askApproval({ callId: use.id, tool, input, ...prompt }, signal);
-          if (signal.aborted) return fail(CANCELLED);
-          if (decision === 'deny') return fail('The person denied this tool call. Do not retry it; ask them what they want instead.');
-          if (decision === 'always' && need.alwaysKind !== 'none') await this.options.approvals.add(approvalKey(tool));
-          started = Date.now(); // the card's duration is the call's, not the person's thinking time
-        }
-        try {
-          const result = await this.options.host.callTool(tool.qualifiedName, input, {
+        let gate = await this.gate(use.id, tool, input, need, signal);
+        if (!gate.ok) return fail(gate.why);
+        if (gate.asked) started = Date.now(); // the card's duration is the call's, not the person's thinking time
+        const call = (meta?: Record<string, unknown>): ReturnType<ToolHost['callTool']> =>
+          this.options.host.callTool(tool.qualifiedName, input, {
             signal,
             timeoutMs: this.options.toolTimeoutMs,
             // progress notifications reset timeoutMs; the setting bounds the whole call
             maxTotalTimeoutMs: this.options.toolTimeoutMs,
             onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
-            meta: !need.ask && need.readOnlyCall ? { [READ_ONLY_CALL]: true } : undefined,
+            meta,
           });
+        try {
+          const firstTry = !need.ask && need.readOnlyCall === true;
+          let result = await call(firstTry ? { [READ_ONLY_CALL]: true } : undefined);
+          if (firstTry && result._meta?.[WOULD_WRITE] === true && !signal.aborted) {
+            // SQLite itself found that the statement writes (nothing was changed): now it asks like any change.
+            gate = await this.gate(use.id, tool, input, changeApproval(tool, input, this.options.approvals), signal);
+            if (!gate.ok) return fail(gate.why);
+            started = Date.now();
+            result = await call();
+          }
           if (signal.aborted) return fail(CANCELLED);
           const { forModel, forChat } = convertToolResult(result);
           const isError = result.isError === true;
@@ -199,6 +204,23 @@ export class Agent {
         }
       }),
     );
+  }
+
+  /** Asks the person when `need` says so; says whether the call may go on and whether anyone was asked. */
+  private async gate(
+    callId: string,
+    tool: HubTool,
+    input: Record<string, unknown>,
+    need: ApprovalNeed,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; asked: boolean } | { ok: false; why: string }> {
+    if (!need.ask) return { ok: true, asked: false };
+    const { ask: _ask, ...prompt } = need;
+    const decision = await this.options.askApproval({ callId, tool, input, ...prompt }, signal);
+    if (signal.aborted) return { ok: false, why: CANCELLED };
+    if (decision === 'deny') return { ok: false, why: 'The person denied this tool call. Do not retry it; ask them what they want instead.' };
+    if (decision === 'always' && need.alwaysKind !== 'none') await this.options.approvals.add(approvalKey(tool));
+    return { ok: true, asked: true };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { HubTool } from '../mcp/types';
 import { isSensitivePath } from '../../common/sensitive-paths';
-import { looksReadOnly, READ_ONLY_CALLS } from '../../common/sql-read-only';
+import { READ_ONLY_CALLS } from '../../common/sql-read-only';
 import type { AlwaysKind } from '../../shared/protocol';
 import { describeSandbox, runsCode, sandboxClaim } from './sandbox-status';
 
@@ -68,7 +68,12 @@ export function approvalNeed(tool: HubTool, input: Record<string, unknown>, stor
     };
   }
   if (readOnly) return { ask: false };
-  if (readsOnly(tool, input)) return { ask: false, readOnlyCall: true };
+  if (triesReadOnly(tool, input)) return { ask: false, readOnlyCall: true };
+  return changeApproval(tool, input, store);
+}
+
+/** The approval of a call that changes something: asked unless "always" was given for this tool. */
+export function changeApproval(tool: HubTool, input: Record<string, unknown>, store: ApprovalStore): ApprovalNeed {
   if (store.has(approvalKey(tool))) return { ask: false };
   const prompt: ApprovalPrompt = { reason: reasonFor(tool, input), preview: previewOf(tool, input), warnings: [], notes: [], alwaysKind: 'tool' };
   if (runsCode(tool)) {
@@ -83,15 +88,14 @@ export function approvalNeed(tool: HubTool, input: Record<string, unknown>, stor
 
 /**
  * A tool that declares `_meta["mcpAgent/readOnlyCalls"]` (the workspace server's query_database)
- * runs a statement that only reads without asking: a SELECT is not a DROP. The server is trusted
- * here as much as a readOnlyHint is, and the call carries `_meta["mcpAgent/readOnly"]`, which the
- * workspace server enforces with SQLite's query_only, so SQL that merely looked read-only cannot write.
+ * first runs each statement without asking, marked `_meta["mcpAgent/readOnly"]`: the server runs
+ * it under SQLite's query_only, so SQLite itself, not a keyword match, decides whether it writes.
+ * A statement that writes is refused unchanged (`_meta["mcpAgent/wouldWrite"]` on the result), and
+ * the agent then asks with changeApproval(). The server is trusted here as much as a readOnlyHint is.
  */
-function readsOnly(tool: HubTool, input: Record<string, unknown>): boolean {
+function triesReadOnly(tool: HubTool, input: Record<string, unknown>): boolean {
   const argument = tool.tool._meta?.[READ_ONLY_CALLS];
-  if (typeof argument !== 'string') return false;
-  const sql = input[argument];
-  return typeof sql === 'string' && looksReadOnly(sql);
+  return typeof argument === 'string' && typeof input[argument] === 'string';
 }
 
 const CODE_REACH =
