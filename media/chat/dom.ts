@@ -47,6 +47,8 @@ const ICONS = {
   key: 'M10 2.5a3.5 3.5 0 0 0-3.3 4.7L2.5 11.4v2.1h2.1v-1.3h1.3v-1.3h1.3l1.2-1.2A3.5 3.5 0 1 0 10 2.5ZM10.8 5.2v.1',
   file: 'M4 1.5h5l3 3v10H4zM9 1.5v3h3',
   sparkle: 'M8 1.5 9.4 6.6 14.5 8 9.4 9.4 8 14.5 6.6 9.4 1.5 8l5.1-1.4L8 1.5Z',
+  retry: 'M13 8a5 5 0 1 1-1.5-3.6M11.8 1.8v2.8H9',
+  play: 'M5 3.5v9l7-4.5-7-4.5Z',
 } as const;
 
 export type IconName = keyof typeof ICONS;

@@ -51,6 +51,12 @@ const welcome = createWelcome((prompt) => composer.fill(prompt));
 const transcript = new Transcript(messages, {
   onCopy: (text) => host.post({ type: 'copy', text }),
   onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
+  onAction: (action) => {
+    if (action === 'setKey') host.post({ type: 'setApiKey' });
+    else if (action === 'retry') host.post({ type: 'retry' });
+    else host.post({ type: 'send', text: 'Continue', attachments: [] });
+    if (action !== 'setKey') pin.jumpToBottom();
+  },
   onChange: () => {
     welcome.hidden = !transcript.isEmpty;
     // The welcome reads from the top; only a conversation follows its newest line.
@@ -69,8 +75,12 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
+let hadKey: boolean | undefined;
+
 function applyState(state: ChatState): void {
   renderStatus(statusArea, state, () => host.post({ type: 'setApiKey' }));
+  if (state.hasKey && hadKey !== true) transcript.keySet();
+  hadKey = state.hasKey;
   composer.setBusy(state.busy);
   composer.setHint(state.model ? `${state.model}${state.workspaceName ? ` · ${state.workspaceName}` : ''}` : '');
 }
@@ -78,7 +88,10 @@ function applyState(state: ChatState): void {
 function handle(msg: HostMessage): void {
   switch (msg.type) {
     case 'state': return applyState(msg.state);
-    case 'replay': return transcript.replay(msg.events);
+    case 'replay':
+      transcript.replay(msg.events);
+      if (hadKey) transcript.keySet();
+      return;
     case 'event': return transcript.apply(msg.event);
     case 'delta': return transcript.delta(msg.turnId, msg.blockId, msg.text);
     case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);

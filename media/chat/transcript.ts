@@ -2,7 +2,7 @@
  * The message list: turns ChatEvents (live or replayed) and streaming deltas into DOM. Live and
  * replayed chats go through the same `apply`, so they look the same.
  */
-import type { ApprovalDecision, ChatEvent } from '../../src/shared/protocol';
+import type { ApprovalDecision, ChatEvent, TurnAction } from '../../src/shared/protocol';
 import { ApprovalCard } from './approval-card';
 import { h, icon, type IconName } from './dom';
 import { FrameBatcher } from './frame-batcher';
@@ -10,10 +10,13 @@ import type { CopyHandler } from './markdown';
 import { stats } from './stats';
 import { TextBlock } from './text-block';
 import { ToolCard } from './tool-card';
+import { actionButtons, retireActions } from './turn-actions';
 
 export interface TranscriptDeps {
   onCopy: CopyHandler;
   onDecide: (callId: string, decision: ApprovalDecision) => void;
+  /** Retry, Set API Key or Continue on a notice. */
+  onAction: (action: TurnAction) => void;
   /** After any change that may have grown the list (scrolling, empty state). */
   onChange: () => void;
 }
@@ -27,6 +30,8 @@ export class Transcript {
   private readonly approvals = new Map<string, ApprovalCard>();
   private readonly batcher: FrameBatcher;
   private lastTurn: HTMLElement | undefined;
+  /** False while a saved chat is replayed: its Retry waits are long over. */
+  private live = true;
 
   constructor(readonly el: HTMLElement, private readonly deps: TranscriptDeps) {
     this.batcher = new FrameBatcher(() => deps.onChange());
@@ -48,12 +53,29 @@ export class Transcript {
 
   replay(events: ChatEvent[]): void {
     this.clear();
-    for (const e of events) this.applyQuiet(e);
+    this.live = false;
+    try {
+      for (const e of events) this.applyQuiet(e);
+    } finally {
+      this.live = true;
+    }
     this.deps.onChange();
   }
 
   apply(event: ChatEvent): void {
     this.applyQuiet(event);
+    this.deps.onChange();
+  }
+
+  /**
+   * A key was set: "no key" notices go, and a turn that failed on a rejected key offers Retry.
+   * Only the newest failure keeps a button (retired ones stay retired).
+   */
+  keySet(): void {
+    for (const el of this.el.querySelectorAll('.notice[data-action="setKey"]')) el.remove();
+    for (const row of this.el.querySelectorAll('.turn-actions')) {
+      if (row.querySelector('[data-action="setKey"]')) row.replaceWith(actionButtons('retry', undefined, this.deps.onAction));
+    }
     this.deps.onChange();
   }
 
@@ -68,6 +90,7 @@ export class Transcript {
   }
 
   private applyQuiet(e: ChatEvent): void {
+    if (e.kind !== 'turn_end' && e.kind !== 'notice') retireActions(this.el);
     switch (e.kind) {
       case 'user': return this.user(e);
       case 'assistant_text': return this.block(e.turnId, e.blockId).setFinal(e.text);
@@ -143,12 +166,21 @@ export class Transcript {
     }
     for (const card of this.approvals.values()) if (turn.contains(card.el)) card.expire();
     for (const block of this.blocks.values()) if (!block.isFinal && turn.contains(block.el)) block.endStream();
-    turn.append(turnEndMarker(e));
+    retireActions(this.el);
+    const marker = turnEndMarker(e);
+    if (e.action) marker.append(actionButtons(e.action, this.live ? e.retryAfterS : undefined, this.deps.onAction));
+    turn.append(marker);
   }
 
   private notice(e: EventOf<'notice'>): void {
     const iconName: IconName = e.level === 'info' ? 'info' : e.level;
-    this.el.append(h('div', { class: `notice notice-${e.level}`, attrs: { 'data-level': e.level, role: e.level === 'error' ? 'alert' : 'note' } }, icon(iconName), h('span', { text: e.text })));
+    const el = h('div', { class: `notice notice-${e.level}`, attrs: { 'data-level': e.level, role: e.level === 'error' ? 'alert' : 'note' } }, icon(iconName), h('span', { text: e.text }));
+    if (e.action) {
+      el.dataset.action = e.action;
+      retireActions(this.el);
+      el.append(actionButtons(e.action, undefined, this.deps.onAction));
+    }
+    this.el.append(el);
   }
 }
 

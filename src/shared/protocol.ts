@@ -26,6 +26,10 @@ export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 export const alwaysKindSchema = z.enum(['tool', 'code', 'none']);
 export type AlwaysKind = z.infer<typeof alwaysKindSchema>;
 
+/** Retry the failed request, set the API key, or go on after the iteration cap. */
+export const turnActionSchema = z.enum(['retry', 'setKey', 'continue']);
+export type TurnAction = z.infer<typeof turnActionSchema>;
+
 export const chatEventSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('user'),
@@ -70,8 +74,18 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     turnId: id,
     status: z.enum(['done', 'stopped', 'error', 'max_iterations']),
     error: z.string().optional(),
+    /** What the person can do about it: the button the chat shows beside the message. */
+    action: turnActionSchema.optional(),
+    /** For `retry`: how long the API asked to wait (its retry-after), counted down before Retry is enabled. */
+    retryAfterS: z.number().nonnegative().max(3600).optional(),
   }),
-  z.object({ kind: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
+  z.object({
+    kind: z.literal('notice'),
+    level: z.enum(['info', 'warning', 'error']),
+    text: z.string(),
+    /** `setKey`: the notice says a key is missing; it goes away once one is set. */
+    action: z.enum(['setKey']).optional(),
+  }),
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;
 
@@ -115,6 +129,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     attachments: z.array(z.string().max(4096)).max(50).default([]),
   }),
   z.object({ type: z.literal('stop') }),
+  /** Send the failed request again (the conversation already ends with the person's message). */
+  z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('approve'), callId: id, decision: approvalDecisionSchema }),
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('newChat') }),

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import Anthropic from '@anthropic-ai/sdk';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { Agent } from '../core/agent/agent';
+import { Agent, type TurnInput } from '../core/agent/agent';
 import { approvalKey, type ApprovalStore } from '../core/agent/approval-policy';
 import type { AgentOutput, AskApproval } from '../core/agent/types';
 import type { McpHub } from '../core/mcp/hub';
@@ -90,6 +90,8 @@ export class ChatController implements vscode.Disposable {
         return this.send(message.text, message.attachments);
       case 'stop':
         return this.stop();
+      case 'retry':
+        return this.retry();
       case 'approve':
         this.pendingApprovals.get(message.callId)?.(message.decision);
         return;
@@ -142,7 +144,7 @@ export class ChatController implements vscode.Disposable {
     const apiKey = await this.deps.secrets.anthropicKey();
     this.emit({ kind: 'user', id: randomUUID(), text, attachments, at: Date.now() });
     if (!apiKey) {
-      this.emit({ kind: 'notice', level: 'error', text: `No Anthropic API key is set. ${KEY_HINT}` });
+      this.emit({ kind: 'notice', level: 'error', text: `No Anthropic API key is set. ${KEY_HINT}`, action: 'setKey' });
       return;
     }
     const context: string[] = [];
@@ -155,6 +157,22 @@ export class ChatController implements vscode.Disposable {
         for (const e of errors) this.emit({ kind: 'notice', level: 'warning', text: e });
       }
     }
+    await this.runTurn(apiKey, { text, context });
+  }
+
+  /** Retry on a failed turn's notice: the same conversation asked again, with no new message. */
+  async retry(): Promise<void> {
+    await this.load();
+    if (this.running) return;
+    const apiKey = await this.deps.secrets.anthropicKey();
+    if (!apiKey) {
+      this.emit({ kind: 'notice', level: 'error', text: `No Anthropic API key is set. ${KEY_HINT}`, action: 'setKey' });
+      return;
+    }
+    await this.runTurn(apiKey, { retry: true });
+  }
+
+  private async runTurn(apiKey: string, input: TurnInput): Promise<void> {
     const settings = readSettings();
     const controller = new AbortController();
     this.running = controller;
@@ -177,7 +195,7 @@ export class ChatController implements vscode.Disposable {
       },
     });
     try {
-      const status = await agent.runTurn({ text, context }, (o) => this.output(o), controller.signal);
+      const status = await agent.runTurn(input, (o) => this.output(o), controller.signal);
       this.deps.log.info(`turn ended: ${status}`);
     } catch (err) {
       this.emit({ kind: 'notice', level: 'error', text: `The turn failed: ${err instanceof Error ? err.message : String(err)}` });

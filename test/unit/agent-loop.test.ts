@@ -414,6 +414,7 @@ describe('agent loop against the fake Messages API', () => {
     assert.equal(api.requests.length - before, 3);
     const end = events.at(-1);
     assert.ok(end?.kind === 'turn_end' && /continue/.test(end.error ?? ''));
+    assert.equal(end.action, 'continue');
   });
 
   test('Stop cancels a model request that hangs', async () => {
@@ -460,6 +461,7 @@ describe('agent loop against the fake Messages API', () => {
     const end = events.at(-1);
     assert.ok(end?.kind === 'turn_end');
     assert.match(end.error ?? '', /rejected the API key \(401\).*Set API Key/);
+    assert.equal(end.action, 'setKey');
   });
 
   test('429 with retry-after, 529 and a dropped connection are retried', async () => {
@@ -479,10 +481,38 @@ describe('agent loop against the fake Messages API', () => {
     const first = await run(a, 'one');
     const end = first.events.at(-1);
     assert.ok(end?.kind === 'turn_end' && /Rate limited/.test(end.error ?? ''));
+    assert.ok(end?.kind === 'turn_end' && end.action === 'retry' && end.retryAfterS === 1, JSON.stringify(end));
     const second = await run(a, 'two');
     assert.equal(second.status, 'done');
     const roles = api.requests.at(-1)!.body.messages.map((m) => m.role);
     assert.deepEqual(roles, ['user'], 'the failed user message joined the next one');
+  });
+
+  test('Retry asks again for the same conversation, adding nothing; with nothing failed it says so', async () => {
+    api.setScript([{ error: 529, retryAfterMs: 1 }, { error: 529, retryAfterMs: 1 }, { error: 529, retryAfterMs: 1 }, { text: 'back' }]);
+    const a = agent(host({}));
+    const first = await run(a, 'are you there?');
+    assert.equal(first.status, 'error');
+    const end = first.events.at(-1);
+    assert.ok(end?.kind === 'turn_end' && end.action === 'retry' && /overloaded \(529\)/.test(end.error ?? ''));
+    const out: AgentOutput[] = [];
+    const status = await a.runTurn({ retry: true }, (o) => out.push(o), new AbortController().signal);
+    assert.equal(status, 'done');
+    assert.deepEqual(api.requests.at(-1)!.body.messages, [{ role: 'user', content: [{ type: 'text', text: 'are you there?' }] }]);
+    assert.deepEqual(a.messages.map((m) => m.role), ['user', 'assistant']);
+    const again = await a.runTurn({ retry: true }, () => undefined, new AbortController().signal);
+    assert.equal(again, 'error', 'the last request did not fail: nothing to retry');
+  });
+
+  test('a 400 offers no action; a dropped connection past the retries offers Retry', async () => {
+    api.setScript([{ error: 400, message: 'bad' }]);
+    const bad = await run(agent(host({})), 'x');
+    const end = bad.events.at(-1);
+    assert.ok(end?.kind === 'turn_end' && end.action === undefined);
+    api.setScript([{ drop: true }, { drop: true }, { drop: true }]);
+    const dropped = await run(agent(host({})), 'y');
+    const end2 = dropped.events.at(-1);
+    assert.ok(end2?.kind === 'turn_end' && end2.action === 'retry', JSON.stringify(end2));
   });
 });
 

@@ -386,6 +386,62 @@ describe('chat webview', () => {
     assert.notEqual(await page.locator('.tool-card[data-call-id="x"] .status').getAttribute('data-status'), 'running');
   });
 
+  test('a 529 offers Retry after the countdown the API asked for; one click sends one retry', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'event', event: { kind: 'user', id: 'u1', text: 'hi', attachments: [], at: 1 } });
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry', retryAfterS: 2 } });
+    const button = page.locator('.turn-end[data-status="error"] button[data-action="retry"]');
+    await button.waitFor();
+    assert.equal(await button.isDisabled(), true);
+    assert.match(await button.innerText(), /Retry in [12] s/);
+    await page.waitForFunction(() => !(document.querySelector('button[data-action="retry"]') as HTMLButtonElement).disabled, undefined, { timeout: 5000 });
+    assert.equal(await button.innerText(), 'Retry');
+    await button.click();
+    assert.deepEqual(await chat.waitForPosted('retry'), [{ type: 'retry' }]);
+    assert.equal(await page.locator('.turn-actions').count(), 0, 'the button goes once used');
+  });
+
+  test('Set API Key on a 401 and on "no key"; once a key is set the notice goes and the 401 offers Retry', async () => {
+    const chat = await openChat();
+    const { page } = chat;
+    await chat.post({ type: 'state', state: { ...readyState, hasKey: false } });
+    await chat.post({ type: 'event', event: { kind: 'user', id: 'u1', text: 'hi', attachments: [], at: 1 } });
+    await chat.post({ type: 'event', event: { kind: 'notice', level: 'error', text: 'No Anthropic API key is set.', action: 'setKey' } });
+    await page.locator('.notice button[data-action="setKey"]').click();
+    assert.deepEqual(await chat.waitForPosted('setApiKey'), [{ type: 'setApiKey' }]);
+    await chat.post({ type: 'event', event: { kind: 'user', id: 'u2', text: 'again', attachments: [], at: 2 } });
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API rejected the API key (401).', action: 'setKey' } });
+    await page.locator('.turn-end button[data-action="setKey"]').waitFor();
+    await chat.post({ type: 'state', state: readyState });
+    await page.locator('.turn-end button[data-action="retry"]').waitFor();
+    assert.equal(await page.locator('.notice[data-action="setKey"]').count(), 0, 'the "no key" notice is gone');
+    assert.equal(await page.locator('button[data-action="setKey"]').count(), 0);
+  });
+
+  test('Continue after the iteration cap sends "Continue"; anything new retires old buttons, and a replay has no countdown', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'max_iterations', error: 'Stopped after 10 model calls.', action: 'continue' } });
+    await page.locator('button[data-action="continue"]').click();
+    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'Continue', attachments: [] }]);
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'Could not reach the API.', action: 'retry' } });
+    await page.locator('button[data-action="retry"]').waitFor();
+    await chat.post({ type: 'event', event: { kind: 'user', id: 'u3', text: 'something else', attachments: [], at: 3 } });
+    assert.equal(await page.locator('.turn-actions').count(), 0);
+    await chat.post({
+      type: 'replay',
+      events: [
+        { kind: 'turn_end', turnId: 'old', status: 'error', error: 'overloaded', action: 'retry', retryAfterS: 600 },
+        { kind: 'user', id: 'u4', text: 'later', attachments: [], at: 4 },
+        { kind: 'turn_end', turnId: 'new', status: 'error', error: 'overloaded', action: 'retry', retryAfterS: 600 },
+      ],
+    });
+    const retry = page.locator('button[data-action="retry"]');
+    assert.equal(await retry.count(), 1, 'only the newest failure keeps its button');
+    assert.equal(await retry.isDisabled(), false, 'a replayed wait is long over');
+  });
+
   test('invalid host messages are ignored with a warning and break nothing', async () => {
     const chat = await openReady();
     const { page } = chat;

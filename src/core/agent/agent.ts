@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
-import { describeApiError } from './api-errors';
+import { describeApiError, errorAction } from './api-errors';
 import { approvalKey, approvalNeed, changeApproval, type ApprovalNeed, type ApprovalStore } from './approval-policy';
 import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
 import { readReply, type StreamedReply } from './reply-stream';
@@ -34,11 +34,14 @@ export interface AgentOptions {
   onMessage?: (message: Anthropic.MessageParam) => void;
 }
 
-export interface TurnInput {
-  text: string;
-  /** Extra context blocks (attached files), sent before the text. */
-  context?: string[];
-}
+/** A new message, or `retry`: ask again for the conversation as it stands (after a failed request). */
+export type TurnInput =
+  | {
+      text: string;
+      /** Extra context blocks (attached files), sent before the text. */
+      context?: string[];
+    }
+  | { retry: true };
 
 /**
  * The Claude loop: stream a reply, run the tool calls it asks for (independent calls at once,
@@ -63,10 +66,15 @@ export class Agent {
   async runTurn(input: TurnInput, emit: (out: AgentOutput) => void, signal: AbortSignal): Promise<TurnStatus> {
     const turnId = randomUUID();
     const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
-    this.addUserContent([
-      ...(input.context ?? []).map((text) => ({ type: 'text' as const, text })),
-      { type: 'text', text: input.text },
-    ]);
+    if (!('retry' in input)) {
+      this.addUserContent([
+        ...(input.context ?? []).map((text) => ({ type: 'text' as const, text })),
+        { type: 'text', text: input.text },
+      ]);
+    } else if (this.history.at(-1)?.role !== 'user') {
+      event({ kind: 'turn_end', turnId, status: 'error', error: 'There is nothing to retry: the last request did not fail. Send a message instead.' });
+      return 'error';
+    }
     const maxIterations = this.options.maxIterations ?? 10;
     const settings = this.options.settingNames ?? { maxTokens: 'the mcpAgent.maxTokens setting', maxIterations: 'the mcpAgent.maxIterations setting' };
     try {
@@ -85,7 +93,7 @@ export class Agent {
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
       const note = `Stopped after ${maxIterations} model calls in one turn (${settings.maxIterations}). Send "continue" to go on.`;
-      event({ kind: 'turn_end', turnId, status: 'max_iterations', error: note });
+      event({ kind: 'turn_end', turnId, status: 'max_iterations', error: note, action: 'continue' });
       return 'max_iterations';
     } catch (err) {
       if (signal.aborted || err instanceof Anthropic.APIUserAbortError) {
@@ -93,7 +101,7 @@ export class Agent {
         return 'stopped';
       }
       const message = describeApiError(err, this.options.keyHint ?? 'Set ANTHROPIC_API_KEY.');
-      event({ kind: 'turn_end', turnId, status: 'error', error: message });
+      event({ kind: 'turn_end', turnId, status: 'error', error: message, ...errorAction(err) });
       return 'error';
     }
   }

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import type { TurnAction } from '../../shared/protocol';
 
 /** Turns an Anthropic SDK error into a sentence that says what happened and what to do. */
 export function describeApiError(err: unknown, keyHint: string): string {
@@ -34,4 +35,35 @@ export function describeApiError(err: unknown, keyHint: string): string {
 function apiMessage(err: InstanceType<typeof Anthropic.APIError>): string {
   const body = err.error as { error?: { message?: string } } | undefined;
   return body?.error?.message ?? err.message;
+}
+
+/** The most a Retry countdown waits, whatever retry-after says (a day-long value is not a countdown). */
+const MAX_WAIT_S = 600;
+
+/**
+ * What the person can do about a failed request: set the key (401), or retry what is worth
+ * retrying (429, 529, 5xx, a dropped or timed-out connection) after the wait the API asked for.
+ */
+export function errorAction(err: unknown): { action?: TurnAction; retryAfterS?: number } {
+  if (err instanceof Anthropic.AuthenticationError) return { action: 'setKey' };
+  if (err instanceof Anthropic.APIConnectionError) return { action: 'retry' };
+  if (!(err instanceof Anthropic.APIError)) return {};
+  const status = err.status ?? 0;
+  if (status !== 429 && status !== 529 && status < 500) return {};
+  const wait = retryAfterSeconds(err.headers);
+  return wait === undefined ? { action: 'retry' } : { action: 'retry', retryAfterS: wait };
+}
+
+/** retry-after-ms (Anthropic's), else retry-after in seconds or as an HTTP date. */
+function retryAfterSeconds(headers: Headers | undefined): number | undefined {
+  const ms = Number(headers?.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return Math.min(MAX_WAIT_S, Math.ceil(ms / 1000));
+  const raw = headers?.get('retry-after');
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return seconds > 0 ? Math.min(MAX_WAIT_S, Math.ceil(seconds)) : undefined;
+  const at = Date.parse(raw);
+  if (Number.isNaN(at)) return undefined;
+  const left = Math.ceil((at - Date.now()) / 1000);
+  return left > 0 ? Math.min(MAX_WAIT_S, left) : undefined;
 }
