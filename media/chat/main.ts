@@ -5,7 +5,7 @@
 import './zod-csp';
 import { hostMessageSchema, type ChatState, type HostMessage } from '../../src/shared/protocol';
 import { Composer } from './composer';
-import { h } from './dom';
+import { h, icon } from './dom';
 import { ScrollPin } from './scroll-pin';
 import { stats } from './stats';
 import { renderStatus } from './status-area';
@@ -31,7 +31,12 @@ const statusArea = h('div', { class: 'status-area', attrs: { id: 'status' } });
 statusArea.hidden = true;
 const messages = h('div', { attrs: { id: 'messages', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
 const scroller = h('div', { class: 'scroller', attrs: { id: 'scroller' } });
-const pin = new ScrollPin(scroller);
+const jumpLatest = h('button', { class: 'btn btn-secondary jump-latest', attrs: { type: 'button', 'aria-label': 'Jump to the latest message' } }, icon('chevron', 'icon-down'), h('span', { text: 'Jump to latest' }));
+jumpLatest.hidden = true;
+const pin = new ScrollPin(scroller, messages, (pinned) => {
+  jumpLatest.hidden = pinned;
+});
+jumpLatest.addEventListener('click', () => pin.jumpToBottom());
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 const composer = new Composer({
@@ -66,7 +71,7 @@ const transcript = new Transcript(messages, {
 });
 
 scroller.append(welcome, messages);
-root.replaceChildren(h('div', { class: 'chat' }, statusArea, scroller, composer.el));
+root.replaceChildren(h('div', { class: 'chat' }, statusArea, h('div', { class: 'scroll-area' }, scroller, jumpLatest), composer.el));
 
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && composer.isBusy) {

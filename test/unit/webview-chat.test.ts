@@ -1,7 +1,10 @@
 // The chat webview in headless Chromium: protocol handling, rendering, streaming and the controls.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HostMessage } from '../../src/shared/protocol';
+import { repoRoot } from '../support/repo-root';
 import { startHarness, type ChatPage, type Harness } from '../fakes/webview-harness';
 import { finishedTurn, pendingApproval, PNG_1PX, readyState } from '../fakes/webview-conversation';
 
@@ -21,6 +24,19 @@ async function openChat(options?: Parameters<Harness['open']>[0]): Promise<ChatP
   const chat = await harness.open(options);
   open.push(chat);
   return chat;
+}
+
+/** Where a screenshot for a person to look at goes. */
+function screenshotPath(name: string): string {
+  const dir = join(repoRoot(), '.test-artifacts', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `webview-chat--${name}.png`);
+}
+
+/** The way a reader scrolls up: the mouse wheel over the conversation. */
+async function scrollToTopByWheel(page: ChatPage['page']): Promise<void> {
+  await page.locator('#scroller').hover();
+  for (let i = 0; i < 100 && (await page.evaluate(() => document.getElementById('scroller')!.scrollTop > 0)); i++) await page.mouse.wheel(0, -400);
 }
 
 async function openReady(): Promise<ChatPage> {
@@ -206,11 +222,65 @@ describe('chat webview', () => {
     });
     await page.waitForFunction(() => document.getElementById('scroller')!.scrollTop > 0);
     assert.equal(await atBottom(), true);
-    await page.evaluate(() => document.getElementById('scroller')!.scrollTo({ top: 0 }));
-    await page.waitForFunction(() => document.getElementById('scroller')!.scrollTop === 0);
+    await scrollToTopByWheel(page);
     await chat.post({ type: 'delta', turnId: 't', blockId: 'b', text: para });
     await page.waitForFunction(() => document.querySelectorAll('.markdown').length === 2 && document.querySelectorAll('.markdown')[1].textContent!.includes('Paragraph 39'));
     assert.equal(await page.evaluate(() => document.getElementById('scroller')!.scrollTop), 0);
+  });
+
+  test('the chat follows through an approval, a denial and an error; a reader who scrolled up gets "jump to latest"', async () => {
+    const chat = await openChat({ height: 420 });
+    const { page } = chat;
+    await chat.post({ type: 'state', state: { ...readyState, busy: true } });
+    const para = Array.from({ length: 30 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    await chat.post({ type: 'event', event: { kind: 'user', id: 'u1', text: 'go', attachments: [], at: 1 } });
+    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't2', blockId: 'a', text: para } });
+    for (const event of pendingApproval) await chat.post({ type: 'event', event });
+    const gap = () => page.evaluate(() => {
+      const s = document.getElementById('scroller')!;
+      return Math.round(s.scrollHeight - s.scrollTop - s.clientHeight);
+    });
+    await page.locator('.approval[data-call-id="c2"] button[data-decision="deny"]').click();
+    await chat.post({ type: 'event', event: { kind: 'approval', callId: 'c2', decision: 'deny' } });
+    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: 'The person denied this tool call.' }], durationMs: 0 } });
+    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't2', blockId: 'z', text: `Understood, I will not write it.\n\n${para}\n\nFINAL LINE` } });
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry' } });
+    await page.waitForFunction(() => {
+      const s = document.getElementById('scroller')!;
+      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+    });
+    assert.ok(await page.locator('.turn-end[data-status="error"]').isVisible());
+    assert.equal(await page.locator('.jump-latest').isVisible(), false);
+
+    // Layout moving the position (not the reader) does not unpin, and content that grows later is followed.
+    await page.evaluate(() => {
+      const s = document.getElementById('scroller')!;
+      s.scrollTop = s.scrollTop - 300;
+      const late = document.createElement('div');
+      late.style.height = '500px';
+      late.className = 'late-layout';
+      document.getElementById('messages')!.append(late);
+    });
+    await page.waitForFunction(() => {
+      const s = document.getElementById('scroller')!;
+      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+    });
+    await page.evaluate(() => document.querySelector('.late-layout')!.remove());
+
+    // The reader scrolls up with the wheel: new output no longer moves them, and a button offers the way back.
+    await scrollToTopByWheel(page);
+    await chat.post({ type: 'event', event: { kind: 'user', id: 'u3', text: 'more', attachments: [], at: 3 } });
+    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't3', blockId: 'b', text: para } });
+    await page.locator('.jump-latest').waitFor();
+    assert.equal(await page.evaluate(() => document.getElementById('scroller')!.scrollTop), 0);
+    await page.screenshot({ path: screenshotPath('jump-latest') });
+    await page.locator('.jump-latest').click();
+    await page.waitForFunction(() => {
+      const s = document.getElementById('scroller')!;
+      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+    });
+    await page.locator('.jump-latest').waitFor({ state: 'hidden' });
+    assert.ok((await gap()) < 2);
   });
 
   test('approval buttons post the decision once; the approval event settles the card', async () => {
