@@ -103,7 +103,8 @@ body { background-color: transparent; color: var(--vscode-editor-foreground); fo
   font-weight: var(--vscode-font-weight); font-size: var(--vscode-font-size); margin: 0; padding: 0 20px; }
 img, video { max-width: 100%; max-height: 100%; }
 a, a code { color: var(--vscode-textLink-foreground); }
-code { color: var(--vscode-textPreformat-foreground); }
+code { color: var(--vscode-textPreformat-foreground); background-color: var(--vscode-textPreformat-background); padding: 1px 3px; border-radius: 4px; }
+pre code { padding: 0; }
 blockquote { background: var(--vscode-textBlockQuote-background); border-color: var(--vscode-textBlockQuote-border); }
 ::-webkit-scrollbar { width: 10px; height: 10px; }
 ::-webkit-scrollbar-thumb { background-color: var(--vscode-scrollbarSlider-background); }

@@ -1,0 +1,145 @@
+// The chat in VS Code's four built-in theme kinds: every kind of text it draws must be readable,
+// measured from the computed colours (WCAG contrast, at least 4.5:1), and looked at in a screenshot.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeAnthropicApi } from '../fakes/anthropic-api';
+import { startVscode, type Vscode } from '../vscode/harness';
+
+const THEMES = ['Default Light Modern', 'Default Dark Modern', 'Default High Contrast', 'Default High Contrast Light'];
+
+const ANSWER = [
+  'Here is `inline code` and a [link](https://example.com).',
+  '',
+  '```python',
+  '# a comment',
+  'def total(books: list[dict]) -> int:',
+  '    return sum(b["year"] for b in books if b["genre"] == "Fantasy")  # 42',
+  '```',
+  '',
+  '| Title | Year |',
+  '| --- | --- |',
+  '| Foundation | 1951 |',
+  '',
+  '> A quote.',
+].join('\n');
+
+/** What the chat draws text in; each is checked wherever it appears. */
+const SELECTORS = [
+  '.msg.user .user-text',
+  '.markdown p',
+  '.markdown :not(pre) > code',
+  '.markdown a[href]',
+  '.code-block code',
+  '.code-block code span',
+  '.markdown th',
+  '.markdown td',
+  '.markdown blockquote',
+  '.turn-end[data-status="error"] span',
+  '.composer textarea',
+];
+
+interface Measured {
+  selector: string;
+  text: string;
+  ratio: number;
+  fg: string;
+  bg: string;
+}
+
+describe('the chat is readable in every theme kind', () => {
+  const api = new FakeAnthropicApi((body) =>
+    /fail/.test(JSON.stringify(body.messages.at(-1))) ? { error: 400, message: 'This request failed on purpose.' } : { text: ANSWER },
+  );
+  let base: string;
+  before(async () => {
+    base = await api.start();
+  });
+  after(() => api.stop());
+
+  for (const theme of THEMES) {
+    describe(theme, () => {
+      let vs: Vscode;
+      before(async () => {
+        vs = await startVscode({
+          name: `theme-${theme.toLowerCase().replace(/\s+/g, '-')}`,
+          files: {},
+          settings: { 'mcpAgent.apiBaseUrl': base, 'mcpAgent.model': 'claude-test', 'workbench.colorTheme': theme },
+          env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+        });
+      });
+      after(async () => {
+        await vs?.close();
+      });
+
+      test('every text has a contrast of at least 4.5:1 against what is behind it', async (t) => {
+        const chat = await vs.openChat();
+        await chat.locator('#input').fill('show me code');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.code-block code span').first().waitFor();
+        await chat.locator('#send').waitFor({ state: 'visible' }); // the first turn is over
+        await chat.locator('#input').fill('now fail');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.turn-end[data-status="error"]').waitFor();
+        t.diagnostic(`screenshot: ${await vs.screenshot('chat')}`);
+        const vars = await chat.locator('body').evaluate(() => {
+          const root = getComputedStyle(document.documentElement);
+          const cb = document.querySelector('.code-block');
+          return {
+            editorBg: root.getPropertyValue('--vscode-editor-background'),
+            sideBarBg: root.getPropertyValue('--vscode-sideBar-background'),
+            codeBlockVar: root.getPropertyValue('--vscode-textCodeBlock-background'),
+            htmlBg: root.backgroundColor,
+            bodyBg: getComputedStyle(document.body).backgroundColor,
+            codeBlockBg: cb ? getComputedStyle(cb).backgroundColor : '',
+            bodyClass: document.body.className,
+          };
+        });
+        t.diagnostic(JSON.stringify(vars));
+        const measured: Measured[] = await chat.locator('body').evaluate((_, selectors: string[]) => {
+          const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? ['0', '0', '0', '0']).map(Number).concat([1]).slice(0, 4);
+          const lum = ([r, g, b]: number[]): number => {
+            const ch = (v: number): number => {
+              const s = v / 255;
+              return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+            };
+            return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
+          };
+          /** The colour behind an element: its own and its ancestors' backgrounds, composited. */
+          const background = (el: Element | null): number[] => {
+            const layers: number[][] = [];
+            for (let e = el; e; e = e.parentElement) {
+              const c = rgba(getComputedStyle(e).backgroundColor);
+              if (c[3] > 0) layers.push(c);
+              if (c[3] >= 1) break;
+            }
+            // The webview's own page is transparent: what shows through is the side bar it sits in.
+            const hex = getComputedStyle(document.documentElement).getPropertyValue('--vscode-sideBar-background').trim();
+            let out = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+            for (const c of layers.reverse()) out = out.map((v, i) => v * (1 - c[3]) + c[i] * c[3]);
+            return out;
+          };
+          const results: Measured[] = [];
+          for (const selector of selectors) {
+            for (const el of document.querySelectorAll(selector)) {
+              const text = (el as HTMLElement).innerText ?? (el as HTMLTextAreaElement).value;
+              if (!text?.trim() && !(el instanceof HTMLTextAreaElement)) continue;
+              const bg = background(el);
+              const c = rgba(getComputedStyle(el).color);
+              const fg = bg.map((v, i) => v * (1 - c[3]) + c[i] * c[3]);
+              const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+              results.push({ selector, text: text.slice(0, 30), ratio: (a + 0.05) / (b + 0.05), fg: fg.map(Math.round).join(','), bg: bg.map(Math.round).join(',') });
+            }
+          }
+          return results;
+        }, SELECTORS);
+        for (const s of SELECTORS.filter((x) => x !== '.composer textarea')) {
+          assert.ok(measured.some((m) => m.selector === s), `nothing matched ${s}: the check would prove nothing`);
+        }
+        const low = measured.filter((m) => m.ratio < 4.5);
+        const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0];
+        t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
+        assert.deepEqual(low.map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
+      });
+    });
+  }
+});
