@@ -56,6 +56,9 @@ const welcome = createWelcome((prompt) => composer.fill(prompt));
 const transcript = new Transcript(messages, {
   onCopy: (text) => host.post({ type: 'copy', text }),
   onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
+  onOpenImage: (mimeType, data) => {
+    if (mimeType === 'image/png' || mimeType === 'image/jpeg' || mimeType === 'image/gif' || mimeType === 'image/webp') host.post({ type: 'openImage', mimeType, data });
+  },
   onAction: (action) => {
     if (action === 'setKey') host.post({ type: 'setApiKey' });
     else if (action === 'retry') host.post({ type: 'retry' });

@@ -8,7 +8,8 @@ const MAX_LINES = 300;
 const MAX_CHARS = 30_000;
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-export type ToolStatus = 'running' | 'done' | 'error';
+/** `waiting`: asked for approval, not running yet (so it does not spin). */
+export type ToolStatus = 'waiting' | 'running' | 'done' | 'error';
 
 export interface ToolCallInfo {
   callId: string;
@@ -17,8 +18,12 @@ export interface ToolCallInfo {
   input: unknown;
 }
 
+/** Opens an image a tool returned in an editor tab (the host writes it to a file first). */
+export type OpenImage = (mimeType: string, data: string) => void;
+
 export class ToolCard {
   readonly el: HTMLElement;
+  private readonly images: HTMLElement;
   private readonly status: HTMLElement;
   private readonly statusText: HTMLElement;
   private readonly duration: HTMLElement;
@@ -26,7 +31,7 @@ export class ToolCard {
   private readonly toggle: HTMLButtonElement;
   private readonly resultSection: HTMLElement;
 
-  constructor(call: ToolCallInfo) {
+  constructor(call: ToolCallInfo, private readonly openImage?: OpenImage) {
     this.statusText = h('span', { class: 'status-text sr-only' });
     this.duration = h('span', { class: 'duration' });
     this.status = h('span', { class: 'status', attrs: { role: 'status' } }, h('span', { class: 'status-icon', attrs: { 'aria-hidden': 'true' } }), this.statusText);
@@ -49,7 +54,8 @@ export class ToolCard {
       this.resultSection,
     );
     this.body.hidden = true;
-    this.el = h('div', { class: 'tool-card', attrs: { 'data-call-id': call.callId } }, this.toggle, this.body);
+    this.images = h('div', { class: 'tool-images' });
+    this.el = h('div', { class: 'tool-card', attrs: { 'data-call-id': call.callId } }, this.toggle, this.images, this.body);
     this.setStatus('running');
   }
 
@@ -66,15 +72,16 @@ export class ToolCard {
 
   /** What a running tool reports (notifications/progress): a percentage when it knows the total. */
   setProgress(progress: number, total: number | undefined, message: string | undefined): void {
-    if (!this.isRunning) return;
+    if (this.el.dataset.status !== 'running') return;
     const amount = total ? `${Math.min(100, Math.round((progress / total) * 100))}%` : '';
     const text = [message, amount].filter(Boolean).join(' · ');
     this.duration.textContent = text.length > 60 ? `${text.slice(0, 59)}…` : text;
     this.status.title = text;
   }
 
+  /** Not finished yet: running, or waiting for the person's approval. */
   get isRunning(): boolean {
-    return this.el.dataset.status === 'running';
+    return this.el.dataset.status === 'running' || this.el.dataset.status === 'waiting';
   }
 
   setResult(isError: boolean, content: ToolContent[], durationMs: number): void {
@@ -82,12 +89,25 @@ export class ToolCard {
     this.duration.textContent = formatDuration(durationMs);
     this.resultSection.replaceChildren(h('div', { class: 'section-label', text: isError ? 'Error' : 'Result' }));
     if (content.length === 0) this.resultSection.append(h('div', { class: 'empty', text: '(no output)' }));
+    this.images.replaceChildren();
     for (const item of content) {
-      if (item.type === 'text') this.resultSection.append(truncatedPre(readable(item.text), isError));
-      else this.resultSection.append(imageOrNote(item.mimeType, item.data));
+      if (item.type !== 'text') this.addImage(item.mimeType, item.data);
+      else this.resultSection.append((!isError && sqlTable(item.text)) || truncatedPre(readable(item.text), isError));
     }
     // Errors are what a person needs to see without clicking.
     if (isError) this.setExpanded(true);
+  }
+
+  /** A plot is the result a person wants to see: open, full width, and a click opens it in a tab. */
+  private addImage(mimeType: string, data: string): void {
+    const shown = imageOrNote(mimeType, data);
+    if (!(shown instanceof HTMLImageElement)) {
+      this.resultSection.append(shown);
+      return;
+    }
+    const button = h('button', { class: 'tool-image-button', attrs: { type: 'button', title: 'Open in an editor tab' } }, shown);
+    button.addEventListener('click', () => this.openImage?.(mimeType, data.replace(/\s/g, '')));
+    this.images.append(button);
   }
 
   setExpanded(expanded: boolean): void {
@@ -161,4 +181,41 @@ function inputSection(input: unknown): HTMLElement | null {
   const parts = [...(json && json !== '{}' ? [h('pre', { class: 'tool-pre', text: json })] : []), ...blocks];
   if (parts.length === 0) return null;
   return h('div', { class: 'tool-section tool-input' }, h('div', { class: 'section-label', text: 'Input' }), ...parts);
+}
+
+/**
+ * query_database's rows ({"columns", "row_count", "rows"}, then optional "[…]" note lines) as a
+ * table, with the JSON one click away; anything else is not a table (undefined).
+ */
+function sqlTable(text: string): HTMLElement | undefined {
+  const cut = text.indexOf('\n[');
+  const json = cut === -1 ? text : text.slice(0, cut);
+  if (json.length > 2_000_000 || !json.trimStart().startsWith('{"columns"')) return undefined;
+  let data: { columns?: unknown; rows?: unknown; row_count?: unknown };
+  try {
+    data = JSON.parse(json) as typeof data;
+  } catch {
+    return undefined;
+  }
+  const { columns, rows } = data;
+  if (!Array.isArray(columns) || !columns.every((c) => typeof c === 'string') || !Array.isArray(rows)) return undefined;
+  const cell = (v: unknown): HTMLElement =>
+    v === null ? h('td', { class: 'is-null', text: 'NULL' }) : h('td', { text: typeof v === 'object' ? JSON.stringify(v) : String(v) });
+  const table = h(
+    'table',
+    { class: 'sql-table' },
+    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { text: c })))),
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => cell((r as Record<string, unknown>)?.[c]))))),
+  );
+  const count = typeof data.row_count === 'number' ? data.row_count : rows.length;
+  const note = cut === -1 ? '' : text.slice(cut + 1).trim();
+  const showJson = h('button', { class: 'link-button show-json', attrs: { type: 'button' }, text: 'Show JSON' });
+  const wrap = h(
+    'div',
+    { class: 'sql-result' },
+    h('div', { class: 'sql-table-wrap' }, table),
+    h('div', { class: 'sql-note' }, `${count.toLocaleString()} row${count === 1 ? '' : 's'}${note ? ` · ${note}` : ''} · `, showJson),
+  );
+  showJson.addEventListener('click', () => wrap.replaceWith(truncatedPre(readable(json) + (note ? `\n${note}` : ''), false)));
+  return wrap;
 }

@@ -9,12 +9,14 @@ import { FrameBatcher } from './frame-batcher';
 import type { CopyHandler } from './markdown';
 import { stats } from './stats';
 import { TextBlock } from './text-block';
-import { ToolCard } from './tool-card';
+import { ToolCard, type OpenImage } from './tool-card';
 import { actionButtons, retireActions } from './turn-actions';
 
 export interface TranscriptDeps {
   onCopy: CopyHandler;
   onDecide: (callId: string, decision: ApprovalDecision) => void;
+  /** A tool's image result, to open in an editor tab. */
+  onOpenImage: OpenImage;
   /** Retry, Set API Key or Continue on a notice. */
   onAction: (action: TurnAction) => void;
   /** After any change that may have grown the list (scrolling, empty state). */
@@ -97,7 +99,11 @@ export class Transcript {
       case 'tool_call': return this.toolCall(e);
       case 'tool_result': return this.toolResult(e);
       case 'approval_request': return this.approvalRequest(e);
-      case 'approval': return this.approvals.get(e.callId)?.decide(e.decision);
+      case 'approval':
+        this.approvals.get(e.callId)?.decide(e.decision);
+        // Allowed: it runs now. Denied: it stays unstarted until its error result arrives.
+        if (e.decision !== 'deny') this.tools.get(e.callId)?.setStatus('running');
+        return;
       case 'turn_end': return this.turnEnd(e);
       case 'notice': return this.notice(e);
     }
@@ -136,7 +142,7 @@ export class Transcript {
 
   private toolCall(e: EventOf<'tool_call'>): void {
     if (this.tools.has(e.callId)) return;
-    const card = new ToolCard(e);
+    const card = new ToolCard(e, this.deps.onOpenImage);
     this.tools.set(e.callId, card);
     const turn = this.turn(e.turnId);
     // The question reads before the call it allows: the card goes below its approval.
@@ -153,6 +159,7 @@ export class Transcript {
     if (this.approvals.has(e.callId)) return;
     const card = new ApprovalCard(e, this.deps.onDecide);
     this.approvals.set(e.callId, card);
+    this.tools.get(e.callId)?.setStatus('waiting');
     const tool = this.tools.get(e.callId)?.el;
     if (tool?.parentElement) tool.before(card.el);
     else (this.lastTurn ?? this.el).append(card.el);

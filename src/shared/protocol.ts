@@ -135,5 +135,11 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('copy'), text: z.string().max(5_000_000) }),
+  /** Open an image a tool returned in an editor tab: raster types only, base64, at most the 5 MiB the chat keeps. */
+  z.object({
+    type: z.literal('openImage'),
+    mimeType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+    data: z.string().max(7_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/),
+  }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

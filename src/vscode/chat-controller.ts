@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import Anthropic from '@anthropic-ai/sdk';
 import { randomUUID } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { Agent, type TurnInput } from '../core/agent/agent';
+import { openImage } from './open-image';
 import { approvalKey, type ApprovalStore } from '../core/agent/approval-policy';
 import type { AgentOutput, AskApproval } from '../core/agent/types';
 import type { McpHub } from '../core/mcp/hub';
@@ -103,6 +104,8 @@ export class ChatController implements vscode.Disposable {
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
+      case 'openImage':
+        return openImage(join(this.deps.storeDir, '..', 'images'), message.mimeType, message.data);
     }
   }
 

@@ -78,7 +78,7 @@ describe('chat webview', () => {
     assert.equal(await page.locator('.msg.user .attachment-chip').first().innerText(), 'data.db');
     assert.equal(await page.locator('.msg.assistant .markdown table td').first().innerText(), 'Dune');
     assert.equal(await page.locator('.tool-card[data-call-id="c1"] .status').getAttribute('data-status'), 'done');
-    assert.match(await page.locator('.tool-card[data-call-id="c1"] .tool-header').innerText(), /workspace · query_database[\s\S]*1\.2 s/);
+    assert.match(await page.locator('.tool-card[data-call-id="c1"] .tool-header').innerText(), /workspace\s*·\s*query_database[\s\S]*1\.2 s/);
     assert.equal(await page.locator('.tool-card[data-call-id="c2"] .status').getAttribute('data-status'), 'error');
     // Errors open by themselves; the decided approval has no buttons left, even on replay.
     assert.equal(await page.locator('.tool-card[data-call-id="c2"] .tool-pre.is-error').innerText(), 'disk full');
@@ -510,6 +510,56 @@ describe('chat webview', () => {
     const retry = page.locator('button[data-action="retry"]');
     assert.equal(await retry.count(), 1, 'only the newest failure keeps its button');
     assert.equal(await retry.isDisabled(), false, 'a replayed wait is long over');
+  });
+
+  test('a card waiting for approval does not spin; allowed it runs; the tool name stays whole in a narrow chat', async () => {
+    const chat = await openChat({ width: 300 });
+    await chat.post({ type: 'state', state: readyState });
+    const { page } = chat;
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'w', server: 'a-server-with-a-very-long-name', tool: 'query_database', input: { sql: 'INSERT INTO t VALUES (1)' } } });
+    await chat.post({ type: 'event', event: { kind: 'approval_request', callId: 'w', server: 'a-server-with-a-very-long-name', tool: 'query_database', reason: 'Change data.db with SQL', preview: 'INSERT INTO t VALUES (1)' } });
+    const status = page.locator('.tool-card[data-call-id="w"] .status');
+    await page.waitForSelector('.tool-card[data-call-id="w"][data-status="waiting"]');
+    assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'none');
+    const fits = await page.locator('.tool-card[data-call-id="w"] .tool-name').evaluate((name) => {
+      const tool = name.querySelector('.tool-tool')!;
+      return tool.getBoundingClientRect().right <= name.getBoundingClientRect().right + 0.5;
+    });
+    assert.equal(fits, true, 'query_database is shown whole; the server name is the one cut');
+    await chat.post({ type: 'event', event: { kind: 'approval', callId: 'w', decision: 'once' } });
+    await page.waitForSelector('.tool-card[data-call-id="w"][data-status="running"]');
+    assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'spin');
+  });
+
+  test('query_database rows render as a table (NULL marked, notes kept), JSON one click away', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    const rows = '{"columns":["title","year","genre"],"row_count":600,"rows":[\n{"title":"Dune","year":1965,"genre":null},\n{"title":"<b>x</b>","year":1,"genre":"Fantasy"}\n]}\n[showing 2 of 600 rows; add LIMIT/OFFSET or a WHERE clause to see others]';
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'q', server: 'workspace', tool: 'query_database', input: { sql: 'SELECT title, year, genre FROM books' } } });
+    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'q', isError: false, content: [{ type: 'text', text: rows }], durationMs: 5 } });
+    await page.click('.tool-card[data-call-id="q"] .tool-header');
+    const table = page.locator('.tool-card[data-call-id="q"] table.sql-table');
+    assert.deepEqual(await table.locator('th').allInnerTexts(), ['title', 'year', 'genre']);
+    assert.deepEqual(await table.locator('tbody tr').first().locator('td').allInnerTexts(), ['Dune', '1965', 'NULL']);
+    assert.equal(await table.locator('td.is-null').count(), 1);
+    assert.equal(await table.locator('b').count(), 0, 'cell text is text, never markup');
+    assert.match(await page.locator('.tool-card[data-call-id="q"] .sql-note').innerText(), /600 rows · \[showing 2 of 600 rows/);
+    await page.click('.tool-card[data-call-id="q"] .show-json');
+    assert.match(await page.locator('.tool-card[data-call-id="q"] .tool-result pre').innerText(), /"title": "Dune"[\s\S]*showing 2 of 600/);
+  });
+
+  test('an image result shows open at full width while the card is collapsed; a click asks the host to open it', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'p', server: 'workspace', tool: 'run_code', input: { code: 'plot()' } } });
+    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'p', isError: false, content: [{ type: 'text', text: 'saved plot' }, { type: 'image', mimeType: 'image/png', data: PNG_1PX }], durationMs: 5 } });
+    const img = page.locator('.tool-card[data-call-id="p"] .tool-images img');
+    await img.waitFor();
+    assert.equal(await page.locator('.tool-card[data-call-id="p"] .tool-body').isHidden(), true, 'the card stays collapsed');
+    const widths = await img.evaluate((el) => [el.getBoundingClientRect().width, el.closest('.tool-card')!.getBoundingClientRect().width]);
+    assert.ok(widths[0] >= widths[1] - 20, `the plot is ${widths[0]} px in a ${widths[1]} px card`);
+    await img.click();
+    assert.deepEqual(await chat.waitForPosted('openImage'), [{ type: 'openImage', mimeType: 'image/png', data: PNG_1PX }]);
   });
 
   test('invalid host messages are ignored with a warning and break nothing', async () => {
