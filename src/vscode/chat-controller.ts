@@ -307,6 +307,8 @@ export class ChatController implements vscode.Disposable {
 
   private postState(): void {
     this.post?.({ type: 'state', state: this.state() });
+    // The Stop keybinding applies only while a turn runs.
+    void vscode.commands.executeCommand('setContext', 'mcpAgent.busy', this.running !== undefined);
   }
 
   dispose(): void {

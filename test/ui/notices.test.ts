@@ -50,4 +50,12 @@ describe('notices with actions in a real VS Code', () => {
     assert.equal(await chat.locator('.turn-actions').count(), 0);
     t.diagnostic(`screenshot: ${await vs.screenshot('retry-answered')}`);
   });
+
+  test('keyboard: Ctrl+Alt+M from the editor focuses the chat input', async () => {
+    // Away from the chat first: the explorer, so the key goes to the workbench.
+    await vs.page.getByRole('tab', { name: /Explorer/ }).first().click();
+    await vs.page.keyboard.press('Control+Alt+m');
+    const chat = vs.chatFrame();
+    await chat.locator('#input:focus').waitFor();
+  });
 });

@@ -405,6 +405,18 @@ describe('agent loop against the fake Messages API', () => {
     assert.match(JSON.stringify(api.requests.at(-1)!.body.messages.at(-1)), /There is no tool named nope__tool/);
   });
 
+  test("a denied call's duration is not the time the person took to decide", async () => {
+    const h = host({ s__write: { run: async () => text('never runs') } });
+    api.setScript([{ toolUses: [{ name: 's__write', input: {} }] }, { text: 'ok' }]);
+    const thinkMs = 400;
+    const a = agent(h, { askApproval: () => new Promise((resolve) => setTimeout(() => resolve('deny'), thinkMs)) });
+    const { events } = await run(a, 'write');
+    const result = events.find((e) => e.kind === 'tool_result');
+    assert.ok(result?.kind === 'tool_result' && result.isError);
+    assert.ok(result.durationMs < thinkMs / 2, `a denial shows ${result.durationMs} ms after ${thinkMs} ms of thinking`);
+    assert.deepEqual(h.calls, []);
+  });
+
   test('the iteration cap stops a runaway loop', async () => {
     const h = host({ s__t: { readOnly: true, run: async () => text('again') } });
     api.setScript(() => ({ toolUses: [{ name: 's__t', input: {} }] }));

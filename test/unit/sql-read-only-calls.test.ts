@@ -43,3 +43,17 @@ test('without the declaration, or with SQL in another argument, every call asks 
   assert.equal(approvalNeed(queryTool({ [READ_ONLY_CALLS]: 'query' }), { sql: 'SELECT 1' }, never).ask, true);
   assert.equal(approvalNeed(queryTool({ [READ_ONLY_CALLS]: 'sql' }), { sql: 42 }, never).ask, true);
 });
+
+test('a card says "in the workspace" only for a path that stays inside it', () => {
+  const write: HubTool = { server: 'workspace', qualifiedName: 'workspace__write_file', tool: { name: 'write_file', inputSchema: { type: 'object' } } };
+  const reason = (path: string): string => {
+    const need = approvalNeed(write, { path, content: 'x' }, never);
+    return need.ask ? need.reason : '';
+  };
+  assert.equal(reason('notes/a.md'), 'Write notes/a.md in the workspace');
+  assert.equal(reason('a/../b.md'), 'Write a/../b.md in the workspace');
+  assert.equal(reason('../outside.md'), 'Write ../outside.md (outside the workspace)');
+  assert.equal(reason('a/../../outside.md'), 'Write a/../../outside.md (outside the workspace)');
+  assert.equal(reason('/etc/passwd'), 'Write /etc/passwd (outside the workspace)');
+  assert.equal(reason('C:\\Windows\\x'), 'Write C:\\Windows\\x (outside the workspace)');
+});

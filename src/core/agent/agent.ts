@@ -180,8 +180,9 @@ export class Agent {
         if (signal.aborted) return fail(CANCELLED);
         const need = approvalNeed(tool, input, this.options.approvals);
         let gate = await this.gate(use.id, tool, input, need, signal);
+        // Either way the card's duration is the call's, not the person's thinking time (a denial's is none).
+        if (!gate.ok || gate.asked) started = Date.now();
         if (!gate.ok) return fail(gate.why);
-        if (gate.asked) started = Date.now(); // the card's duration is the call's, not the person's thinking time
         const call = (meta?: Record<string, unknown>): ReturnType<ToolHost['callTool']> =>
           this.options.host.callTool(tool.qualifiedName, input, {
             signal,
@@ -197,8 +198,8 @@ export class Agent {
           if (firstTry && result._meta?.[WOULD_WRITE] === true && !signal.aborted) {
             // SQLite itself found that the statement writes (nothing was changed): now it asks like any change.
             gate = await this.gate(use.id, tool, input, changeApproval(tool, input, this.options.approvals), signal);
-            if (!gate.ok) return fail(gate.why);
             started = Date.now();
+            if (!gate.ok) return fail(gate.why);
             result = await call();
           }
           if (signal.aborted) return fail(CANCELLED);

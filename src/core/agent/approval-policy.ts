@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isAbsolute } from 'node:path';
 import type { HubTool } from '../mcp/types';
 import { isSensitivePath } from '../../common/sensitive-paths';
 import { READ_ONLY_CALLS } from '../../common/sql-read-only';
@@ -121,13 +122,29 @@ function fromFileUri(value: string): string {
   }
 }
 
+/**
+ * " in the workspace" only for a path that stays inside it: an absolute path or one that climbs
+ * out is named as it is (the server refuses it, but the card must not vouch for it).
+ */
+function where(path: string | undefined): string {
+  if (path === undefined) return ' in the workspace';
+  if (isAbsolute(path) || /^[a-z]:/i.test(path) || /^[\\/]/.test(path)) return ' (outside the workspace)';
+  let depth = 0;
+  for (const part of path.split(/[\\/]+/)) {
+    if (part === '..') depth--;
+    else if (part !== '.' && part !== '') depth++;
+    if (depth < 0) return ' (outside the workspace)';
+  }
+  return ' in the workspace';
+}
+
 function reasonFor(tool: HubTool, input: Record<string, unknown>): string {
   const path = pathsIn(input)[0];
   switch (tool.tool.name) {
     case 'write_file':
-      return `Write ${path ?? 'a file'} in the workspace`;
+      return `Write ${path ?? 'a file'}${where(path)}`;
     case 'edit_file':
-      return `Edit ${path ?? 'a file'} in the workspace`;
+      return `Edit ${path ?? 'a file'}${where(path)}`;
     case 'run_code':
       return 'Run Python code in the workspace folder';
     case 'query_database':
