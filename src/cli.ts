@@ -67,6 +67,7 @@ async function main(): Promise<number> {
       maxIterations: args.maxIterations,
       maxTokens: args.maxTokens,
       workspaceName: basename(args.workspace),
+      workspaceDir: args.workspace,
       approvals: memoryApprovals(),
       askApproval: args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t) }),
       keyHint: 'Check ANTHROPIC_API_KEY.',

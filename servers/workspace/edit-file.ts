@@ -9,6 +9,7 @@ import { looksBinary } from '../../src/common/file-kind';
 import { countLines, MAX_WRITE_BYTES, resolveWrite } from './write-file';
 import { nearestLineHint } from './similar-line';
 import { withFileLock } from './file-lock';
+import { assertReviewedBase, expectedBase } from './reviewed-base';
 import { openInside } from '../../src/common/confined-fs';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -82,13 +83,14 @@ export function registerEditFile(server: McpServer, sandbox: Sandbox): void {
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded('edit_file', async ({ path, old_text, new_text }) => {
+    guarded('edit_file', async ({ path, old_text, new_text }, extra) => {
       const resolved = await resolveWrite(sandbox, path, false);
       if (!resolved.exists) throw new ToolError(`"${path}" does not exist; use write_file to create it.`);
       // Read, change and write under the file's lock: concurrent edits of one file all land.
       const { target, text, at, oldText, newText, updated } = await withFileLock(resolved.real, async () => {
         const target = await resolveWrite(sandbox, path, false);
         if (!target.exists) throw new ToolError(`"${path}" does not exist; use write_file to create it.`);
+        await assertReviewedBase(target.real, target.rel, expectedBase(extra._meta));
         const text = await readText(sandbox.root, target.real, target.rel);
         const { at, oldText, newText } = locate(text, old_text, new_text, target.rel);
         const updated = text.slice(0, at) + newText + text.slice(at + oldText.length);

@@ -7,6 +7,7 @@ import { isSensitivePath } from '../../src/common/sensitive-paths';
 import { writeFileAtomic } from '../lib/atomic-write';
 import { formatBytes } from '../../src/common/byte-size';
 import { withFileLock } from './file-lock';
+import { assertReviewedBase, expectedBase } from './reviewed-base';
 
 export const MAX_WRITE_BYTES = 20 * 1024 * 1024;
 
@@ -53,7 +54,7 @@ export function registerWriteFile(server: McpServer, sandbox: Sandbox): void {
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    guarded('write_file', async ({ path, content }) => {
+    guarded('write_file', async ({ path, content }, extra) => {
       const bytes = Buffer.byteLength(content, 'utf8');
       if (bytes > MAX_WRITE_BYTES) {
         throw new ToolError(`content is ${formatBytes(bytes)}, over the ${formatBytes(MAX_WRITE_BYTES)} limit for one write.`);
@@ -62,6 +63,7 @@ export function registerWriteFile(server: McpServer, sandbox: Sandbox): void {
       const target = await withFileLock(resolved.real, async () => {
         // Resolved again under the lock: a write just before this one may have created the file.
         const now = await resolveWrite(sandbox, path, true);
+        await assertReviewedBase(now.real, now.rel, expectedBase(extra._meta));
         await writeFileAtomic(now.real, content, now.mode, sandbox.root);
         return now;
       });

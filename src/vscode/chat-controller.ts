@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { Agent, type TurnInput } from '../core/agent/agent';
 import { openImage } from './open-image';
+import { EditReview } from './edit-review';
 import { approvalKey, type ApprovalStore } from '../core/agent/approval-policy';
 import type { AgentOutput, AskApproval } from '../core/agent/types';
 import type { McpHub } from '../core/mcp/hub';
@@ -37,6 +38,8 @@ export class ChatController implements vscode.Disposable {
   private history: Anthropic.MessageParam[] = [];
   private running: AbortController | undefined;
   private readonly pendingApprovals = new Map<string, (d: ApprovalDecision) => void>();
+  /** Diffs of file changes waiting for approval; their Accept / Reject answer the same approval. */
+  private readonly review = new EditReview((callId, decision) => this.pendingApprovals.get(callId)?.(decision));
   private post: ((m: HostMessage) => void) | undefined;
   /** False until the page said `ready`: messages for it wait here, or they would be lost. */
   private viewReady = false;
@@ -188,6 +191,7 @@ export class ChatController implements vscode.Disposable {
       maxIterations: settings.maxIterations,
       toolTimeoutMs: settings.toolTimeoutMs,
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : 'no folder open',
+      workspaceDir: this.deps.workspace,
       approvals: this.approvalStore(),
       askApproval: this.askApproval,
       keyHint: KEY_HINT,
@@ -218,6 +222,7 @@ export class ChatController implements vscode.Disposable {
       const settle = (decision: ApprovalDecision): void => {
         if (!this.pendingApprovals.delete(request.callId)) return;
         signal.removeEventListener('abort', onAbort);
+        if (request.edit) void this.review.close(request.callId);
         this.emit({ kind: 'approval', callId: request.callId, decision });
         resolve(decision);
       };
@@ -235,6 +240,10 @@ export class ChatController implements vscode.Disposable {
         notes: request.notes,
         alwaysKind: request.alwaysKind,
       });
+      // A file change is reviewed as a diff, answered from its title bar or from the card.
+      if (request.edit) {
+        this.review.open(request.callId, request.edit).catch((err: unknown) => this.deps.log.warn(`could not open the diff: ${String(err)}`));
+      }
     });
 
   private approvalStore(): ApprovalStore {
@@ -316,5 +325,6 @@ export class ChatController implements vscode.Disposable {
     this.approvalsChanged.dispose();
     this.viewReadyEmitter.dispose();
     for (const d of this.disposables) d.dispose();
+    this.review.dispose();
   }
 }

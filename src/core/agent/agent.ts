@@ -5,6 +5,8 @@ import type { HubTool } from '../mcp/types';
 import { describeApiError, errorAction } from './api-errors';
 import { approvalKey, approvalNeed, changeApproval, type ApprovalNeed, type ApprovalStore } from './approval-policy';
 import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
+import { EXPECT_BASE } from '../../common/reviewed-edit';
+import { proposeEdit, type ProposedEdit } from './proposed-edit';
 import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capHistory, capToolResults } from './result-caps';
 import { buildSystemPrompt } from './system-prompt';
@@ -28,6 +30,8 @@ export interface AgentOptions {
   keyHint?: string;
   /** Where the person changes the limits, named in what the agent says when one is reached. */
   settingNames?: { maxTokens: string; maxIterations: string };
+  /** The workspace folder: file writes and edits are then shown as the change they make, and refused if the file changes after review. */
+  workspaceDir?: string;
   /** Conversation so far (restored from disk). */
   history?: Anthropic.MessageParam[];
   /** Called with every message added to the conversation, so the caller can persist it. */
@@ -179,7 +183,8 @@ export class Agent {
         if (!tool) return fail(`There is no tool named ${use.name} (its server may have stopped). Available: ${[...byName.keys()].join(', ') || 'none'}.`);
         if (signal.aborted) return fail(CANCELLED);
         const need = approvalNeed(tool, input, this.options.approvals);
-        let gate = await this.gate(use.id, tool, input, need, signal);
+        const edit = need.ask && this.options.workspaceDir ? await proposeEdit(this.options.workspaceDir, tool, input) : undefined;
+        let gate = await this.gate(use.id, tool, input, edit ? withEdit(need, edit) : need, signal, edit);
         // Either way the card's duration is the call's, not the person's thinking time (a denial's is none).
         if (!gate.ok || gate.asked) started = Date.now();
         if (!gate.ok) return fail(gate.why);
@@ -194,7 +199,8 @@ export class Agent {
           });
         try {
           const firstTry = !need.ask && need.readOnlyCall === true;
-          let result = await call(firstTry ? { [READ_ONLY_CALL]: true } : undefined);
+          // A reviewed change is made only to the file the person saw.
+          let result = await call(firstTry ? { [READ_ONLY_CALL]: true } : edit ? { [EXPECT_BASE]: edit.base } : undefined);
           if (firstTry && result._meta?.[WOULD_WRITE] === true && !signal.aborted) {
             // SQLite itself found that the statement writes (nothing was changed): now it asks like any change.
             gate = await this.gate(use.id, tool, input, changeApproval(tool, input, this.options.approvals), signal);
@@ -222,10 +228,11 @@ export class Agent {
     input: Record<string, unknown>,
     need: ApprovalNeed,
     signal: AbortSignal,
+    edit?: ProposedEdit,
   ): Promise<{ ok: true; asked: boolean } | { ok: false; why: string }> {
     if (!need.ask) return { ok: true, asked: false };
     const { ask: _ask, ...prompt } = need;
-    const decision = await this.options.askApproval({ callId, tool, input, ...prompt }, signal);
+    const decision = await this.options.askApproval({ callId, tool, input, ...prompt, ...(edit ? { edit } : {}) }, signal);
     if (signal.aborted) return { ok: false, why: CANCELLED };
     if (decision === 'deny') return { ok: false, why: 'The person denied this tool call. Do not retry it; ask them what they want instead.' };
     if (decision === 'always' && need.alwaysKind !== 'none') await this.options.approvals.add(approvalKey(tool));
@@ -293,4 +300,14 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
 
 function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
   return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+}
+
+/** The card says what the write does: a new file, or how much of an existing one it replaces. */
+function withEdit(need: ApprovalNeed, edit: ProposedEdit): ApprovalNeed {
+  if (!need.ask) return need;
+  return {
+    ...need,
+    notes: edit.overwrites ? need.notes : [...need.notes, edit.summary],
+    warnings: edit.overwrites ? [...need.warnings, edit.summary] : need.warnings,
+  };
 }

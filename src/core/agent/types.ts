@@ -1,3 +1,4 @@
+import type { ProposedEdit } from './proposed-edit';
 import type { ApprovalDecision, ChatEvent } from '../../shared/protocol';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ApprovalPrompt } from './approval-policy';
@@ -20,6 +21,8 @@ export interface ApprovalRequest extends ApprovalPrompt {
   callId: string;
   tool: HubTool;
   input: Record<string, unknown>;
+  /** For a file write or edit: the change itself, for a front end to show as a diff. */
+  edit?: ProposedEdit;
 }
 
 /** The front end's way of asking the person; resolves with their decision (or 'deny' when the turn is cancelled). */
