@@ -17,6 +17,7 @@ import './styles/markdown.css';
 import './styles/highlight.css';
 import './styles/messages.css';
 import './styles/tools.css';
+import './styles/results.css';
 import './styles/notices.css';
 import './styles/composer.css';
 

@@ -1,11 +1,11 @@
 // The agent-mcp-v1 seed's demo as a person runs it in a real VS Code: an empty folder, "Create Sample
 // Database" from the command palette, then "Add Dune to the database and show all sci-fi books" in the chat.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { startVscode, type Vscode } from '../vscode/harness';
+import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { chatRig } from './chat-rig';
 
 /** An INSERT, then a parameterised SELECT, then the rows the real server returned as a markdown table. */
 function demoModel(body: MessagesBody): Reply {
@@ -25,38 +25,22 @@ function demoModel(body: MessagesBody): Reply {
 }
 
 describe('the seed demo in a real VS Code', () => {
-  const api = new FakeAnthropicApi(demoModel);
-  let vs: Vscode;
-
-  before(async () => {
-    const url = await api.start();
-    vs = await startVscode({
-      name: 'demo',
-      files: {},
-      settings: { 'mcpAgent.apiBaseUrl': url, 'mcpAgent.model': 'claude-test' },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
-    });
-  });
-
-  after(async () => {
-    await vs?.close();
-    await api.stop();
-  });
+  const rig = chatRig('demo', demoModel, {});
 
   test('"Create Sample Database" from the palette makes data.db and says what is in it', async (t) => {
-    await vs.openChat();
-    await vs.waitForTreeItem('Tools', /workspace\s*ready/);
-    assert.equal(existsSync(join(vs.workspace, 'data.db')), false);
-    await vs.runCommand('MCP Agent: Create Sample Database');
-    const toast = vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'created data.db' });
+    await rig.vs.openChat();
+    await rig.vs.waitForTreeItem('Tools', /workspace\s*ready/);
+    assert.equal(existsSync(join(rig.vs.workspace, 'data.db')), false);
+    await rig.vs.runCommand('MCP Agent: Create Sample Database');
+    const toast = rig.vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'created data.db' });
     await toast.waitFor();
     assert.match(await toast.innerText(), /8 books in 5 genres and 5 users/);
-    t.diagnostic(`screenshot: ${await vs.screenshot('sample-db-created')}`);
-    assert.equal(readFileSync(join(vs.workspace, 'data.db')).subarray(0, 15).toString('latin1'), 'SQLite format 3');
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('sample-db-created')}`);
+    assert.equal(readFileSync(join(rig.vs.workspace, 'data.db')).subarray(0, 15).toString('latin1'), 'SQLite format 3');
   });
 
   test('"Add Dune to the database and show all sci-fi books": the write asks, the read does not, one Dune, a table of three', async (t) => {
-    const chat = await vs.openChat();
+    const chat = await rig.vs.openChat();
     await chat.locator('#input').fill('Add Dune to the database and show all sci-fi books');
     await chat.locator('#input').press('Enter');
     // The INSERT asks; the SELECT only reads, so it runs without a question.
@@ -80,6 +64,6 @@ describe('the seed demo in a real VS Code', () => {
         }),
     );
     for (const cell of lines) assert.equal(cell.lines, 1, `"${cell.text}" is split over ${cell.lines} lines`);
-    t.diagnostic(`screenshot: ${await vs.screenshot('sample-db-demo')}`);
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('sample-db-demo')}`);
   });
 });

@@ -1,8 +1,8 @@
 // A run_code plot in a real VS Code: shown open at the chat's width, and a click opens it in an editor tab.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeAnthropicApi, isToolResultTurn, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { startVscode, type Vscode } from '../vscode/harness';
+import { isToolResultTurn, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { chatRig } from './chat-rig';
 
 /** A 320×200 gradient PNG written with zlib alone (no matplotlib needed), as a plot would be. */
 const PLOT_CODE = `import os, struct, zlib
@@ -22,27 +22,11 @@ function model(body: MessagesBody): Reply {
 }
 
 describe('run_code images in a real VS Code', () => {
-  const api = new FakeAnthropicApi(model);
-  let vs: Vscode;
-
-  before(async () => {
-    const url = await api.start();
-    vs = await startVscode({
-      name: 'images',
-      files: {},
-      settings: { 'mcpAgent.apiBaseUrl': url, 'mcpAgent.model': 'claude-test' },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
-    });
-  });
-
-  after(async () => {
-    await vs?.close();
-    await api.stop();
-  });
+  const rig = chatRig('images', model, {});
 
   test('the plot is shown open at the width of the chat; a click opens it in an editor tab', async (t) => {
-    const chat = await vs.openChat();
-    await vs.waitForTreeItem('Tools', /workspace\s*ready/);
+    const chat = await rig.vs.openChat();
+    await rig.vs.waitForTreeItem('Tools', /workspace\s*ready/);
     await chat.locator('#input').fill('plot something');
     await chat.locator('#input').press('Enter');
     await chat.locator('.approval[data-state="pending"] button[data-decision="once"]').click();
@@ -52,14 +36,14 @@ describe('run_code images in a real VS Code', () => {
     const [imgWidth, cardWidth] = await img.evaluate((el) => [el.getBoundingClientRect().width, el.closest('.tool-card')!.getBoundingClientRect().width]);
     assert.ok(imgWidth >= cardWidth - 20, `the plot is ${imgWidth} px wide in a ${cardWidth} px card`);
     assert.equal(await chat.locator('.tool-card .tool-body').first().isHidden(), true, 'open although the card is collapsed');
-    t.diagnostic(`screenshot: ${await vs.screenshot('plot-in-chat')}`);
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('plot-in-chat')}`);
     await img.click();
-    const tab = vs.page.locator('.tabs-container .tab', { hasText: /\.png/ });
+    const tab = rig.vs.page.locator('.tabs-container .tab', { hasText: /\.png/ });
     await tab.waitFor();
     // VS Code's own image preview (a webview of its media-preview extension) shows the file.
-    const preview = vs.page.frameLocator('iframe.webview.ready[src*="extensionId=vscode.media-preview"]').frameLocator('#active-frame');
+    const preview = rig.vs.page.frameLocator('iframe.webview.ready[src*="extensionId=vscode.media-preview"]').frameLocator('#active-frame');
     await preview.locator('img').waitFor();
     assert.deepEqual(await preview.locator('img').evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight]), [320, 200]);
-    t.diagnostic(`screenshot: ${await vs.screenshot('plot-in-tab')}`);
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('plot-in-tab')}`);
   });
 });

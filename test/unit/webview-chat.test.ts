@@ -1,49 +1,10 @@
 // The chat webview in headless Chromium: protocol handling, rendering, streaming and the controls.
-import { after, afterEach, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { HostMessage } from '../../src/shared/protocol';
-import { repoRoot } from '../support/repo-root';
-import { startHarness, type ChatPage, type Harness } from '../fakes/webview-harness';
+import { useChatPages } from '../fakes/webview-pages';
 import { finishedTurn, pendingApproval, PNG_1PX, readyState } from '../fakes/webview-conversation';
 
-let harness: Harness;
-before(async () => {
-  harness = await startHarness();
-});
-after(async () => {
-  await harness?.close();
-});
-// A page left open by a failed test would sit in front of the next one and starve its frames.
-const open: ChatPage[] = [];
-afterEach(async () => {
-  for (const chat of open.splice(0)) if (!chat.page.isClosed()) await chat.page.close();
-});
-async function openChat(options?: Parameters<Harness['open']>[0]): Promise<ChatPage> {
-  const chat = await harness.open(options);
-  open.push(chat);
-  return chat;
-}
-
-/** Where a screenshot for a person to look at goes. */
-function screenshotPath(name: string): string {
-  const dir = join(repoRoot(), '.test-artifacts', 'screenshots');
-  mkdirSync(dir, { recursive: true });
-  return join(dir, `webview-chat--${name}.png`);
-}
-
-/** The way a reader scrolls up: the mouse wheel over the conversation. */
-async function scrollToTopByWheel(page: ChatPage['page']): Promise<void> {
-  await page.locator('#scroller').hover();
-  for (let i = 0; i < 100 && (await page.evaluate(() => document.getElementById('scroller')!.scrollTop > 0)); i++) await page.mouse.wheel(0, -400);
-}
-
-async function openReady(): Promise<ChatPage> {
-  const chat = await openChat();
-  await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
-  return chat;
-}
+const { openChat, openReady, scrollToTopByWheel } = useChatPages();
 
 describe('chat webview', () => {
   test('posts ready on load and shows the welcome with example prompts', async () => {
@@ -228,61 +189,6 @@ describe('chat webview', () => {
     assert.equal(await page.evaluate(() => document.getElementById('scroller')!.scrollTop), 0);
   });
 
-  test('the chat follows through an approval, a denial and an error; a reader who scrolled up gets "jump to latest"', async () => {
-    const chat = await openChat({ height: 420 });
-    const { page } = chat;
-    await chat.post({ type: 'state', state: { ...readyState, busy: true } });
-    const para = Array.from({ length: 30 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
-    await chat.post({ type: 'event', event: { kind: 'user', id: 'u1', text: 'go', attachments: [], at: 1 } });
-    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't2', blockId: 'a', text: para } });
-    for (const event of pendingApproval) await chat.post({ type: 'event', event });
-    const gap = () => page.evaluate(() => {
-      const s = document.getElementById('scroller')!;
-      return Math.round(s.scrollHeight - s.scrollTop - s.clientHeight);
-    });
-    await page.locator('.approval[data-call-id="c2"] button[data-decision="deny"]').click();
-    await chat.post({ type: 'event', event: { kind: 'approval', callId: 'c2', decision: 'deny' } });
-    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: 'The person denied this tool call.' }], durationMs: 0 } });
-    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't2', blockId: 'z', text: `Understood, I will not write it.\n\n${para}\n\nFINAL LINE` } });
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry' } });
-    await page.waitForFunction(() => {
-      const s = document.getElementById('scroller')!;
-      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
-    });
-    assert.ok(await page.locator('.turn-end[data-status="error"]').isVisible());
-    assert.equal(await page.locator('.jump-latest').isVisible(), false);
-
-    // Layout moving the position (not the reader) does not unpin, and content that grows later is followed.
-    await page.evaluate(() => {
-      const s = document.getElementById('scroller')!;
-      s.scrollTop = s.scrollTop - 300;
-      const late = document.createElement('div');
-      late.style.height = '500px';
-      late.className = 'late-layout';
-      document.getElementById('messages')!.append(late);
-    });
-    await page.waitForFunction(() => {
-      const s = document.getElementById('scroller')!;
-      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
-    });
-    await page.evaluate(() => document.querySelector('.late-layout')!.remove());
-
-    // The reader scrolls up with the wheel: new output no longer moves them, and a button offers the way back.
-    await scrollToTopByWheel(page);
-    await chat.post({ type: 'event', event: { kind: 'user', id: 'u3', text: 'more', attachments: [], at: 3 } });
-    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't3', blockId: 'b', text: para } });
-    await page.locator('.jump-latest').waitFor();
-    assert.equal(await page.evaluate(() => document.getElementById('scroller')!.scrollTop), 0);
-    await page.screenshot({ path: screenshotPath('jump-latest') });
-    await page.locator('.jump-latest').click();
-    await page.waitForFunction(() => {
-      const s = document.getElementById('scroller')!;
-      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
-    });
-    await page.locator('.jump-latest').waitFor({ state: 'hidden' });
-    assert.ok((await gap()) < 2);
-  });
-
   test('approval buttons post the decision once; the approval event settles the card', async () => {
     const chat = await openReady();
     const { page } = chat;
@@ -454,112 +360,6 @@ describe('chat webview', () => {
     assert.equal(await page.locator('.turn-end[data-status="stopped"]').innerText(), 'Stopped');
     assert.match(await page.locator('.turn-end[data-status="max_iterations"]').innerText(), /10 model calls/);
     assert.notEqual(await page.locator('.tool-card[data-call-id="x"] .status').getAttribute('data-status'), 'running');
-  });
-
-  test('a 529 offers Retry after the countdown the API asked for; one click sends one retry', async () => {
-    const chat = await openReady();
-    const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'user', id: 'u1', text: 'hi', attachments: [], at: 1 } });
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry', retryAfterS: 2 } });
-    const button = page.locator('.turn-end[data-status="error"] button[data-action="retry"]');
-    await button.waitFor();
-    assert.equal(await button.isDisabled(), true);
-    assert.match(await button.innerText(), /Retry in [12] s/);
-    await page.waitForFunction(() => !(document.querySelector('button[data-action="retry"]') as HTMLButtonElement).disabled, undefined, { timeout: 5000 });
-    assert.equal(await button.innerText(), 'Retry');
-    await button.click();
-    assert.deepEqual(await chat.waitForPosted('retry'), [{ type: 'retry' }]);
-    assert.equal(await page.locator('.turn-actions').count(), 0, 'the button goes once used');
-  });
-
-  test('Set API Key on a 401 and on "no key"; once a key is set the notice goes and the 401 offers Retry', async () => {
-    const chat = await openChat();
-    const { page } = chat;
-    await chat.post({ type: 'state', state: { ...readyState, hasKey: false } });
-    await chat.post({ type: 'event', event: { kind: 'user', id: 'u1', text: 'hi', attachments: [], at: 1 } });
-    await chat.post({ type: 'event', event: { kind: 'notice', level: 'error', text: 'No Anthropic API key is set.', action: 'setKey' } });
-    await page.locator('.notice button[data-action="setKey"]').click();
-    assert.deepEqual(await chat.waitForPosted('setApiKey'), [{ type: 'setApiKey' }]);
-    await chat.post({ type: 'event', event: { kind: 'user', id: 'u2', text: 'again', attachments: [], at: 2 } });
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API rejected the API key (401).', action: 'setKey' } });
-    await page.locator('.turn-end button[data-action="setKey"]').waitFor();
-    await chat.post({ type: 'state', state: readyState });
-    await page.locator('.turn-end button[data-action="retry"]').waitFor();
-    assert.equal(await page.locator('.notice[data-action="setKey"]').count(), 0, 'the "no key" notice is gone');
-    assert.equal(await page.locator('button[data-action="setKey"]').count(), 0);
-  });
-
-  test('Continue after the iteration cap sends "Continue"; anything new retires old buttons, and a replay has no countdown', async () => {
-    const chat = await openReady();
-    const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'max_iterations', error: 'Stopped after 10 model calls.', action: 'continue' } });
-    await page.locator('button[data-action="continue"]').click();
-    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'Continue', attachments: [] }]);
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'Could not reach the API.', action: 'retry' } });
-    await page.locator('button[data-action="retry"]').waitFor();
-    await chat.post({ type: 'event', event: { kind: 'user', id: 'u3', text: 'something else', attachments: [], at: 3 } });
-    assert.equal(await page.locator('.turn-actions').count(), 0);
-    await chat.post({
-      type: 'replay',
-      events: [
-        { kind: 'turn_end', turnId: 'old', status: 'error', error: 'overloaded', action: 'retry', retryAfterS: 600 },
-        { kind: 'user', id: 'u4', text: 'later', attachments: [], at: 4 },
-        { kind: 'turn_end', turnId: 'new', status: 'error', error: 'overloaded', action: 'retry', retryAfterS: 600 },
-      ],
-    });
-    const retry = page.locator('button[data-action="retry"]');
-    assert.equal(await retry.count(), 1, 'only the newest failure keeps its button');
-    assert.equal(await retry.isDisabled(), false, 'a replayed wait is long over');
-  });
-
-  test('a card waiting for approval does not spin; allowed it runs; the tool name stays whole in a narrow chat', async () => {
-    const chat = await openChat({ width: 300 });
-    await chat.post({ type: 'state', state: readyState });
-    const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'w', server: 'a-server-with-a-very-long-name', tool: 'query_database', input: { sql: 'INSERT INTO t VALUES (1)' } } });
-    await chat.post({ type: 'event', event: { kind: 'approval_request', callId: 'w', server: 'a-server-with-a-very-long-name', tool: 'query_database', reason: 'Change data.db with SQL', preview: 'INSERT INTO t VALUES (1)' } });
-    const status = page.locator('.tool-card[data-call-id="w"] .status');
-    await page.waitForSelector('.tool-card[data-call-id="w"][data-status="waiting"]');
-    assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'none');
-    const fits = await page.locator('.tool-card[data-call-id="w"] .tool-name').evaluate((name) => {
-      const tool = name.querySelector('.tool-tool')!;
-      return tool.getBoundingClientRect().right <= name.getBoundingClientRect().right + 0.5;
-    });
-    assert.equal(fits, true, 'query_database is shown whole; the server name is the one cut');
-    await chat.post({ type: 'event', event: { kind: 'approval', callId: 'w', decision: 'once' } });
-    await page.waitForSelector('.tool-card[data-call-id="w"][data-status="running"]');
-    assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'spin');
-  });
-
-  test('query_database rows render as a table (NULL marked, notes kept), JSON one click away', async () => {
-    const chat = await openReady();
-    const { page } = chat;
-    const rows = '{"columns":["title","year","genre"],"row_count":600,"rows":[\n{"title":"Dune","year":1965,"genre":null},\n{"title":"<b>x</b>","year":1,"genre":"Fantasy"}\n]}\n[showing 2 of 600 rows; add LIMIT/OFFSET or a WHERE clause to see others]';
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'q', server: 'workspace', tool: 'query_database', input: { sql: 'SELECT title, year, genre FROM books' } } });
-    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'q', isError: false, content: [{ type: 'text', text: rows }], durationMs: 5 } });
-    await page.click('.tool-card[data-call-id="q"] .tool-header');
-    const table = page.locator('.tool-card[data-call-id="q"] table.sql-table');
-    assert.deepEqual(await table.locator('th').allInnerTexts(), ['title', 'year', 'genre']);
-    assert.deepEqual(await table.locator('tbody tr').first().locator('td').allInnerTexts(), ['Dune', '1965', 'NULL']);
-    assert.equal(await table.locator('td.is-null').count(), 1);
-    assert.equal(await table.locator('b').count(), 0, 'cell text is text, never markup');
-    assert.match(await page.locator('.tool-card[data-call-id="q"] .sql-note').innerText(), /600 rows · \[showing 2 of 600 rows/);
-    await page.click('.tool-card[data-call-id="q"] .show-json');
-    assert.match(await page.locator('.tool-card[data-call-id="q"] .tool-result pre').innerText(), /"title": "Dune"[\s\S]*showing 2 of 600/);
-  });
-
-  test('an image result shows open at full width while the card is collapsed; a click asks the host to open it', async () => {
-    const chat = await openReady();
-    const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'p', server: 'workspace', tool: 'run_code', input: { code: 'plot()' } } });
-    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'p', isError: false, content: [{ type: 'text', text: 'saved plot' }, { type: 'image', mimeType: 'image/png', data: PNG_1PX }], durationMs: 5 } });
-    const img = page.locator('.tool-card[data-call-id="p"] .tool-images img');
-    await img.waitFor();
-    assert.equal(await page.locator('.tool-card[data-call-id="p"] .tool-body').isHidden(), true, 'the card stays collapsed');
-    const widths = await img.evaluate((el) => [el.getBoundingClientRect().width, el.closest('.tool-card')!.getBoundingClientRect().width]);
-    assert.ok(widths[0] >= widths[1] - 20, `the plot is ${widths[0]} px in a ${widths[1]} px card`);
-    await img.click();
-    assert.deepEqual(await chat.waitForPosted('openImage'), [{ type: 'openImage', mimeType: 'image/png', data: PNG_1PX }]);
   });
 
   test('invalid host messages are ignored with a warning and break nothing', async () => {
