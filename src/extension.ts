@@ -43,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const storage = context.storageUri ?? context.globalStorageUri;
   const chat = new ChatController({
     storeDir: join(storage.fsPath, 'chats', 'current'),
+    checkpointsDir: join(storage.fsPath, 'checkpoints.git'),
     hub,
     secrets,
     workspace,

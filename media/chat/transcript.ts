@@ -17,6 +17,8 @@ export interface TranscriptDeps {
   onDecide: (callId: string, decision: ApprovalDecision) => void;
   /** A tool's image result, to open in an editor tab. */
   onOpenImage: OpenImage;
+  /** "Restore files to before this turn". */
+  onRestore: (turnId: string) => void;
   /** Retry, Set API Key or Continue on a notice. */
   onAction: (action: TurnAction) => void;
   /** After any change that may have grown the list (scrolling, empty state). */
@@ -92,7 +94,7 @@ export class Transcript {
   }
 
   private applyQuiet(e: ChatEvent): void {
-    if (e.kind !== 'turn_end' && e.kind !== 'notice') retireActions(this.el);
+    if (e.kind !== 'turn_end' && e.kind !== 'notice' && e.kind !== 'checkpoint') retireActions(this.el);
     switch (e.kind) {
       case 'user': return this.user(e);
       case 'assistant_text': return this.block(e.turnId, e.blockId).setFinal(e.text);
@@ -106,6 +108,7 @@ export class Transcript {
         return;
       case 'turn_end': return this.turnEnd(e);
       case 'notice': return this.notice(e);
+      case 'checkpoint': return this.checkpoint(e);
     }
   }
 
@@ -177,6 +180,15 @@ export class Transcript {
     const marker = turnEndMarker(e);
     if (e.action) marker.append(actionButtons(e.action, this.live ? e.retryAfterS : undefined, this.deps.onAction));
     turn.append(marker);
+  }
+
+  /** A turn that changed files can be undone from its message. */
+  private checkpoint(e: EventOf<'checkpoint'>): void {
+    const n = e.files.length;
+    const shown = e.files.slice(0, 5).map(basename).join(', ') + (n > 5 ? `, … (${n} files)` : '');
+    const button = h('button', { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } }, icon('retry'), h('span', { text: 'Restore files to before this turn' }));
+    button.addEventListener('click', () => this.deps.onRestore(e.turnId));
+    this.turn(e.turnId).append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
   }
 
   private notice(e: EventOf<'notice'>): void {

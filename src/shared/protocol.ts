@@ -79,6 +79,14 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     /** For `retry`: how long the API asked to wait (its retry-after), counted down before Retry is enabled. */
     retryAfterS: z.number().nonnegative().max(3600).optional(),
   }),
+  /** The turn changed these files; its snapshots (our own git, never the person's) let it be undone. */
+  z.object({
+    kind: z.literal('checkpoint'),
+    turnId: id,
+    before: z.string().regex(/^[0-9a-f]{40,64}$/),
+    after: z.string().regex(/^[0-9a-f]{40,64}$/),
+    files: z.array(z.string().max(4096)).max(10_000),
+  }),
   z.object({
     kind: z.literal('notice'),
     level: z.enum(['info', 'warning', 'error']),
@@ -129,6 +137,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     attachments: z.array(z.string().max(4096)).max(50).default([]),
   }),
   z.object({ type: z.literal('stop') }),
+  /** Restore the files a turn changed to how they were before it (the host finds the turn's checkpoint itself). */
+  z.object({ type: z.literal('restore'), turnId: id }),
   /** Send the failed request again (the conversation already ends with the person's message). */
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('approve'), callId: id, decision: approvalDecisionSchema }),

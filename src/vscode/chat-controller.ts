@@ -5,6 +5,9 @@ import { basename, join } from 'node:path';
 import { Agent, type TurnInput } from '../core/agent/agent';
 import { openImage } from './open-image';
 import { EditReview } from './edit-review';
+import { restoreCheckpoint } from './checkpoint-restore';
+import { ShadowGit } from '../core/checkpoint/shadow-git';
+import { TurnCheckpoint } from '../core/checkpoint/turn-checkpoint';
 import { approvalKey, type ApprovalStore } from '../core/agent/approval-policy';
 import type { AgentOutput, AskApproval } from '../core/agent/types';
 import type { McpHub } from '../core/mcp/hub';
@@ -25,6 +28,8 @@ export interface ChatControllerDeps {
   workspace: string | undefined;
   workspaceState: vscode.Memento;
   log: vscode.LogOutputChannel;
+  /** Where the workspace's checkpoints (a git repository of our own) live; unset: no checkpoints. */
+  checkpointsDir?: string;
 }
 
 /**
@@ -38,6 +43,8 @@ export class ChatController implements vscode.Disposable {
   private history: Anthropic.MessageParam[] = [];
   private running: AbortController | undefined;
   private readonly pendingApprovals = new Map<string, (d: ApprovalDecision) => void>();
+  /** The workspace's snapshots, for turns that change files. */
+  private readonly checkpoints: ShadowGit | undefined;
   /** Diffs of file changes waiting for approval; their Accept / Reject answer the same approval. */
   private readonly review = new EditReview((callId, decision) => this.pendingApprovals.get(callId)?.(decision));
   private post: ((m: HostMessage) => void) | undefined;
@@ -54,6 +61,7 @@ export class ChatController implements vscode.Disposable {
   readonly onDidBecomeReady = this.viewReadyEmitter.event;
 
   constructor(private readonly deps: ChatControllerDeps) {
+    this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
     this.store = new ChatStore(deps.storeDir);
     const unsubscribe = deps.hub.on('change', () => this.postState());
     this.disposables.push(
@@ -96,6 +104,8 @@ export class ChatController implements vscode.Disposable {
         return this.stop();
       case 'retry':
         return this.retry();
+      case 'restore':
+        return this.restore(message.turnId);
       case 'approve':
         this.pendingApprovals.get(message.callId)?.(message.decision);
         return;
@@ -166,6 +176,21 @@ export class ChatController implements vscode.Disposable {
     await this.runTurn(apiKey, { text, context });
   }
 
+  /** Restore on a turn that changed files; the checkpoint comes from the host's own record of the chat. */
+  async restore(turnId: string): Promise<void> {
+    const checkpoint = this.events.find((e): e is Extract<ChatEvent, { kind: 'checkpoint' }> => e.kind === 'checkpoint' && e.turnId === turnId);
+    if (!checkpoint || !this.checkpoints) {
+      this.emit({ kind: 'notice', level: 'warning', text: 'This turn has no checkpoint to restore.' });
+      return;
+    }
+    if (this.running) {
+      this.emit({ kind: 'notice', level: 'warning', text: 'A turn is still running: stop it before restoring files.' });
+      return;
+    }
+    const said = await restoreCheckpoint(this.checkpoints, checkpoint);
+    if (said) this.emit({ kind: 'notice', level: 'info', text: said });
+  }
+
   /** Retry on a failed turn's notice: the same conversation asked again, with no new message. */
   async retry(): Promise<void> {
     await this.load();
@@ -183,8 +208,11 @@ export class ChatController implements vscode.Disposable {
     const controller = new AbortController();
     this.running = controller;
     this.postState();
+    const checkpoint = this.checkpoints ? new TurnCheckpoint(this.checkpoints, (m) => this.deps.log.warn(m)) : undefined;
+    let turnId: string | undefined;
     const agent = new Agent({
       client: new Anthropic({ apiKey, baseURL: settings.apiBaseUrl, maxRetries: 2 }),
+      beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
       host: this.deps.hub,
       model: settings.model,
       maxTokens: settings.maxTokens,
@@ -202,8 +230,17 @@ export class ChatController implements vscode.Disposable {
       },
     });
     try {
-      const status = await agent.runTurn(input, (o) => this.output(o), controller.signal);
+      const status = await agent.runTurn(
+        input,
+        (o) => {
+          if (o.type === 'event' && 'turnId' in o.event) turnId ??= o.event.turnId;
+          this.output(o);
+        },
+        controller.signal,
+      );
       this.deps.log.info(`turn ended: ${status}`);
+      const changed = await checkpoint?.end();
+      if (changed && turnId) this.emit({ kind: 'checkpoint', turnId, ...changed });
     } catch (err) {
       this.emit({ kind: 'notice', level: 'error', text: `The turn failed: ${err instanceof Error ? err.message : String(err)}` });
     } finally {

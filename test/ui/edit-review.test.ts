@@ -48,4 +48,20 @@ describe('reviewable edits in a real VS Code', () => {
     await chat.locator('.msg.assistant .markdown', { hasText: 'created by someone else after the person reviewed' }).waitFor();
     assert.equal(readFileSync(join(rig.vs.workspace, 'fresh.md'), 'utf8'), 'written by the person meanwhile\n');
   });
+
+  test('"Restore files to before this turn" undoes the first turn after the person confirms', async (t) => {
+    const chat = rig.vs.chatFrame();
+    const restore = chat.locator('.checkpoint .restore');
+    assert.equal(await restore.count(), 1, 'only the turn that changed a file offers it');
+    assert.match(await chat.locator('.checkpoint-files').innerText(), /Changed: notes\.md/);
+    await restore.click();
+    const dialog = rig.vs.page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    assert.match(await dialog.innerText(), /Restore 1 file to before this turn\?[\s\S]*notes\.md/);
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('restore-confirm')}`);
+    await dialog.locator('.monaco-button', { hasText: 'Restore' }).click();
+    await chat.locator('.notice', { hasText: 'Restored 1 file to before the turn: notes.md.' }).waitFor();
+    assert.equal(readFileSync(join(rig.vs.workspace, 'notes.md'), 'utf8'), 'Shopping\n- milk\n- bread\n');
+    assert.equal(readFileSync(join(rig.vs.workspace, 'fresh.md'), 'utf8'), 'written by the person meanwhile\n', "the person's file is not the turn's to undo");
+  });
 });

@@ -169,4 +169,20 @@ describe('chat webview: following and actions', () => {
     assert.deepEqual(await chat.waitForPosted('openImage'), [{ type: 'openImage', mimeType: 'image/png', data: PNG_1PX }]);
   });
 
+  test('a turn that changed files offers "Restore files to before this turn", which asks the host', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    const hash = 'a'.repeat(40);
+    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't9', blockId: 'b', text: 'Done.' } });
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't9', status: 'done' } });
+    await chat.post({ type: 'event', event: { kind: 'checkpoint', turnId: 't9', before: hash, after: 'b'.repeat(40), files: ['a.md', 'src/b.py', 'c', 'd', 'e', 'f'] } });
+    const restore = page.locator('.msg.assistant[data-turn-id="t9"] .checkpoint .restore');
+    await restore.waitFor();
+    assert.equal(await page.locator('.checkpoint-files').innerText(), 'Changed: a.md, b.py, c, d, e, … (6 files)');
+    await restore.click();
+    assert.deepEqual(await chat.waitForPosted('restore'), [{ type: 'restore', turnId: 't9' }]);
+    // A checkpoint from an untrusted source with a bad hash is refused by the protocol, not rendered.
+    await chat.post({ type: 'event', event: { kind: 'checkpoint', turnId: 'x', before: 'not-a-hash', after: hash, files: [] } } as never);
+    assert.equal(await page.locator('.checkpoint').count(), 1);
+  });
 });

@@ -32,6 +32,8 @@ export interface AgentOptions {
   settingNames?: { maxTokens: string; maxIterations: string };
   /** The workspace folder: file writes and edits are then shown as the change they make, and refused if the file changes after review. */
   workspaceDir?: string;
+  /** Called before the first call of a turn that may change something (e.g. to snapshot the workspace). */
+  beforeChange?: () => Promise<void>;
   /** Conversation so far (restored from disk). */
   history?: Anthropic.MessageParam[];
   /** Called with every message added to the conversation, so the caller can persist it. */
@@ -199,6 +201,10 @@ export class Agent {
           });
         try {
           const firstTry = !need.ask && need.readOnlyCall === true;
+          if (!firstTry && !readOnlyTool(tool) && this.options.beforeChange) {
+            await this.options.beforeChange();
+            started = Date.now(); // the snapshot is not the call's time
+          }
           // A reviewed change is made only to the file the person saw.
           let result = await call(firstTry ? { [READ_ONLY_CALL]: true } : edit ? { [EXPECT_BASE]: edit.base } : undefined);
           if (firstTry && result._meta?.[WOULD_WRITE] === true && !signal.aborted) {
@@ -206,6 +212,8 @@ export class Agent {
             gate = await this.gate(use.id, tool, input, changeApproval(tool, input, this.options.approvals), signal);
             started = Date.now();
             if (!gate.ok) return fail(gate.why);
+            await this.options.beforeChange?.();
+            started = Date.now();
             result = await call();
           }
           if (signal.aborted) return fail(CANCELLED);
@@ -310,4 +318,10 @@ function withEdit(need: ApprovalNeed, edit: ProposedEdit): ApprovalNeed {
     notes: edit.overwrites ? need.notes : [...need.notes, edit.summary],
     warnings: edit.overwrites ? [...need.warnings, edit.summary] : need.warnings,
   };
+}
+
+/** A tool that says it only reads (and nothing says otherwise) cannot need a checkpoint. */
+function readOnlyTool(tool: HubTool): boolean {
+  const a = tool.tool.annotations ?? {};
+  return a.readOnlyHint === true && a.destructiveHint !== true;
 }

@@ -1,0 +1,44 @@
+import type { ShadowGit } from './shadow-git';
+
+/** A turn's file changes, undoable: the snapshots before and after it, and the paths between them. */
+export interface Checkpoint {
+  before: string;
+  after: string;
+  files: string[];
+}
+
+/**
+ * The checkpoint of one turn. The "before" snapshot is taken only when the turn is about to
+ * change something (a turn that only reads costs nothing), at most once; a snapshot that fails
+ * (no git on the machine) only means no Restore for this turn, never a failed turn.
+ */
+export class TurnCheckpoint {
+  private before: Promise<string | undefined> | undefined;
+
+  constructor(
+    private readonly git: ShadowGit,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  begin(): Promise<void> {
+    this.before ??= this.git.snapshot('before a turn').catch((err: unknown) => {
+      this.warn(`no checkpoint for this turn: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    return this.before.then(() => undefined);
+  }
+
+  /** After the turn: what it changed, if it changed anything. */
+  async end(): Promise<Checkpoint | undefined> {
+    const before = await this.before;
+    if (!before) return undefined;
+    try {
+      const after = await this.git.snapshot('after a turn');
+      const files = await this.git.changed(before, after);
+      return files.length > 0 ? { before, after, files } : undefined;
+    } catch (err) {
+      this.warn(`no checkpoint for this turn: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+}
