@@ -24,6 +24,9 @@ export class Composer {
   private readonly hint: HTMLElement;
   private readonly attachments = new Map<string, string>();
   private busy = false;
+  /** What was sent, oldest first, for Up / Down; `recallAt` is the entry shown, if one is. */
+  private sent: string[] = [];
+  private recallAt: number | undefined;
 
   constructor(private readonly deps: ComposerDeps) {
     this.input = h('textarea', {
@@ -46,6 +49,7 @@ export class Composer {
     this.send.addEventListener('click', () => this.submit());
     this.stop.addEventListener('click', () => this.deps.onStop());
     this.input.addEventListener('input', () => {
+      this.recallAt = undefined; // typing makes it a new message
       this.autoGrow();
       this.updateSend();
       this.deps.onDraft(this.input.value);
@@ -55,6 +59,8 @@ export class Composer {
       if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.isComposing) {
         e.preventDefault();
         this.submit();
+      } else if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
+        if (this.recall(e.key === 'ArrowUp' ? -1 : 1)) e.preventDefault();
       }
     });
     this.updateSend();
@@ -106,6 +112,36 @@ export class Composer {
     this.input.setSelectionRange(end, end);
   }
 
+  /** The messages already sent in this chat (from a replay), for Up to recall. */
+  remember(texts: string[]): void {
+    this.sent = texts.slice(-100);
+    this.recallAt = undefined;
+  }
+
+  /**
+   * Up in an empty input (or on a recalled message, with the caret on its first line) shows the
+   * message before; Down goes forward and, past the newest, back to empty. Anything else is the
+   * textarea's own caret movement.
+   */
+  private recall(step: -1 | 1): boolean {
+    const { value, selectionStart, selectionEnd } = this.input;
+    if (this.sent.length === 0 || selectionStart !== selectionEnd) return false;
+    if (this.recallAt === undefined) {
+      if (step === 1 || value !== '') return false;
+    } else if (step === -1 ? value.lastIndexOf('\n', selectionStart - 1) !== -1 : value.indexOf('\n', selectionStart) !== -1) {
+      return false;
+    }
+    const next = (this.recallAt ?? this.sent.length) + step;
+    if (next < 0) return true;
+    this.recallAt = next >= this.sent.length ? undefined : next;
+    this.input.value = this.recallAt === undefined ? '' : this.sent[this.recallAt];
+    this.autoGrow();
+    this.updateSend();
+    const end = this.input.value.length;
+    this.input.setSelectionRange(end, end);
+    return true;
+  }
+
   private submit(): void {
     const text = this.input.value;
     if (this.busy || text.trim() === '') return;
@@ -114,6 +150,8 @@ export class Composer {
       return;
     }
     this.deps.onSend(text, [...this.attachments.keys()]);
+    this.sent.push(text);
+    this.recallAt = undefined;
     this.input.value = '';
     this.attachments.clear();
     this.chips.replaceChildren();

@@ -100,6 +100,7 @@ function handle(msg: HostMessage): void {
     case 'state': return applyState(msg.state);
     case 'replay':
       transcript.replay(msg.events);
+      composer.remember(msg.events.flatMap((e) => (e.kind === 'user' ? [e.text] : [])));
       if (hadKey) transcript.keySet();
       return;
     case 'event': return transcript.apply(msg.event);

@@ -185,4 +185,33 @@ describe('chat webview: following and actions', () => {
     await chat.post({ type: 'event', event: { kind: 'checkpoint', turnId: 'x', before: 'not-a-hash', after: hash, files: [] } } as never);
     assert.equal(await page.locator('.checkpoint').count(), 1);
   });
+
+  test('Up recalls the messages sent (a replayed chat\'s too), Down goes back; typed text is never replaced', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'replay', events: [{ kind: 'user', id: 'u0', text: 'from before the reload', attachments: [], at: 0 }] });
+    const input = page.locator('#input');
+    for (const text of ['first', 'second\nline two']) {
+      await input.fill(text);
+      await input.press('Enter');
+    }
+    await input.press('ArrowUp');
+    assert.equal(await input.inputValue(), 'second\nline two');
+    await input.press('ArrowUp'); // the caret is on the last line: Up moves it to the first line
+    assert.equal(await input.inputValue(), 'second\nline two');
+    await input.press('ArrowUp');
+    assert.equal(await input.inputValue(), 'first');
+    await input.press('ArrowUp');
+    assert.equal(await input.inputValue(), 'from before the reload');
+    await input.press('ArrowUp');
+    assert.equal(await input.inputValue(), 'from before the reload', 'the oldest stays');
+    await input.press('ArrowDown');
+    assert.equal(await input.inputValue(), 'first');
+    await input.press('ArrowDown');
+    await input.press('ArrowDown');
+    assert.equal(await input.inputValue(), '', 'past the newest: empty again');
+    await input.fill('a draft');
+    await input.press('ArrowUp');
+    assert.equal(await input.inputValue(), 'a draft');
+  });
 });
