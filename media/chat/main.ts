@@ -58,6 +58,7 @@ const transcript = new Transcript(messages, {
   onCopy: (text) => host.post({ type: 'copy', text }),
   onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
   onRestore: (turnId) => host.post({ type: 'restore', turnId }),
+  onOpenFile: (path, line) => host.post({ type: 'openFile', path, ...(line ? { line } : {}) }),
   onOpenImage: (mimeType, data) => {
     if (mimeType === 'image/png' || mimeType === 'image/jpeg' || mimeType === 'image/gif' || mimeType === 'image/webp') host.post({ type: 'openImage', mimeType, data });
   },

@@ -33,13 +33,40 @@ marked.use({
 
 export type CopyHandler = (text: string) => void;
 
-export function renderMarkdown(text: string, onCopy: CopyHandler): DocumentFragment {
+/** What rendered markdown can ask of the host: copy a code block, open a workspace file. */
+export interface MarkdownActions {
+  onCopy: CopyHandler;
+  onOpenFile: (path: string, line: number | undefined) => void;
+}
+
+/**
+ * `src/app.py`, `notes.md:12` or `./a/b.ts:3:5` in inline code: a relative path with an extension
+ * (no spaces, no leading `/` or `..`: the host re-checks it is in the workspace anyway).
+ */
+const FILE_REF = /^(?:\.\/)?((?:[\w@.-]+\/)*[\w@-][\w@.-]*\.[A-Za-z0-9]{1,10})(?::(\d{1,7})(?::\d{1,7})?)?$/;
+
+export function renderMarkdown(text: string, actions: MarkdownActions): DocumentFragment {
   const html = marked.parse(text, { async: false });
   const fragment = sanitizeToFragment(html);
   for (const code of Array.from(fragment.querySelectorAll('pre > code'))) {
-    decorateCodeBlock(code as HTMLElement, onCopy);
+    decorateCodeBlock(code as HTMLElement, actions.onCopy);
+  }
+  for (const code of Array.from(fragment.querySelectorAll('code'))) {
+    if (code.parentElement?.tagName !== 'PRE' && !code.closest('a')) linkFileRef(code as HTMLElement, actions.onOpenFile);
   }
   return fragment;
+}
+
+/** Inline code naming a file becomes a real button that opens it (at the line, when given). */
+function linkFileRef(code: HTMLElement, open: MarkdownActions['onOpenFile']): void {
+  const m = FILE_REF.exec(code.textContent ?? '');
+  if (!m || m[1].split('/').some((part) => part === '..')) return;
+  const path = m[1];
+  const line = m[2] ? Number(m[2]) : undefined;
+  const button = h('button', { class: 'file-link', attrs: { type: 'button', title: `Open ${path}${line ? ` at line ${line}` : ''}` } });
+  code.replaceWith(button);
+  button.append(code);
+  button.addEventListener('click', () => open(path, line));
 }
 
 function decorateCodeBlock(code: HTMLElement, onCopy: CopyHandler): void {

@@ -3,7 +3,7 @@
  * per animation frame (by FrameBatcher), so 2,000 deltas/s cost ~60 renders/s, not 2,000.
  */
 import { h } from './dom';
-import { renderMarkdown, type CopyHandler } from './markdown';
+import { renderMarkdown, type MarkdownActions } from './markdown';
 import { stats } from './stats';
 
 export class TextBlock {
@@ -12,7 +12,7 @@ export class TextBlock {
   private final = false;
   private rendered = true;
 
-  constructor(blockId: string, private readonly onCopy: CopyHandler) {
+  constructor(blockId: string, private readonly actions: MarkdownActions) {
     this.el = h('div', { class: 'markdown', attrs: { 'data-block-id': blockId } });
   }
 
@@ -50,7 +50,7 @@ export class TextBlock {
 
   render(): void {
     stats.markdownRenders++;
-    this.el.replaceChildren(renderMarkdown(this.text, this.onCopy));
+    this.el.replaceChildren(renderMarkdown(this.text, this.actions));
     this.rendered = true;
   }
 }

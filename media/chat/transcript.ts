@@ -14,6 +14,8 @@ import { actionButtons, retireActions } from './turn-actions';
 
 export interface TranscriptDeps {
   onCopy: CopyHandler;
+  /** A file named in an answer, to open in the editor (at the line, when given). */
+  onOpenFile: (path: string, line: number | undefined) => void;
   onDecide: (callId: string, decision: ApprovalDecision) => void;
   /** A tool's image result, to open in an editor tab. */
   onOpenImage: OpenImage;
@@ -136,7 +138,7 @@ export class Transcript {
     const key = `${turnId}\u0000${blockId}`;
     let block = this.blocks.get(key);
     if (!block) {
-      block = new TextBlock(blockId, this.deps.onCopy);
+      block = new TextBlock(blockId, this.deps);
       this.blocks.set(key, block);
       this.turn(turnId).append(block.el);
     }

@@ -137,6 +137,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     attachments: z.array(z.string().max(4096)).max(50).default([]),
   }),
   z.object({ type: z.literal('stop') }),
+  /** Open a workspace file named in an answer; the host checks the path is inside the workspace. */
+  z.object({ type: z.literal('openFile'), path: z.string().min(1).max(4096), line: z.number().int().min(1).max(10_000_000).optional() }),
   /** Restore the files a turn changed to how they were before it (the host finds the turn's checkpoint itself). */
   z.object({ type: z.literal('restore'), turnId: id }),
   /** Send the failed request again (the conversation already ends with the person's message). */

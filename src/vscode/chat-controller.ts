@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { Agent, type TurnInput } from '../core/agent/agent';
 import { openImage } from './open-image';
+import { openWorkspaceFile } from './open-file';
 import { EditReview } from './edit-review';
 import { restoreCheckpoint } from './checkpoint-restore';
 import { ShadowGit } from '../core/checkpoint/shadow-git';
@@ -106,6 +107,10 @@ export class ChatController implements vscode.Disposable {
         return this.retry();
       case 'restore':
         return this.restore(message.turnId);
+      case 'openFile':
+        return openWorkspaceFile(this.deps.workspace, message.path, message.line).catch((err: unknown) => {
+          void vscode.window.showWarningMessage(`MCP Agent: ${err instanceof Error ? err.message : String(err)}`);
+        });
       case 'approve':
         this.pendingApprovals.get(message.callId)?.(message.decision);
         return;

@@ -9,6 +9,7 @@ import { chatRig } from './chat-rig';
 
 function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: `Tool said: ${lastUserText(body).slice(0, 300)}` };
+  if (/where/.test(lastUserText(body))) return { text: 'The list is in `notes.md:2`, not in `../outside.md`.' };
   const m = /write (\S+)/.exec(lastUserText(body));
   if (!m) return { text: 'ok' };
   return { toolUses: [{ name: 'workspace__write_file', input: { path: m[1], content: 'Shopping\n- tea\n' } }] };
@@ -63,5 +64,17 @@ describe('reviewable edits in a real VS Code', () => {
     await chat.locator('.notice', { hasText: 'Restored 1 file to before the turn: notes.md.' }).waitFor();
     assert.equal(readFileSync(join(rig.vs.workspace, 'notes.md'), 'utf8'), 'Shopping\n- milk\n- bread\n');
     assert.equal(readFileSync(join(rig.vs.workspace, 'fresh.md'), 'utf8'), 'written by the person meanwhile\n', "the person's file is not the turn's to undo");
+  });
+
+  test('a file named in an answer opens at its line; a path outside is no link', async () => {
+    const chat = rig.vs.chatFrame();
+    await chat.locator('#input').fill('where is the list?');
+    await chat.locator('#input').press('Enter');
+    const link = chat.locator('.markdown .file-link', { hasText: 'notes.md:2' });
+    await link.waitFor();
+    assert.equal(await chat.locator('.markdown .file-link').count(), 1, '../outside.md stays plain code');
+    await link.click();
+    await rig.vs.page.locator('.tabs-container .tab.active', { hasText: /^notes\.md/ }).waitFor();
+    await rig.vs.page.locator('.statusbar-item', { hasText: /Ln 2, Col 1/ }).waitFor();
   });
 });

@@ -214,4 +214,15 @@ describe('chat webview: following and actions', () => {
     await input.press('ArrowUp');
     assert.equal(await input.inputValue(), 'a draft');
   });
+
+  test('inline code naming a relative file is a link that asks the host to open it; other code is not', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    const text = 'See `src/app.py:12`, `./notes.md`, `../etc/passwd`, `/etc/hosts`, `README`, `a b.txt` and [`x.md`](https://example.com).';
+    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 'f', blockId: 'b', text } });
+    const links = page.locator('.markdown .file-link');
+    assert.deepEqual(await links.allInnerTexts(), ['src/app.py:12', './notes.md']);
+    await links.first().click();
+    assert.deepEqual(await chat.waitForPosted('openFile'), [{ type: 'openFile', path: 'src/app.py', line: 12 }]);
+  });
 });
