@@ -38,7 +38,7 @@ export interface ClaudeContext {
 export function readClaudeServers(doc: JsoncDocument, source: ConfigSource, ctx: ClaudeContext): { definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
   const { entries, diagnostics } = serverEntries(doc, 'mcpServers');
   if (!doc.node(['mcpServers']) && doc.node(['servers'])) {
-    diagnostics.push({ file: source.file, ...doc.anchor(['servers']), severity: 'warning', message: 'this file uses VS Code\'s "servers"; this format lists servers under "mcpServers" (Claude\'s format)' });
+    diagnostics.push({ file: source.file, ...doc.keyPosition(['servers']), severity: 'warning', message: 'this file uses VS Code\'s "servers"; this format lists servers under "mcpServers" (Claude\'s format)' });
   }
   const definitions: ParsedDefinition[] = [];
   for (const entry of entries) {

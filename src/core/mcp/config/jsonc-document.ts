@@ -86,17 +86,26 @@ export class JsoncDocument {
     return { line: 1, column: 1 };
   }
 
+  /** Where the property at `path` is named: its key, for problems with the property as a whole. */
+  keyPosition(path: JSONPath): Position {
+    const node = this.node(path);
+    const key = node?.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
+    return key ? this.position(key.offset) : this.anchor(path);
+  }
+
   /** True when a syntax error lies inside `node`: what the parser recovered there may not be what was meant. */
   hasSyntaxErrorIn(node: Node): boolean {
     return this.syntaxErrors.some((e) => e.offset >= node.offset && e.offset < node.offset + node.length);
   }
 
   syntaxDiagnostics(): ConfigDiagnostic[] {
-    const shown = this.syntaxErrors.slice(0, MAX_SYNTAX_DIAGNOSTICS).map((e): ConfigDiagnostic => {
+    // The parser often reports two errors at one spot ("expected a property name", "expected a value"): the first says it.
+    const distinct = this.syntaxErrors.filter((e, i, all) => i === 0 || all[i - 1].offset !== e.offset);
+    const shown = distinct.slice(0, MAX_SYNTAX_DIAGNOSTICS).map((e): ConfigDiagnostic => {
       const code = printParseErrorCode(e.error);
       return { file: this.file, ...this.position(e.offset), severity: 'error', message: `not valid JSON: ${SYNTAX_HINTS[code] ?? code}` };
     });
-    const more = this.syntaxErrors.length - shown.length;
+    const more = distinct.length - shown.length;
     if (more > 0) shown[shown.length - 1].message += ` (and ${more} more syntax error${more === 1 ? '' : 's'} after it)`;
     return shown;
   }

@@ -42,7 +42,7 @@ export function readVscodeServers(doc: JsoncDocument, source: ConfigSource, ctx:
   const { entries, diagnostics: entryProblems } = serverEntries(doc, 'servers');
   diagnostics.push(...entryProblems);
   if (!doc.node(['servers']) && doc.node(['mcpServers'])) {
-    diagnostics.push({ file: source.file, ...doc.anchor(['mcpServers']), severity: 'warning', message: 'this file uses Claude\'s "mcpServers"; .vscode/mcp.json lists servers under "servers" (VS Code\'s format)' });
+    diagnostics.push({ file: source.file, ...doc.keyPosition(['mcpServers']), severity: 'warning', message: 'this file uses Claude\'s "mcpServers"; .vscode/mcp.json lists servers under "servers" (VS Code\'s format)' });
   }
   const definitions: ParsedDefinition[] = [];
   for (const entry of entries) {
@@ -107,7 +107,7 @@ class EntryReader {
     }
     if (command !== undefined) return 'stdio';
     if (url !== undefined) return 'http';
-    this.error([], `missing "command" (${HINTS.command}), or "url" for an HTTP server`);
+    this.error(['command'], `missing "command" (${HINTS.command}), or "url" for an HTTP server`);
     return undefined;
   }
 
