@@ -10,9 +10,14 @@ export interface CliArgs {
   maxIterations: number;
   maxTokens: number;
   help: boolean;
+  /** `--mcp-config` files, in the order given (absolute). */
+  mcpConfigs: string[];
+  /** Start `.vscode/mcp.json` and `.mcp.json` servers without asking. */
+  trustWorkspaceServers: boolean;
 }
 
-export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model <name>] [--max-iterations <n>] [--max-tokens <n>] ["prompt"]
+export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-config <file>]... [--trust-workspace-servers]
+                        [--model <name>] [--max-iterations <n>] [--max-tokens <n>] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
   Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn.
@@ -20,6 +25,11 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model
   for the rest of the session; run_code's "always" must be typed out ("always run code"), and a sensitive
   file (.vscode/settings.json, anything in .git, MCP configs) asks every time.
   --max-tokens caps each model reply (default 8192); a tool call cut off by it is not run.
+  --mcp-config adds the MCP servers of a file in Claude's format ({"mcpServers": {...}}); repeatable. They start
+  without asking: you named the file. A missing or broken file stops the CLI (exit 2).
+  Servers the workspace defines (.vscode/mcp.json, .mcp.json) start only after you say yes to the exact command
+  lines, asked once per file in the REPL on a terminal, or with --trust-workspace-servers; otherwise they are
+  skipped. --yes does not trust them. HTTP servers are listed but cannot be connected yet.
   Reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL like the Anthropic SDK; BRAVE_API_KEY for web_search.`;
 
 const OPTIONS = {
@@ -28,6 +38,8 @@ const OPTIONS = {
   model: { type: 'string' },
   'max-iterations': { type: 'string' },
   'max-tokens': { type: 'string' },
+  'mcp-config': { type: 'string', multiple: true },
+  'trust-workspace-servers': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -53,6 +65,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     maxIterations: wholeNumber(values['max-iterations'], '--max-iterations', 1, 10),
     maxTokens: wholeNumber(values['max-tokens'], '--max-tokens', 256, 8192),
     help: values.help === true,
+    mcpConfigs: (values['mcp-config'] ?? []).filter((v): v is string => typeof v === 'string').map((f) => resolve(f)),
+    trustWorkspaceServers: values['trust-workspace-servers'] === true,
   };
   if (positionals.length > 0) args.prompt = positionals.join(' ');
   return args;
