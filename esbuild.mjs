@@ -16,7 +16,15 @@ const common = {
   legalComments: 'none',
 };
 
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+// jsonc-parser's `main` is a UMD build whose inner require() calls esbuild cannot follow (the bundle then
+// fails at run time with "Cannot find module './impl/format'"); its ES module build bundles cleanly.
+const node = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+};
 
 const servers = readdirSync('servers').filter(
   (d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')),

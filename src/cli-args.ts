@@ -12,9 +12,14 @@ export interface CliArgs {
   /** Create the demo data.db in the workspace when it has none (then exit, or run the prompt if one is given). */
   createSampleDb: boolean;
   help: boolean;
+  /** `--mcp-config` files, in the order given (absolute). */
+  mcpConfigs: string[];
+  /** Start `.vscode/mcp.json` and `.mcp.json` servers without asking. */
+  trustWorkspaceServers: boolean;
 }
 
-export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model <name>] [--max-iterations <n>] [--max-tokens <n>] [--create-sample-db] ["prompt"]
+export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-config <file>]... [--trust-workspace-servers]
+                        [--model <name>] [--max-iterations <n>] [--max-tokens <n>] [--create-sample-db] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
   Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn.
@@ -24,6 +29,11 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--model
   --max-tokens caps each model reply (default 8192); a tool call cut off by it is not run.
   --create-sample-db creates data.db (the demo's books and users tables) in the workspace when it has none, never
   replacing a file; then runs the prompt if one is given, else exits.
+  --mcp-config adds the MCP servers of a file in Claude's format ({"mcpServers": {...}}); repeatable. They start
+  without asking: you named the file. A missing or broken file stops the CLI (exit 2).
+  Servers the workspace defines (.vscode/mcp.json, .mcp.json) start only after you say yes to the exact command
+  lines, asked once per file in the REPL on a terminal, or with --trust-workspace-servers; otherwise they are
+  skipped. --yes does not trust them. HTTP servers are listed but cannot be connected yet.
   Reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL like the Anthropic SDK; BRAVE_API_KEY for web_search. When the
   environment lacks ANTHROPIC_API_KEY or BRAVE_API_KEY, they are read from a .env file in the workspace or the current
   folder (nothing else is taken from a .env: ANTHROPIC_BASE_URL comes from the environment only).`;
@@ -35,6 +45,8 @@ const OPTIONS = {
   'max-iterations': { type: 'string' },
   'max-tokens': { type: 'string' },
   'create-sample-db': { type: 'boolean' },
+  'mcp-config': { type: 'string', multiple: true },
+  'trust-workspace-servers': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -61,6 +73,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     maxTokens: wholeNumber(values['max-tokens'], '--max-tokens', 256, 8192),
     createSampleDb: values['create-sample-db'] === true,
     help: values.help === true,
+    mcpConfigs: (values['mcp-config'] ?? []).filter((v): v is string => typeof v === 'string').map((f) => resolve(f)),
+    trustWorkspaceServers: values['trust-workspace-servers'] === true,
   };
   if (positionals.length > 0) args.prompt = positionals.join(' ');
   return args;

@@ -11,6 +11,8 @@ import { parseArgs, USAGE, type CliArgs } from './cli-args';
 import { escapeControls } from './cli-escape';
 import { keysFromDotenv } from './cli-dotenv';
 import { CliRenderer } from './cli-render';
+import { MutableOutput } from './cli-muted-output';
+import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from './cli-servers';
 import { createSampleDb, sampleDbSummary } from './common/sample-db';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
@@ -45,16 +47,22 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const hub = new McpHub(bundledServerConfigs(__dirname, args.workspace, env), {
-    connection: { roots: [args.workspace] },
-  });
-  hub.start();
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY === true });
+  const output = new MutableOutput(process.stdout);
+  const rl = createInterface({ input: process.stdin, output, terminal: process.stdin.isTTY === true });
   const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true);
   const lines = lineReader(rl);
   // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
   rl.on('SIGINT', () => onInterrupt(rl));
   process.on('SIGINT', () => onInterrupt(rl));
+  const own = await userServers(args, lines, renderer, output);
+  if ('exit' in own) {
+    rl.close();
+    return own.exit;
+  }
+  const hub = new McpHub([...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs], {
+    connection: { roots: [args.workspace] },
+  });
+  hub.start();
   try {
     await hub.settled();
     for (const s of hub.statuses()) {
@@ -82,6 +90,13 @@ async function main(): Promise<number> {
     rl.close();
     await hub.dispose();
   }
+}
+
+/** The servers of --mcp-config files and, with consent, the workspace's own MCP configs (cli-servers.ts). */
+function userServers(args: CliArgs, lines: LineReader, renderer: CliRenderer, output: MutableOutput): Promise<OwnServers> {
+  const canAsk = args.prompt === undefined && process.stdin.isTTY === true;
+  const term = cliServerTerminal({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t), output, canAsk });
+  return ownServers(args, cliLoadContext(args.workspace), term);
 }
 
 /** --create-sample-db: says what it did; false when the database could not be made. */

@@ -89,7 +89,7 @@ describe('hostile MCP servers', () => {
         assert.deepEqual(states, { nul: 'error', nulenv: 'error', http: 'error', nocommand: 'error', directory: 'error', good: 'ready' });
         assert.match(hub.status('nul')?.error ?? '', /NUL byte/);
         assert.match(hub.status('nulenv')?.error ?? '', /NUL byte/);
-        assert.match(hub.status('http')?.error ?? '', /transport "http" is not supported here/);
+        assert.match(hub.status('http')?.error ?? '', /HTTP servers are not supported yet/);
         assert.match(hub.status('nocommand')?.error ?? '', /no command/);
         assert.match(hub.status('directory')?.error ?? '', /could not run|EACCES/);
         assert.equal(textOf(await hub.callTool('good__echo', { text: 'still here' })), 'still here');

@@ -135,8 +135,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.started = true;
     this.setState('starting');
     const problem = configProblem(this.config);
-    if (problem) {
-      this.errorText = `server ${this.name}: ${problem}`;
+    if (problem || this.config.transport !== 'stdio') {
+      this.errorText = `server ${this.name}: ${problem ?? 'only stdio servers can be started'}`;
       this.setState('error');
       throw new McpStartError('spawn', this.errorText);
     }
@@ -371,7 +371,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   private startFailure(err: unknown, initMs: number): McpStartError {
     const exit = err instanceof ServerExited ? (this.transport?.exit ?? err.info) : undefined;
-    return diagnoseStartFailure(err, { server: this.name, command: this.config.command, initMs, exit, stderr: this.stderr() });
+    return diagnoseStartFailure(err, { server: this.name, command: this.config.transport === 'stdio' ? this.config.command : this.config.url, initMs, exit, stderr: this.stderr() });
   }
 
   private requestFailure(err: unknown, what: string, during: string, timeoutMs: number, signal?: AbortSignal): McpRequestError {

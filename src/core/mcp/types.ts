@@ -1,6 +1,18 @@
 /** What the rest of the product sees of the MCP host. Implemented by McpHub (hub.ts). */
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 
+/** Where a server the person configured was defined; bundled servers have none. */
+export interface ServerSource {
+  /** The config file, absolute. */
+  file: string;
+  /** `vscode`: VS Code's `.vscode/mcp.json` (`servers`); `claude`: Claude's `mcpServers` (`.mcp.json`, `--mcp-config`). */
+  format: 'vscode' | 'claude';
+  /** `workspace`: the file came with the workspace, so it starts only after consent; `user`: the person named it. */
+  origin: 'workspace' | 'user';
+  /** The server's name in that file, before it was made unique and safe for tool names. */
+  key: string;
+}
+
 export interface StdioServerConfig {
   name: string;
   transport: 'stdio';
@@ -8,8 +20,19 @@ export interface StdioServerConfig {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
+  source?: ServerSource;
 }
-export type ServerConfig = StdioServerConfig;
+
+/** A server reached over streamable HTTP (`http`) or the older HTTP+SSE transport (`sse`). */
+export interface HttpServerConfig {
+  name: string;
+  transport: 'http' | 'sse';
+  url: string;
+  headers?: Record<string, string>;
+  source?: ServerSource;
+}
+
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
 export type ServerState = 'starting' | 'ready' | 'error' | 'stopped';
 

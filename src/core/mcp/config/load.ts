@@ -1,0 +1,92 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { readClaudeServers } from './claude-format';
+import type { ConfigSource, ParsedDefinition, ServerDefinition } from './definition';
+import type { ConfigDiagnostic } from './diagnostic';
+import { fingerprintOf } from './fingerprint';
+import { JsoncDocument } from './jsonc-document';
+import { uniqueServerNames } from './server-names';
+import { readVscodeServers } from './vscode-format';
+
+export interface LoadContext {
+  /** Absolute. `${workspaceFolder}`; where servers run by default; what workspace-defined ones must stay inside. */
+  workspaceFolder: string;
+  /** `${userHome}`. */
+  userHome: string;
+  /** For `${env:NAME}` and `${NAME}`. */
+  env: NodeJS.ProcessEnv;
+  /** Names no loaded server may take. Default: the bundled servers'. */
+  reservedNames?: readonly string[];
+}
+
+export interface LoadedFile {
+  source: ConfigSource;
+  /** False when the file does not exist (for a workspace file that just means no servers). */
+  found: boolean;
+  definitions: ServerDefinition[];
+  diagnostics: ConfigDiagnostic[];
+}
+
+/** A config file is a page of settings; anything bigger is refused before it is read. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Reads every source in order and names every server across all of them (see server-names.ts), so a
+ * server's name depends only on the files, not on which of them are trusted later. Nothing is asked
+ * and nothing is started: inputs are answered in resolve.ts, once the person has agreed.
+ */
+export function loadConfigFiles(sources: readonly ConfigSource[], ctx: LoadContext): LoadedFile[] {
+  const parsed = sources.map((source) => {
+    const read = readConfigText(source);
+    if (read.text === undefined) return { source, found: read.found, definitions: [], diagnostics: read.diagnostics };
+    return { source, found: true, ...parseConfigText(source, read.text, ctx) };
+  });
+  return nameDefinitions(parsed, ctx.reservedNames);
+}
+
+/** The servers and diagnostics of one file's text (e.g. an editor's unsaved buffer). */
+export function parseConfigText(source: ConfigSource, text: string, ctx: LoadContext): { definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
+  const doc = new JsoncDocument(source.file, text);
+  const read = source.format === 'vscode' ? readVscodeServers(doc, source, ctx) : readClaudeServers(doc, source, ctx);
+  const diagnostics = [...doc.syntaxDiagnostics(), ...read.diagnostics].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return { definitions: read.definitions, diagnostics };
+}
+
+/** Gives every parsed server its unique name and fingerprint, across all files in order. */
+export function nameDefinitions<F extends { definitions: ParsedDefinition[] }>(files: readonly F[], reserved?: readonly string[]): Array<Omit<F, 'definitions'> & { definitions: ServerDefinition[] }> {
+  const names = uniqueServerNames(files.flatMap((f) => f.definitions.map((d) => d.key)), reserved);
+  let i = 0;
+  return files.map((f) => ({ ...f, definitions: f.definitions.map((d) => ({ ...d, name: names[i++], fingerprint: fingerprintOf(d) }) as ServerDefinition) }));
+}
+
+function readConfigText(source: ConfigSource): { text?: string; found: boolean; diagnostics: ConfigDiagnostic[] } {
+  const fail = (message: string, found = true): { found: boolean; diagnostics: ConfigDiagnostic[] } => ({ found, diagnostics: [{ file: source.file, severity: 'error', message }] });
+  let fd: number;
+  try {
+    // Opened before it is checked, so what is checked is what is read; non-blocking, so a FIFO
+    // planted as .mcp.json is refused instead of hanging the load until someone writes to it.
+    fd = openSync(source.file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      return source.origin === 'user' ? fail('file not found: give the path of an existing MCP config file', false) : { found: false, diagnostics: [] };
+    }
+    return fail(`cannot read it: ${(err as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return fail('not a regular file: give the path of an MCP config file (JSON)');
+    if (st.size > MAX_CONFIG_BYTES) return fail(`${st.size} bytes is too big for an MCP config file (at most ${MAX_CONFIG_BYTES})`);
+    const buffer = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < st.size) {
+      const n = readSync(fd, buffer, read, st.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { text: buffer.subarray(0, read).toString('utf8').replace(/^\uFEFF/, ''), found: true, diagnostics: [] };
+  } catch (err) {
+    return fail(`cannot read it: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
