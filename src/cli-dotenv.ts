@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
+import { readSmallFile } from './common/small-file';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
 
@@ -55,29 +56,22 @@ type Read =
   | { kind: 'read'; real: string; values: Record<string, string> };
 
 function readDotenv(path: string): Read {
-  let fd: number;
+  const file = readSmallFile(path, MAX_BYTES);
+  if (file.kind === 'missing') return { kind: 'none' };
+  let real = path;
   try {
-    // O_NONBLOCK: a FIFO named .env must not hang the CLI before it has even started.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    real = realpathSync(path);
   } catch {
-    return { kind: 'none' };
+    // gone since it was read: it is named as given
   }
-  try {
-    const real = realpathSync(path);
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { kind: 'skipped', real, why: 'not a regular file' };
-    if (st.size > MAX_BYTES) return { kind: 'skipped', real, why: 'larger than 1 MiB, so not a .env file' };
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { kind: 'read', real, values: parse(buf.subarray(0, got)) };
-  } catch (err) {
-    return { kind: 'skipped', real: path, why: (err as Error).message };
-  } finally {
-    closeSync(fd);
+  switch (file.kind) {
+    case 'not-a-file':
+      return { kind: 'skipped', real, why: 'not a regular file' };
+    case 'too-big':
+      return { kind: 'skipped', real, why: 'larger than 1 MiB, so not a .env file' };
+    case 'unreadable':
+      return { kind: 'skipped', real, why: file.message };
+    case 'read':
+      return { kind: 'read', real, values: parse(file.bytes) };
   }
 }

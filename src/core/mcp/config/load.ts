@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { readSmallFile } from '../../../common/small-file';
 import { readClaudeServers } from './claude-format';
 import type { ConfigSource, ParsedDefinition, ServerDefinition } from './definition';
 import type { ConfigDiagnostic } from './diagnostic';
@@ -60,33 +60,17 @@ export function nameDefinitions<F extends { definitions: ParsedDefinition[] }>(f
 
 function readConfigText(source: ConfigSource): { text?: string; found: boolean; diagnostics: ConfigDiagnostic[] } {
   const fail = (message: string, found = true): { found: boolean; diagnostics: ConfigDiagnostic[] } => ({ found, diagnostics: [{ file: source.file, severity: 'error', message }] });
-  let fd: number;
-  try {
-    // Opened before it is checked, so what is checked is what is read; non-blocking, so a FIFO
-    // planted as .mcp.json is refused instead of hanging the load until someone writes to it.
-    fd = openSync(source.file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
+  const file = readSmallFile(source.file, MAX_CONFIG_BYTES);
+  switch (file.kind) {
+    case 'missing':
       return source.origin === 'user' ? fail('file not found: give the path of an existing MCP config file', false) : { found: false, diagnostics: [] };
-    }
-    return fail(`cannot read it: ${(err as Error).message}`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return fail('not a regular file: give the path of an MCP config file (JSON)');
-    if (st.size > MAX_CONFIG_BYTES) return fail(`${st.size} bytes is too big for an MCP config file (at most ${MAX_CONFIG_BYTES})`);
-    const buffer = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = readSync(fd, buffer, read, st.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: buffer.subarray(0, read).toString('utf8').replace(/^\uFEFF/, ''), found: true, diagnostics: [] };
-  } catch (err) {
-    return fail(`cannot read it: ${(err as Error).message}`);
-  } finally {
-    closeSync(fd);
+    case 'not-a-file':
+      return fail('not a regular file: give the path of an MCP config file (JSON)');
+    case 'too-big':
+      return fail(`${file.size} bytes is too big for an MCP config file (at most ${MAX_CONFIG_BYTES})`);
+    case 'unreadable':
+      return fail(`cannot read it: ${file.message}`);
+    case 'read':
+      return { text: file.bytes.toString('utf8').replace(/^\uFEFF/, ''), found: true, diagnostics: [] };
   }
 }
