@@ -168,8 +168,8 @@ describe('the CLI with MCP servers from config files', () => {
       JSON.stringify({ servers: { vs: reportServer({ env: { SECRET: '${input:pw}' } }) }, inputs: [{ type: 'promptString', id: 'pw', description: 'Password', password: true }] }),
     );
     const r = await runCliOnTerminal(['--workspace', ws], env, [
-      ['Start it? [y/N] ', 'y'],
-      ['Start it? [y/N] ', 'n'],
+      ['Start it? [y/N] ', 'y'], // .vscode/mcp.json is asked about first
+      ['Start it? [y/N] ', 'n'], // then .mcp.json
       ['Password (input "pw" of .vscode/mcp.json): ', 'typed-secret'],
       ['You: ', 'exit'],
     ]);
@@ -179,6 +179,10 @@ describe('the CLI with MCP servers from config files', () => {
     assert.doesNotMatch(out, /value-never-shown/);
     assert.match(out, /\(not started; --trust-workspace-servers starts them without asking\)/);
     assert.equal(out.match(/Start it\? \[y\/N\]/g)?.length, 2, 'one question per file');
+    const vscodeAt = out.indexOf("This workspace's .vscode/mcp.json defines an MCP server");
+    const claudeAt = out.indexOf("This workspace's .mcp.json defines an MCP server");
+    assert.ok(vscodeAt !== -1 && claudeAt > vscodeAt, out);
+    assert.ok(out.indexOf('(not started; --trust-workspace-servers') > claudeAt, 'the "n" was for .mcp.json');
     const afterSecret = r.output.slice(r.typedAt[2]);
     assert.doesNotMatch(afterSecret, /typed-secret/, 'the password was not echoed');
   });

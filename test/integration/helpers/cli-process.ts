@@ -52,7 +52,13 @@ export function haveScript(): boolean {
  * [text that must have appeared since the last answer, line to type]. Typing only after the prompt is
  * shown means the CLI's own terminal settings (echo off for secrets) are in force when the text arrives.
  */
-export function runCliOnTerminal(args: string[], env: Record<string, string | undefined>, answers: Array<[string, string]>): Promise<{ code: number | null; output: string; typedAt: number[] }> {
+export function runCliOnTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  answers: Array<[string, string]>,
+  /** A prompt that never comes would leave the CLI waiting for input: stop it after this long. */
+  limitMs = 60_000,
+): Promise<{ code: number | null; output: string; typedAt: number[] }> {
   const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', command, '/dev/null'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -72,7 +78,14 @@ export function runCliOnTerminal(args: string[], env: Record<string, string | un
       child.stdin.write(`${next[1]}\r`);
       if (pending.length === 0) child.stdin.end();
     });
+    const timer = setTimeout(() => {
+      output += `\n[killed after ${limitMs} ms still waiting for ${JSON.stringify(pending[0]?.[0])}]`;
+      child.kill('SIGKILL');
+    }, limitMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output, typedAt }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, typedAt });
+    });
   });
 }
