@@ -2,7 +2,6 @@
 // (one letter for a tool, typed words for running code, none for files that always ask).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +10,7 @@ import { approvalNeed } from '../../src/core/agent/approval-policy';
 import type { ApprovalRequest } from '../../src/core/agent/types';
 import type { HubTool } from '../../src/core/mcp/types';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { repoRoot } from '../support/repo-root';
-
-const CLI = join(repoRoot(), 'dist', 'cli.js');
+import { runCli } from './helpers/cli-process';
 
 function runCode(meta?: Record<string, unknown>): HubTool {
   return {
@@ -110,21 +107,8 @@ describe('the CLI asks on the terminal with the real workspace server', () => {
     rmSync(ws, { recursive: true, force: true });
   });
 
-  function cli(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, '--workspace', ws, ...args], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(input);
-    });
-  }
+  /** The CLI in this test's workspace, with the fake API, answering the questions with `input`. */
+  const cli = (args: string[], input: string) => runCli(['--workspace', ws, ...args], env, input);
 
   test('run_code shows the sandbox status and the separate "always" wording; "a" is not enough', { timeout: 30_000 }, async () => {
     const r = await cli(['run open("ran.txt", "w").write("x")'], 'a\nn\n');
