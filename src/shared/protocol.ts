@@ -30,6 +30,19 @@ export type AlwaysKind = z.infer<typeof alwaysKindSchema>;
 export const turnActionSchema = z.enum(['retry', 'setKey', 'continue']);
 export type TurnAction = z.infer<typeof turnActionSchema>;
 
+const tokens = z.number().int().nonnegative();
+
+/** What a turn's model calls used; the cost only where the model's price is known. */
+export const turnUsageSchema = z.object({
+  model: z.string().max(200),
+  input: tokens,
+  output: tokens,
+  cacheRead: tokens,
+  cacheWrite: tokens,
+  costUsd: z.number().nonnegative().optional(),
+});
+export type TurnUsage = z.infer<typeof turnUsageSchema>;
+
 export const chatEventSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('user'),
@@ -78,6 +91,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     action: turnActionSchema.optional(),
     /** For `retry`: how long the API asked to wait (its retry-after), counted down before Retry is enabled. */
     retryAfterS: z.number().nonnegative().max(3600).optional(),
+    /** Absent when no model call answered (and in chats saved before usage was kept). */
+    usage: turnUsageSchema.optional(),
   }),
   /** The turn changed these files; its snapshots (our own git, never the person's) let it be undone. */
   z.object({
