@@ -79,6 +79,7 @@ export class Composer {
 
   setHint(text: string): void {
     this.hint.textContent = text;
+    this.hint.title = text;
   }
 
   attach(path: string, label: string): void {

@@ -9,6 +9,7 @@ import { h, icon } from './dom';
 import { ScrollPin } from './scroll-pin';
 import { stats } from './stats';
 import { renderStatus } from './status-area';
+import { usageLine } from '../../src/shared/usage-format';
 import { Transcript } from './transcript';
 import { connectHost } from './vscode-api';
 import { createWelcome } from './welcome';
@@ -93,7 +94,8 @@ function applyState(state: ChatState): void {
   if (state.hasKey && hadKey !== true) transcript.keySet();
   hadKey = state.hasKey;
   composer.setBusy(state.busy);
-  composer.setHint(state.model ? `${state.model}${state.workspaceName ? ` · ${state.workspaceName}` : ''}` : '');
+  const total = state.chat && state.chat.usage.input + state.chat.usage.output + state.chat.usage.cacheRead + state.chat.usage.cacheWrite > 0 ? usageLine(state.chat.usage, state.chat.unpricedTurns) : '';
+  composer.setHint([state.model, state.workspaceName, total && `chat: ${total}`].filter(Boolean).join(' · '));
 }
 
 function handle(msg: HostMessage): void {

@@ -120,6 +120,15 @@ export const chatStateSchema = z.object({
   workspaceName: z.string(),
   /** Servers that are not ready, so the chat can say why tools are missing. */
   serverProblems: z.array(z.string()),
+  /** The open chat: its title and what all its turns used. */
+  chat: z
+    .object({
+      title: z.string().max(200),
+      usage: z.object({ input: tokens, output: tokens, cacheRead: tokens, cacheWrite: tokens, costUsd: z.number().nonnegative().optional() }),
+      /** Turns whose model has no known price: the cost shown is then a lower bound. */
+      unpricedTurns: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 

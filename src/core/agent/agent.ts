@@ -37,8 +37,10 @@ export interface AgentOptions {
   workspaceDir?: string;
   /** Called before the first call of a turn that may change something (e.g. to snapshot the workspace). */
   beforeChange?: () => Promise<void>;
-  /** Conversation so far (restored from disk). */
+  /** Conversation so far (restored from disk): copied and repaired (see repairHistory). */
   history?: Anthropic.MessageParam[];
+  /** The conversation itself, already repaired: the agent adds to this array, so it lives in one place (the chat session's). */
+  conversation?: Anthropic.MessageParam[];
   /** Called with every message added to the conversation, so the caller can persist it. */
   onMessage?: (message: Anthropic.MessageParam) => void;
   /** The system prompt the chat started with (restored from disk); made at the first turn when unset. */
@@ -74,7 +76,7 @@ export class Agent {
   private turnUsage: TokenUsage = NO_USAGE;
 
   constructor(private readonly options: AgentOptions) {
-    this.history = repairHistory(options.history ?? []);
+    this.history = options.conversation ?? repairHistory(options.history ?? []);
     this.system = options.system;
   }
 
