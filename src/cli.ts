@@ -6,7 +6,7 @@ import { ChatHistory } from './core/chat/chat-history';
 import { chatsDir } from './core/chat/chat-home';
 import { newChatId, newMeta } from './core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from './core/chat/chat-session';
-import { usageLine } from './shared/usage-format';
+import { usageLine, usageTotal } from './shared/usage-format';
 import { bundledServerConfigs } from './core/mcp/bundled-servers';
 import { McpHub } from './core/mcp/hub';
 import { terminalApproval } from './cli-approval';
@@ -121,7 +121,7 @@ async function openChat(args: CliArgs, hub: McpHub, ask: AskApproval, renderer: 
   }
   session.on('event', (event) => {
     renderer.handle({ type: 'event', event });
-    if (event.kind === 'turn_end' && event.usage) process.stderr.write(`mcp-agent: this turn: ${usageLine(event.usage)} · chat: ${usageLine(session.info.usage, session.info.unpricedTurns ?? 0)}\n`);
+    if (event.kind === 'turn_end' && event.usage) process.stderr.write(`mcp-agent: this turn: ${usageLine(event.usage)} · chat: ${usageTotal(session.info.usage, session.info.unpricedTurns ?? 0)}\n`);
   });
   session.on('transient', (output) => renderer.handle(output));
   return session;

@@ -9,7 +9,7 @@ import { h, icon } from './dom';
 import { ScrollPin } from './scroll-pin';
 import { stats } from './stats';
 import { renderStatus } from './status-area';
-import { usageLine } from '../../src/shared/usage-format';
+import { usageTotal } from '../../src/shared/usage-format';
 import { Transcript } from './transcript';
 import { connectHost } from './vscode-api';
 import { createWelcome } from './welcome';
@@ -94,8 +94,9 @@ function applyState(state: ChatState): void {
   if (state.hasKey && hadKey !== true) transcript.keySet();
   hadKey = state.hasKey;
   composer.setBusy(state.busy);
-  const total = state.chat && state.chat.usage.input + state.chat.usage.output + state.chat.usage.cacheRead + state.chat.usage.cacheWrite > 0 ? usageLine(state.chat.usage, state.chat.unpricedTurns) : '';
-  composer.setHint([state.model, state.workspaceName, total && `chat: ${total}`].filter(Boolean).join(' · '));
+  const u = state.chat?.usage;
+  const total = u && u.input + u.output + u.cacheRead + u.cacheWrite > 0 ? `chat: ${usageTotal(u, state.chat?.unpricedTurns)}` : '';
+  composer.setHint([state.model, state.workspaceName, total].filter(Boolean).join(' · '));
 }
 
 function handle(msg: HostMessage): void {

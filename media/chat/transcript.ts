@@ -3,7 +3,7 @@
  * replayed chats go through the same `apply`, so they look the same.
  */
 import type { ApprovalDecision, ChatEvent, TurnAction, TurnUsage } from '../../src/shared/protocol';
-import { usageLine } from '../../src/shared/usage-format';
+import { usageDetail, usageLine } from '../../src/shared/usage-format';
 import { ApprovalCard } from './approval-card';
 import { h, icon, type IconName } from './dom';
 import { FrameBatcher } from './frame-batcher';
@@ -228,9 +228,7 @@ function turnEndMarker(e: EventOf<'turn_end'>): HTMLElement {
 
 /** What the turn's model calls used, in small print under it; the exact counts in its tooltip. */
 function turnUsage(u: TurnUsage): HTMLElement {
-  const exact = [`${u.model}`, `input ${u.input.toLocaleString()}`, `output ${u.output.toLocaleString()}`, `read from cache ${u.cacheRead.toLocaleString()}`, `written to cache ${u.cacheWrite.toLocaleString()}`];
-  if (u.costUsd === undefined) exact.push('cost unknown for this model');
-  return h('div', { class: 'turn-usage', text: usageLine(u), attrs: { title: exact.join('\n') } });
+  return h('div', { class: 'turn-usage', text: usageLine(u), attrs: { title: `${u.model}\n${usageDetail(u)}` } });
 }
 
 export function basename(path: string): string {
