@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
-import { DEFAULT_MODEL } from './core/agent/models';
 import { CHAT_ID } from './core/chat/chat-meta';
 
 export interface CliArgs {
   workspace: string;
   yes: boolean;
   prompt?: string;
-  model: string;
+  /** A model named with --model or MCP_AGENT_MODEL; unset: the newest active Sonnet the Models API lists. */
+  model?: string;
   maxIterations: number;
   maxTokens: number;
   /** Create the demo data.db in the workspace when it has none (then exit, or run the prompt if one is given). */
@@ -35,6 +35,8 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-c
   Every chat is saved (in ~/.mcp-agent/chats, or $MCP_AGENT_HOME/chats, shared with the VS Code extension):
   --continue goes on with the workspace's most recent chat, --resume <id> with that one; the id is printed when
   a run ends. After each turn the tokens it used (and its cost, where the model's price is known) go to stderr.
+  Without --model (or MCP_AGENT_MODEL) the newest active Sonnet the Models API lists is used (claude-sonnet-5-5 when
+  the list cannot be read); a reply is never asked to be longer than the model's own output limit.
   --max-tokens caps each model reply (default 8192); a tool call cut off by it is not run.
   --create-sample-db creates data.db (the demo's books and users tables) in the workspace when it has none, never
   replacing a file; then runs the prompt if one is given, else exits.
@@ -79,7 +81,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   const args: CliArgs = {
     workspace: typeof values.workspace === 'string' ? resolve(values.workspace) : process.cwd(),
     yes: values.yes === true,
-    model: typeof values.model === 'string' ? values.model : env.MCP_AGENT_MODEL || DEFAULT_MODEL,
+    model: typeof values.model === 'string' ? values.model : env.MCP_AGENT_MODEL || undefined,
     maxIterations: wholeNumber(values['max-iterations'], '--max-iterations', 1, 10),
     maxTokens: wholeNumber(values['max-tokens'], '--max-tokens', 256, 8192),
     createSampleDb: values['create-sample-db'] === true,

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { AskApproval, TurnStatus } from './core/agent/types';
 import { ChatHistory } from './core/chat/chat-history';
+import { ModelCatalog } from './core/agent/model-catalog';
 import { chatsDir } from './core/chat/chat-home';
 import { newChatId, newMeta } from './core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from './core/chat/chat-session';
@@ -72,13 +73,17 @@ async function main(): Promise<number> {
       if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
     }
     const ask: AskApproval = args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t) });
-    const chat = await openChat(args, hub, ask, renderer);
+    const client = new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
+    const catalog = new ModelCatalog(async () => client);
+    const model = await catalog.resolve(args.model);
+    const limit = (await catalog.entry(model))?.maxTokens;
+    const chat = await openChat(args, model, hub, ask, renderer);
     if (!chat) return 2;
     const config: TurnConfig = {
-      client: new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined }),
-      model: args.model,
+      client,
+      model,
       maxIterations: args.maxIterations,
-      maxTokens: args.maxTokens,
+      maxTokens: limit ? Math.min(args.maxTokens, limit) : args.maxTokens,
       toolTimeoutMs: 120_000,
       keyHint: 'Check ANTHROPIC_API_KEY.',
       settingNames: { maxTokens: 'the --max-tokens option', maxIterations: 'the --max-iterations option' },
@@ -101,9 +106,9 @@ async function main(): Promise<number> {
 }
 
 /** A new chat, or the one --continue / --resume names, shown on the terminal as it runs; undefined (said why) when there is none. */
-async function openChat(args: CliArgs, hub: McpHub, ask: AskApproval, renderer: CliRenderer): Promise<ChatSession | undefined> {
+async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskApproval, renderer: CliRenderer): Promise<ChatSession | undefined> {
   const history = new ChatHistory(chatsDir(args.workspace));
-  let meta = newMeta(newChatId(), args.model);
+  let meta = newMeta(newChatId(), model);
   if (args.continueChat || args.resume) {
     const found = args.resume ? await history.get(args.resume) : await history.latest();
     if (!found) {

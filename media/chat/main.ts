@@ -47,6 +47,7 @@ const composer = new Composer({
     pin.jumpToBottom();
   },
   onStop: () => host.post({ type: 'stop' }),
+  onPickModel: () => host.post({ type: 'pickModel' }),
   // The draft survives the view being hidden and restored.
   onDraft: (draft) => {
     clearTimeout(saveTimer);
@@ -96,7 +97,8 @@ function applyState(state: ChatState): void {
   composer.setBusy(state.busy);
   const u = state.chat?.usage;
   const total = u && u.input + u.output + u.cacheRead + u.cacheWrite > 0 ? `chat: ${usageTotal(u, state.chat?.unpricedTurns)}` : '';
-  composer.setHint([state.model, state.workspaceName, total].filter(Boolean).join(' · '));
+  composer.setModel(state.model);
+  composer.setHint([state.workspaceName, total].filter(Boolean).join(' · '));
 }
 
 function handle(msg: HostMessage): void {

@@ -170,6 +170,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approve'), callId: id, decision: approvalDecisionSchema }),
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('newChat') }),
+  /** Open the model picker (the footer's model button, or /model in the composer). */
+  z.object({ type: z.literal('pickModel') }),
   z.object({ type: z.literal('copy'), text: z.string().max(5_000_000) }),
   /** Open an image a tool returned in an editor tab: raster types only, base64, at most the 5 MiB the chat keeps. */
   z.object({

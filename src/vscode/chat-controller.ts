@@ -13,6 +13,8 @@ import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
+import { ModelCatalog } from '../core/agent/model-catalog';
+import { DEFAULT_MODEL } from '../core/agent/models';
 import type { ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import type { Secrets } from './secrets';
@@ -54,6 +56,9 @@ export class ChatController implements vscode.Disposable {
   private viewReady = false;
   private readonly queued: HostMessage[] = [];
   private hasKey = false;
+  /** The models the key can use (Models API), and the model a chat uses when none is chosen. */
+  readonly models = new ModelCatalog(() => this.client());
+  private autoModel = DEFAULT_MODEL;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly approvalsChanged = new vscode.EventEmitter<void>();
   /** Fires when an "always allow" answer is added or they are all reset. */
@@ -70,7 +75,7 @@ export class ChatController implements vscode.Disposable {
     const unsubscribe = deps.hub.on('change', () => this.postState());
     this.disposables.push(
       { dispose: unsubscribe },
-      deps.secrets.onDidChange(() => void this.refreshKey()),
+      deps.secrets.onDidChange(() => void this.refreshKey().then(() => this.refreshModels(true))),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.postState()),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mcpAgent') && this.postState()),
     );
@@ -103,6 +108,7 @@ export class ChatController implements vscode.Disposable {
         const session = await this.current();
         await session.load();
         await this.refreshKey();
+        void this.refreshModels();
         this.post?.({ type: 'replay', events: [...session.events] });
         this.viewReady = true;
         for (const m of this.queued.splice(0)) this.post?.(m);
@@ -129,6 +135,9 @@ export class ChatController implements vscode.Disposable {
         return;
       case 'newChat':
         return this.newChat();
+      case 'pickModel':
+        await vscode.commands.executeCommand('mcpAgent.pickModel');
+        return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
@@ -160,7 +169,7 @@ export class ChatController implements vscode.Disposable {
     const session = await this.current();
     if (session.events.length === 0 && !session.busy) return;
     session.stop();
-    this.show(this.makeSession(newMeta(newChatId(), readSettings().model)));
+    this.show(this.makeSession(newMeta(newChatId(), this.model)));
   }
 
   /** Opens a chat from the history; a turn running in the one open is stopped and finishes there. */
@@ -186,7 +195,7 @@ export class ChatController implements vscode.Disposable {
     if (this.session?.id === id) {
       this.session.stop();
       await this.session.flush();
-      this.show(this.makeSession(newMeta(newChatId(), readSettings().model)));
+      this.show(this.makeSession(newMeta(newChatId(), this.model)));
     }
     await this.deps.history.delete(id);
     this.chatsChanged.fire();
@@ -247,19 +256,38 @@ export class ChatController implements vscode.Disposable {
     await session.retry(config);
   }
 
-  /** What a turn runs with now; undefined without a key. */
+  /** What a turn runs with now; undefined without a key. The reply limit never exceeds the model's own. */
   private async turnConfig(): Promise<TurnConfig | undefined> {
-    const apiKey = await this.deps.secrets.anthropicKey();
-    if (!apiKey) return undefined;
+    const client = await this.client();
+    if (!client) return undefined;
     const settings = readSettings();
+    const model = await this.models.resolve(settings.model);
+    const limit = (await this.models.entry(model))?.maxTokens;
     return {
-      client: new Anthropic({ apiKey, baseURL: settings.apiBaseUrl, maxRetries: 2 }),
-      model: settings.model,
-      maxTokens: settings.maxTokens,
+      client,
+      model,
+      maxTokens: limit ? Math.min(settings.maxTokens, limit) : settings.maxTokens,
       maxIterations: settings.maxIterations,
       toolTimeoutMs: settings.toolTimeoutMs,
       keyHint: KEY_HINT,
     };
+  }
+
+  private async client(): Promise<Anthropic | undefined> {
+    const apiKey = await this.deps.secrets.anthropicKey();
+    return apiKey ? new Anthropic({ apiKey, baseURL: readSettings().apiBaseUrl, maxRetries: 2 }) : undefined;
+  }
+
+  /** Reads the model list again (a new key may see other models) and what "automatic" means now. */
+  async refreshModels(force = false): Promise<void> {
+    await this.models.list(force);
+    this.autoModel = await this.models.resolve(undefined);
+    this.postState();
+  }
+
+  /** The model the next turn uses: the one chosen, else the newest Sonnet. */
+  get model(): string {
+    return readSettings().model || this.autoModel;
   }
 
   /** The open chat: at first the workspace's most recent one, or a new one. */
@@ -268,7 +296,7 @@ export class ChatController implements vscode.Disposable {
     this.opening ??= (async () => {
       await this.deps.beforeFirstOpen?.();
       const latest = await this.deps.history.latest().catch(() => undefined);
-      const session = this.makeSession(latest ?? newMeta(newChatId(), readSettings().model));
+      const session = this.makeSession(latest ?? newMeta(newChatId(), this.model));
       this.show(session, false);
       return session;
     })();
@@ -350,7 +378,7 @@ export class ChatController implements vscode.Disposable {
       hasKey: this.hasKey,
       trusted: vscode.workspace.isTrusted,
       busy: this.busy,
-      model: readSettings().model,
+      model: this.model,
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : '',
       serverProblems: problems,
       ...(meta ? { chat: { title: meta.title, usage: meta.usage, unpricedTurns: meta.unpricedTurns ?? 0 } } : {}),

@@ -9,6 +9,7 @@ import type { Secrets } from './secrets';
 import type { ToolsTree } from './trees/tools-tree';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { historyCommands } from './chat-history-commands';
+import { pickModel } from './model-picker';
 
 export interface CommandDeps {
   chat: ChatController;
@@ -57,6 +58,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       chat.focus();
     }),
     register('mcpAgent.newChat', () => chat.newChat()),
+    register('mcpAgent.pickModel', () => pickModel(chat.models, chat.model)),
     register('mcpAgent.createSampleDatabase', () =>
       createSampleDatabase(deps.workspace, async () => {
         await chatView.reveal();
