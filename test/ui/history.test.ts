@@ -2,9 +2,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { defaultModels } from '../fakes/fake-models';
 import { chatRig } from './chat-rig';
 
-const reply = (body: MessagesBody): Reply => ({ text: `Answer to: ${lastUserText(body).slice(-200)}` });
+const reply = (body: MessagesBody): Reply =>
+  /getting too long for the context window/.test(lastUserText(body))
+    ? { text: '**Summary.** The person is planning a garden: raised beds on the south side, tomatoes and basil first, a drip line from the rain barrel.' }
+    : { text: `Answer to: ${lastUserText(body).slice(-200)}` };
 
 describe('chat history, tokens and models in a real VS Code', () => {
   const rig = chatRig('history', reply);
@@ -13,7 +17,7 @@ describe('chat history, tokens and models in a real VS Code', () => {
     const chat = await rig.vs.openChat();
     await chat.locator('#input').fill(text);
     await chat.locator('#input').press('Enter');
-    await chat.locator('.msg.assistant .markdown', { hasText: `Answer to: ${text}` }).waitFor();
+    await chat.locator('.msg.assistant .markdown', { hasText: text.length > 150 ? text.slice(-60) : `Answer to: ${text}` }).last().waitFor();
   }
 
   async function pick(label: string | RegExp): Promise<void> {
@@ -86,5 +90,23 @@ describe('chat history, tokens and models in a real VS Code', () => {
     const line = chat.locator('.msg.assistant .turn-usage').last();
     assert.match(await line.innerText(), / · \$0\.\d+$/, 'a priced model shows its cost');
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('priced-turn')}`);
+  });
+
+  test('a chat that outgrows a small window is compacted, with a marker that opens to the summary', async (t) => {
+    rig.api.models = [...defaultModels(), { ...defaultModels()[1]!, id: 'claude-small', display_name: 'Claude Small (test)', created_at: '2020-01-01T00:00:00Z', max_input_tokens: 9000 }];
+    const chat = await rig.vs.openChat();
+    await chat.locator('.model-button').click();
+    await pick('Claude Small (test)');
+    await chat.locator('.model-button', { hasText: 'claude-small' }).waitFor();
+    for (let i = 1; i <= 10 && (await chat.locator('.compaction').count()) === 0; i++) {
+      await ask(`Garden note ${i}: ${'raised beds, tomatoes, basil and a drip line from the rain barrel; '.repeat(40)}`);
+    }
+    const marker = chat.locator('.compaction').first();
+    await marker.waitFor();
+    assert.match(await marker.locator('summary').innerText(), /Conversation compacted: \d+ earlier messages? summarised/);
+    await marker.locator('summary').click();
+    await marker.locator('.markdown', { hasText: 'raised beds on the south side' }).waitFor();
+    await marker.scrollIntoViewIfNeeded();
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('compacted')}`);
   });
 });

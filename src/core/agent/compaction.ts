@@ -6,6 +6,8 @@ export const COMPACT_AT = 0.8;
 const KEEP_TURNS = 2;
 /** Of each tool result in the part being summarised, the model writing the summary sees this much. */
 const RESULT_CHARS_FOR_SUMMARY = 2000;
+/** Replace at least this many tokens, or a summary would not make room. */
+const MIN_REPLACED_TOKENS = 1000;
 /** Attached files carried over verbatim, at most this share of the window. */
 const ATTACHMENT_SHARE = 0.2;
 
@@ -64,6 +66,8 @@ export async function compact(
   const cut = keptFrom(history);
   if (cut === undefined) return undefined;
   const older = history.slice(0, cut);
+  // A summary costs about this much itself: replacing less than that gains nothing (the tools and system prompt fill the window).
+  if (estimateTokens(older) < MIN_REPLACED_TOKENS) return undefined;
   const kept = history.slice(cut);
   const reply = await client.messages.create(
     {

@@ -53,7 +53,7 @@ export interface ChatSessionEvents {
   transient: (output: Exclude<AgentOutput, { type: 'event' }>) => void;
   /** A turn started or ended. */
   busy: (busy: boolean) => void;
-  /** The title, model or token totals changed. */
+  /** The title, model or token totals changed (and were saved). */
   meta: (meta: ChatMeta) => void;
   [event: string]: (...args: never[]) => void;
 }
@@ -275,7 +275,10 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     this.meta = { ...this.meta, ...change, updatedAt: Date.now() };
     const meta = this.meta;
     const dir = this.deps.store.dir;
-    this.metaWrite = this.metaWrite.then(() => writeMeta(dir, meta)).catch((err: unknown) => this.deps.log?.(`could not save the chat's details: ${String(err)}`));
-    this.emit('meta', meta);
+    // Told once it is on disk, so a list read on the news (the Chats view) finds it there.
+    this.metaWrite = this.metaWrite
+      .then(() => writeMeta(dir, meta))
+      .catch((err: unknown) => this.deps.log?.(`could not save the chat's details: ${String(err)}`))
+      .then(() => this.emit('meta', this.meta));
   }
 }
