@@ -94,7 +94,7 @@ async function main(): Promise<number> {
     try {
       if (args.prompt !== undefined) {
         const status = await runTurn(chat, config, args.prompt);
-        return status === 'done' || status === 'max_iterations' ? 0 : 1;
+        return status === 'done' || status === 'max_iterations' || status === 'max_tokens' ? 0 : 1;
       }
       return await repl(chat, config, lines, renderer);
     } finally {

@@ -101,6 +101,7 @@ export class Transcript {
     switch (e.kind) {
       case 'user': return this.user(e);
       case 'assistant_text': return this.block(e.turnId, e.blockId).setFinal(e.text);
+      case 'thinking': return this.thinking(e);
       case 'tool_call': return this.toolCall(e);
       case 'tool_result': return this.toolResult(e);
       case 'approval_request': return this.approvalRequest(e);
@@ -196,6 +197,21 @@ export class Transcript {
     this.turn(e.turnId).append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
   }
 
+  /** The model's thinking: closed by default, above the text of the same reply. */
+  private thinking(e: EventOf<'thinking'>): void {
+    const text = h('div', { class: 'thinking-text', text: e.text });
+    const details = h('details', { class: 'thinking', attrs: { 'data-block-id': e.blockId } }, h('summary', {}, icon('info'), h('span', { text: 'Thinking' })), text);
+    const turn = this.turn(e.turnId);
+    const reply = e.blockId.slice(0, e.blockId.lastIndexOf(':') + 1);
+    const index = (id: string): number => Number(id.slice(id.lastIndexOf(':') + 1));
+    const after = [...turn.querySelectorAll<HTMLElement>('[data-block-id]')].find((el) => {
+      const id = el.dataset.blockId ?? '';
+      return id.startsWith(reply) && index(id) > index(e.blockId);
+    });
+    if (after) after.before(details);
+    else turn.append(details);
+  }
+
   /** Older messages were summarised: a marker that opens to the summary the model now works from. */
   private compaction(e: EventOf<'compaction'>): void {
     const summary = new TextBlock(`compaction-${e.turnId}-${this.el.querySelectorAll('.compaction').length}`, this.deps);
@@ -233,6 +249,7 @@ function turnEndMarker(e: EventOf<'turn_end'>): HTMLElement {
       el.append(icon('error'), h('span', { text: e.error || 'Something went wrong.' }));
       break;
     case 'max_iterations':
+    case 'max_tokens':
       el.append(icon('info'), h('span', { text: e.error || "Stopped after the maximum number of model calls — send 'continue' to go on." }));
       break;
   }

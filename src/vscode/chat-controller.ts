@@ -268,6 +268,8 @@ export class ChatController implements vscode.Disposable {
       client,
       model,
       contextWindow: entry?.maxInputTokens ?? DEFAULT_CONTEXT_WINDOW,
+      // Only a level the model's entry says it takes: another would be a 400 on every request.
+      effort: settings.effort && entry?.efforts?.includes(settings.effort) ? settings.effort : undefined,
       maxTokens: limit ? Math.min(settings.maxTokens, limit) : settings.maxTokens,
       maxIterations: settings.maxIterations,
       toolTimeoutMs: settings.toolTimeoutMs,

@@ -18,7 +18,11 @@ import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
 import { unrunnableCalls } from './unrunnable-calls';
 
+export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
 const CANCELLED = 'Cancelled: the person stopped the turn.';
+/** Sent for the person when a reply was cut off by the output limit. */
+const GO_ON = '[Your reply was cut off by the output limit. Go on from exactly where it stopped, without repeating what you already wrote.]';
 
 export interface AgentOptions {
   client: Anthropic;
@@ -48,6 +52,8 @@ export interface AgentOptions {
   system?: FrozenSystem;
   /** Called when the system prompt is made or its told tool list changes, so the caller can keep it. */
   onSystem?: (system: FrozenSystem) => void;
+  /** How hard the model thinks (`output_config.effort`), for a model that supports that level; unset: the model's default. */
+  effort?: Effort;
   /** Mark requests for prompt caching (default true). */
   promptCaching?: boolean;
   /** The model's input window in tokens; the conversation is compacted before a request would outgrow it. Unset: never compacted. */
@@ -113,6 +119,8 @@ export class Agent {
       return 'error';
     }
     const maxIterations = this.options.maxIterations ?? 10;
+    /** A reply cut off by the output limit goes on by itself once a turn; the next time the person decides. */
+    let wentOn = false;
     const settings = this.options.settingNames ?? { maxTokens: 'the mcpAgent.maxTokens setting', maxIterations: 'the mcpAgent.maxIterations setting' };
     try {
       for (let iteration = 0; iteration < maxIterations; iteration++) {
@@ -125,7 +133,24 @@ export class Agent {
           return this.streamReply(turnId, iteration, tools, emit, signal);
         });
         this.push({ role: 'assistant', content: reply.message.content as Anthropic.ContentBlockParam[] });
+        const stop = reply.message.stop_reason;
+        if (stop === 'refusal') {
+          event({ kind: 'turn_end', turnId, status: 'error', error: 'Claude declined to go on with this request. Rephrase it, or start a new chat for a different task.' });
+          return 'error';
+        }
+        // A long server-side step paused the reply: sent back as it is, the model picks it up.
+        if (stop === 'pause_turn') continue;
         const uses = reply.message.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
+        if (uses.length === 0 && (stop === 'max_tokens' || stop === 'model_context_window_exceeded')) {
+          if (!wentOn) {
+            wentOn = true;
+            this.push({ role: 'user', content: [{ type: 'text', text: GO_ON }] });
+            continue;
+          }
+          const note = `The reply reached the output limit (${this.maxTokens} tokens, ${settings.maxTokens}) twice. Continue to let it go on.`;
+          event({ kind: 'turn_end', turnId, status: 'max_tokens', error: note, action: 'continue' });
+          return 'max_tokens';
+        }
         if (uses.length === 0) {
           event({ kind: 'turn_end', turnId, status: 'done' });
           return 'done';
@@ -223,8 +248,9 @@ export class Agent {
       input_schema: t.tool.inputSchema as Anthropic.Tool.InputSchema,
     }));
     const mark = this.options.promptCaching === false ? withoutCaching : withCacheBreakpoints;
+    const effort = this.options.effort ? { output_config: { effort: this.options.effort } } : {};
     const stream = await this.options.client.messages.create(
-      { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...mark(definitions, this.systemText(tools), this.history) },
+      { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...effort, ...mark(definitions, this.systemText(tools), this.history) },
       { signal },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
@@ -234,6 +260,9 @@ export class Agent {
     this.lastPrompt = { tokens: promptTokens(used), messages: this.history.length };
     if (signal.aborted) throw new Anthropic.APIUserAbortError();
     reply.message.content.forEach((block, index) => {
+      if (block.type === 'thinking' && block.thinking.trim().length > 0) {
+        emit({ type: 'event', event: { kind: 'thinking', turnId, blockId: blockId(index), text: block.thinking } });
+      }
       if (block.type === 'text' && block.text.length > 0) {
         emit({ type: 'event', event: { kind: 'assistant_text', turnId, blockId: blockId(index), text: block.text } });
       }

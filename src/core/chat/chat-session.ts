@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { Agent, repairHistory, type TurnInput } from '../agent/agent';
+import { Agent, repairHistory, type Effort, type TurnInput } from '../agent/agent';
 import type { ApprovalStore } from '../agent/approval-policy';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
@@ -23,6 +23,8 @@ export interface TurnConfig {
   keyHint: string;
   settingNames?: { maxTokens: string; maxIterations: string };
   promptCaching?: boolean;
+  /** How hard the model thinks, when the person chose a level the model supports. */
+  effort?: Effort;
   /** The model's input window (from the Models API); the conversation is compacted before it outgrows it. */
   contextWindow?: number;
 }
@@ -179,6 +181,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       keyHint: config.keyHint,
       settingNames: config.settingNames,
       promptCaching: config.promptCaching,
+      effort: config.effort,
       contextWindow: config.contextWindow,
       onCompact: (messages) => void this.deps.store.messages.replace(messages),
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : 'no folder open',
