@@ -3,7 +3,7 @@ import type { Carrier } from './carrier';
 import { McpStartError, ServerExited } from './errors';
 import { HttpFailure } from './http-failure';
 import { HttpEndpointTransport } from './http-transport';
-import { safeUrl } from './http-url';
+import { fetchableUrl, safeUrl } from './http-url';
 import type { HttpServerConfig } from './types';
 
 export interface HttpCarrierOptions {
@@ -23,10 +23,8 @@ export class HttpCarrier implements Carrier {
 
   constructor(config: HttpServerConfig, options: HttpCarrierOptions = {}) {
     this.target = safeUrl(config.url);
-    this.transport = new HttpEndpointTransport(
-      { url: new URL(config.url), mode: config.transport, headers: config.headers, reconnection: options.reconnection },
-      this.target,
-    );
+    const { url, headers } = fetchableUrl(config.url, config.headers);
+    this.transport = new HttpEndpointTransport({ url, mode: config.transport, headers, reconnection: options.reconnection }, this.target);
     this.transport.onlost = (why) => {
       this.note(why);
       if (this.endedWith) return;

@@ -37,8 +37,15 @@ const NETWORK_CODES: Record<string, string> = {
  * Names a failure of the SDK's HTTP transports the way a person can act on it: `what` is the step
  * ("POST", "GET of the event stream"), `shown` the URL without credentials.
  */
-export function describeHttpFailure(err: unknown, what: string, shown: string): HttpFailure {
+export function describeHttpFailure(err: unknown, what: string, shown: string, fetched?: URL): HttpFailure {
   if (err instanceof HttpFailure) return err;
+  const failure = describe(err, what, shown);
+  // The SDK and fetch quote the URL they were given, query values and all: shown as `shown` instead.
+  if (!fetched || !failure.message.includes(fetched.href)) return failure;
+  return new HttpFailure(failure.message.split(fetched.href).join(shown), failure.status, failure.unreachable, { cause: err });
+}
+
+function describe(err: unknown, what: string, shown: string): HttpFailure {
   if (err instanceof UnauthorizedError) {
     return new HttpFailure(`${shown} asks for authorization (HTTP 401); OAuth is not supported yet: give a token in the server's "headers" (Authorization)`, 401, false, { cause: err });
   }

@@ -64,7 +64,7 @@ export class HttpEndpointTransport implements Transport {
     try {
       await inner.start();
     } catch (err) {
-      throw describeHttpFailure(err, 'GET of the event stream at', this.shown);
+      throw describeHttpFailure(err, 'GET of the event stream at', this.shown, this.params.url);
     }
   }
 
@@ -76,7 +76,7 @@ export class HttpEndpointTransport implements Transport {
       await inner.send(message, options);
     } catch (err) {
       if (this.shouldFallBack(message, err)) return this.fallBack(message, err);
-      const failure = describeHttpFailure(err, 'POST to', this.shown);
+      const failure = describeHttpFailure(err, 'POST to', this.shown, this.params.url);
       this.thrown.add(err as object);
       if (this.initialized) this.checkLost(failure);
       if ('id' in message && 'method' in message) this.pending.delete(message.id);
@@ -151,22 +151,23 @@ export class HttpEndpointTransport implements Transport {
       } else if (this.kind === 'sse' && this.initialized && err instanceof SseError) {
         // The legacy transport binds the session to its one GET stream: once that drops, the session is gone
         // (the EventSource reconnecting by itself would get a new session nobody initialized).
-        this.loseSession(`the event stream from ${this.shown} dropped (${describeHttpFailure(err, 'GET of', this.shown).message})`);
+        this.loseSession(`the event stream from ${this.shown} dropped (${describeHttpFailure(err, 'GET of', this.shown, this.params.url).message})`);
       }
-      this.onerror?.(err);
+      const raw = this.params.url.href;
+      this.onerror?.(text.includes(raw) ? new Error(text.split(raw).join(this.shown)) : err);
     });
   }
 
   private shouldFallBack(message: JSONRPCMessage, err: unknown): boolean {
     if (this.params.mode !== 'http' || this.kind !== 'streamable' || this.initialized || this.closed) return false;
     if (!isInitializeRequest(message)) return false;
-    const status = describeHttpFailure(err, 'POST to', this.shown).status;
+    const status = describeHttpFailure(err, 'POST to', this.shown, this.params.url).status;
     return status !== undefined && status >= 400 && status < 500 && status !== 401;
   }
 
   /** Streamable HTTP refused initialize with a 4xx: the server may be an HTTP+SSE one (spec 2025-03-26, backwards compatibility). */
   private async fallBack(message: JSONRPCMessage, err: unknown): Promise<void> {
-    const first = describeHttpFailure(err, 'POST to', this.shown).message;
+    const first = describeHttpFailure(err, 'POST to', this.shown, this.params.url).message;
     const old = this.inner;
     if (old) {
       old.onclose = undefined;
@@ -184,7 +185,7 @@ export class HttpEndpointTransport implements Transport {
       await sse.send(message);
     } catch (second) {
       this.thrown.add(second as object);
-      const why = describeHttpFailure(second, 'GET of the event stream at', this.shown).message;
+      const why = describeHttpFailure(second, 'GET of the event stream at', this.shown, this.params.url).message;
       throw new HttpFailure(`streamable HTTP: ${first}; then HTTP+SSE: ${why}`, describeHttpFailure(second, '', '').status, false, { cause: second });
     }
   }

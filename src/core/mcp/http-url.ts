@@ -10,9 +10,21 @@ export function safeUrl(raw: string | URL): string {
     const s = String(raw);
     return s.length > 80 ? `${s.slice(0, 80)}…` : s;
   }
+  const keys = [...new Set(url.searchParams.keys())];
+  const query = keys.length ? `?${keys.map((k) => `${encodeURIComponent(k)}=…`).join('&')}` : '';
+  return `${url.protocol}//${url.host}${url.pathname}${query}`;
+}
+
+/**
+ * The URL to fetch and the headers to send: user name and password in the URL (which fetch refuses)
+ * become Basic authorization, unless the config gives an Authorization header of its own.
+ */
+export function fetchableUrl(raw: string, headers: Record<string, string> = {}): { url: URL; headers: Record<string, string> } {
+  const url = new URL(raw);
+  if (!url.username && !url.password) return { url, headers };
+  const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
   url.username = '';
   url.password = '';
-  for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '…');
-  url.hash = '';
-  return url.href;
+  const hasAuth = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+  return { url, headers: hasAuth ? headers : { ...headers, Authorization: `Basic ${basic}` } };
 }
