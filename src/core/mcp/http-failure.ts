@@ -72,7 +72,7 @@ function statusOf(err: unknown): number | undefined {
 /** The start of the server's own words, when it sent some. */
 function bodyOf(err: unknown): string {
   const m = /(?:Error POSTing to endpoint(?: \(HTTP \d+\))?|Failed to open SSE stream|Non-200 status code \(\d+\)):?\s*([^]*)$/.exec(messageOf(err));
-  const text = (m?.[1] ?? '').replace(/\s+/g, ' ').trim();
+  const text = rpcMessage((m?.[1] ?? '').trim()).replace(/\s+/g, ' ').trim();
   if (!text || text === 'null') return '';
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
@@ -88,4 +88,15 @@ function networkCode(err: unknown): string | undefined {
   let deepest: unknown = err;
   for (let depth = 0; (deepest as { cause?: unknown }).cause && depth < 5; depth++) deepest = (deepest as { cause?: unknown }).cause;
   return deepest === err ? 'the request failed' : messageOf(deepest);
+}
+
+/** A JSON-RPC error body (what MCP servers send with a 4xx) says it best in its `error.message`. */
+function rpcMessage(text: string): string {
+  if (!text.startsWith('{')) return text;
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+    return typeof message === 'string' && message ? message : text;
+  } catch {
+    return text;
+  }
 }
