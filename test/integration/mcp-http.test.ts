@@ -159,6 +159,25 @@ describe('MCP servers over HTTP', () => {
     });
   });
 
+  test('a server that goes away is reconnected with backoff, then given up on, saying why', T, async () => {
+    const fake = await serve(startHttpFake());
+    await withHub([http('fleeting', fake.url)], async (hub) => {
+      await hub.settled();
+      const details: string[] = [];
+      hub.on('change', () => {
+        const d = hub.status('fleeting')?.detail;
+        if (d) details.push(d);
+      });
+      await fake.stop();
+      const call = await hub.callTool('fleeting__echo', { text: 'anyone?' });
+      assert.equal(call.isError, true);
+      assert.match(textOf(call), /could not reach http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused/);
+      const s = await waitForStatus(hub, 'fleeting', (x) => x.state === 'error' && /Gave up/.test(x.error ?? ''));
+      assert.match(s.error ?? '', /server fleeting: could not reach http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused[^]*Gave up after 2 restarts/);
+      assert.ok(details.some((d) => /reconnecting in 0\.01 s \(restart 1 of 2\)/.test(d)), details.join('\n'));
+    });
+  });
+
   test('a URL where nothing listens is an error at once, saying so, and is not retried', T, async () => {
     const port = await freePort();
     await withHub([http('nowhere', `http://127.0.0.1:${port}/mcp`), { name: 'old-nowhere', transport: 'sse', url: `http://127.0.0.1:${port}/sse` }], async (hub) => {

@@ -274,7 +274,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
       return;
     }
     entry.restarts++;
-    entry.detail = `${message}; restarting in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
+    const again = entry.config.transport === 'stdio' ? 'restarting' : 'reconnecting';
+    entry.detail = `${message}; ${again} in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
     entry.timer = setTimeout(() => void this.launch(entry), delay);
     this.changed();
   }
