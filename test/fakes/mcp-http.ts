@@ -7,7 +7,7 @@
  *   --retry=MS        the `retry` it sends (default 50)
  *   --header=K:V      every request must carry this header (401 otherwise)
  * Tools: echo; drop (ends its response stream before answering: resumable with --resumable, cut off
- * otherwise), forget (forgets every session: the next request gets 404), requests (what this server saw).
+ * otherwise; with --legacy it cuts off the session's event stream), forget (forgets every session: the next request gets 404), requests (what this server saw).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -37,6 +37,8 @@ interface Seen {
 const seen: Seen[] = [];
 const streamable = new Map<string, StreamableHTTPServerTransport>();
 const sse = new Map<string, SSEServerTransport>();
+/** The GET response of each HTTP+SSE session: its event stream. */
+const sseStreams = new Map<string, ServerResponse>();
 /** The response of each POST in flight, so `drop` can cut its stream off. */
 const responses = new Map<string | number, ServerResponse>();
 const text = (t: string): { content: Array<{ type: 'text'; text: string }> } => ({ content: [{ type: 'text', text: t }] });
@@ -51,6 +53,11 @@ function build(): McpServer {
       // Answered after the client came back with Last-Event-ID.
       await sleep(retry * 4);
       return text('answered after the stream was resumed');
+    }
+    if (legacy) {
+      // HTTP+SSE: the one event stream of the session goes, and the session with it.
+      sseStreams.get(extra.sessionId ?? '')?.socket?.destroy();
+      return new Promise<never>(() => undefined);
     }
     // Once the stream has begun (a progress event went out), it is cut off mid-answer.
     const token = extra._meta?.progressToken;
@@ -109,7 +116,11 @@ async function handleLegacy(req: IncomingMessage, res: ServerResponse, url: URL)
   if (url.pathname === '/mcp' && req.method === 'GET') {
     const transport = new SSEServerTransport('/messages', res);
     sse.set(transport.sessionId, transport);
-    res.once('close', () => sse.delete(transport.sessionId));
+    sseStreams.set(transport.sessionId, res);
+    res.once('close', () => {
+      sse.delete(transport.sessionId);
+      sseStreams.delete(transport.sessionId);
+    });
     await build().connect(transport);
     return;
   }

@@ -143,6 +143,18 @@ describe('MCP servers over HTTP', () => {
     });
   });
 
+  test('an HTTP+SSE event stream that drops ends the session: the call fails at once, and a new session is made', T, async () => {
+    const legacy = await serve(startHttpFake('--legacy'));
+    await withHub([{ name: 'old', transport: 'sse', url: legacy.url }], async (hub) => {
+      await hub.settled();
+      const result = await hub.callTool('old__drop', {}, { timeoutMs: 60_000 });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /server old: the event stream from http:\/\/127\.0\.0\.1:\d+\/mcp dropped/);
+      await waitForStatus(hub, 'old', (s) => s.state === 'ready' && s.restarts === 1);
+      assert.equal(textOf(await hub.callTool('old__echo', { text: 'new session' })), 'new session');
+    });
+  });
+
   test('a session the server forgot (404) is reconnected: a new initialize, and calls work again', T, async () => {
     const fake = await serve(startHttpFake());
     await withHub([http('forgetful', fake.url)], async (hub) => {
