@@ -6,7 +6,11 @@ import type { McpStartError, ServerExited } from './errors';
  * endpoint (http-carrier.ts). The session (connection.ts) talks MCP over `transport` and learns from here
  * only what it must tell a person: what runs, whether it ended on its own, and why.
  */
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
 export interface Carrier {
+  /** How the messages travel (an `http` server may have fallen back to `sse`). */
+  readonly kind: TransportKind;
   /** Messages to and from the server; started by the SDK client's connect. */
   readonly transport: Transport;
   /** What is reached, for diagnoses: the command, or the URL without credentials. */

@@ -16,13 +16,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Carrier } from './carrier';
+import type { Carrier, TransportKind } from './carrier';
 import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './stdio-transport';
 import { configProblem } from './config-check';
 import { GuardedTransport } from './guarded-transport';
-import { HttpCarrier } from './http-carrier';
 import { carrierFor } from './launch';
 import { listPrompts, listResources, listResourceTemplates, listToolsLeniently } from './offer-lists';
 import { needsTasks } from './tool-names';
@@ -120,10 +119,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   /** How the session is carried: a process's stdio, streamable HTTP, or HTTP+SSE (configured or fallen back to). */
-  get transportKind(): 'stdio' | 'streamable-http' | 'sse' {
-    if (this.config.transport === 'stdio') return 'stdio';
-    const kind = this.carrier instanceof HttpCarrier ? this.carrier.transport.kind : this.config.transport === 'sse' ? 'sse' : 'streamable';
-    return kind === 'sse' ? 'sse' : 'streamable-http';
+  get transportKind(): TransportKind {
+    return this.carrier?.kind ?? (this.config.transport === 'http' ? 'streamable-http' : this.config.transport);
   }
 
   status(): ServerStatus {

@@ -33,6 +33,10 @@ export class HttpCarrier implements Carrier {
     };
   }
 
+  get kind(): 'streamable-http' | 'sse' {
+    return this.transport.kind === 'sse' ? 'sse' : 'streamable-http';
+  }
+
   get ended(): ServerExited | undefined {
     return this.endedWith;
   }

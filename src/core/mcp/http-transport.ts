@@ -72,6 +72,8 @@ export class HttpEndpointTransport implements Transport {
     const inner = this.inner;
     if (!inner || this.closed) throw new Error('Not connected');
     if ('method' in message && 'id' in message) this.pending.add(message.id);
+    // A cancelled request gets no answer: nothing to wait for on its stream either.
+    if ('method' in message && message.method === 'notifications/cancelled') this.pending.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? '');
     try {
       await inner.send(message, options);
     } catch (err) {

@@ -11,6 +11,7 @@ export interface StdioCarrierOptions {
 
 /** A server as a child process speaking MCP on its stdin and stdout. */
 export class StdioCarrier implements Carrier {
+  readonly kind = 'stdio';
   readonly transport: HostStdioTransport;
   readonly target: string;
   onend?: (end: ServerExited) => void;
