@@ -132,6 +132,30 @@ describe('bundled servers over --http', () => {
     }
   });
 
+  test('past 16 sessions the least recently used is closed (its client gets 404); stdin closing does not stop the server', T, async () => {
+    const server = await start('research');
+    server.child.stdin?.end();
+    const sessions: string[] = [];
+    for (let i = 0; i < 17; i++) {
+      const res = await post(server.port, {});
+      assert.equal(res.status, 200, res.body);
+      sessions.push(String(res.headers['mcp-session-id']));
+    }
+    assert.equal(new Set(sessions).size, 17);
+    const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+    const again = async (session: string): Promise<number> =>
+      (
+        await fetch(server.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' },
+          body: JSON.stringify(ping),
+        })
+      ).status;
+    assert.equal(await again(sessions[0] as string), 404);
+    assert.equal(await again(sessions[16] as string), 200);
+    assert.match(server.stderr(), /closing the least recently used of 16 sessions/);
+  });
+
   test('it listens on 127.0.0.1 only', T, async (t) => {
     const other = Object.values(networkInterfaces())
       .flat()
