@@ -1,6 +1,7 @@
 // Servers over HTTP through the hub: the official server-everything over stdio, streamable HTTP and SSE,
 // and our own HTTP fake (test/fakes/mcp-http.ts) for headers, the HTTP+SSE fallback, dropped streams,
 // forgotten sessions and URLs that answer nothing. Real processes, real sockets.
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -200,6 +201,25 @@ describe('MCP servers over HTTP', () => {
       assert.equal(s?.restarts, 0);
       assert.match(hub.status('old-nowhere')?.error ?? '', new RegExp(`server old-nowhere: could not reach http://127\\.0\\.0\\.1:${port}/sse`));
     });
+  });
+
+  test('a server that takes the connection and never answers ends in a timeout error, not "starting" forever', T, async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      await withHub([http('silent', `http://127.0.0.1:${port}/mcp`)], async (hub) => {
+        await hub.settled();
+        const s = hub.status('silent');
+        assert.equal(s?.state, 'error');
+        assert.match(s?.error ?? '', /server silent did not answer initialize within 0\.50 s/);
+      }, { ...FAST, connection: { ...FAST.connection, initializeTimeoutMs: 500 } });
+      assert.ok(sockets.length >= 1);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   test('a config that is no URL is refused before anything is fetched', T, async () => {
