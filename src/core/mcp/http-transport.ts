@@ -73,13 +73,16 @@ export class HttpEndpointTransport implements Transport {
     if (!inner || this.closed) throw new Error('Not connected');
     if ('method' in message && 'id' in message) this.pending.add(message.id);
     // A cancelled request gets no answer: nothing to wait for on its stream either.
-    if ('method' in message && message.method === 'notifications/cancelled') this.pending.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? '');
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const cancelled = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (cancelled !== undefined) this.pending.delete(cancelled);
+    }
     try {
       await inner.send(message, options);
     } catch (err) {
       if (this.shouldFallBack(message, err)) return this.fallBack(message, err);
       const failure = describeHttpFailure(err, 'POST to', this.shown, this.params.url);
-      this.thrown.add(err as object);
+      this.remember(err);
       if (this.initialized) this.checkLost(failure);
       if ('id' in message && 'method' in message) this.pending.delete(message.id);
       throw failure;
@@ -142,6 +145,10 @@ export class HttpEndpointTransport implements Transport {
     return t;
   }
 
+  private remember(thrown: unknown): void {
+    if (thrown !== null && typeof thrown === 'object') this.thrown.add(thrown);
+  }
+
   /** The SDK reports a failed send through onerror and then throws it too: one report is enough. */
   private innerError(from: Transport, err: Error): void {
     if (from !== this.inner || this.closed) return;
@@ -186,8 +193,9 @@ export class HttpEndpointTransport implements Transport {
       if (this.protocolVersion) sse.setProtocolVersion(this.protocolVersion);
       await sse.send(message);
     } catch (second) {
-      this.thrown.add(second as object);
-      const why = describeHttpFailure(second, 'GET of the event stream at', this.shown, this.params.url).message;
+      this.remember(second);
+      const step = second instanceof SseError ? 'GET of the event stream at' : 'POST to';
+      const why = describeHttpFailure(second, step, this.shown, this.params.url).message;
       throw new HttpFailure(`streamable HTTP: ${first}; then HTTP+SSE: ${why}`, describeHttpFailure(second, '', '').status, false, { cause: second });
     }
   }
