@@ -123,12 +123,15 @@ describe('MCP servers over HTTP', () => {
     const fake = await serve(startHttpFake('--resumable', '--retry=50'));
     await withHub([http('resumable', fake.url)], async (hub) => {
       await hub.settled();
+      const started = Date.now();
       const result = await hub.callTool('resumable__drop', {}, { timeoutMs: 30_000 });
       assert.equal(textOf(result), 'answered after the stream was resumed');
+      assert.ok(Date.now() - started < 20_000, 'resumed long before our own 25 s reconnection delay');
       const seen = JSON.parse(textOf(await hub.callTool('resumable__requests'))) as Seen[];
       const resumed = seen.filter((r) => r.method === 'GET' && r.lastEventId);
       assert.ok(resumed.length >= 1, JSON.stringify(seen));
-    });
+      // Our own first retry would come after 25 s: coming back within the call's 30 s timeout at all shows the server's 50 ms `retry` was taken.
+    }, { ...FAST, connection: { ...FAST.connection, reconnection: { initialReconnectionDelay: 25_000, maxReconnectionDelay: 25_000, reconnectionDelayGrowFactor: 1, maxRetries: 2 } } });
   });
 
   test('a stream cut off with no way to resume fails its call at once, and the session goes on', T, async () => {
