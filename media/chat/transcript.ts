@@ -3,7 +3,7 @@
  * replayed chats go through the same `apply`, so they look the same.
  */
 import type { ApprovalDecision, ChatEvent, TurnAction, TurnUsage } from '../../src/shared/protocol';
-import { usageDetail, usageLine } from '../../src/shared/usage-format';
+import { tokens, usageDetail, usageLine } from '../../src/shared/usage-format';
 import { ApprovalCard } from './approval-card';
 import { h, icon, type IconName } from './dom';
 import { FrameBatcher } from './frame-batcher';
@@ -97,7 +97,7 @@ export class Transcript {
   }
 
   private applyQuiet(e: ChatEvent): void {
-    if (e.kind !== 'turn_end' && e.kind !== 'notice' && e.kind !== 'checkpoint') retireActions(this.el);
+    if (e.kind !== 'turn_end' && e.kind !== 'notice' && e.kind !== 'checkpoint' && e.kind !== 'compaction') retireActions(this.el);
     switch (e.kind) {
       case 'user': return this.user(e);
       case 'assistant_text': return this.block(e.turnId, e.blockId).setFinal(e.text);
@@ -112,6 +112,7 @@ export class Transcript {
       case 'turn_end': return this.turnEnd(e);
       case 'notice': return this.notice(e);
       case 'checkpoint': return this.checkpoint(e);
+      case 'compaction': return this.compaction(e);
     }
   }
 
@@ -193,6 +194,18 @@ export class Transcript {
     const button = h('button', { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } }, icon('retry'), h('span', { text: 'Restore files to before this turn' }));
     button.addEventListener('click', () => this.deps.onRestore(e.turnId));
     this.turn(e.turnId).append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
+  }
+
+  /** Older messages were summarised: a marker that opens to the summary the model now works from. */
+  private compaction(e: EventOf<'compaction'>): void {
+    const summary = new TextBlock(`compaction-${e.turnId}-${this.el.querySelectorAll('.compaction').length}`, this.deps);
+    summary.setFinal(e.summary);
+    const label = `Conversation compacted: ${e.replaced} earlier message${e.replaced === 1 ? '' : 's'} summarised to fit the context window (about ${tokens(e.tokensBefore)} → ${tokens(e.tokensAfter)} tokens)`;
+    const details = h('details', { class: 'compaction' }, h('summary', {}, icon('info'), h('span', { text: label })), summary.el);
+    // Where it happened: before the turn's answer, or between two of its model calls.
+    const turn = this.turns.get(e.turnId);
+    if (turn) turn.append(details);
+    else this.el.append(details);
   }
 
   private notice(e: EventOf<'notice'>): void {

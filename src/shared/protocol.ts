@@ -94,6 +94,15 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     /** Absent when no model call answered (and in chats saved before usage was kept). */
     usage: turnUsageSchema.optional(),
   }),
+  /** Older messages were replaced by a summary the model wrote, to fit its context window. */
+  z.object({
+    kind: z.literal('compaction'),
+    turnId: id,
+    replaced: z.number().int().nonnegative(),
+    summary: z.string().max(100_000),
+    tokensBefore: tokens,
+    tokensAfter: tokens,
+  }),
   /** The turn changed these files; its snapshots (our own git, never the person's) let it be undone. */
   z.object({
     kind: z.literal('checkpoint'),

@@ -11,7 +11,8 @@ import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capHistory, capToolResults } from './result-caps';
 import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
-import { addUsage, NO_USAGE, usageOf, type TokenUsage } from '../usage/token-usage';
+import { addUsage, NO_USAGE, promptTokens, usageOf, type TokenUsage } from '../usage/token-usage';
+import { compact, COMPACT_AT, estimateTokens } from './compaction';
 import { costOf } from '../usage/prices';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
@@ -49,6 +50,10 @@ export interface AgentOptions {
   onSystem?: (system: FrozenSystem) => void;
   /** Mark requests for prompt caching (default true). */
   promptCaching?: boolean;
+  /** The model's input window in tokens; the conversation is compacted before a request would outgrow it. Unset: never compacted. */
+  contextWindow?: number;
+  /** Called with the whole conversation after it was compacted, so the caller can replace what it keeps. */
+  onCompact?: (messages: readonly Anthropic.MessageParam[]) => void;
 }
 
 /** A new message, or `retry`: ask again for the conversation as it stands (after a failed request). */
@@ -74,6 +79,8 @@ export class Agent {
   private system: FrozenSystem | undefined;
   /** What this turn's model calls used so far. */
   private turnUsage: TokenUsage = NO_USAGE;
+  /** The prompt size the API reported for the last request, and how long the conversation was then. */
+  private lastPrompt: { tokens: number; messages: number } | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.history = options.conversation ?? repairHistory(options.history ?? []);
@@ -110,7 +117,13 @@ export class Agent {
     try {
       for (let iteration = 0; iteration < maxIterations; iteration++) {
         const tools = this.options.host.tools();
-        const reply = await this.streamReply(turnId, iteration, tools, emit, signal);
+        await this.fitWindow(turnId, tools, event, signal);
+        const reply = await this.streamReply(turnId, iteration, tools, emit, signal).catch(async (err: unknown) => {
+          // The estimate was short (a tokenizer counts differently): compact now and ask once more.
+          if (!promptTooLong(err) || !this.options.contextWindow || signal.aborted) throw err;
+          await this.fitWindow(turnId, tools, event, signal, true);
+          return this.streamReply(turnId, iteration, tools, emit, signal);
+        });
         this.push({ role: 'assistant', content: reply.message.content as Anthropic.ContentBlockParam[] });
         const uses = reply.message.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
         if (uses.length === 0) {
@@ -164,6 +177,33 @@ export class Agent {
     return change.note;
   }
 
+  private count(used: TokenUsage): void {
+    this.turnUsage = addUsage(this.turnUsage, used);
+    this.totalUsage = addUsage(this.totalUsage, used);
+  }
+
+  /**
+   * Compacts the conversation when the next request would fill more than COMPACT_AT of the model's
+   * window: the size is the last request's as the API counted it, plus an estimate of what was
+   * added since (or all of it estimated, before the first request).
+   */
+  private async fitWindow(turnId: string, tools: HubTool[], event: (e: ChatEvent) => void, signal: AbortSignal, force = false): Promise<void> {
+    const window = this.options.contextWindow;
+    if (!window) return;
+    const system = this.systemText(tools);
+    const estimate = this.lastPrompt
+      ? this.lastPrompt.tokens + estimateTokens(this.history.slice(this.lastPrompt.messages))
+      : estimateTokens(system) + estimateTokens(tools.map((t) => t.tool)) + estimateTokens(this.history);
+    if (!force && estimate <= window * COMPACT_AT) return;
+    const done = await compact(this.options.client, { model: this.options.model, system, window }, this.history, signal);
+    if (!done) return;
+    this.count(usageOf(done.usage));
+    this.history.splice(0, this.history.length, ...done.messages);
+    this.lastPrompt = undefined;
+    this.options.onCompact?.(this.history);
+    event({ kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter });
+  }
+
   private systemText(tools: HubTool[]): string {
     // A retry of a chat restored from before system prompts were kept: make it now.
     this.system ??= freezeSystem(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []);
@@ -190,8 +230,8 @@ export class Agent {
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
     const reply = await readReply(stream, (index, text) => emit({ type: 'delta', turnId, blockId: blockId(index), text }));
     const used = usageOf(reply.message.usage);
-    this.turnUsage = addUsage(this.turnUsage, used);
-    this.totalUsage = addUsage(this.totalUsage, used);
+    this.count(used);
+    this.lastPrompt = { tokens: promptTokens(used), messages: this.history.length };
     if (signal.aborted) throw new Anthropic.APIUserAbortError();
     reply.message.content.forEach((block, index) => {
       if (block.type === 'text' && block.text.length > 0) {
@@ -360,6 +400,11 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
 
 function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
   return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+}
+
+/** The API's 400 for a request over the model's input window. */
+function promptTooLong(err: unknown): boolean {
+  return err instanceof Anthropic.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
 }
 
 /** The card says what the write does: a new file, or how much of an existing one it replaces. */

@@ -23,6 +23,8 @@ export interface TurnConfig {
   keyHint: string;
   settingNames?: { maxTokens: string; maxIterations: string };
   promptCaching?: boolean;
+  /** The model's input window (from the Models API); the conversation is compacted before it outgrows it. */
+  contextWindow?: number;
 }
 
 export interface ChatSessionDeps {
@@ -177,6 +179,8 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       keyHint: config.keyHint,
       settingNames: config.settingNames,
       promptCaching: config.promptCaching,
+      contextWindow: config.contextWindow,
+      onCompact: (messages) => void this.deps.store.messages.replace(messages),
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : 'no folder open',
       workspaceDir: this.deps.workspace,
       beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
