@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
 /**
@@ -8,9 +8,15 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
  * `node dist/servers/<name>.js <workspace-dir>`, MCP over stdio, logs only to stderr,
  * exit on stdin EOF, usage and a non-zero exit on a missing or bad argument.
  */
+/** A server with something to close before the process exits (child processes, running work). */
+export interface DisposableServer {
+  server: McpServer;
+  dispose: () => Promise<void>;
+}
+
 export async function runServer(
   name: string,
-  build: (workspace: string) => McpServer | Promise<McpServer>,
+  build: (workspace: string) => McpServer | DisposableServer | Promise<McpServer | DisposableServer>,
 ): Promise<void> {
   const arg = process.argv[2];
   const usage = `usage: node dist/servers/${name}.js <workspace-dir>\n`;
@@ -33,10 +39,17 @@ export async function runServer(
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  const server = await build(workspace);
+  const built = await build(workspace);
+  const { server, dispose } = built instanceof McpServer ? { server: built, dispose: async () => undefined } : built;
   const transport = new StdioServerTransport();
+  let exiting = false;
   const exit = (): void => {
-    void server.close().finally(() => process.exit(0));
+    if (exiting) return;
+    exiting = true;
+    void dispose()
+      .catch((err: unknown) => process.stderr.write(`${name}: ${(err as Error).message}\n`))
+      .then(() => server.close())
+      .finally(() => process.exit(0));
   };
   process.stdin.on('end', exit);
   process.stdin.on('close', exit);

@@ -1,0 +1,252 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { basename } from 'node:path';
+import { ToolError } from '../../src/common/tool-error';
+import { Agent } from '../../src/core/agent/agent';
+import type { TurnStatus } from '../../src/core/agent/types';
+import type { ToolExtra } from '../lib/results';
+import { modelOf, type AgentCatalog, type AgentDefinition } from './agent-definitions';
+import { approvalAsker, sessionApprovals, type Elicit, type Refusal } from './approvals';
+import { KEY_HINT, type OrchestratorConfig } from './config';
+import { ProgressReporter } from './progress';
+import { checkSessionName, newRecord, type SessionRecord, type SessionStore } from './session-store';
+import type { SubServers } from './sub-servers';
+import { toolView } from './tool-view';
+import { addUsage, meteredClient, noUsage } from './usage-meter';
+
+export interface RunnerDeps {
+  workspace: string;
+  store: SessionStore;
+  servers: SubServers;
+  config: OrchestratorConfig;
+  client: Anthropic;
+  agents: () => Promise<AgentCatalog>;
+  /** The client's way to ask the person during this request, when it has one. */
+  elicit: (extra: ToolExtra) => Elicit | undefined;
+  /** A session changed (`created`: it is new or gone, so the list itself changed). */
+  changed: (name: string, created?: boolean) => void;
+}
+
+export interface RunResult {
+  record: SessionRecord;
+  /** The sub-agent's last words this turn. */
+  reply: string;
+  refusals: Refusal[];
+}
+
+/**
+ * Runs sub-agent turns: one at a time per session (a second request is refused at once), at most
+ * `maxParallel` sessions at once, each on src/core/agent's loop with the history from disk, its
+ * messages appended as they come, and its record saved before and after the turn.
+ */
+export class SessionRunner {
+  private readonly running = new Map<string, AbortController>();
+  private readonly runs = new Set<Promise<unknown>>();
+  private readonly always = new Map<string, Set<string>>();
+  private stopping = false;
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  isRunning(name: string): boolean {
+    return this.running.has(name);
+  }
+
+  async start(name: string, agentName: string | undefined, prompt: string, extra: ToolExtra): Promise<RunResult> {
+    checkSessionName(name);
+    const controller = this.reserve(name);
+    try {
+      const definition = await this.definition(agentName ?? 'general');
+      const record = newRecord(name, definition.name, modelOf(definition, this.deps.config.defaultModel));
+      await this.deps.store.create(record);
+      this.deps.changed(name, true);
+      return await this.track(this.run(record, definition, prompt, extra, controller, true));
+    } finally {
+      this.running.delete(name);
+    }
+  }
+
+  async resume(name: string, prompt: string, extra: ToolExtra): Promise<RunResult> {
+    checkSessionName(name);
+    const controller = this.reserve(name);
+    try {
+      const record = await this.deps.store.read(name);
+      if (!record) throw new ToolError(`There is no session named "${name}". list_sessions shows the sessions; start_agent starts one.`);
+      if (record.status === 'running' && record.pid !== undefined && record.pid !== process.pid && isAlive(record.pid)) {
+        throw new ToolError(`Session "${name}" is running a turn in another orchestrator process (pid ${record.pid}); resume it once that turn ends.`);
+      }
+      const definition = await this.definition(record.agent);
+      return await this.track(this.run(record, definition, prompt, extra, controller, false));
+    } finally {
+      this.running.delete(name);
+    }
+  }
+
+  /** Sessions left `running` by a process that is gone (killed mid-turn) become `interrupted`, resumable. */
+  async recover(): Promise<void> {
+    for (const record of await this.deps.store.list()) {
+      if (record.status !== 'running' || this.running.has(record.name)) continue;
+      if (record.pid !== undefined && record.pid !== process.pid && isAlive(record.pid)) continue;
+      await this.deps.store.write({
+        ...record,
+        status: 'interrupted',
+        detail: 'The orchestrator stopped in the middle of a turn (it was killed or crashed). resume_agent continues the session.',
+        pid: undefined,
+      });
+      this.deps.changed(record.name);
+    }
+  }
+
+  /** Stops every running turn and waits for each to save its record as interrupted. */
+  async dispose(): Promise<void> {
+    this.stopping = true;
+    for (const c of this.running.values()) c.abort();
+    await Promise.allSettled([...this.runs]);
+  }
+
+  /** Claims the session for one run, synchronously, so two requests can never both get it. */
+  private reserve(name: string): AbortController {
+    if (this.stopping) throw new ToolError('The orchestrator is shutting down; start the session again once it has restarted.');
+    if (this.running.has(name)) {
+      throw new ToolError(`Session "${name}" is running a turn now; only one runs at a time. Wait for it to finish (get_session shows it), then resume it.`);
+    }
+    const max = this.deps.config.maxParallel;
+    if (this.running.size >= max) {
+      throw new ToolError(
+        `${this.running.size} sessions are running already, the most at once (MCP_AGENT_ORCHESTRATOR_MAX_PARALLEL=${max}). ` +
+          `Wait for one of them (${[...this.running.keys()].join(', ')}) to finish, or raise the limit.`,
+      );
+    }
+    const controller = new AbortController();
+    this.running.set(name, controller);
+    return controller;
+  }
+
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.runs.add(run);
+    void run.finally(() => this.runs.delete(run)).catch(() => undefined);
+    return run;
+  }
+
+  private async definition(name: string): Promise<AgentDefinition> {
+    const catalog = await this.deps.agents();
+    const found = catalog.agents.find((a) => a.name === name);
+    if (found) return found;
+    const broken = catalog.broken.length ? ` (${catalog.broken.length} definition file(s) are broken; list_agents says why)` : '';
+    throw new ToolError(`There is no agent named "${name}". Agents: ${catalog.agents.map((a) => a.name).join(', ')}${broken}.`);
+  }
+
+  private async run(
+    initial: SessionRecord,
+    definition: AgentDefinition,
+    prompt: string,
+    extra: ToolExtra,
+    controller: AbortController,
+    first: boolean,
+  ): Promise<RunResult> {
+    const { store, config, workspace } = this.deps;
+    const stop = (): void => controller.abort();
+    if (extra.signal.aborted) stop();
+    extra.signal.addEventListener('abort', stop, { once: true });
+    const progress = new ProgressReporter(extra, initial.name);
+    let record: SessionRecord = { ...initial, status: 'running', detail: undefined, pid: process.pid, turns: initial.turns + 1, lastActivity: now() };
+    try {
+      await store.write(record);
+      this.deps.changed(record.name);
+      const log = await store.log(record.name);
+      const history = first ? [] : await log.load();
+      const hub = await this.deps.servers.get();
+      let usage = noUsage();
+      let calls = 0;
+      let error: string | undefined;
+      const refusals: Refusal[] = [];
+      const agent = new Agent({
+        client: meteredClient(this.deps.client, { onCall: () => progress.modelCall(++calls), onUsage: (u) => (usage = addUsage(usage, u)) }),
+        host: toolView(hub, definition.allow),
+        model: record.model,
+        maxIterations: config.maxIterations,
+        workspaceName: basename(workspace),
+        workspaceDir: workspace,
+        approvals: sessionApprovals(definition, config.approve, this.alwaysOf(record.name)),
+        askApproval: approvalAsker(definition, config.approve, this.deps.elicit(extra), refusals),
+        keyHint: KEY_HINT,
+        settingNames: { maxTokens: 'max_tokens (8192 for sub-agents)', maxIterations: 'MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS' },
+        history,
+        onMessage: (m) => {
+          void log.append(m);
+          this.deps.changed(record.name);
+        },
+      });
+      const before = agent.messages.length;
+      const status = await agent.runTurn(
+        { text: prompt, context: first ? [instructions(definition)] : undefined },
+        (out) => {
+          progress.output(out);
+          if (out.type === 'event' && out.event.kind === 'turn_end') error = out.event.error;
+        },
+        controller.signal,
+      );
+      await log.flush();
+      if (log.lastError) error = `${error ? `${error} ` : ''}The transcript could not be saved: ${log.lastError.message}`;
+      record = { ...record, ...this.outcome(status, error), usage: addUsage(record.usage, usage), lastActivity: now(), pid: undefined };
+      await store.write(record);
+      this.deps.changed(record.name);
+      return { record, reply: lastReply(agent.messages.slice(before)), refusals };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await store.write({ ...record, status: 'error', detail: message, lastActivity: now(), pid: undefined }).catch(() => undefined);
+      this.deps.changed(record.name);
+      throw err instanceof ToolError ? err : new ToolError(`Session "${record.name}" failed: ${message}`);
+    } finally {
+      extra.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  private outcome(status: TurnStatus, error: string | undefined): Pick<SessionRecord, 'status' | 'detail'> {
+    switch (status) {
+      case 'done':
+        return { status: 'done', detail: undefined };
+      case 'stopped':
+        return {
+          status: 'interrupted',
+          detail: this.stopping ? 'The orchestrator stopped during this turn. resume_agent continues the session.' : 'Cancelled by the caller. resume_agent continues the session.',
+        };
+      case 'max_iterations':
+        return { status: 'interrupted', detail: error ?? 'Stopped at the model-call limit. Resume with "continue".' };
+      default:
+        return { status: 'error', detail: error ?? 'The turn failed.' };
+    }
+  }
+
+  private alwaysOf(name: string): Set<string> {
+    let set = this.always.get(name);
+    if (!set) this.always.set(name, (set = new Set()));
+    return set;
+  }
+}
+
+/** The definition's instructions open the conversation, so a resumed session keeps the ones it began with. */
+function instructions(definition: AgentDefinition): string {
+  return [`You are the sub-agent "${definition.name}": ${definition.description}`, '', definition.prompt].join('\n').trim();
+}
+
+function lastReply(messages: readonly Anthropic.MessageParam[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    const text = typeof m.content === 'string' ? m.content : m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+    if (text.trim()) return text;
+  }
+  return '';
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
