@@ -60,7 +60,7 @@ export class SessionRunner {
       this.deps.changed(name, true);
       return await this.track(this.run(record, definition, prompt, extra, controller, true));
     } finally {
-      this.running.delete(name);
+      this.release(name, controller);
     }
   }
 
@@ -76,7 +76,7 @@ export class SessionRunner {
       const definition = await this.definition(record.agent);
       return await this.track(this.run(record, definition, prompt, extra, controller, false));
     } finally {
-      this.running.delete(name);
+      this.release(name, controller);
     }
   }
 
@@ -120,6 +120,11 @@ export class SessionRunner {
     return controller;
   }
 
+  /** Frees the session for the next run, unless a newer run holds it already. */
+  private release(name: string, controller: AbortController): void {
+    if (this.running.get(name) === controller) this.running.delete(name);
+  }
+
   private track<T>(run: Promise<T>): Promise<T> {
     this.runs.add(run);
     void run.finally(() => this.runs.delete(run)).catch(() => undefined);
@@ -159,7 +164,14 @@ export class SessionRunner {
       let error: string | undefined;
       const refusals: Refusal[] = [];
       const agent = new Agent({
-        client: meteredClient(this.deps.client, { onCall: () => progress.modelCall(++calls), onUsage: (u) => (usage = addUsage(usage, u)) }),
+        client: meteredClient(this.deps.client, {
+          // The conversation so far reaches the disk before each model call: a process killed while it waits keeps the prompt.
+          onCall: () => {
+            progress.modelCall(++calls);
+            return log.flush();
+          },
+          onUsage: (u) => (usage = addUsage(usage, u)),
+        }),
         host: toolView(hub, definition.allow),
         model: record.model,
         maxIterations: config.maxIterations,
@@ -187,12 +199,18 @@ export class SessionRunner {
       await log.flush();
       if (log.lastError) error = `${error ? `${error} ` : ''}The transcript could not be saved: ${log.lastError.message}`;
       record = { ...record, ...this.outcome(status, error), usage: addUsage(record.usage, usage), lastActivity: now(), pid: undefined };
-      await store.write(record);
+      // Free the session as soon as its last write is queued: whoever sees it done can resume it at once,
+      // and that run's writes queue after this one.
+      const saved = store.write(record);
+      this.release(record.name, controller);
+      await saved;
       this.deps.changed(record.name);
       return { record, reply: lastReply(agent.messages.slice(before)), refusals };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await store.write({ ...record, status: 'error', detail: message, lastActivity: now(), pid: undefined }).catch(() => undefined);
+      const saved = store.write({ ...record, status: 'error', detail: message, lastActivity: now(), pid: undefined });
+      this.release(record.name, controller);
+      await saved.catch(() => undefined);
       this.deps.changed(record.name);
       throw err instanceof ToolError ? err : new ToolError(`Session "${record.name}" failed: ${message}`);
     } finally {

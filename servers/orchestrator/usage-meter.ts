@@ -21,8 +21,8 @@ export function addUsage(a: TokenUsage, b: Partial<TokenUsage> | null | undefine
 }
 
 export interface MeterHooks {
-  /** A model request is about to be sent. */
-  onCall: () => void;
+  /** A model request is about to be sent; it waits for what this returns (e.g. the transcript reaching the disk). */
+  onCall: () => void | Promise<void>;
   /** One reply's usage, once its stream ends (or stops). */
   onUsage: (usage: TokenUsage) => void;
 }
@@ -35,11 +35,12 @@ type Create = Anthropic['messages']['create'];
  * orchestrator counts it here, on the way through, instead of changing the loop.
  */
 export function meteredClient(client: Anthropic, hooks: MeterHooks): Anthropic {
-  const create = ((body: Parameters<Create>[0], options?: Parameters<Create>[1]) => {
-    hooks.onCall();
-    return client.messages.create(body, options).then((reply) =>
-      isStream(reply) ? tap(reply, hooks.onUsage) : (hooks.onUsage(usageOf((reply as Anthropic.Message).usage)), reply),
-    );
+  const create = (async (body: Parameters<Create>[0], options?: Parameters<Create>[1]) => {
+    await hooks.onCall();
+    const reply: unknown = await client.messages.create(body, options);
+    if (isStream(reply)) return tap(reply, hooks.onUsage);
+    hooks.onUsage(usageOf((reply as Anthropic.Message).usage));
+    return reply;
   }) as unknown as Create;
   const messages = Object.create(client.messages, { create: { value: create } }) as Anthropic['messages'];
   return Object.create(client, { messages: { value: messages } }) as Anthropic;

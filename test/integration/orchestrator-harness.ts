@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   ElicitRequestSchema,
+  ResourceUpdatedNotificationSchema,
   type CallToolResult,
   type ElicitRequest,
   type ElicitResult,
@@ -99,4 +100,23 @@ export interface SessionJson {
 export async function sessions(orch: Orchestrator): Promise<SessionJson[]> {
   const r = await orch.call('list_sessions', { response_format: 'json' });
   return (r.structuredContent as { sessions: SessionJson[] }).sessions;
+}
+
+/**
+ * Resolves with the session once `ok` holds: checked now and on every `updated` notification of its
+ * resource (subscribed here), so a test waits on the server's own events, not on a clock.
+ */
+export async function waitForSession(orch: Orchestrator, name: string, ok: (s: SessionJson) => boolean): Promise<SessionJson> {
+  const uri = `sessions://${name}`;
+  let wake: () => void = () => undefined;
+  orch.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    if (n.params.uri === uri) wake();
+  });
+  await orch.client.subscribeResource({ uri });
+  for (;;) {
+    const updated = new Promise<void>((resolve) => (wake = resolve));
+    const s = (await sessions(orch)).find((x) => x.name === name);
+    if (s && ok(s)) return s;
+    await updated;
+  }
 }
