@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -105,6 +106,34 @@ describe('orchestrator under faults', () => {
     assert.match(textOf(r), /resumed/);
   });
 
+  test("cancelling the call stops the sub-agent's running tool", async () => {
+    const dir = workspace();
+    mkdirSync(join(dir, '.mcp-agent', 'agents'), { recursive: true });
+    writeFileSync(
+      join(dir, '.mcp-agent', 'agents', 'runner.md'),
+      '---\nname: runner\ndescription: Runs code\ntools: workspace__run_code\n---\nRun what you are asked.\n',
+    );
+    // The code calls back to the test, so the test knows it runs, and the socket closes when it is killed.
+    let onConnect: (socket: Socket) => void = () => undefined;
+    const connected = new Promise<Socket>((resolve) => (onConnect = resolve));
+    const listener = createServer((socket) => onConnect(socket));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as AddressInfo).port;
+    const code = `import socket, time\ns = socket.create_connection(('127.0.0.1', ${port}))\ntime.sleep(120)\n`;
+    reply = (body) => (isToolResultTurn(body) ? { text: 'stopped?' } : { text: '', toolUses: [{ name: 'workspace__run_code', input: { code, timeout: 120 } }] });
+    const orch = await start(dir, { env: { MCP_AGENT_SANDBOX: 'off' } });
+    const controller = new AbortController();
+    const call = orch.call('start_agent', { session_name: 'tool-cancel', agent_name: 'runner', prompt: 'run it' }, { signal: controller.signal });
+    const socket = await connected;
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    controller.abort();
+    await assert.rejects(call);
+    await closed;
+    const s = await waitForSession(orch, 'tool-cancel', (x) => x.status !== 'running');
+    assert.equal(s.status, 'interrupted');
+    listener.close();
+  });
+
   test('killed with SIGKILL mid-turn: the next start marks the session interrupted, and it resumes with its history', async () => {
     const dir = workspace();
     const first = await start(dir);
@@ -180,6 +209,23 @@ describe('orchestrator under faults', () => {
     assert.deepEqual(readdirSync(outside), []);
   });
 
+  test('the servers the orchestrator starts hold no Anthropic key and exit with it', { skip: process.platform !== 'linux' }, async () => {
+    const dir = workspace();
+    const orch = await startOrchestrator(dir, { env: { ANTHROPIC_API_KEY: 'sk-ant-orchestrator-secret', ANTHROPIC_BASE_URL: api.url } });
+    reply = () => ({ text: 'ok' });
+    const r = await orch.call('start_agent', { session_name: 'env', prompt: 'p' });
+    assert.ok(!r.isError, textOf(r));
+    const children = childrenOf(orch.pid);
+    assert.equal(children.length, 3, 'workspace, web and research, started for the run');
+    for (const pid of children) {
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      assert.match(env, /ELECTRON_RUN_AS_NODE=1/);
+      assert.doesNotMatch(env, /sk-ant-orchestrator-secret|ANTHROPIC/);
+    }
+    await orch.close();
+    assert.deepEqual(children.filter(isAlive), [], 'closed before the orchestrator exited');
+  });
+
   test('without a key every tool says how to set it, and the server keeps serving', { timeout: ENOUGH }, async () => {
     const dir = workspace();
     const orch = await startOrchestrator(dir, { env: { ANTHROPIC_BASE_URL: api.url } });
@@ -201,3 +247,28 @@ describe('orchestrator under faults', () => {
     assert.equal(existsSync(join(dir, '.mcp-agent')), false, 'nothing was written');
   });
 });
+
+/** The processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // The parent pid is the second field after the command name, which is in parentheses.
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
