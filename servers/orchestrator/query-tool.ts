@@ -70,7 +70,7 @@ export function registerQueryTool(
         if (extra.signal.aborted) return errorResult('query: cancelled');
         return errorResult(`query failed: ${describeApiError(err, KEY_HINT)}`);
       }
-    }),
+    }, { heartbeat: true }),
   );
   return sessions;
 }

@@ -214,6 +214,7 @@ export class SessionRunner {
       this.deps.changed(record.name);
       throw err instanceof ToolError ? err : new ToolError(`Session "${record.name}" failed: ${message}`);
     } finally {
+      progress.stop();
       extra.signal.removeEventListener('abort', stop);
     }
   }
