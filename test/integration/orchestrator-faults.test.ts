@@ -207,6 +207,18 @@ describe('orchestrator under faults', () => {
     assert.equal(r.isError, true, textOf(r));
     assert.match(textOf(r), /outside the workspace/);
     assert.deepEqual(readdirSync(outside), []);
+
+    // Agent definitions behind a symlink leading out are not read, and the reason is listed.
+    const elsewhere = workspace();
+    writeFileSync(join(elsewhere, 'evil.md'), '---\nname: evil\ndescription: from outside\n---\nbody\n');
+    mkdirSync(join(dir, '.claude'), { recursive: true });
+    symlinkSync(elsewhere, join(dir, '.claude', 'agents'));
+    const agents = (await orch.call('list_agents', { response_format: 'json' })).structuredContent as {
+      agents: Array<{ name: string }>;
+      broken: Array<{ file: string; why: string }>;
+    };
+    assert.deepEqual(agents.agents.map((a) => a.name), ['general']);
+    assert.match(agents.broken.find((b) => b.file === '.claude/agents')?.why ?? '', /outside the workspace/);
   });
 
   test('the servers the orchestrator starts hold no Anthropic key and exit with it', { skip: process.platform !== 'linux' }, async () => {
