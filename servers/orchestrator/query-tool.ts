@@ -1,12 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { describeApiError } from '../../src/core/agent/api-errors';
-import { readReply } from '../../src/core/agent/reply-stream';
 import { errorResult, guarded, textResult } from '../lib/results';
 import { KEY_HINT, type QueryConfig } from './config';
 import { QuerySessions } from './query-sessions';
-import { usageOf } from './usage-meter';
 
 /**
  * The claude-agent seed's `query`: Claude answers a prompt, with the conversation so far when a
@@ -16,7 +13,7 @@ import { usageOf } from './usage-meter';
 export function registerQueryTool(
   server: McpServer,
   config: QueryConfig,
-  client: () => Anthropic | undefined,
+  client: () => Promise<Anthropic | undefined>,
   log: (line: string) => void,
 ): QuerySessions {
   const sessions = new QuerySessions(config.maxHistory, config.sessionTimeoutMs);
@@ -33,32 +30,24 @@ export function registerQueryTool(
       },
       annotations: { title: 'Ask Claude', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    guarded('query', async ({ prompt, sessionId }, extra) => {
-      const anthropic = client();
-      if (!anthropic) return errorResult(`query needs an Anthropic API key. ${KEY_HINT}`);
-      const session = config.conversations ? sessions.open(sessionId) : undefined;
-      const question: Anthropic.MessageParam = { role: 'user', content: prompt };
-      try {
-        const stream = await anthropic.messages.create(
-          {
-            model: config.model,
-            max_tokens: config.maxTokens,
-            stream: true,
-            ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-            ...(config.systemPrompt ? { system: config.systemPrompt } : {}),
-            messages: [...(session?.history ?? []), question],
-          },
-          { signal: extra.signal },
-        );
-        const { message } = await readReply(stream, () => undefined);
-        const answer = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-        const usage = usageOf(message.usage);
+    guarded(
+      'query',
+      async ({ prompt, sessionId }, extra) => {
+        const anthropic = await client();
+        if (!anthropic) return errorResult(`query needs an Anthropic API key. ${KEY_HINT}`);
+        const session = config.conversations ? sessions.open(sessionId) : undefined;
+        const question: Anthropic.MessageParam = { role: 'user', content: prompt };
+        const { askClaude } = await import('./query-call');
+        const outcome = await askClaude(anthropic, config, [...(session?.history ?? []), question], extra.signal);
+        if (!outcome.ok) return errorResult(outcome.message);
+        const { answer, usage } = outcome;
         if (session) sessions.record(session.id, question, { role: 'assistant', content: answer || '(no answer)' });
         if (config.log) log(`query: session ${session?.id ?? '-'}: ${usage.input_tokens} in, ${usage.output_tokens} out`);
+        const renewed = session?.isNew && sessionId ? ` (a new session: "${sessionId.slice(0, 40)}" is unknown or expired)` : '';
         const footer = [
           '',
           '---',
-          session ? `Session ID: ${session.id}${session.isNew && sessionId ? ` (a new session: "${sessionId.slice(0, 40)}" is unknown or expired)` : ''}` : 'Conversations are off (CLAUDE_ENABLE_CONVERSATIONS=false): no session.',
+          session ? `Session ID: ${session.id}${renewed}` : 'Conversations are off (CLAUDE_ENABLE_CONVERSATIONS=false): no session.',
           `Tokens: ${usage.input_tokens} input, ${usage.output_tokens} output`,
         ];
         return textResult(`${answer}\n${footer.join('\n')}`, {
@@ -66,11 +55,9 @@ export function registerQueryTool(
           ...(session ? { sessionId: session.id } : {}),
           usage: { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens },
         });
-      } catch (err) {
-        if (extra.signal.aborted) return errorResult('query: cancelled');
-        return errorResult(`query failed: ${describeApiError(err, KEY_HINT)}`);
-      }
-    }, { heartbeat: true }),
+      },
+      { heartbeat: true },
+    ),
   );
   return sessions;
 }

@@ -1,15 +1,16 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalDecision } from '../../src/shared/protocol';
 import { ToolError, type ToolExtra } from '../lib/results';
-import { loadAgents } from './agent-definitions';
+import type { AgentCatalog } from './agent-definitions';
+import { lazyClient } from './anthropic-client';
 import type { Elicit } from './approvals';
 import { configFromEnv, KEY_HINT, type OrchestratorConfig } from './config';
 import { registerQueryTool } from './query-tool';
+import { recoverSessions } from './session-recovery';
 import { SessionResources } from './session-resources';
-import { SessionRunner } from './session-runner';
+import type { SessionRunner } from './session-runner';
 import { SessionStore } from './session-store';
 import { registerSessionTools } from './session-tools';
 import { SubServers } from './sub-servers';
@@ -27,6 +28,8 @@ export interface Orchestrator {
 /**
  * The orchestrator: named sub-agent sessions (start, resume, list, clean) on our own agent loop,
  * with the other bundled servers as their tools, and the claude-agent seed's `query` tool.
+ * The agent loop, the Anthropic SDK and the YAML parser load on first use, so the server is ready
+ * about as soon as the others are.
  */
 export function buildOrchestrator(workspace: string, config: OrchestratorConfig = configFromEnv(), servers = new SubServers(workspace)): Orchestrator {
   const server = new McpServer(
@@ -38,33 +41,41 @@ export function buildOrchestrator(workspace: string, config: OrchestratorConfig 
     },
   );
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
-  const client = config.apiKey ? new Anthropic({ apiKey: config.apiKey, baseURL: config.baseURL }) : undefined;
+  const client = lazyClient(config);
   const requireKey = (): void => {
-    if (!client) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
+    if (!config.apiKey) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
   };
   const store = new SessionStore(workspace);
   const resources = new SessionResources(server, store);
-  const agents = () => loadAgents(workspace);
+  const agents = async (): Promise<AgentCatalog> => (await import('./agent-definitions')).loadAgents(workspace);
   const changed = (name: string, listChanged?: boolean): void => resources.changed(name, listChanged);
-  const runner = new SessionRunner({
-    workspace,
+
+  let runner: SessionRunner | undefined;
+  let loading: Promise<SessionRunner> | undefined;
+  const getRunner = (): Promise<SessionRunner> =>
+    (loading ??= (async () => {
+      const [{ SessionRunner: Runner }, anthropic] = await Promise.all([import('./session-runner'), client()]);
+      if (!anthropic) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
+      runner = new Runner({ workspace, store, servers, config, client: anthropic, agents, elicit: (extra) => elicitFor(server, extra), changed });
+      return runner;
+    })());
+
+  const recovered = recoverSessions(store, changed).catch((err: unknown) => log(`orchestrator: could not check the sessions: ${(err as Error).message}`));
+  registerSessionTools(server, {
     store,
-    servers,
-    config,
-    // Without a key no run starts (requireKey), so this client is never used.
-    client: client ?? new Anthropic({ apiKey: 'unset' }),
+    runner: getRunner,
+    isRunning: (name) => runner?.isRunning(name) ?? false,
     agents,
-    elicit: (extra) => elicitFor(server, extra),
+    requireKey,
+    recovered,
     changed,
   });
-  const recovered = runner.recover().catch((err: unknown) => log(`orchestrator: could not check the sessions: ${(err as Error).message}`));
-  registerSessionTools(server, { store, runner, agents, requireKey, recovered, changed });
-  const queries = registerQueryTool(server, config.query, () => client, log);
+  const queries = registerQueryTool(server, config.query, client, log);
 
   let disposing: Promise<void> | undefined;
   const dispose = (): Promise<void> =>
     (disposing ??= (async () => {
-      await Promise.race([runner.dispose(), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
+      if (runner) await Promise.race([runner.dispose(), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
       queries.dispose();
       resources.dispose();
       await servers.dispose();

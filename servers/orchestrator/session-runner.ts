@@ -11,6 +11,7 @@ import { ProgressReporter } from './progress';
 import { checkSessionName, newRecord, type SessionRecord, type SessionStore } from './session-store';
 import type { SubServers } from './sub-servers';
 import { toolView } from './tool-view';
+import { isAlive } from './session-recovery';
 import { addUsage, meteredClient, noUsage } from './usage-meter';
 
 export interface RunnerDeps {
@@ -77,21 +78,6 @@ export class SessionRunner {
       return await this.track(this.run(record, definition, prompt, extra, controller, false));
     } finally {
       this.release(name, controller);
-    }
-  }
-
-  /** Sessions left `running` by a process that is gone (killed mid-turn) become `interrupted`, resumable. */
-  async recover(): Promise<void> {
-    for (const record of await this.deps.store.list()) {
-      if (record.status !== 'running' || this.running.has(record.name)) continue;
-      if (record.pid !== undefined && record.pid !== process.pid && isAlive(record.pid)) continue;
-      await this.deps.store.write({
-        ...record,
-        status: 'interrupted',
-        detail: 'The orchestrator stopped in the middle of a turn (it was killed or crashed). resume_agent continues the session.',
-        pid: undefined,
-      });
-      this.deps.changed(record.name);
     }
   }
 
@@ -259,13 +245,4 @@ function lastReply(messages: readonly Anthropic.MessageParam[]): string {
 
 function now(): string {
   return new Date().toISOString();
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -10,7 +10,10 @@ import { transcriptMarkdown } from './transcript-markdown';
 
 export interface SessionToolDeps {
   store: SessionStore;
-  runner: SessionRunner;
+  /** The runner, loaded on first use (it brings the agent loop and the Anthropic SDK). */
+  runner: () => Promise<SessionRunner>;
+  /** True while a turn of the session runs in this process. */
+  isRunning: (name: string) => boolean;
   agents: () => Promise<AgentCatalog>;
   /** Throws a ToolError saying how to set the key when there is none. */
   requireKey: () => void;
@@ -34,7 +37,7 @@ function runAnswer(format: 'markdown' | 'json' | undefined, result: RunResult): 
 
 /** list_agents, start_agent, resume_agent, list_sessions, get_session and clean_sessions. */
 export function registerSessionTools(server: McpServer, deps: SessionToolDeps): void {
-  const { store, runner } = deps;
+  const { store } = deps;
   const ready = async (): Promise<void> => {
     deps.requireKey();
     await deps.recovered;
@@ -76,7 +79,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
     },
     guarded('start_agent', async ({ session_name, agent_name, prompt, response_format }, extra) => {
       await ready();
-      return runAnswer(response_format, await runner.start(session_name, agent_name, prompt, extra as ToolExtra));
+      return runAnswer(response_format, await (await deps.runner()).start(session_name, agent_name, prompt, extra as ToolExtra));
     }),
   );
 
@@ -96,7 +99,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
     },
     guarded('resume_agent', async ({ session_name, prompt, response_format }, extra) => {
       await ready();
-      return runAnswer(response_format, await runner.resume(session_name, prompt, extra as ToolExtra));
+      return runAnswer(response_format, await (await deps.runner()).resume(session_name, prompt, extra as ToolExtra));
     }),
   );
 
@@ -156,7 +159,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
       if (session_name !== undefined && chosen.length === 0) {
         throw new ToolError(`There is no session named "${session_name}"${cutoff !== undefined ? ` idle for more than ${older_than_days} days` : ''}.`);
       }
-      const busy = chosen.filter((r) => runner.isRunning(r.name) || r.status === 'running');
+      const busy = chosen.filter((r) => deps.isRunning(r.name) || r.status === 'running');
       const gone: SessionRecord[] = [];
       for (const r of chosen.filter((c) => !busy.includes(c))) {
         await store.remove(r.name);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { bundledServerConfigs } from '../../src/core/mcp/bundled-servers';
-import { McpHub } from '../../src/core/mcp/hub';
+import type { McpHub } from '../../src/core/mcp/hub';
 import { SUB_SERVERS } from './tool-allowlist';
 
 /**
@@ -31,7 +31,10 @@ export class SubServers {
     const configs = bundledServerConfigs(this.distDir, this.workspace, this.env).filter((c) =>
       (SUB_SERVERS as readonly string[]).includes(c.name),
     );
-    const hub = new McpHub(configs, {
+    // The MCP client side loads only when a sub-agent first needs its servers.
+    const { McpHub: Hub } = await import('../../src/core/mcp/hub');
+    if (this.disposed) throw new Error('the orchestrator is shutting down');
+    const hub = new Hub(configs, {
       connection: { roots: [this.workspace], log: (server, line) => this.log(`orchestrator: ${server}: ${line}`) },
     });
     this.hub = hub;
