@@ -45,12 +45,17 @@ const messageSchema = z.object({
   content: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]),
 });
 
+/** Names Windows keeps for devices: a folder so named cannot be made there, and workspaces travel. */
+const DEVICE_NAME = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+
 export function checkSessionName(name: string): void {
   if (!SESSION_NAME.test(name)) {
     throw new ToolError(
       `"${name.slice(0, 80)}" cannot be a session name: use 1 to 60 letters, digits, "_" or "-" (it names a folder under ${SESSIONS_FOLDER}).`,
     );
   }
+  if (name === 'list') throw new ToolError('"list" cannot be a session name: sessions://list is the list of sessions. Pick another name.');
+  if (DEVICE_NAME.test(name)) throw new ToolError(`"${name}" cannot be a session name: Windows reserves it for a device. Pick another name.`);
 }
 
 export function newRecord(name: string, agent: string, model: string, now = new Date()): SessionRecord {

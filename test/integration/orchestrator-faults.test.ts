@@ -185,7 +185,7 @@ describe('orchestrator under faults', () => {
     const outside = workspace();
     const orch = await start(dir);
     reply = () => ({ text: 'ok' });
-    for (const name of ['../escape', '..', '.', 'a/b', 'a\\b', '', 'x'.repeat(61), 'nul\0x', '%2e%2e', '/etc/passwd', ' spaced ']) {
+    for (const name of ['../escape', '..', '.', 'a/b', 'a\\b', '', 'x'.repeat(61), 'nul\0x', '%2e%2e', '/etc/passwd', ' spaced ', 'list', 'CON', 'lpt1']) {
       for (const [tool, args] of [
         ['start_agent', { session_name: name, prompt: 'p' }],
         ['resume_agent', { session_name: name, prompt: 'p' }],
