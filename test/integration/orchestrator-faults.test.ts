@@ -164,7 +164,9 @@ describe('orchestrator under faults', () => {
     const sent = api.requests.length;
     // Each reply is held until both sessions have asked: run one after the other, they would never finish.
     const both = api.waitForRequests(sent + 2);
-    reply = (body) => ({ text: `done: ${lastUserText(body).slice(-1)}`, gate: both });
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    reply = (body) => ({ text: `done: ${lastUserText(body).slice(-1)}`, gate: Promise.all([both, released]) });
     const a = orch.call('start_agent', { session_name: 'par-a', prompt: 'task A' });
     const b = orch.call('start_agent', { session_name: 'par-b', prompt: 'task B' });
     await both;
@@ -174,6 +176,10 @@ describe('orchestrator under faults', () => {
     const busy = await orch.call('resume_agent', { session_name: 'par-a', prompt: 'again' });
     assert.equal(busy.isError, true);
     assert.match(textOf(busy), /running a turn now/);
+    const clean = await orch.call('clean_sessions', { confirm: true });
+    assert.deepEqual((clean.structuredContent as { kept_running: string[] }).kept_running.sort(), ['par-a', 'par-b']);
+    assert.ok(existsSync(join(dir, '.mcp-agent', 'sessions', 'par-a', 'session.json')), 'a running session is never deleted');
+    release();
     const [ra, rb] = await Promise.all([a, b]);
     assert.match(textOf(ra), /done: A/);
     assert.match(textOf(rb), /done: B/);

@@ -122,6 +122,24 @@ describe('orchestrator sessions', () => {
     assert.equal(existsSync(join(workspace, 'refused.txt')), false);
   });
 
+  test('clean_sessions needs confirm, and deletes by age, by name or all', async () => {
+    const refused = await orch.call('clean_sessions', { confirm: false });
+    assert.equal(refused.isError, true);
+    const none = await orch.call('clean_sessions', { confirm: true, older_than_days: 1 });
+    assert.deepEqual((none.structuredContent as { deleted: string[] }).deleted, [], 'every session is younger than a day');
+    const listChanged = new Promise<void>((resolve) => orch.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
+    const one = await orch.call('clean_sessions', { confirm: true, session_name: 'refused' });
+    assert.deepEqual((one.structuredContent as { deleted: string[] }).deleted, ['refused']);
+    assert.equal(existsSync(join(workspace, '.mcp-agent', 'sessions', 'refused')), false);
+    await listChanged;
+    const missing = await orch.call('clean_sessions', { confirm: true, session_name: 'refused' });
+    assert.equal(missing.isError, true);
+    const all = await orch.call('clean_sessions', { confirm: true });
+    assert.deepEqual((all.structuredContent as { deleted: string[] }).deleted.sort(), ['first', 'second']);
+    assert.deepEqual(await sessions(orch), []);
+    assert.equal((await orch.call('get_session', { session_name: 'first' })).isError, true);
+  });
+
   test('list_agents lists the built-in agent, the definitions and the broken files with why', async () => {
     writeFiles(workspace, {
       '.claude/agents/reviewer.md': agentFile({ name: 'reviewer', description: 'Reviews code', tools: 'Read, Grep, Bash' }),
