@@ -41,11 +41,11 @@ export function approvalAsker(definition: AgentDefinition, mode: ApproveMode, el
       try {
         return await elicit(questionOf(definition, request), !sensitive, signal);
       } catch (err) {
-        refusals.push(refusal(definition, request, `asking failed (${(err as Error).message}); refused`));
+        refusals.push(refusal(request, `asking failed (${(err as Error).message}); refused`));
         return 'deny';
       }
     }
-    refusals.push(refusal(definition, request, sensitive ? sensitiveWhy(elicit, mode) : howToAllow(definition, request, elicit, mode)));
+    refusals.push(refusal(request, sensitive ? sensitiveWhy(elicit, mode) : howToAllow(definition, request, elicit, mode)));
     return 'deny';
   };
 }
@@ -58,7 +58,7 @@ function questionOf(definition: AgentDefinition, request: ApprovalRequest): stri
   return lines.join('\n');
 }
 
-function refusal(definition: AgentDefinition, request: ApprovalRequest, why: string): Refusal {
+function refusal(request: ApprovalRequest, why: string): Refusal {
   return { tool: request.tool.qualifiedName, reason: request.reason, why };
 }
 
