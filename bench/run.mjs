@@ -1,6 +1,6 @@
 // npm run bench: measures our bundles, servers and host client side by side with their baselines in
 // one run, prints one table per section and writes .test-artifacts/bench.json. Never asserts times.
-// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [orchestrator]   (no names: all sections)
+// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [orchestrator]   (no names: all sections)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { benchTree } from './sections/tree.mjs';
 import { benchRoundTrip } from './sections/round-trip.mjs';
 import { benchLargeResult } from './sections/large-result.mjs';
 import { benchSizes } from './sections/sizes.mjs';
+import { benchChat } from './sections/chat.mjs';
 import { benchOrchestrator } from './sections/orchestrator.mjs';
 
 const wanted = process.argv.slice(2);
@@ -63,6 +64,7 @@ const sections = [
   ['rtt', () => benchRoundTrip({ host })],
   ['large', () => benchLargeResult({ host })],
   ['sizes', () => benchSizes()],
+  ['chat', () => benchChat()],
   ['orchestrator', () => benchOrchestrator({ workspace: temp('orchestrator') })],
 ];
 

@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
-import { DEFAULT_MODEL } from './core/agent/models';
+import { CHAT_ID } from './core/chat/chat-meta';
 
 export interface CliArgs {
   workspace: string;
   yes: boolean;
   prompt?: string;
-  model: string;
+  /** A model named with --model or MCP_AGENT_MODEL; unset: the newest active Sonnet the Models API lists. */
+  model?: string;
   maxIterations: number;
   maxTokens: number;
   /** Create the demo data.db in the workspace when it has none (then exit, or run the prompt if one is given). */
@@ -16,16 +17,26 @@ export interface CliArgs {
   mcpConfigs: string[];
   /** Start `.vscode/mcp.json` and `.mcp.json` servers without asking. */
   trustWorkspaceServers: boolean;
+  /** Go on with the workspace's most recent chat. */
+  continueChat: boolean;
+  /** Go on with this chat (an id from the chat list or a previous run). */
+  resume?: string;
 }
 
 export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-config <file>]... [--trust-workspace-servers]
-                        [--model <name>] [--max-iterations <n>] [--max-tokens <n>] [--create-sample-db] ["prompt"]
+                        [--continue | --resume <id>] [--model <name>] [--max-iterations <n>] [--max-tokens <n>]
+                        [--create-sample-db] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
   Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn.
   --yes approves every tool call; otherwise each call that changes something asks: y(es), N(o), or a(lways)
   for the rest of the session; run_code's "always" must be typed out ("always run code"), and a sensitive
   file (.vscode/settings.json, anything in .git, MCP configs) asks every time.
+  Every chat is saved (in ~/.mcp-agent/chats, or $MCP_AGENT_HOME/chats, shared with the VS Code extension):
+  --continue goes on with the workspace's most recent chat, --resume <id> with that one; the id is printed when
+  a run ends. After each turn the tokens it used (and its cost, where the model's price is known) go to stderr.
+  Without --model (or MCP_AGENT_MODEL) the newest active Sonnet the Models API lists is used (claude-sonnet-5-5 when
+  the list cannot be read); a reply is never asked to be longer than the model's own output limit.
   --max-tokens caps each model reply (default 8192); a tool call cut off by it is not run.
   --create-sample-db creates data.db (the demo's books and users tables) in the workspace when it has none, never
   replacing a file; then runs the prompt if one is given, else exits.
@@ -47,6 +58,8 @@ const OPTIONS = {
   'create-sample-db': { type: 'boolean' },
   'mcp-config': { type: 'string', multiple: true },
   'trust-workspace-servers': { type: 'boolean' },
+  continue: { type: 'boolean', short: 'c' },
+  resume: { type: 'string', short: 'r' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -68,14 +81,20 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   const args: CliArgs = {
     workspace: typeof values.workspace === 'string' ? resolve(values.workspace) : process.cwd(),
     yes: values.yes === true,
-    model: typeof values.model === 'string' ? values.model : env.MCP_AGENT_MODEL || DEFAULT_MODEL,
+    model: typeof values.model === 'string' ? values.model : env.MCP_AGENT_MODEL || undefined,
     maxIterations: wholeNumber(values['max-iterations'], '--max-iterations', 1, 10),
     maxTokens: wholeNumber(values['max-tokens'], '--max-tokens', 256, 8192),
     createSampleDb: values['create-sample-db'] === true,
     help: values.help === true,
     mcpConfigs: (values['mcp-config'] ?? []).filter((v): v is string => typeof v === 'string').map((f) => resolve(f)),
     trustWorkspaceServers: values['trust-workspace-servers'] === true,
+    continueChat: values.continue === true,
   };
+  if (typeof values.resume === 'string') {
+    if (!CHAT_ID.test(values.resume)) throw new Error(`--resume needs a chat id (letters and digits, as printed when a run ends), not "${values.resume}"`);
+    args.resume = values.resume;
+  }
+  if (args.continueChat && args.resume) throw new Error('use --continue or --resume <id>, not both');
   if (positionals.length > 0) args.prompt = positionals.join(' ');
   return args;
 }

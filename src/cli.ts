@@ -1,9 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import { Agent } from './core/agent/agent';
-import type { TurnStatus } from './core/agent/types';
+import type { AskApproval, TurnStatus } from './core/agent/types';
+import { ChatHistory } from './core/chat/chat-history';
+import { ModelCatalog } from './core/agent/model-catalog';
+import { chatsDir } from './core/chat/chat-home';
+import { newChatId, newMeta } from './core/chat/chat-meta';
+import { ChatSession, type TurnConfig } from './core/chat/chat-session';
+import { usageLine, usageTotal } from './shared/usage-format';
 import { bundledServerConfigs } from './core/mcp/bundled-servers';
 import { McpHub } from './core/mcp/hub';
 import { terminalApproval } from './cli-approval';
@@ -68,28 +72,64 @@ async function main(): Promise<number> {
     for (const s of hub.statuses()) {
       if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
     }
-    const agent = new Agent({
-      client: new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined }),
-      host: hub,
-      model: args.model,
+    const ask: AskApproval = args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t) });
+    const client = new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
+    const catalog = new ModelCatalog(async () => client);
+    const model = await catalog.resolve(args.model);
+    const limit = (await catalog.entry(model))?.maxTokens;
+    const chat = await openChat(args, model, hub, ask, renderer);
+    if (!chat) return 2;
+    const config: TurnConfig = {
+      client,
+      model,
       maxIterations: args.maxIterations,
-      maxTokens: args.maxTokens,
-      workspaceName: basename(args.workspace),
-      workspaceDir: args.workspace,
-      approvals: memoryApprovals(),
-      askApproval: args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t) }),
+      maxTokens: limit ? Math.min(args.maxTokens, limit) : args.maxTokens,
+      toolTimeoutMs: 120_000,
       keyHint: 'Check ANTHROPIC_API_KEY.',
       settingNames: { maxTokens: 'the --max-tokens option', maxIterations: 'the --max-iterations option' },
-    });
-    if (args.prompt !== undefined) {
-      const status = await runTurn(agent, args.prompt, renderer);
-      return status === 'done' || status === 'max_iterations' ? 0 : 1;
+    };
+    try {
+      if (args.prompt !== undefined) {
+        const status = await runTurn(chat, config, args.prompt);
+        return status === 'done' || status === 'max_iterations' ? 0 : 1;
+      }
+      return await repl(chat, config, lines, renderer);
+    } finally {
+      await chat.flush();
+      if (chat.events.length > 0) process.stderr.write(`mcp-agent: chat ${chat.id} saved; go on with --resume ${chat.id} (or --continue)\n`);
+      chat.dispose();
     }
-    return await repl(agent, lines, renderer);
   } finally {
     rl.close();
     await hub.dispose();
   }
+}
+
+/** A new chat, or the one --continue / --resume names, shown on the terminal as it runs; undefined (said why) when there is none. */
+async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskApproval, renderer: CliRenderer): Promise<ChatSession | undefined> {
+  const history = new ChatHistory(chatsDir(args.workspace));
+  let meta = newMeta(newChatId(), model);
+  if (args.continueChat || args.resume) {
+    const found = args.resume ? await history.get(args.resume) : await history.latest();
+    if (!found) {
+      process.stderr.write(args.resume ? `mcp-agent: there is no chat ${args.resume} in this workspace\n` : 'mcp-agent: there is no earlier chat in this workspace to continue\n');
+      return undefined;
+    }
+    meta = found;
+  }
+  // "Always" answers last for this run only: the CLI keeps no approvals on disk.
+  const session = new ChatSession({ meta, store: history.store(meta.id), host: hub, workspace: args.workspace, approvals: memoryApprovals(), ask });
+  await session.load();
+  if (args.continueChat || args.resume) {
+    const turns = session.events.filter((e) => e.kind === 'user').length;
+    renderer.line(escapeControls(`[continuing "${meta.title}" (${meta.id}), ${turns} message${turns === 1 ? '' : 's'} so far]`));
+  }
+  session.on('event', (event) => {
+    renderer.handle({ type: 'event', event });
+    if (event.kind === 'turn_end' && event.usage) process.stderr.write(`mcp-agent: this turn: ${usageLine(event.usage)} · chat: ${usageTotal(session.info.usage, session.info.unpricedTurns ?? 0)}\n`);
+  });
+  session.on('transient', (output) => renderer.handle(output));
+  return session;
 }
 
 /** The servers of --mcp-config files and, with consent, the workspace's own MCP configs (cli-servers.ts). */
@@ -115,30 +155,30 @@ async function makeSampleDb(workspace: string): Promise<boolean> {
   }
 }
 
-/** The turn Ctrl+C stops; with none running, Ctrl+C leaves. */
-let running: AbortController | undefined;
+/** The chat whose turn Ctrl+C stops; with none running, Ctrl+C leaves. */
+let running: ChatSession | undefined;
 
 function onInterrupt(rl: Interface): void {
-  if (running) running.abort();
+  if (running) running.stop();
   else rl.close();
 }
 
-async function runTurn(agent: Agent, text: string, renderer: CliRenderer): Promise<TurnStatus> {
-  running = new AbortController();
+async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Promise<TurnStatus | undefined> {
+  running = chat;
   try {
-    return await agent.runTurn({ text }, (o) => renderer.handle(o), running.signal);
+    return await chat.send(text, [], config);
   } finally {
     running = undefined;
   }
 }
 
-async function repl(agent: Agent, lines: LineReader, renderer: CliRenderer): Promise<number> {
+async function repl(chat: ChatSession, config: TurnConfig, lines: LineReader, renderer: CliRenderer): Promise<number> {
   renderer.line('MCP Agent — type a message, "exit" to quit. Ctrl+C stops a running turn.');
   for (;;) {
     const text = await lines.ask('You: ');
     if (text === undefined || ['exit', 'quit'].includes(text.trim().toLowerCase())) return 0;
     if (!text.trim()) continue;
-    await runTurn(agent, text, renderer);
+    await runTurn(chat, config, text);
   }
 }
 

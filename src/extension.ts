@@ -10,7 +10,12 @@ import { PromptsTree } from './vscode/trees/prompts-tree';
 import { ResourcesTree } from './vscode/trees/resources-tree';
 import { SessionsTree } from './vscode/trees/sessions-tree';
 import { ToolsTree } from './vscode/trees/tools-tree';
+import { ChatsTree } from './vscode/trees/chats-tree';
+import { importLegacyChat } from './core/chat/legacy-import';
+import { readSettings } from './vscode/settings';
 import type { ServerState, ServerStatus } from './core/mcp/types';
+import { ChatHistory } from './core/chat/chat-history';
+import { chatsDir } from './core/chat/chat-home';
 
 /** What activate() returns: read by the extension-host tests and by other extensions. */
 export interface McpAgentApi {
@@ -41,14 +46,22 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   manager = new ServerManager(context.extensionPath, workspace, secrets, log);
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
+  const history = new ChatHistory(chatsDir(workspace));
   const chat = new ChatController({
-    storeDir: join(storage.fsPath, 'chats', 'current'),
+    history,
+    imagesDir: join(storage.fsPath, 'images'),
     checkpointsDir: join(storage.fsPath, 'checkpoints.git'),
     hub,
     secrets,
     workspace,
     workspaceState: context.workspaceState,
     log,
+    // the one chat older versions kept joins the history before the first chat opens
+    beforeFirstOpen: () =>
+      importLegacyChat(join(storage.fsPath, 'chats', 'current'), history, readSettings().model).catch((err: unknown) => {
+        log.warn(`could not move the earlier chat into the history: ${String(err)}`);
+        return undefined;
+      }),
   });
   const commandErrors: string[] = [];
   const keepCommandError = (message: string): void => {
@@ -59,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool));
   const resources = new ResourcesTree(hub);
   const prompts = new PromptsTree(hub);
+  const chats = new ChatsTree(history, () => chat.currentChatId);
 
   context.subscriptions.push(
     log,
@@ -75,7 +89,10 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources }),
     vscode.window.createTreeView('mcpAgent.prompts', { treeDataProvider: prompts }),
     vscode.window.createTreeView('mcpAgent.sessions', { treeDataProvider: new SessionsTree() }),
-    ...registerCommands({ chat, chatView, secrets, hub, tools, log, workspace, onError: (m) => keepCommandError(m) }),
+    chats,
+    chat.onDidChangeChats(() => chats.refresh()),
+    vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
+    ...registerCommands({ chat, chatView, secrets, hub, tools, log, workspace, history, onError: (m) => keepCommandError(m) }),
   );
 
   // Servers start after activate() returns, in parallel, so the editor never waits for them.

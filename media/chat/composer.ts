@@ -13,6 +13,8 @@ export interface ComposerDeps {
   onSend: (text: string, attachments: string[]) => void;
   onStop: () => void;
   onDraft: (text: string) => void;
+  /** The model button, or `/model` sent as a message. */
+  onPickModel: () => void;
 }
 
 export class Composer {
@@ -22,6 +24,7 @@ export class Composer {
   private readonly stop: HTMLButtonElement;
   private readonly chips: HTMLElement;
   private readonly hint: HTMLElement;
+  private readonly modelButton: HTMLButtonElement;
   private readonly attachments = new Map<string, string>();
   private busy = false;
   /** What was sent, oldest first, for Up / Down; `recallAt` is the entry shown, if one is. */
@@ -38,12 +41,15 @@ export class Composer {
     this.chips = h('div', { class: 'attachments composer-attachments', attrs: { 'aria-label': 'Attachments' } });
     this.chips.hidden = true;
     this.hint = h('div', { class: 'composer-hint' });
+    this.modelButton = h('button', { class: 'model-button', attrs: { type: 'button', title: 'Choose the model (/model)' } });
+    this.modelButton.hidden = true;
+    this.modelButton.addEventListener('click', () => this.deps.onPickModel());
     this.el = h(
       'div',
       { class: 'composer', attrs: { id: 'composer' } },
       this.chips,
       h('div', { class: 'input-box' }, this.input, h('div', { class: 'input-actions' }, this.stop, this.send)),
-      this.hint,
+      h('div', { class: 'composer-footer' }, this.modelButton, this.hint),
     );
 
     this.send.addEventListener('click', () => this.submit());
@@ -77,8 +83,16 @@ export class Composer {
     return this.busy;
   }
 
+  /** The model the next turn uses, on the button that changes it. */
+  setModel(model: string): void {
+    this.modelButton.hidden = !model;
+    this.modelButton.replaceChildren(h('span', { class: 'model-name', text: model }), icon('chevron', 'icon-down'));
+    this.modelButton.setAttribute('aria-label', `Model: ${model}. Choose another`);
+  }
+
   setHint(text: string): void {
     this.hint.textContent = text;
+    this.hint.title = text;
   }
 
   attach(path: string, label: string): void {
@@ -144,6 +158,13 @@ export class Composer {
 
   private submit(): void {
     const text = this.input.value;
+    if (text.trim() === '/model') {
+      this.input.value = '';
+      this.autoGrow();
+      this.updateSend();
+      this.deps.onPickModel();
+      return;
+    }
     if (this.busy || text.trim() === '') return;
     if (text.length > MAX_TEXT) {
       this.setHint(`Message too long (${text.length.toLocaleString()} characters; the limit is ${MAX_TEXT.toLocaleString()}).`);

@@ -9,6 +9,7 @@ import { h, icon } from './dom';
 import { ScrollPin } from './scroll-pin';
 import { stats } from './stats';
 import { renderStatus } from './status-area';
+import { usageTotal } from '../../src/shared/usage-format';
 import { Transcript } from './transcript';
 import { connectHost } from './vscode-api';
 import { createWelcome } from './welcome';
@@ -46,6 +47,7 @@ const composer = new Composer({
     pin.jumpToBottom();
   },
   onStop: () => host.post({ type: 'stop' }),
+  onPickModel: () => host.post({ type: 'pickModel' }),
   // The draft survives the view being hidden and restored.
   onDraft: (draft) => {
     clearTimeout(saveTimer);
@@ -93,7 +95,10 @@ function applyState(state: ChatState): void {
   if (state.hasKey && hadKey !== true) transcript.keySet();
   hadKey = state.hasKey;
   composer.setBusy(state.busy);
-  composer.setHint(state.model ? `${state.model}${state.workspaceName ? ` · ${state.workspaceName}` : ''}` : '');
+  const u = state.chat?.usage;
+  const total = u && u.input + u.output + u.cacheRead + u.cacheWrite > 0 ? `chat: ${usageTotal(u, state.chat?.unpricedTurns)}` : '';
+  composer.setModel(state.model);
+  composer.setHint([state.workspaceName, total].filter(Boolean).join(' · '));
 }
 
 function handle(msg: HostMessage): void {

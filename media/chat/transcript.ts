@@ -2,7 +2,8 @@
  * The message list: turns ChatEvents (live or replayed) and streaming deltas into DOM. Live and
  * replayed chats go through the same `apply`, so they look the same.
  */
-import type { ApprovalDecision, ChatEvent, TurnAction } from '../../src/shared/protocol';
+import type { ApprovalDecision, ChatEvent, TurnAction, TurnUsage } from '../../src/shared/protocol';
+import { usageDetail, usageLine } from '../../src/shared/usage-format';
 import { ApprovalCard } from './approval-card';
 import { h, icon, type IconName } from './dom';
 import { FrameBatcher } from './frame-batcher';
@@ -182,6 +183,7 @@ export class Transcript {
     const marker = turnEndMarker(e);
     if (e.action) marker.append(actionButtons(e.action, this.live ? e.retryAfterS : undefined, this.deps.onAction));
     turn.append(marker);
+    if (e.usage) turn.append(turnUsage(e.usage));
   }
 
   /** A turn that changed files can be undone from its message. */
@@ -222,6 +224,11 @@ function turnEndMarker(e: EventOf<'turn_end'>): HTMLElement {
       break;
   }
   return el;
+}
+
+/** What the turn's model calls used, in small print under it; the exact counts in its tooltip. */
+function turnUsage(u: TurnUsage): HTMLElement {
+  return h('div', { class: 'turn-usage', text: usageLine(u), attrs: { title: `${u.model}\n${usageDetail(u)}` } });
 }
 
 export function basename(path: string): string {

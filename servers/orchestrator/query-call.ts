@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { describeApiError } from '../../src/core/agent/api-errors';
 import { readReply } from '../../src/core/agent/reply-stream';
 import { KEY_HINT, type QueryConfig } from './config';
-import { usageOf, type TokenUsage } from './usage-meter';
+import { usageOf, type TokenUsage } from '../../src/core/usage/token-usage';
 
 export type QueryOutcome = { ok: true; answer: string; usage: TokenUsage } | { ok: false; message: string };
 

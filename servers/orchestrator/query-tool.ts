@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
+import { promptTokens } from '../../src/core/usage/token-usage';
 import { errorResult, guarded, textResult } from '../lib/results';
 import { KEY_HINT, type QueryConfig } from './config';
 import { QuerySessions } from './query-sessions';
@@ -40,7 +41,9 @@ export function registerQueryTool(
         const { askClaude } = await import('./query-call');
         const outcome = await askClaude(anthropic, config, [...(session?.history ?? []), question], extra.signal);
         if (!outcome.ok) return errorResult(outcome.message);
-        const { answer, usage } = outcome;
+        const { answer } = outcome;
+        // The seed's two numbers: every input token (however the cache billed it) and the output.
+        const usage = { input_tokens: promptTokens(outcome.usage), output_tokens: outcome.usage.output };
         if (session) sessions.record(session.id, question, { role: 'assistant', content: answer || '(no answer)' });
         if (config.log) log(`query: session ${session?.id ?? '-'}: ${usage.input_tokens} in, ${usage.output_tokens} out`);
         const renewed = session?.isNew && sessionId ? ` (a new session: "${sessionId.slice(0, 40)}" is unknown or expired)` : '';
@@ -53,7 +56,7 @@ export function registerQueryTool(
         return textResult(`${answer}\n${footer.join('\n')}`, {
           answer,
           ...(session ? { sessionId: session.id } : {}),
-          usage: { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens },
+          usage,
         });
       },
       { heartbeat: true },

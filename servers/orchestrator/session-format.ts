@@ -2,7 +2,8 @@ import type { AgentCatalog } from './agent-definitions';
 import type { RunResult } from './session-runner';
 import type { SessionRecord } from './session-store';
 import { oneLine } from './transcript-markdown';
-import { totalTokens } from './usage-meter';
+import { costOf } from '../../src/core/usage/prices';
+import { totalTokens } from './session-tokens';
 
 export type ResponseFormat = 'markdown' | 'json';
 
@@ -17,6 +18,7 @@ export function sessionJson(r: SessionRecord): Record<string, unknown> {
     turns: r.turns,
     tokens: totalTokens(r.usage),
     usage: r.usage,
+    cost_usd: costOf(r.model, r.usage),
     created: r.created,
     last_activity: r.lastActivity,
   };

@@ -12,7 +12,8 @@ import { checkSessionName, newRecord, type SessionRecord, type SessionStore } fr
 import type { SubServers } from './sub-servers';
 import { toolView } from './tool-view';
 import { isAlive } from './session-recovery';
-import { addUsage, meteredClient, noUsage } from './usage-meter';
+import { addUsage } from '../../src/core/usage/token-usage';
+import { withBeforeModelCall } from './before-model-call';
 
 export interface RunnerDeps {
   workspace: string;
@@ -145,18 +146,14 @@ export class SessionRunner {
       const log = await store.log(record.name);
       const history = first ? [] : await log.load();
       const hub = await this.deps.servers.get();
-      let usage = noUsage();
       let calls = 0;
       let error: string | undefined;
       const refusals: Refusal[] = [];
       const agent = new Agent({
-        client: meteredClient(this.deps.client, {
-          // The conversation so far reaches the disk before each model call: a process killed while it waits keeps the prompt.
-          onCall: () => {
-            progress.modelCall(++calls);
-            return log.flush();
-          },
-          onUsage: (u) => (usage = addUsage(usage, u)),
+        // The conversation so far reaches the disk before each model call: a process killed while it waits keeps the prompt.
+        client: withBeforeModelCall(this.deps.client, () => {
+          progress.modelCall(++calls);
+          return log.flush();
         }),
         host: toolView(hub, definition.allow),
         model: record.model,
@@ -168,6 +165,9 @@ export class SessionRunner {
         keyHint: KEY_HINT,
         settingNames: { maxTokens: 'max_tokens (8192 for sub-agents)', maxIterations: 'MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS' },
         history,
+        // The system prompt the session began with, kept so a resumed session reads its prefix from the prompt cache.
+        system: record.system,
+        onSystem: (system) => (record = { ...record, system }),
         onMessage: (m) => {
           void log.append(m);
           this.deps.changed(record.name);
@@ -184,7 +184,7 @@ export class SessionRunner {
       );
       await log.flush();
       if (log.lastError) error = `${error ? `${error} ` : ''}The transcript could not be saved: ${log.lastError.message}`;
-      record = { ...record, ...this.outcome(status, error), usage: addUsage(record.usage, usage), lastActivity: now(), pid: undefined };
+      record = { ...record, ...this.outcome(status, error), usage: addUsage(record.usage, agent.usage), lastActivity: now(), pid: undefined };
       // Free the session as soon as its last write is queued: whoever sees it done can resume it at once,
       // and that run's writes queue after this one.
       const saved = store.write(record);

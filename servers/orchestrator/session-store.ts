@@ -8,18 +8,15 @@ import { readSmallFile } from '../../src/common/small-file';
 import { ToolError } from '../../src/common/tool-error';
 import { JsonlLog } from '../../src/core/transcript/jsonl-log';
 import { writeFileAtomic } from '../lib/atomic-write';
-import { noUsage } from './usage-meter';
+import { NO_USAGE } from '../../src/core/usage/token-usage';
 
 export const SESSIONS_FOLDER = '.mcp-agent/sessions';
 export const SESSION_NAME = /^[a-zA-Z0-9_-]{1,60}$/;
 const MAX_RECORD_BYTES = 256 * 1024;
 
-const usageSchema = z.object({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  cache_read_input_tokens: z.number(),
-  cache_creation_input_tokens: z.number(),
-});
+const count = z.number().int().nonnegative();
+/** src/core/usage's TokenUsage: input at full price, output, read from and written to the prompt cache. */
+const usageSchema = z.object({ input: count, output: count, cacheRead: count, cacheWrite: count });
 
 export const sessionStatusSchema = z.enum(['running', 'done', 'error', 'interrupted']);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
@@ -37,6 +34,8 @@ const recordSchema = z.object({
   usage: usageSchema,
   /** The process running a turn (status `running`), so another start can tell a live run from a dead one. */
   pid: z.number().int().optional(),
+  /** The system prompt the session began with (src/core/agent's FrozenSystem). */
+  system: z.object({ text: z.string(), tools: z.array(z.string()) }).optional(),
 });
 export type SessionRecord = z.infer<typeof recordSchema>;
 
@@ -60,7 +59,7 @@ export function checkSessionName(name: string): void {
 
 export function newRecord(name: string, agent: string, model: string, now = new Date()): SessionRecord {
   const at = now.toISOString();
-  return { name, agent, model, status: 'running', created: at, lastActivity: at, turns: 0, usage: noUsage(), pid: process.pid };
+  return { name, agent, model, status: 'running', created: at, lastActivity: at, turns: 0, usage: { ...NO_USAGE }, pid: process.pid };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { costOf } from '../../src/core/usage/prices';
 import type { SessionRecord } from './session-store';
-import { totalTokens } from './usage-meter';
+import { totalTokens } from './session-tokens';
 
 /** How much of one tool input or result the transcript shows; the model saw it whole. */
 const MAX_BLOCK_CHARS = 4000;
@@ -17,12 +18,17 @@ export function transcriptMarkdown(record: SessionRecord, messages: readonly Ant
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
+function costText(r: SessionRecord): string {
+  const cost = costOf(r.model, r.usage);
+  return cost === undefined ? '' : `, about $${cost.toFixed(4)}`;
+}
+
 export function summaryLines(r: SessionRecord): string[] {
   return [
     `- Agent: ${r.agent} (${r.model})`,
     `- Status: ${r.status}${r.detail ? ` — ${oneLine(r.detail)}` : ''}`,
     `- Turns: ${r.turns}`,
-    `- Tokens: ${totalTokens(r.usage)} (input ${r.usage.input_tokens}, output ${r.usage.output_tokens}, cache read ${r.usage.cache_read_input_tokens})`,
+    `- Tokens: ${totalTokens(r.usage)} (input ${r.usage.input}, cache read ${r.usage.cacheRead}, cache write ${r.usage.cacheWrite}, output ${r.usage.output})${costText(r)}`,
     `- Created: ${r.created}`,
     `- Last activity: ${r.lastActivity}`,
   ];

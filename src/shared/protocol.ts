@@ -30,6 +30,19 @@ export type AlwaysKind = z.infer<typeof alwaysKindSchema>;
 export const turnActionSchema = z.enum(['retry', 'setKey', 'continue']);
 export type TurnAction = z.infer<typeof turnActionSchema>;
 
+const tokens = z.number().int().nonnegative();
+
+/** What a turn's model calls used; the cost only where the model's price is known. */
+export const turnUsageSchema = z.object({
+  model: z.string().max(200),
+  input: tokens,
+  output: tokens,
+  cacheRead: tokens,
+  cacheWrite: tokens,
+  costUsd: z.number().nonnegative().optional(),
+});
+export type TurnUsage = z.infer<typeof turnUsageSchema>;
+
 export const chatEventSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('user'),
@@ -78,6 +91,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     action: turnActionSchema.optional(),
     /** For `retry`: how long the API asked to wait (its retry-after), counted down before Retry is enabled. */
     retryAfterS: z.number().nonnegative().max(3600).optional(),
+    /** Absent when no model call answered (and in chats saved before usage was kept). */
+    usage: turnUsageSchema.optional(),
   }),
   /** The turn changed these files; its snapshots (our own git, never the person's) let it be undone. */
   z.object({
@@ -105,6 +120,15 @@ export const chatStateSchema = z.object({
   workspaceName: z.string(),
   /** Servers that are not ready, so the chat can say why tools are missing. */
   serverProblems: z.array(z.string()),
+  /** The open chat: its title and what all its turns used. */
+  chat: z
+    .object({
+      title: z.string().max(200),
+      usage: z.object({ input: tokens, output: tokens, cacheRead: tokens, cacheWrite: tokens, costUsd: z.number().nonnegative().optional() }),
+      /** Turns whose model has no known price: the cost shown is then a lower bound. */
+      unpricedTurns: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
@@ -146,6 +170,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approve'), callId: id, decision: approvalDecisionSchema }),
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('newChat') }),
+  /** Open the model picker (the footer's model button, or /model in the composer). */
+  z.object({ type: z.literal('pickModel') }),
   z.object({ type: z.literal('copy'), text: z.string().max(5_000_000) }),
   /** Open an image a tool returned in an editor tab: raster types only, base64, at most the 5 MiB the chat keeps. */
   z.object({

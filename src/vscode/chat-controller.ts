@@ -1,20 +1,21 @@
 import * as vscode from 'vscode';
 import Anthropic from '@anthropic-ai/sdk';
-import { randomUUID } from 'node:crypto';
-import { basename, join } from 'node:path';
-import { Agent, type TurnInput } from '../core/agent/agent';
+import { join } from 'node:path';
+import { basename } from 'node:path';
 import { openImage } from './open-image';
 import { openWorkspaceFile } from './open-file';
 import { EditReview } from './edit-review';
 import { restoreCheckpoint } from './checkpoint-restore';
 import { ShadowGit } from '../core/checkpoint/shadow-git';
-import { TurnCheckpoint } from '../core/checkpoint/turn-checkpoint';
 import { approvalKey, type ApprovalStore } from '../core/agent/approval-policy';
-import type { AgentOutput, AskApproval } from '../core/agent/types';
 import type { McpHub } from '../core/mcp/hub';
 import type { HubTool } from '../core/mcp/types';
-import { ChatStore } from '../core/transcript/chat-store';
-import type { ApprovalDecision, ChatEvent, ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
+import type { ChatHistory } from '../core/chat/chat-history';
+import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
+import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
+import { ModelCatalog } from '../core/agent/model-catalog';
+import { DEFAULT_MODEL } from '../core/agent/models';
+import type { ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import type { Secrets } from './secrets';
 import { readSettings } from './settings';
@@ -23,7 +24,9 @@ const KEY_HINT = "Run 'MCP Agent: Set API Key' to store a valid key.";
 const APPROVALS_KEY = 'mcpAgent.alwaysAllowed';
 
 export interface ChatControllerDeps {
-  storeDir: string;
+  history: ChatHistory;
+  /** Where images opened from the chat are written (the extension's storage). */
+  imagesDir: string;
   hub: McpHub;
   secrets: Secrets;
   workspace: string | undefined;
@@ -31,28 +34,31 @@ export interface ChatControllerDeps {
   log: vscode.LogOutputChannel;
   /** Where the workspace's checkpoints (a git repository of our own) live; unset: no checkpoints. */
   checkpointsDir?: string;
+  /** Runs once before the first chat is opened (e.g. bringing an older chat into the history). */
+  beforeFirstOpen?: () => Promise<unknown>;
 }
 
 /**
- * One chat: its events and model messages (persisted as they happen), the turn that is running,
- * and the approvals it is waiting for. The webview is only a view of it: it can come and go.
+ * The chat as VS Code shows it: one ChatSession open at a time (the conversation itself lives
+ * there, in src/core), a webview that comes and goes, settings and the key read for each turn,
+ * file changes reviewed in a diff editor, and the history of chats to switch between.
  */
 export class ChatController implements vscode.Disposable {
-  private store: ChatStore;
-  private loaded: Promise<void> | undefined;
-  private events: ChatEvent[] = [];
-  private history: Anthropic.MessageParam[] = [];
-  private running: AbortController | undefined;
-  private readonly pendingApprovals = new Map<string, (d: ApprovalDecision) => void>();
+  private session: ChatSession | undefined;
+  private opening: Promise<ChatSession> | undefined;
+  private unsubscribe: Array<() => void> = [];
   /** The workspace's snapshots, for turns that change files. */
   private readonly checkpoints: ShadowGit | undefined;
   /** Diffs of file changes waiting for approval; their Accept / Reject answer the same approval. */
-  private readonly review = new EditReview((callId, decision) => this.pendingApprovals.get(callId)?.(decision));
+  private readonly review = new EditReview((callId, decision) => this.session?.answer(callId, decision));
   private post: ((m: HostMessage) => void) | undefined;
   /** False until the page said `ready`: messages for it wait here, or they would be lost. */
   private viewReady = false;
   private readonly queued: HostMessage[] = [];
   private hasKey = false;
+  /** The models the key can use (Models API), and the model a chat uses when none is chosen. */
+  readonly models = new ModelCatalog(() => this.client());
+  private autoModel = DEFAULT_MODEL;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly approvalsChanged = new vscode.EventEmitter<void>();
   /** Fires when an "always allow" answer is added or they are all reset. */
@@ -60,14 +66,16 @@ export class ChatController implements vscode.Disposable {
   private readonly viewReadyEmitter = new vscode.EventEmitter<void>();
   /** Fires each time a chat page has loaded and been given the conversation. */
   readonly onDidBecomeReady = this.viewReadyEmitter.event;
+  private readonly chatsChanged = new vscode.EventEmitter<void>();
+  /** Fires when a chat is created, renamed, deleted, opened or its totals change. */
+  readonly onDidChangeChats = this.chatsChanged.event;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
-    this.store = new ChatStore(deps.storeDir);
     const unsubscribe = deps.hub.on('change', () => this.postState());
     this.disposables.push(
       { dispose: unsubscribe },
-      deps.secrets.onDidChange(() => void this.refreshKey()),
+      deps.secrets.onDidChange(() => void this.refreshKey().then(() => this.refreshModels(true))),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.postState()),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mcpAgent') && this.postState()),
     );
@@ -86,19 +94,27 @@ export class ChatController implements vscode.Disposable {
   }
 
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.session?.busy ?? false;
+  }
+
+  /** The open chat's id (undefined until one is opened). */
+  get currentChatId(): string | undefined {
+    return this.session?.id;
   }
 
   async handle(message: WebviewMessage): Promise<void> {
     switch (message.type) {
-      case 'ready':
-        await this.load();
+      case 'ready': {
+        const session = await this.current();
+        await session.load();
         await this.refreshKey();
-        this.post?.({ type: 'replay', events: this.events });
+        void this.refreshModels();
+        this.post?.({ type: 'replay', events: [...session.events] });
         this.viewReady = true;
         for (const m of this.queued.splice(0)) this.post?.(m);
         this.viewReadyEmitter.fire();
         return;
+      }
       case 'send':
         return this.send(message.text, message.attachments);
       case 'stop':
@@ -112,18 +128,21 @@ export class ChatController implements vscode.Disposable {
           void vscode.window.showWarningMessage(`MCP Agent: ${err instanceof Error ? err.message : String(err)}`);
         });
       case 'approve':
-        this.pendingApprovals.get(message.callId)?.(message.decision);
+        this.session?.answer(message.callId, message.decision);
         return;
       case 'setApiKey':
         await vscode.commands.executeCommand('mcpAgent.setApiKey');
         return;
       case 'newChat':
         return this.newChat();
+      case 'pickModel':
+        await vscode.commands.executeCommand('mcpAgent.pickModel');
+        return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
       case 'openImage':
-        return openImage(join(this.deps.storeDir, '..', 'images'), message.mimeType, message.data);
+        return openImage(this.deps.imagesDir, message.mimeType, message.data);
     }
   }
 
@@ -142,151 +161,185 @@ export class ChatController implements vscode.Disposable {
   }
 
   stop(): void {
-    this.running?.abort();
+    this.session?.stop();
   }
 
+  /** Starts a new chat; the one open stays in the history (unless it is still empty: then it is the new one). */
   async newChat(): Promise<void> {
-    this.stop();
-    await this.load();
-    await this.store.clear();
-    this.store = new ChatStore(this.deps.storeDir);
-    this.events = [];
-    this.history = [];
-    this.post?.({ type: 'replay', events: [] });
-    this.postState();
+    const session = await this.current();
+    if (session.events.length === 0 && !session.busy) return;
+    session.stop();
+    this.show(this.makeSession(newMeta(newChatId(), this.model)));
+  }
+
+  /** Opens a chat from the history; a turn running in the one open is stopped and finishes there. */
+  async openChat(id: string): Promise<void> {
+    if (this.session?.id === id) return;
+    const meta = await this.deps.history.get(id);
+    if (!meta) throw new Error('That chat no longer exists.');
+    this.session?.stop();
+    const session = this.makeSession(meta);
+    await session.load();
+    this.show(session);
+  }
+
+  /** Renames a chat; the open one through its session, so its next save keeps the new title. */
+  async renameChat(id: string, title: string): Promise<void> {
+    if (this.session?.id === id) this.session.rename(title);
+    else await this.deps.history.rename(id, title);
+    this.chatsChanged.fire();
+  }
+
+  /** Deletes a chat; deleting the open one opens a fresh chat in its place. */
+  async deleteChat(id: string): Promise<void> {
+    if (this.session?.id === id) {
+      this.session.stop();
+      await this.session.flush();
+      this.show(this.makeSession(newMeta(newChatId(), this.model)));
+    }
+    await this.deps.history.delete(id);
+    this.chatsChanged.fire();
   }
 
   async send(text: string, attachments: string[] = []): Promise<void> {
-    await this.load();
-    if (this.running) {
-      this.emit({ kind: 'notice', level: 'warning', text: 'A turn is still running: stop it or wait for it to finish.' });
+    const session = await this.current();
+    await session.load();
+    if (session.busy) {
+      session.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
       return;
     }
-    const apiKey = await this.deps.secrets.anthropicKey();
-    this.emit({ kind: 'user', id: randomUUID(), text, attachments, at: Date.now() });
-    if (!apiKey) {
-      this.emit({ kind: 'notice', level: 'error', text: `No Anthropic API key is set. ${KEY_HINT}`, action: 'setKey' });
-      return;
-    }
+    const config = await this.turnConfig();
     const context: string[] = [];
+    const problems: string[] = [];
     if (attachments.length > 0) {
-      if (!this.deps.workspace) {
-        this.emit({ kind: 'notice', level: 'warning', text: 'Open a folder to attach files from it.' });
-      } else {
+      if (!this.deps.workspace) problems.push('Open a folder to attach files from it.');
+      else {
         const { blocks, errors } = await readAttachments(this.deps.workspace, attachments);
         context.push(...blocks);
-        for (const e of errors) this.emit({ kind: 'notice', level: 'warning', text: e });
+        problems.push(...errors);
       }
     }
-    await this.runTurn(apiKey, { text, context });
+    if (!config) {
+      await session.send(text, context, undefined, attachments);
+      session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
+      return;
+    }
+    for (const p of problems) session.notice('warning', p);
+    await session.send(text, context, config, attachments);
   }
 
   /** Restore on a turn that changed files; the checkpoint comes from the host's own record of the chat. */
   async restore(turnId: string): Promise<void> {
-    const checkpoint = this.events.find((e): e is Extract<ChatEvent, { kind: 'checkpoint' }> => e.kind === 'checkpoint' && e.turnId === turnId);
+    const session = await this.current();
+    const checkpoint = session.checkpoint(turnId);
     if (!checkpoint || !this.checkpoints) {
-      this.emit({ kind: 'notice', level: 'warning', text: 'This turn has no checkpoint to restore.' });
+      session.notice('warning', 'This turn has no checkpoint to restore.');
       return;
     }
-    if (this.running) {
-      this.emit({ kind: 'notice', level: 'warning', text: 'A turn is still running: stop it before restoring files.' });
+    if (session.busy) {
+      session.notice('warning', 'A turn is still running: stop it before restoring files.');
       return;
     }
     const said = await restoreCheckpoint(this.checkpoints, checkpoint);
-    if (said) this.emit({ kind: 'notice', level: 'info', text: said });
+    if (said) session.notice('info', said);
   }
 
   /** Retry on a failed turn's notice: the same conversation asked again, with no new message. */
   async retry(): Promise<void> {
-    await this.load();
-    if (this.running) return;
-    const apiKey = await this.deps.secrets.anthropicKey();
-    if (!apiKey) {
-      this.emit({ kind: 'notice', level: 'error', text: `No Anthropic API key is set. ${KEY_HINT}`, action: 'setKey' });
+    const session = await this.current();
+    if (session.busy) return;
+    const config = await this.turnConfig();
+    if (!config) {
+      session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
       return;
     }
-    await this.runTurn(apiKey, { retry: true });
+    await session.retry(config);
   }
 
-  private async runTurn(apiKey: string, input: TurnInput): Promise<void> {
+  /** What a turn runs with now; undefined without a key. The reply limit never exceeds the model's own. */
+  private async turnConfig(): Promise<TurnConfig | undefined> {
+    const client = await this.client();
+    if (!client) return undefined;
     const settings = readSettings();
-    const controller = new AbortController();
-    this.running = controller;
-    this.postState();
-    const checkpoint = this.checkpoints ? new TurnCheckpoint(this.checkpoints, (m) => this.deps.log.warn(m)) : undefined;
-    let turnId: string | undefined;
-    const agent = new Agent({
-      client: new Anthropic({ apiKey, baseURL: settings.apiBaseUrl, maxRetries: 2 }),
-      beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
-      host: this.deps.hub,
-      model: settings.model,
-      maxTokens: settings.maxTokens,
+    const model = await this.models.resolve(settings.model);
+    const limit = (await this.models.entry(model))?.maxTokens;
+    return {
+      client,
+      model,
+      maxTokens: limit ? Math.min(settings.maxTokens, limit) : settings.maxTokens,
       maxIterations: settings.maxIterations,
       toolTimeoutMs: settings.toolTimeoutMs,
-      workspaceName: this.deps.workspace ? basename(this.deps.workspace) : 'no folder open',
-      workspaceDir: this.deps.workspace,
-      approvals: this.approvalStore(),
-      askApproval: this.askApproval,
       keyHint: KEY_HINT,
-      history: this.history,
-      onMessage: (m) => {
-        this.history.push(m);
-        void this.store.messages.append(m);
-      },
-    });
-    try {
-      const status = await agent.runTurn(
-        input,
-        (o) => {
-          if (o.type === 'event' && 'turnId' in o.event) turnId ??= o.event.turnId;
-          this.output(o);
-        },
-        controller.signal,
-      );
-      this.deps.log.info(`turn ended: ${status}`);
-      const changed = await checkpoint?.end();
-      if (changed && turnId) this.emit({ kind: 'checkpoint', turnId, ...changed });
-    } catch (err) {
-      this.emit({ kind: 'notice', level: 'error', text: `The turn failed: ${err instanceof Error ? err.message : String(err)}` });
-    } finally {
-      this.running = undefined;
-      for (const resolve of this.pendingApprovals.values()) resolve('deny');
-      this.pendingApprovals.clear();
-      this.postState();
-      if (this.store.events.lastError) {
-        this.emit({ kind: 'notice', level: 'warning', text: `This chat could not be saved: ${this.store.events.lastError.message}` });
-      }
-    }
+    };
   }
 
-  private readonly askApproval: AskApproval = (request, signal) =>
-    new Promise<ApprovalDecision>((resolve) => {
-      const settle = (decision: ApprovalDecision): void => {
-        if (!this.pendingApprovals.delete(request.callId)) return;
-        signal.removeEventListener('abort', onAbort);
+  private async client(): Promise<Anthropic | undefined> {
+    const apiKey = await this.deps.secrets.anthropicKey();
+    return apiKey ? new Anthropic({ apiKey, baseURL: readSettings().apiBaseUrl, maxRetries: 2 }) : undefined;
+  }
+
+  /** Reads the model list again (a new key may see other models) and what "automatic" means now. */
+  async refreshModels(force = false): Promise<void> {
+    await this.models.list(force);
+    this.autoModel = await this.models.resolve(undefined);
+    this.postState();
+  }
+
+  /** The model the next turn uses: the one chosen, else the newest Sonnet. */
+  get model(): string {
+    return readSettings().model || this.autoModel;
+  }
+
+  /** The open chat: at first the workspace's most recent one, or a new one. */
+  private current(): Promise<ChatSession> {
+    if (this.session) return Promise.resolve(this.session);
+    this.opening ??= (async () => {
+      await this.deps.beforeFirstOpen?.();
+      const latest = await this.deps.history.latest().catch(() => undefined);
+      const session = this.makeSession(latest ?? newMeta(newChatId(), this.model));
+      this.show(session, false);
+      return session;
+    })();
+    return this.opening;
+  }
+
+  private makeSession(meta: ChatMeta): ChatSession {
+    return new ChatSession({
+      meta,
+      store: this.deps.history.store(meta.id),
+      host: this.deps.hub,
+      workspace: this.deps.workspace,
+      approvals: this.approvalStore(),
+      checkpoints: this.checkpoints,
+      log: (m) => this.deps.log.info(m),
+      onApprovalShown: (request) => {
+        // A file change is reviewed as a diff, answered from its title bar or from the card.
+        if (request.edit) this.review.open(request.callId, request.edit).catch((err: unknown) => this.deps.log.warn(`could not open the diff: ${String(err)}`));
+      },
+      onApprovalSettled: (request) => {
         if (request.edit) void this.review.close(request.callId);
-        this.emit({ kind: 'approval', callId: request.callId, decision });
-        resolve(decision);
-      };
-      const onAbort = (): void => settle('deny');
-      this.pendingApprovals.set(request.callId, settle);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.emit({
-        kind: 'approval_request',
-        callId: request.callId,
-        server: request.tool.server,
-        tool: request.tool.tool.name,
-        reason: request.reason,
-        preview: request.preview,
-        warnings: request.warnings,
-        notes: request.notes,
-        alwaysKind: request.alwaysKind,
-      });
-      // A file change is reviewed as a diff, answered from its title bar or from the card.
-      if (request.edit) {
-        this.review.open(request.callId, request.edit).catch((err: unknown) => this.deps.log.warn(`could not open the diff: ${String(err)}`));
-      }
+      },
     });
+  }
+
+  /** Makes `session` the one shown: only its events reach the page from now on. */
+  private show(session: ChatSession, replay = true): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+    this.session = session;
+    this.opening = Promise.resolve(session);
+    this.unsubscribe.push(
+      session.on('event', (event) => this.post?.({ type: 'event', event })),
+      session.on('transient', (output) => this.post?.(output)),
+      session.on('busy', () => this.postState()),
+      session.on('meta', () => {
+        this.postState();
+        this.chatsChanged.fire();
+      }),
+    );
+    if (replay) this.post?.({ type: 'replay', events: [...session.events] });
+    this.postState();
+    this.chatsChanged.fire();
+  }
 
   private approvalStore(): ApprovalStore {
     const state = this.deps.workspaceState;
@@ -309,32 +362,6 @@ export class ChatController implements vscode.Disposable {
     this.approvalsChanged.fire();
   }
 
-  private output(out: AgentOutput): void {
-    if (out.type === 'event') this.emit(out.event);
-    else this.post?.(out);
-  }
-
-  private emit(event: ChatEvent): void {
-    this.events.push(event);
-    void this.store.events.append(event);
-    this.post?.({ type: 'event', event });
-  }
-
-  /** Reads the saved chat once; a turn that was cut off by a reload is closed as interrupted. */
-  private load(): Promise<void> {
-    this.loaded ??= (async () => {
-      const [events, messages] = await Promise.all([this.store.events.load(), this.store.messages.load()]);
-      this.events = events;
-      this.history = messages;
-      const lastEnd = events.map((e) => e.kind).lastIndexOf('turn_end');
-      const open = events.slice(lastEnd + 1).find((e): e is Extract<ChatEvent, { turnId: string }> => 'turnId' in e);
-      if (open) {
-        this.emit({ kind: 'turn_end', turnId: open.turnId, status: 'stopped', error: 'Interrupted: the window reloaded during this turn.' });
-      }
-    })();
-    return this.loaded;
-  }
-
   private async refreshKey(): Promise<void> {
     this.hasKey = !!(await this.deps.secrets.anthropicKey());
     this.postState();
@@ -346,26 +373,30 @@ export class ChatController implements vscode.Disposable {
       .filter((s) => s.state === 'error')
       .map((s) => `${s.name}: ${s.error ?? 'failed'}`);
     if (!this.deps.workspace) problems.unshift('No folder is open: open one to give the agent a workspace.');
+    const meta = this.session?.info;
     return {
       hasKey: this.hasKey,
       trusted: vscode.workspace.isTrusted,
       busy: this.busy,
-      model: readSettings().model,
+      model: this.model,
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : '',
       serverProblems: problems,
+      ...(meta ? { chat: { title: meta.title, usage: meta.usage, unpricedTurns: meta.unpricedTurns ?? 0 } } : {}),
     };
   }
 
   private postState(): void {
     this.post?.({ type: 'state', state: this.state() });
     // The Stop keybinding applies only while a turn runs.
-    void vscode.commands.executeCommand('setContext', 'mcpAgent.busy', this.running !== undefined);
+    void vscode.commands.executeCommand('setContext', 'mcpAgent.busy', this.busy);
   }
 
   dispose(): void {
-    this.stop();
+    this.session?.dispose();
+    for (const off of this.unsubscribe.splice(0)) off();
     this.approvalsChanged.dispose();
     this.viewReadyEmitter.dispose();
+    this.chatsChanged.dispose();
     for (const d of this.disposables) d.dispose();
     this.review.dispose();
   }

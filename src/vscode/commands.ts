@@ -7,6 +7,9 @@ import { createSampleDatabase } from './sample-db-command';
 import type { ChatViewProvider } from './chat-view';
 import type { Secrets } from './secrets';
 import type { ToolsTree } from './trees/tools-tree';
+import type { ChatHistory } from '../core/chat/chat-history';
+import { historyCommands } from './chat-history-commands';
+import { pickModel } from './model-picker';
 
 export interface CommandDeps {
   chat: ChatController;
@@ -16,6 +19,7 @@ export interface CommandDeps {
   tools: ToolsTree;
   log: vscode.LogOutputChannel;
   workspace: string | undefined;
+  history: ChatHistory;
   /** Told every error a command showed the person (the extension's API keeps the last few for tests). */
   onError?: (message: string) => void;
 }
@@ -36,7 +40,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
     });
 
+  const chats = historyCommands({ chat, chatView, history: deps.history, workspace: deps.workspace });
   return [
+    ...Object.entries(chats).map(([id, run]) => register(id, run as (...args: never[]) => unknown)),
     register('mcpAgent.setApiKey', async () => {
       if (await secrets.promptForAnthropicKey()) void vscode.window.showInformationMessage('MCP Agent: API key saved in secret storage.');
     }),
@@ -52,6 +58,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       chat.focus();
     }),
     register('mcpAgent.newChat', () => chat.newChat()),
+    register('mcpAgent.pickModel', () => pickModel(chat.models, chat.model)),
     register('mcpAgent.createSampleDatabase', () =>
       createSampleDatabase(deps.workspace, async () => {
         await chatView.reveal();

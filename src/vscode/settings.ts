@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { DEFAULT_MODEL } from '../core/agent/models';
 
 export interface AgentSettings {
+  /** The model the person chose; empty: the newest active Sonnet the Models API lists. */
   model: string;
   apiBaseUrl: string | undefined;
   maxIterations: number;
@@ -17,7 +17,7 @@ export function readSettings(): AgentSettings {
   const c = vscode.workspace.getConfiguration('mcpAgent');
   const base = c.get<string>('apiBaseUrl', '').trim();
   return {
-    model: c.get<string>('model', DEFAULT_MODEL) || DEFAULT_MODEL,
+    model: c.get<string>('model', '').trim(),
     apiBaseUrl: base || process.env.ANTHROPIC_BASE_URL || undefined,
     maxIterations: Math.max(1, c.get<number>('maxIterations', 10)),
     maxTokens: Math.max(256, c.get<number>('maxTokens', 8192)),

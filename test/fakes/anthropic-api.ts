@@ -10,6 +10,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { FakePromptCache, promptTokenCount, type CacheUsage } from './fake-prompt-cache';
+import { defaultModels, modelsPage, type FakeModel } from './fake-models';
 
 export interface ToolUseStep {
   name: string;
@@ -32,14 +34,16 @@ export type Reply =
 export interface RecordedRequest {
   body: MessagesBody;
   headers: IncomingMessage['headers'];
+  /** How the fake's prompt cache billed the prompt (absent for error replies). */
+  billed?: CacheUsage;
 }
 
 export interface MessagesBody {
   model: string;
   max_tokens: number;
   stream?: boolean;
-  system?: string | Array<{ type: string; text: string }>;
-  tools?: Array<{ name: string; description?: string; input_schema: unknown }>;
+  system?: string | Array<{ type: string; text: string; cache_control?: unknown }>;
+  tools?: Array<{ name: string; description?: string; input_schema: unknown; cache_control?: unknown }>;
   messages: Array<{ role: 'user' | 'assistant'; content: string | Array<Record<string, unknown>> }>;
 }
 
@@ -53,6 +57,12 @@ export class FakeAnthropicApi {
    * does, 4 characters a token) is refused with the API's 400 "prompt is too long".
    */
   promptTokenLimit: number | undefined;
+  /** Honours `cache_control` and bills reads and writes in each reply's usage. */
+  readonly cache = new FakePromptCache();
+  /** Served by `GET /v1/models`; a request over its model's `max_input_tokens` gets the API's 400. */
+  models: FakeModel[] = defaultModels();
+  /** How many `count_tokens` requests arrived. */
+  countTokenRequests = 0;
   private server: Server | undefined;
   private script: Script;
   private openResponses = new Set<ServerResponse>();
@@ -106,7 +116,9 @@ export class FakeAnthropicApi {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    if (req.method === 'GET' && url.pathname.startsWith('/v1/models')) return this.serveModels(url, res);
+    if (req.method !== 'POST' || !url.pathname.startsWith('/v1/messages')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${req.url}` } }));
       return;
@@ -114,11 +126,22 @@ export class FakeAnthropicApi {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MessagesBody;
+    const window = this.models.find((m) => m.id === body.model)?.max_input_tokens ?? undefined;
+    if (url.pathname === '/v1/messages/count_tokens') {
+      this.countTokenRequests++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ input_tokens: promptTokenCount(body) }));
+      return;
+    }
     this.requests.push({ body, headers: req.headers });
     this.waiters = this.waiters.filter((w) => (w.count <= this.requests.length ? (w.resolve(), false) : true));
     const tokens = estimateTokens(body);
     if (this.promptTokenLimit !== undefined && tokens > this.promptTokenLimit) {
       return sendError(res, { error: 400, message: `prompt is too long: ${tokens} tokens > ${this.promptTokenLimit} maximum` });
+    }
+    const counted = promptTokenCount(body);
+    if (window !== undefined && counted > window) {
+      return sendError(res, { error: 400, message: `prompt is too long: ${counted} tokens > ${window} maximum` });
     }
     const reply = this.nextReply(body);
     this.openResponses.add(res);
@@ -134,7 +157,9 @@ export class FakeAnthropicApi {
       return;
     }
     if ('gate' in reply && reply.gate) await reply.gate;
-    const message = buildMessage(body.model, reply);
+    const billed = 'hang' in reply ? undefined : this.cache.bill(body);
+    this.requests[this.requests.length - 1]!.billed = billed;
+    const message = buildMessage(body.model, reply, billed);
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ...message, content: message.content.map(({ rawInput: _raw, ...block }) => block) }));
@@ -143,6 +168,18 @@ export class FakeAnthropicApi {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     await streamMessage(res, message, reply);
+  }
+
+  private serveModels(url: URL, res: ServerResponse): void {
+    const id = decodeURIComponent(url.pathname.slice('/v1/models'.length).replace(/^\//, ''));
+    const found = id ? this.models.find((m) => m.id === id) : undefined;
+    if (id && !found) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `model: ${id}` } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(found ?? modelsPage(this.models, url.searchParams)));
   }
 }
 
@@ -177,9 +214,9 @@ interface Block {
 
 let toolUseCounter = 0;
 
-function buildMessage(model: string, reply: Exclude<Reply, { error: number } | { drop: true }>) {
+function buildMessage(model: string, reply: Exclude<Reply, { error: number } | { drop: true }>, billed?: CacheUsage) {
   const content: Block[] = [];
-  if ('hang' in reply) return { id: 'msg_hang', type: 'message', role: 'assistant', model, content, stop_reason: null };
+  if ('hang' in reply) return { id: 'msg_hang', type: 'message', role: 'assistant', model, content, stop_reason: null, usage: { input_tokens: 10, output_tokens: 0 } };
   if (reply.text) content.push({ type: 'text', text: reply.text });
   for (const use of reply.toolUses ?? []) {
     content.push({ type: 'tool_use', id: use.id ?? `toolu_fake_${++toolUseCounter}`, name: use.name, input: use.input ?? {}, rawInput: use.rawInput });
@@ -193,8 +230,13 @@ function buildMessage(model: string, reply: Exclude<Reply, { error: number } | {
     content,
     stop_reason: stopReason,
     stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 10 },
+    usage: { ...(billed ?? { input_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }), output_tokens: outputTokens(content) },
   };
+}
+
+/** What the reply's content would cost to generate, counted the way the fake counts prompts. */
+function outputTokens(content: Block[]): number {
+  return Math.max(1, content.reduce((n, b) => n + Math.ceil((b.text ?? b.rawInput ?? JSON.stringify(b.input ?? {})).length / 4), 0));
 }
 
 function send(res: ServerResponse, event: string, data: unknown): void {
@@ -208,7 +250,7 @@ async function streamMessage(
 ): Promise<void> {
   send(res, 'message_start', {
     type: 'message_start',
-    message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } },
+    message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
   });
   if ('hang' in reply) return; // the response stays open until the client aborts or the server stops
   const chunk = reply.chunk ?? 8;
@@ -245,7 +287,7 @@ async function streamMessage(
   send(res, 'message_delta', {
     type: 'message_delta',
     delta: { stop_reason: message.stop_reason, stop_sequence: null },
-    usage: { output_tokens: 10 },
+    usage: { output_tokens: message.usage.output_tokens },
   });
   send(res, 'message_stop', { type: 'message_stop' });
   res.end();
@@ -267,6 +309,16 @@ export function lastUserText(body: MessagesBody): string {
       return '';
     })
     .join('\n');
+}
+
+/** The system prompt as one string, whether it was sent as a string or as blocks. */
+export function systemText(body: MessagesBody): string {
+  return typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n');
+}
+
+/** The messages as the conversation holds them: without the request's cache breakpoints. */
+export function unmarked(messages: MessagesBody['messages']): MessagesBody['messages'] {
+  return messages.map((m) => (typeof m.content === 'string' ? m : { ...m, content: m.content.map(({ cache_control: _c, ...b }) => b) }));
 }
 
 /** True when the last message carries tool results (the model is being asked to go on). */

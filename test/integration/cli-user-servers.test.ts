@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { haveScript, runCli, runCliOnTerminal } from './helpers/cli-process';
+import { haveScript, ownStderr, runCli, runCliOnTerminal } from './helpers/cli-process';
 import { fake } from './mcp-support';
 
 /** "call <tool>" makes the model call it; the result comes back as "Result: <text>". */
@@ -69,7 +69,7 @@ describe('the CLI with MCP servers from config files', () => {
     for (const d of [ws, cwd]) {
       for (const f of ['pwned-subst', 'pwned-backtick', 'pwned-and', 'pwned-pipe', 'pwned-redirect']) assert.equal(existsSync(join(d, f)), false, `${f} in ${d}`);
     }
-    assert.equal(r.stderr, '');
+    assert.equal(ownStderr(r.stderr), '');
   });
 
   test('.mcp.json with --trust-workspace-servers starts; without it the servers are skipped with one line on stderr, --yes or not', async () => {
@@ -85,7 +85,7 @@ describe('the CLI with MCP servers from config files', () => {
       const skipped = await runCli(['--workspace', ws, ...flags, 'call proj__report'], env);
       assert.equal(skipped.code, 0, skipped.stderr);
       assert.deepEqual(offered().filter((t) => !/^(workspace|web|research|orchestrator)__/.test(t)), [], `no workspace-defined tool offered with ${flags.join(' ') || 'no flags'}`);
-      const lines = skipped.stderr.trim().split('\n');
+      const lines = ownStderr(skipped.stderr).trim().split('\n');
       assert.equal(lines.length, 1, skipped.stderr);
       assert.equal(
         lines[0],

@@ -4,48 +4,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Agent, repairHistory } from '../../src/core/agent/agent';
 import { approvalKey } from '../../src/core/agent/approval-policy';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost } from '../../src/core/agent/types';
-import type { CallOptions, CallToolResult, HubTool } from '../../src/core/mcp/types';
+import type { CallOptions, CallToolResult } from '../../src/core/mcp/types';
+import { host, memoryStore } from '../fakes/tool-host';
 import type { ChatEvent } from '../../src/shared/protocol';
-import { FakeAnthropicApi, isToolResultTurn, type Reply } from '../fakes/anthropic-api';
-
-/** A tool host made of plain functions: the loop's contract, without processes (the hub has its own tests). */
-interface FakeTool {
-  readOnly?: boolean;
-  /** The tool definition's `_meta`, e.g. the sandbox claim of run_code. */
-  meta?: Record<string, unknown>;
-  run: (args: Record<string, unknown>, signal?: AbortSignal, options?: CallOptions) => Promise<CallToolResult>;
-}
-
-function host(tools: Record<string, FakeTool>): ToolHost & { calls: string[] } {
-  const calls: string[] = [];
-  const list: HubTool[] = Object.entries(tools).map(([qualifiedName, t]) => {
-    const [server, name] = qualifiedName.split('__');
-    return {
-      qualifiedName,
-      server: server!,
-      tool: {
-        name: name!,
-        description: `${name} tool`,
-        inputSchema: { type: 'object', properties: {} },
-        annotations: t.readOnly ? { readOnlyHint: true } : {},
-        ...(t.meta ? { _meta: t.meta } : {}),
-      },
-    };
-  });
-  return {
-    calls,
-    tools: () => list,
-    callTool: async (name, args, options) => {
-      calls.push(name);
-      return tools[name]!.run(args, options?.signal, options);
-    },
-  };
-}
-
-function memoryStore(): { has(k: string): boolean; add(k: string): void; keys: Set<string> } {
-  const keys = new Set<string>();
-  return { keys, has: (k) => keys.has(k), add: (k) => void keys.add(k) };
-}
+import { FakeAnthropicApi, isToolResultTurn, systemText, unmarked, type Reply } from '../fakes/anthropic-api';
 
 const text = (s: string): CallToolResult => ({ content: [{ type: 'text', text: s }] });
 
@@ -94,7 +56,7 @@ describe('agent loop against the fake Messages API', () => {
     api.setScript([{ text: 'ok' }]);
     await run(agent(h), 'hi');
     const body = api.requests.at(-1)!.body;
-    assert.match(String(body.system), /\nworkspace:\n- workspace__read_file: read_file tool/);
+    assert.match(systemText(body), /\nworkspace:\n- workspace__read_file: read_file tool/);
     assert.deepEqual(body.tools?.map((t) => t.name), ['workspace__read_file']);
   });
 
@@ -109,7 +71,7 @@ describe('agent loop against the fake Messages API', () => {
     };
     api.setScript([{ text: 'ok' }]);
     await run(agent(withStatuses), 'hi');
-    const system = String(api.requests.at(-1)!.body.system);
+    const system = systemText(api.requests.at(-1)!.body);
     assert.match(system, /Instructions from the workspace server:\nPaths are relative to the workspace\./);
     assert.doesNotMatch(system, /never shown/);
   });
@@ -510,7 +472,7 @@ describe('agent loop against the fake Messages API', () => {
     const out: AgentOutput[] = [];
     const status = await a.runTurn({ retry: true }, (o) => out.push(o), new AbortController().signal);
     assert.equal(status, 'done');
-    assert.deepEqual(api.requests.at(-1)!.body.messages, [{ role: 'user', content: [{ type: 'text', text: 'are you there?' }] }]);
+    assert.deepEqual(unmarked(api.requests.at(-1)!.body.messages), [{ role: 'user', content: [{ type: 'text', text: 'are you there?' }] }]);
     assert.deepEqual(a.messages.map((m) => m.role), ['user', 'assistant']);
     const again = await a.runTurn({ retry: true }, () => undefined, new AbortController().signal);
     assert.equal(again, 'error', 'the last request did not fail: nothing to retry');

@@ -10,7 +10,7 @@ describe('CLI arguments', () => {
     assert.equal(a.workspace, resolve('ws'));
     assert.equal(a.yes, true);
     assert.equal(a.prompt, 'fix the bug');
-    assert.equal(a.model, DEFAULT_MODEL);
+    assert.equal(a.model, undefined, 'no model named: the newest Sonnet is picked at start');
     assert.equal(a.maxIterations, 10);
     assert.equal(a.maxTokens, 8192);
   });
@@ -27,7 +27,7 @@ describe('CLI arguments', () => {
   test('model: --model, else MCP_AGENT_MODEL, else the default', () => {
     assert.equal(parseArgs(['--model', 'm1'], { MCP_AGENT_MODEL: 'm2' }).model, 'm1');
     assert.equal(parseArgs([], { MCP_AGENT_MODEL: 'm2' }).model, 'm2');
-    assert.equal(parseArgs([], { MCP_AGENT_MODEL: '' }).model, DEFAULT_MODEL, 'an empty MCP_AGENT_MODEL is no model name');
+    assert.equal(parseArgs([], { MCP_AGENT_MODEL: '' }).model, undefined, 'an empty MCP_AGENT_MODEL is no model name');
   });
 
   test('numbers are checked', () => {

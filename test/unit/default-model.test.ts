@@ -18,11 +18,11 @@ function deprecatedModels(): string[] {
   return [...block[1]!.matchAll(/'([^']+)'\s*:/g)].map((m) => m[1]!);
 }
 
-test("package.json's mcpAgent.model default is the one DEFAULT_MODEL", () => {
+test("package.json's mcpAgent.model default is empty: the Models API's newest Sonnet, else DEFAULT_MODEL", () => {
   const pkg = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as {
     contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
   };
-  assert.equal(pkg.contributes.configuration.properties['mcpAgent.model']?.default, DEFAULT_MODEL);
+  assert.equal(pkg.contributes.configuration.properties['mcpAgent.model']?.default, '');
 });
 
 test('the default model is one the SDK knows and does not list as deprecated', () => {

@@ -9,7 +9,10 @@ import { EXPECT_BASE } from '../../common/reviewed-edit';
 import { proposeEdit, type ProposedEdit } from './proposed-edit';
 import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capHistory, capToolResults } from './result-caps';
-import { buildSystemPrompt } from './system-prompt';
+import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
+import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
+import { addUsage, NO_USAGE, usageOf, type TokenUsage } from '../usage/token-usage';
+import { costOf } from '../usage/prices';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
 import { unrunnableCalls } from './unrunnable-calls';
@@ -34,10 +37,18 @@ export interface AgentOptions {
   workspaceDir?: string;
   /** Called before the first call of a turn that may change something (e.g. to snapshot the workspace). */
   beforeChange?: () => Promise<void>;
-  /** Conversation so far (restored from disk). */
+  /** Conversation so far (restored from disk): copied and repaired (see repairHistory). */
   history?: Anthropic.MessageParam[];
+  /** The conversation itself, already repaired: the agent adds to this array, so it lives in one place (the chat session's). */
+  conversation?: Anthropic.MessageParam[];
   /** Called with every message added to the conversation, so the caller can persist it. */
   onMessage?: (message: Anthropic.MessageParam) => void;
+  /** The system prompt the chat started with (restored from disk); made at the first turn when unset. */
+  system?: FrozenSystem;
+  /** Called when the system prompt is made or its told tool list changes, so the caller can keep it. */
+  onSystem?: (system: FrozenSystem) => void;
+  /** Mark requests for prompt caching (default true). */
+  promptCaching?: boolean;
 }
 
 /** A new message, or `retry`: ask again for the conversation as it stands (after a failed request). */
@@ -60,9 +71,13 @@ export type TurnInput =
  */
 export class Agent {
   private readonly history: Anthropic.MessageParam[];
+  private system: FrozenSystem | undefined;
+  /** What this turn's model calls used so far. */
+  private turnUsage: TokenUsage = NO_USAGE;
 
   constructor(private readonly options: AgentOptions) {
-    this.history = repairHistory(options.history ?? []);
+    this.history = options.conversation ?? repairHistory(options.history ?? []);
+    this.system = options.system;
   }
 
   get messages(): readonly Anthropic.MessageParam[] {
@@ -71,9 +86,18 @@ export class Agent {
 
   async runTurn(input: TurnInput, emit: (out: AgentOutput) => void, signal: AbortSignal): Promise<TurnStatus> {
     const turnId = randomUUID();
-    const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
+    this.turnUsage = NO_USAGE;
+    const event = (e: ChatEvent): void => {
+      if (e.kind === 'turn_end' && this.turnUsage !== NO_USAGE) {
+        const costUsd = costOf(this.options.model, this.turnUsage);
+        e = { ...e, usage: { model: this.options.model, ...this.turnUsage, ...(costUsd !== undefined ? { costUsd } : {}) } };
+      }
+      emit({ type: 'event', event: e });
+    };
     if (!('retry' in input)) {
+      const note = this.toolNote();
       this.addUserContent([
+        ...(note ? [{ type: 'text' as const, text: note }] : []),
         ...(input.context ?? []).map((text) => ({ type: 'text' as const, text })),
         { type: 'text', text: input.text },
       ]);
@@ -116,6 +140,36 @@ export class Agent {
     return this.options.maxTokens ?? 8192;
   }
 
+  /** All model calls of this agent so far. */
+  get usage(): TokenUsage {
+    return this.totalUsage;
+  }
+  private totalUsage: TokenUsage = NO_USAGE;
+
+  /**
+   * Makes the chat's system prompt at its first message; later, says in the message what changed
+   * in the tool list instead of rewriting the prompt.
+   */
+  private toolNote(): string | undefined {
+    const tools = this.options.host.tools();
+    if (!this.system) {
+      this.system = freezeSystem(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []);
+      this.options.onSystem?.(this.system);
+      return undefined;
+    }
+    const change = toolChangeNote(this.system.tools, tools);
+    if (!change) return undefined;
+    this.system = { ...this.system, tools: change.tools };
+    this.options.onSystem?.(this.system);
+    return change.note;
+  }
+
+  private systemText(tools: HubTool[]): string {
+    // A retry of a chat restored from before system prompts were kept: make it now.
+    this.system ??= freezeSystem(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []);
+    return this.system.text;
+  }
+
   private async streamReply(
     turnId: string,
     iteration: number,
@@ -123,23 +177,21 @@ export class Agent {
     emit: (out: AgentOutput) => void,
     signal: AbortSignal,
   ): Promise<StreamedReply> {
+    const definitions: Anthropic.Tool[] = tools.map((t) => ({
+      name: t.qualifiedName,
+      description: t.tool.description ?? '',
+      input_schema: t.tool.inputSchema as Anthropic.Tool.InputSchema,
+    }));
+    const mark = this.options.promptCaching === false ? withoutCaching : withCacheBreakpoints;
     const stream = await this.options.client.messages.create(
-      {
-        model: this.options.model,
-        max_tokens: this.maxTokens,
-        stream: true,
-        system: buildSystemPrompt(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []),
-        tools: tools.map((t) => ({
-          name: t.qualifiedName,
-          description: t.tool.description ?? '',
-          input_schema: t.tool.inputSchema as Anthropic.Tool.InputSchema,
-        })),
-        messages: this.history,
-      },
+      { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...mark(definitions, this.systemText(tools), this.history) },
       { signal },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
     const reply = await readReply(stream, (index, text) => emit({ type: 'delta', turnId, blockId: blockId(index), text }));
+    const used = usageOf(reply.message.usage);
+    this.turnUsage = addUsage(this.turnUsage, used);
+    this.totalUsage = addUsage(this.totalUsage, used);
     if (signal.aborted) throw new Anthropic.APIUserAbortError();
     reply.message.content.forEach((block, index) => {
       if (block.type === 'text' && block.text.length > 0) {

@@ -1,9 +1,14 @@
 // Runs dist/cli.js as a real process: with piped stdio, or on a pseudo-terminal through script(1).
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../support/repo-root';
 
 export const CLI = join(repoRoot(), 'dist', 'cli.js');
+
+/** Where the CLIs these tests run keep their chats (never the real ~/.mcp-agent); a test may give its own. */
+export const CHATS_HOME = mkdtempSync(join(tmpdir(), 'mcp-agent-home-'));
 
 export interface Run {
   code: number | null;
@@ -17,7 +22,7 @@ export interface Run {
 export function cli(args: string[], env: Record<string, string | undefined>, input?: string, cwd?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, MCP_AGENT_HOME: CHATS_HOME, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
       cwd,
     });
@@ -61,7 +66,7 @@ export function runCliOnTerminal(
 ): Promise<{ code: number | null; output: string; typedAt: number[] }> {
   const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, MCP_AGENT_HOME: CHATS_HOME, TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
     let seenUpTo = 0;
     const typedAt: number[] = [];
@@ -88,4 +93,12 @@ export function runCliOnTerminal(
       resolve({ code, output, typedAt });
     });
   });
+}
+
+/** stderr without the lines every finished run prints (each turn's tokens, where the chat was saved). */
+export function ownStderr(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((line) => !/^mcp-agent: (this turn: |chat [a-z0-9]+ saved)/.test(line))
+    .join('\n');
 }

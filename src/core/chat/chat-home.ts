@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+
+/**
+ * Where a workspace's chats are kept: `<home>/chats/<folder name>-<hash of its path>/`, with home
+ * `MCP_AGENT_HOME` or `~/.mcp-agent`. Outside the workspace (chats are not the project's files
+ * and must not end up in its git) and the same for the extension and the CLI, so `--continue`
+ * picks up a chat started in the editor.
+ */
+export function chatsDir(workspace: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.MCP_AGENT_HOME?.trim() || join(homedir(), '.mcp-agent');
+  return join(home, 'chats', workspaceKey(workspace));
+}
+
+function workspaceKey(workspace: string | undefined): string {
+  if (!workspace) return 'no-folder';
+  let real = resolve(workspace);
+  try {
+    real = realpathSync.native(real);
+  } catch {
+    // a folder that is gone still has a key; its chats stay where they were
+  }
+  const name = basename(real).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40) || 'root';
+  return `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 12)}`;
+}

@@ -1,0 +1,277 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import { Agent, repairHistory, type TurnInput } from '../agent/agent';
+import type { ApprovalStore } from '../agent/approval-policy';
+import type { FrozenSystem } from '../agent/frozen-system';
+import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
+import { TurnCheckpoint } from '../checkpoint/turn-checkpoint';
+import type { ShadowGit } from '../checkpoint/shadow-git';
+import { TypedEmitter } from '../mcp/typed-emitter';
+import type { ChatStore } from '../transcript/chat-store';
+import type { ApprovalDecision, ChatEvent, TurnUsage } from '../../shared/protocol';
+import { titleFrom, writeMeta, type ChatMeta } from './chat-meta';
+
+/** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
+export interface TurnConfig {
+  client: Anthropic;
+  model: string;
+  maxTokens: number;
+  maxIterations: number;
+  toolTimeoutMs: number;
+  /** How the person fixes a rejected key, in their front end's words. */
+  keyHint: string;
+  settingNames?: { maxTokens: string; maxIterations: string };
+  promptCaching?: boolean;
+}
+
+export interface ChatSessionDeps {
+  meta: ChatMeta;
+  store: ChatStore;
+  host: ToolHost;
+  workspace: string | undefined;
+  approvals: ApprovalStore;
+  /** The workspace's snapshots, for turns that change files; unset: no checkpoints. */
+  checkpoints?: ShadowGit;
+  log?: (message: string) => void;
+  /**
+   * A front end that asks in its own way (a terminal): called for each approval, its answer
+   * settles it. Without it the approval waits for answer() (a card in the chat).
+   */
+  ask?: AskApproval;
+  /** A front end's own way of showing an approval besides the card (e.g. a diff editor for a file change). */
+  onApprovalShown?: (request: ApprovalRequest) => void;
+  onApprovalSettled?: (request: ApprovalRequest) => void;
+}
+
+export interface ChatSessionEvents {
+  /** A chat event: persisted, and shown. */
+  event: (event: ChatEvent) => void;
+  /** Streaming text and tool progress: shown, not persisted. */
+  transient: (output: Exclude<AgentOutput, { type: 'event' }>) => void;
+  /** A turn started or ended. */
+  busy: (busy: boolean) => void;
+  /** The title, model or token totals changed. */
+  meta: (meta: ChatMeta) => void;
+  [event: string]: (...args: never[]) => void;
+}
+
+/**
+ * One conversation, free of any editor: its events (what the person sees) and messages (what the
+ * model sees), both persisted as they happen, the turn that is running and the approvals it waits
+ * for. A front end shows it and answers its questions; it can switch to another chat while a turn
+ * here still unwinds, and that turn writes only here.
+ */
+export class ChatSession extends TypedEmitter<ChatSessionEvents> {
+  private loaded: Promise<void> | undefined;
+  private eventList: ChatEvent[] = [];
+  private history: Anthropic.MessageParam[] = [];
+  private running: AbortController | undefined;
+  private readonly pending = new Map<string, (d: ApprovalDecision) => void>();
+  private meta: ChatMeta;
+  private metaWrite: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ChatSessionDeps) {
+    super();
+    this.meta = deps.meta;
+  }
+
+  get id(): string {
+    return this.meta.id;
+  }
+
+  get info(): ChatMeta {
+    return this.meta;
+  }
+
+  get events(): readonly ChatEvent[] {
+    return this.eventList;
+  }
+
+  get messages(): readonly Anthropic.MessageParam[] {
+    return this.history;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Reads the saved chat once; a turn that was cut off (the window closed, the process died) is closed as interrupted. */
+  load(): Promise<void> {
+    this.loaded ??= (async () => {
+      const [events, messages] = await Promise.all([this.deps.store.events.load(), this.deps.store.messages.load()]);
+      this.eventList = events;
+      this.history = repairHistory(messages);
+      const lastEnd = events.map((e) => e.kind).lastIndexOf('turn_end');
+      const open = events.slice(lastEnd + 1).find((e): e is Extract<ChatEvent, { turnId: string }> => 'turnId' in e);
+      if (open) this.record({ kind: 'turn_end', turnId: open.turnId, status: 'stopped', error: 'Interrupted: the chat closed during this turn.' });
+    })();
+    return this.loaded;
+  }
+
+  /** The person's message, shown at once; the turn runs when `config` is given (no key: only shown, with the notice). */
+  async send(text: string, context: string[], config: TurnConfig | undefined, attachments: string[] = []): Promise<TurnStatus | undefined> {
+    await this.load();
+    if (this.running) {
+      this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
+      return undefined;
+    }
+    this.record({ kind: 'user', id: randomUUID(), text, attachments, at: Date.now() });
+    if (!this.meta.renamed && this.eventList.filter((e) => e.kind === 'user').length === 1) this.updateMeta({ title: titleFrom(text) });
+    return config ? this.runTurn(config, { text, context }) : undefined;
+  }
+
+  /** Asks again for the conversation as it stands, after a failed request. */
+  async retry(config: TurnConfig): Promise<TurnStatus | undefined> {
+    await this.load();
+    if (this.running) return undefined;
+    return this.runTurn(config, { retry: true });
+  }
+
+  stop(): void {
+    this.running?.abort();
+  }
+
+  /** The person's answer to an approval this chat is waiting for (unknown ids are ignored: the card may be stale). */
+  answer(callId: string, decision: ApprovalDecision): void {
+    this.pending.get(callId)?.(decision);
+  }
+
+  /** A title the person chose; the first message no longer names the chat. */
+  rename(title: string): void {
+    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
+    if (clean) this.updateMeta({ title: clean, renamed: true });
+  }
+
+  notice(level: 'info' | 'warning' | 'error', text: string, action?: 'setKey'): void {
+    this.record({ kind: 'notice', level, text, ...(action ? { action } : {}) });
+  }
+
+  checkpoint(turnId: string): Extract<ChatEvent, { kind: 'checkpoint' }> | undefined {
+    return this.eventList.find((e): e is Extract<ChatEvent, { kind: 'checkpoint' }> => e.kind === 'checkpoint' && e.turnId === turnId);
+  }
+
+  /** Waits for what is being written; the chat stays usable. */
+  async flush(): Promise<void> {
+    await Promise.all([this.deps.store.events.flush(), this.deps.store.messages.flush(), this.metaWrite]);
+  }
+
+  dispose(): void {
+    this.stop();
+    this.removeAllListeners();
+  }
+
+  private async runTurn(config: TurnConfig, input: TurnInput): Promise<TurnStatus> {
+    const controller = new AbortController();
+    this.running = controller;
+    this.emit('busy', true);
+    const checkpoint = this.deps.checkpoints ? new TurnCheckpoint(this.deps.checkpoints, (m) => this.deps.log?.(m)) : undefined;
+    let turnId: string | undefined;
+    const agent = new Agent({
+      client: config.client,
+      host: this.deps.host,
+      model: config.model,
+      maxTokens: config.maxTokens,
+      maxIterations: config.maxIterations,
+      toolTimeoutMs: config.toolTimeoutMs,
+      keyHint: config.keyHint,
+      settingNames: config.settingNames,
+      promptCaching: config.promptCaching,
+      workspaceName: this.deps.workspace ? basename(this.deps.workspace) : 'no folder open',
+      workspaceDir: this.deps.workspace,
+      beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
+      approvals: this.deps.approvals,
+      askApproval: (request, signal) => this.askApproval(request, signal),
+      conversation: this.history,
+      onMessage: (m) => void this.deps.store.messages.append(m),
+      system: this.meta.system,
+      onSystem: (system: FrozenSystem) => this.updateMeta({ system }),
+    });
+    try {
+      const status = await agent.runTurn(
+        input,
+        (o) => {
+          if (o.type !== 'event') return this.emit('transient', o);
+          if ('turnId' in o.event) turnId ??= o.event.turnId;
+          if (o.event.kind === 'turn_end' && o.event.usage) this.addUsage(o.event.usage);
+          this.record(o.event);
+        },
+        controller.signal,
+      );
+      this.deps.log?.(`turn ended: ${status}`);
+      const changed = await checkpoint?.end();
+      if (changed && turnId) this.record({ kind: 'checkpoint', turnId, ...changed });
+      return status;
+    } catch (err) {
+      this.notice('error', `The turn failed: ${err instanceof Error ? err.message : String(err)}`);
+      return 'error';
+    } finally {
+      this.running = undefined;
+      for (const settle of this.pending.values()) settle('deny');
+      this.pending.clear();
+      this.emit('busy', false);
+      const failed = this.deps.store.events.lastError ?? this.deps.store.messages.lastError;
+      if (failed) this.notice('warning', `This chat could not be saved: ${failed.message}`);
+    }
+  }
+
+  private askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    return new Promise<ApprovalDecision>((resolve) => {
+      const settle = (decision: ApprovalDecision): void => {
+        if (!this.pending.delete(request.callId)) return;
+        signal.removeEventListener('abort', onAbort);
+        this.deps.onApprovalSettled?.(request);
+        this.record({ kind: 'approval', callId: request.callId, decision });
+        resolve(decision);
+      };
+      const onAbort = (): void => settle('deny');
+      this.pending.set(request.callId, settle);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.record({
+        kind: 'approval_request',
+        callId: request.callId,
+        server: request.tool.server,
+        tool: request.tool.tool.name,
+        reason: request.reason,
+        preview: request.preview,
+        warnings: request.warnings,
+        notes: request.notes,
+        alwaysKind: request.alwaysKind,
+      });
+      this.deps.onApprovalShown?.(request);
+      this.deps.ask?.(request, signal).then(settle, () => settle('deny'));
+    });
+  }
+
+  private record(event: ChatEvent): void {
+    this.eventList.push(event);
+    void this.deps.store.events.append(event);
+    if (event.kind === 'user' || event.kind === 'turn_end') this.updateMeta({});
+    this.emit('event', event);
+  }
+
+  private addUsage(u: TurnUsage): void {
+    const total = this.meta.usage;
+    const priced = u.costUsd !== undefined;
+    this.updateMeta({
+      model: u.model,
+      usage: {
+        input: total.input + u.input,
+        output: total.output + u.output,
+        cacheRead: total.cacheRead + u.cacheRead,
+        cacheWrite: total.cacheWrite + u.cacheWrite,
+        ...(priced || total.costUsd !== undefined ? { costUsd: (total.costUsd ?? 0) + (u.costUsd ?? 0) } : {}),
+      },
+      ...(priced ? {} : { unpricedTurns: (this.meta.unpricedTurns ?? 0) + 1 }),
+    });
+  }
+
+  /** Changes the meta file (queued, so writes land in order) and tells the front end. */
+  private updateMeta(change: Partial<ChatMeta>): void {
+    this.meta = { ...this.meta, ...change, updatedAt: Date.now() };
+    const meta = this.meta;
+    const dir = this.deps.store.dir;
+    this.metaWrite = this.metaWrite.then(() => writeMeta(dir, meta)).catch((err: unknown) => this.deps.log?.(`could not save the chat's details: ${String(err)}`));
+    this.emit('meta', meta);
+  }
+}
