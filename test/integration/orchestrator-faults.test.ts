@@ -106,7 +106,7 @@ describe('orchestrator under faults', () => {
     assert.match(textOf(r), /resumed/);
   });
 
-  test("cancelling the call stops the sub-agent's running tool", async () => {
+  test("cancelling the call stops the sub-agent's running tool", async (t) => {
     const dir = workspace();
     mkdirSync(join(dir, '.mcp-agent', 'agents'), { recursive: true });
     writeFileSync(
@@ -117,6 +117,7 @@ describe('orchestrator under faults', () => {
     let onConnect: (socket: Socket) => void = () => undefined;
     const connected = new Promise<Socket>((resolve) => (onConnect = resolve));
     const listener = createServer((socket) => onConnect(socket));
+    t.after(() => listener.close());
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const port = (listener.address() as AddressInfo).port;
     const code = `import socket, time\ns = socket.create_connection(('127.0.0.1', ${port}))\ntime.sleep(120)\n`;
@@ -131,7 +132,6 @@ describe('orchestrator under faults', () => {
     await closed;
     const s = await waitForSession(orch, 'tool-cancel', (x) => x.status !== 'running');
     assert.equal(s.status, 'interrupted');
-    listener.close();
   });
 
   test('killed with SIGKILL mid-turn: the next start marks the session interrupted, and it resumes with its history', async () => {

@@ -18,15 +18,16 @@ test('our hub starts the orchestrator with the key and sees a sub-agent work thr
       : { text: '', toolUses: [{ name: 'workspace__list_directory', input: { path: '.' } }] },
   );
   await api.start();
-  const source = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-hub', ANTHROPIC_BASE_URL: api.url };
-  const configs = bundledServerConfigs(join(repoRoot(), 'dist'), workspace, source).filter((c) => c.name === 'orchestrator');
-  assert.equal(configs.length, 1, 'the orchestrator bundle is one of the bundled servers');
-  const hub = new McpHub(configs, { connection: { roots: [workspace] } });
+  let hub: McpHub | undefined;
   t.after(async () => {
-    await hub.dispose();
+    await hub?.dispose();
     await api.stop();
     rmSync(workspace, { recursive: true, force: true });
   });
+  const source = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-hub', ANTHROPIC_BASE_URL: api.url };
+  const configs = bundledServerConfigs(join(repoRoot(), 'dist'), workspace, source).filter((c) => c.name === 'orchestrator');
+  assert.equal(configs.length, 1, 'the orchestrator bundle is one of the bundled servers');
+  hub = new McpHub(configs, { connection: { roots: [workspace] } });
   hub.start();
   await hub.settled();
   const status = hub.status('orchestrator');
