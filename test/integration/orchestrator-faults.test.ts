@@ -158,6 +158,22 @@ describe('orchestrator under faults', () => {
     assert.equal((await sessions(second)).find((x) => x.name === 'killed')?.status, 'done');
   });
 
+  test('closed mid-turn (an editor reload): the turn is saved as interrupted before the server exits', async () => {
+    const dir = workspace();
+    const orch = await start(dir);
+    const sent = api.requests.length;
+    reply = () => ({ hang: true });
+    // Whether the answer still gets out before the pipe closes does not matter: the state on disk does.
+    const call = orch.call('start_agent', { session_name: 'reloaded', prompt: 'before the reload' }).catch((e: Error) => e);
+    await api.waitForRequests(sent + 1);
+    await orch.close();
+    await call;
+    const saved = JSON.parse(readFileSync(join(dir, '.mcp-agent', 'sessions', 'reloaded', 'session.json'), 'utf8'));
+    assert.equal(saved.status, 'interrupted');
+    assert.match(saved.detail, /stopped during this turn/);
+    assert.match(readFileSync(join(dir, '.mcp-agent', 'sessions', 'reloaded', 'messages.jsonl'), 'utf8'), /before the reload/);
+  });
+
   test('sessions run in parallel up to the cap; a busy session and one past the cap are refused at once', async () => {
     const dir = workspace();
     const orch = await start(dir, { env: { MCP_AGENT_ORCHESTRATOR_MAX_PARALLEL: '2' } });
