@@ -1,6 +1,6 @@
 // npm run bench: measures our bundles, servers and host client side by side with their baselines in
 // one run, prints one table per section and writes .test-artifacts/bench.json. Never asserts times.
-// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [orchestrator]   (no names: all sections)
+// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator]   (no names: all sections)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { benchStart } from './sections/start.mjs';
 import { benchReadPage } from './sections/read-page.mjs';
 import { benchTree } from './sections/tree.mjs';
 import { benchRoundTrip } from './sections/round-trip.mjs';
+import { benchHttpRoundTrip } from './sections/http-round-trip.mjs';
 import { benchLargeResult } from './sections/large-result.mjs';
 import { benchSizes } from './sections/sizes.mjs';
 import { benchChat } from './sections/chat.mjs';
@@ -65,6 +66,7 @@ const sections = [
   ['large', () => benchLargeResult({ host })],
   ['sizes', () => benchSizes()],
   ['chat', () => benchChat()],
+  ['http', () => benchHttpRoundTrip({ host, workspace: temp('http') })],
   ['orchestrator', () => benchOrchestrator({ workspace: temp('orchestrator') })],
 ];
 

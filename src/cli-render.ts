@@ -53,7 +53,10 @@ export class CliRenderer {
         if (this.midLine) this.line('');
         if (e.status === 'error') this.line(red(`Error: ${safe(e.error ?? 'the turn failed')}`, this.color));
         else if (e.status === 'stopped') this.line(dim('[stopped]', this.color));
-        else if (e.status === 'max_iterations') this.line(dim(safe(e.error ?? '[iteration cap reached]'), this.color));
+        else if (e.status === 'max_iterations' || e.status === 'max_tokens') this.line(dim(safe(e.error ?? '[a limit was reached]'), this.color));
+        break;
+      case 'compaction':
+        this.line(dim(`[conversation compacted: ${e.replaced} earlier messages summarised to fit the context window]`, this.color));
         break;
       case 'notice':
         this.line(e.level === 'error' ? red(safe(e.text), this.color) : dim(safe(e.text), this.color));

@@ -4,6 +4,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { AskApproval, TurnStatus } from './core/agent/types';
 import { ChatHistory } from './core/chat/chat-history';
 import { ModelCatalog } from './core/agent/model-catalog';
+import { DEFAULT_CONTEXT_WINDOW } from './core/agent/models';
 import { chatsDir } from './core/chat/chat-home';
 import { newChatId, newMeta } from './core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from './core/chat/chat-session';
@@ -76,12 +77,14 @@ async function main(): Promise<number> {
     const client = new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
     const catalog = new ModelCatalog(async () => client);
     const model = await catalog.resolve(args.model);
-    const limit = (await catalog.entry(model))?.maxTokens;
+    const entry = await catalog.entry(model);
+    const limit = entry?.maxTokens;
     const chat = await openChat(args, model, hub, ask, renderer);
     if (!chat) return 2;
     const config: TurnConfig = {
       client,
       model,
+      contextWindow: entry?.maxInputTokens ?? DEFAULT_CONTEXT_WINDOW,
       maxIterations: args.maxIterations,
       maxTokens: limit ? Math.min(args.maxTokens, limit) : args.maxTokens,
       toolTimeoutMs: 120_000,
@@ -91,7 +94,7 @@ async function main(): Promise<number> {
     try {
       if (args.prompt !== undefined) {
         const status = await runTurn(chat, config, args.prompt);
-        return status === 'done' || status === 'max_iterations' ? 0 : 1;
+        return status === 'done' || status === 'max_iterations' || status === 'max_tokens' ? 0 : 1;
       }
       return await repl(chat, config, lines, renderer);
     } finally {

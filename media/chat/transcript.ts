@@ -3,7 +3,7 @@
  * replayed chats go through the same `apply`, so they look the same.
  */
 import type { ApprovalDecision, ChatEvent, TurnAction, TurnUsage } from '../../src/shared/protocol';
-import { usageDetail, usageLine } from '../../src/shared/usage-format';
+import { tokens, usageDetail, usageLine } from '../../src/shared/usage-format';
 import { ApprovalCard } from './approval-card';
 import { h, icon, type IconName } from './dom';
 import { FrameBatcher } from './frame-batcher';
@@ -97,10 +97,11 @@ export class Transcript {
   }
 
   private applyQuiet(e: ChatEvent): void {
-    if (e.kind !== 'turn_end' && e.kind !== 'notice' && e.kind !== 'checkpoint') retireActions(this.el);
+    if (e.kind !== 'turn_end' && e.kind !== 'notice' && e.kind !== 'checkpoint' && e.kind !== 'compaction') retireActions(this.el);
     switch (e.kind) {
       case 'user': return this.user(e);
       case 'assistant_text': return this.block(e.turnId, e.blockId).setFinal(e.text);
+      case 'thinking': return this.thinking(e);
       case 'tool_call': return this.toolCall(e);
       case 'tool_result': return this.toolResult(e);
       case 'approval_request': return this.approvalRequest(e);
@@ -112,6 +113,7 @@ export class Transcript {
       case 'turn_end': return this.turnEnd(e);
       case 'notice': return this.notice(e);
       case 'checkpoint': return this.checkpoint(e);
+      case 'compaction': return this.compaction(e);
     }
   }
 
@@ -195,6 +197,33 @@ export class Transcript {
     this.turn(e.turnId).append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
   }
 
+  /** The model's thinking: closed by default, above the text of the same reply. */
+  private thinking(e: EventOf<'thinking'>): void {
+    const text = h('div', { class: 'thinking-text', text: e.text });
+    const details = h('details', { class: 'thinking', attrs: { 'data-block-id': e.blockId } }, h('summary', {}, icon('info'), h('span', { text: 'Thinking' })), text);
+    const turn = this.turn(e.turnId);
+    const reply = e.blockId.slice(0, e.blockId.lastIndexOf(':') + 1);
+    const index = (id: string): number => Number(id.slice(id.lastIndexOf(':') + 1));
+    const after = [...turn.querySelectorAll<HTMLElement>('[data-block-id]')].find((el) => {
+      const id = el.dataset.blockId ?? '';
+      return id.startsWith(reply) && index(id) > index(e.blockId);
+    });
+    if (after) after.before(details);
+    else turn.append(details);
+  }
+
+  /** Older messages were summarised: a marker that opens to the summary the model now works from. */
+  private compaction(e: EventOf<'compaction'>): void {
+    const summary = new TextBlock(`compaction-${e.turnId}-${this.el.querySelectorAll('.compaction').length}`, this.deps);
+    summary.setFinal(e.summary);
+    const label = `Conversation compacted: ${e.replaced} earlier message${e.replaced === 1 ? '' : 's'} summarised to fit the context window (about ${tokens(e.tokensBefore)} → ${tokens(e.tokensAfter)} tokens)`;
+    const details = h('details', { class: 'compaction' }, h('summary', {}, icon('info'), h('span', { text: label })), summary.el);
+    // Where it happened: before the turn's answer, or between two of its model calls.
+    const turn = this.turns.get(e.turnId);
+    if (turn) turn.append(details);
+    else this.el.append(details);
+  }
+
   private notice(e: EventOf<'notice'>): void {
     const iconName: IconName = e.level === 'info' ? 'info' : e.level;
     const el = h('div', { class: `notice notice-${e.level}`, attrs: { 'data-level': e.level, role: e.level === 'error' ? 'alert' : 'note' } }, icon(iconName), h('span', { text: e.text }));
@@ -220,6 +249,7 @@ function turnEndMarker(e: EventOf<'turn_end'>): HTMLElement {
       el.append(icon('error'), h('span', { text: e.error || 'Something went wrong.' }));
       break;
     case 'max_iterations':
+    case 'max_tokens':
       el.append(icon('info'), h('span', { text: e.error || "Stopped after the maximum number of model calls — send 'continue' to go on." }));
       break;
   }

@@ -1,28 +1,32 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import * as z from 'zod';
+import { serveHttp } from './http-serve';
 
-/**
- * The one entry point every bundled server shares:
- * `node dist/servers/<name>.js <workspace-dir>`, MCP over stdio, logs only to stderr,
- * exit on stdin EOF, usage and a non-zero exit on a missing or bad argument.
- */
-/** A server with something to close before the process exits (child processes, running work). */
-export interface DisposableServer {
-  server: McpServer;
-  dispose: () => Promise<void>;
-}
+/** The bearer token an HTTP-served bundled server requires when set (never passed to a stdio server). */
+export const HTTP_TOKEN_ENV = 'MCP_AGENT_HTTP_TOKEN';
 
-export async function runServer(
-  name: string,
-  build: (workspace: string) => McpServer | DisposableServer | Promise<McpServer | DisposableServer>,
-): Promise<void> {
-  const arg = process.argv[2];
-  const usage = `usage: node dist/servers/${name}.js <workspace-dir>\n`;
-  if (!arg || arg === '--help' || arg === '-h') {
-    process.stderr.write(usage);
-    process.exit(arg ? 0 : 2);
+const PortSchema = z.coerce.number().int().min(0).max(65535);
+
+type Invocation = { workspace: string; httpPort?: number } | { exit: number; message?: string };
+
+/** `<workspace-dir> [--http <port>]`, or why not. */
+function parseArgs(name: string, argv: string[]): Invocation {
+  const usage =
+    `usage: node dist/servers/${name}.js <workspace-dir> [--http <port>]\n` +
+    `  MCP over stdio by default; --http serves streamable HTTP at http://127.0.0.1:<port>/mcp instead\n` +
+    `  (0 picks a free port; set ${HTTP_TOKEN_ENV} to require "Authorization: Bearer <token>")\n`;
+  const [arg, ...rest] = argv;
+  if (!arg || arg === '--help' || arg === '-h') return { exit: arg ? 0 : 2, message: usage };
+  let httpPort: number | undefined;
+  if (rest.length > 0) {
+    const [flag, value, ...extra] = rest;
+    const port = PortSchema.safeParse(value === undefined || value.trim() === '' ? undefined : value);
+    if (flag !== '--http' || extra.length > 0) return { exit: 2, message: `${name}: unexpected argument ${JSON.stringify(flag === '--http' ? extra[0] : flag)}\n${usage}` };
+    if (!port.success) return { exit: 2, message: `${name}: --http needs a port number from 0 to 65535, got ${JSON.stringify(value ?? '')}\n${usage}` };
+    httpPort = port.data;
   }
   const workspace = resolve(arg);
   let isDir = false;
@@ -31,23 +35,55 @@ export async function runServer(
   } catch {
     isDir = false;
   }
-  if (!isDir) {
-    process.stderr.write(`${name}: workspace "${arg}" is not a directory\n${usage}`);
-    process.exit(2);
+  if (!isDir) return { exit: 2, message: `${name}: workspace "${arg}" is not a directory\n${usage}` };
+  return { workspace, httpPort };
+}
+
+type Build = (workspace: string) => McpServer | Promise<McpServer>;
+
+export interface RunOptions {
+  /**
+   * Closes what the process holds beyond its MCP servers (child processes, running work), before it
+   * exits. Over HTTP `build` runs once per session; what is shared lives outside it and ends here.
+   */
+  dispose?: () => Promise<void>;
+}
+
+/**
+ * The one entry point every bundled server shares:
+ * `node dist/servers/<name>.js <workspace-dir> [--http <port>]`: MCP over stdio (exit on stdin EOF) or
+ * over streamable HTTP on 127.0.0.1; logs only to stderr; usage and a non-zero exit on a missing or bad argument.
+ */
+export async function runServer(name: string, build: Build, options: RunOptions = {}): Promise<void> {
+  const invocation = parseArgs(name, process.argv.slice(2));
+  if ('exit' in invocation) {
+    if (invocation.message) process.stderr.write(invocation.message);
+    process.exit(invocation.exit);
   }
+  const { workspace, httpPort } = invocation;
   // stdout belongs to the protocol: anything a library prints must go to stderr.
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  const built = await build(workspace);
-  const { server, dispose } = built instanceof McpServer ? { server: built, dispose: async () => undefined } : built;
+  const dispose = disposeOnce(name, options.dispose);
+  if (httpPort !== undefined) await runOverHttp(name, workspace, httpPort, build, dispose);
+  else await runOverStdio(name, workspace, build, dispose);
+}
+
+/** Runs `dispose` at most once, whatever ends the process first (stdin EOF, then its close, or a signal). */
+function disposeOnce(name: string, dispose: (() => Promise<void>) | undefined): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () =>
+    (done ??= (dispose?.() ?? Promise.resolve()).catch((err: unknown) => {
+      process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    }));
+}
+
+async function runOverStdio(name: string, workspace: string, build: Build, dispose: () => Promise<void>): Promise<void> {
+  const server = await build(workspace);
   const transport = new StdioServerTransport();
-  let exiting = false;
   const exit = (): void => {
-    if (exiting) return;
-    exiting = true;
     void dispose()
-      .catch((err: unknown) => process.stderr.write(`${name}: ${(err as Error).message}\n`))
       .then(() => server.close())
       .finally(() => process.exit(0));
   };
@@ -57,4 +93,26 @@ export async function runServer(
   process.on('SIGINT', exit);
   await server.connect(transport);
   process.stderr.write(`${name}: serving ${workspace}\n`);
+}
+
+async function runOverHttp(name: string, workspace: string, port: number, build: Build, dispose: () => Promise<void>): Promise<void> {
+  const token = process.env[HTTP_TOKEN_ENV] || undefined;
+  let serving;
+  try {
+    serving = await serveHttp({ port, token, build: () => build(workspace), log: (line) => process.stderr.write(`${name}: ${line}\n`) });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? `port ${port} is already in use` : code === 'EACCES' ? `port ${port} needs privileges` : String(err);
+    process.stderr.write(`${name}: cannot serve HTTP: ${why}\n`);
+    process.exit(1);
+  }
+  // Over HTTP, stdin is not the session: the server runs until it is signalled.
+  const exit = (): void => {
+    void dispose()
+      .then(() => serving.close())
+      .finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', exit);
+  process.on('SIGINT', exit);
+  process.stderr.write(`${name}: serving ${workspace} at ${serving.url}${token ? ' (bearer token required)' : ''}\n`);
 }

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { promptTokens } from '../../src/core/usage/token-usage';
 import { errorResult, guarded, textResult } from '../lib/results';
 import { KEY_HINT, type QueryConfig } from './config';
-import { QuerySessions } from './query-sessions';
+import type { QuerySessions } from './query-sessions';
 
 /**
  * The claude-agent seed's `query`: Claude answers a prompt, with the conversation so far when a
@@ -14,10 +14,10 @@ import { QuerySessions } from './query-sessions';
 export function registerQueryTool(
   server: McpServer,
   config: QueryConfig,
+  sessions: QuerySessions,
   client: () => Promise<Anthropic | undefined>,
   log: (line: string) => void,
-): QuerySessions {
-  const sessions = new QuerySessions(config.maxHistory, config.sessionTimeoutMs);
+): void {
   server.registerTool(
     'query',
     {
@@ -62,5 +62,4 @@ export function registerQueryTool(
       { heartbeat: true },
     ),
   );
-  return sessions;
 }

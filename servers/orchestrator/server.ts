@@ -2,36 +2,22 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalDecision } from '../../src/shared/protocol';
-import { ToolError, type ToolExtra } from '../lib/results';
-import type { AgentCatalog } from './agent-definitions';
-import { lazyClient } from './anthropic-client';
+import type { ToolExtra } from '../lib/results';
 import type { Elicit } from './approvals';
-import { configFromEnv, KEY_HINT, type OrchestratorConfig } from './config';
+import type { OrchestratorCore } from './orchestrator';
 import { registerQueryTool } from './query-tool';
-import { recoverSessions } from './session-recovery';
 import { SessionResources } from './session-resources';
-import type { SessionRunner } from './session-runner';
-import { SessionStore } from './session-store';
 import { registerSessionTools } from './session-tools';
-import { SubServers } from './sub-servers';
 
 /** How long a person has to answer an approval question. */
 const ASK_TIMEOUT_MS = 10 * 60_000;
-/** How long exit waits for running turns to save their state as interrupted. */
-const STOP_GRACE_MS = 5_000;
-
-export interface Orchestrator {
-  server: McpServer;
-  dispose: () => Promise<void>;
-}
 
 /**
- * The orchestrator: named sub-agent sessions (start, resume, list, clean) on our own agent loop,
- * with the other bundled servers as their tools, and the claude-agent seed's `query` tool.
- * The agent loop, the Anthropic SDK and the YAML parser load on first use, so the server is ready
- * about as soon as the others are.
+ * One client's MCP server on the shared orchestrator core: named sub-agent sessions (start, resume,
+ * list, clean) on our own agent loop with the other bundled servers as their tools, the claude-agent
+ * seed's `query` tool, and the sessions as resources this client can subscribe to.
  */
-export function buildOrchestrator(workspace: string, config: OrchestratorConfig = configFromEnv(), servers = new SubServers(workspace)): Orchestrator {
+export function buildOrchestratorServer(core: OrchestratorCore): McpServer {
   const server = new McpServer(
     { name: 'orchestrator', title: 'MCP Agent orchestrator', version: '0.1.0' },
     {
@@ -40,47 +26,24 @@ export function buildOrchestrator(workspace: string, config: OrchestratorConfig 
         'continues a session. query asks Claude directly, with optional conversation sessions.',
     },
   );
-  const log = (line: string): void => void process.stderr.write(`${line}\n`);
-  const client = lazyClient(config);
-  const requireKey = (): void => {
-    if (!config.apiKey) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
+  const resources = new SessionResources(server, core.store);
+  const stopListening = core.onChanged((name, listChanged) => resources.changed(name, listChanged));
+  server.server.onclose = () => {
+    stopListening();
+    resources.dispose();
   };
-  const store = new SessionStore(workspace);
-  const resources = new SessionResources(server, store);
-  const agents = async (): Promise<AgentCatalog> => (await import('./agent-definitions')).loadAgents(workspace);
-  const changed = (name: string, listChanged?: boolean): void => resources.changed(name, listChanged);
-
-  let runner: SessionRunner | undefined;
-  let loading: Promise<SessionRunner> | undefined;
-  const getRunner = (): Promise<SessionRunner> =>
-    (loading ??= (async () => {
-      const [{ SessionRunner: Runner }, anthropic] = await Promise.all([import('./session-runner'), client()]);
-      if (!anthropic) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
-      runner = new Runner({ workspace, store, servers, config, client: anthropic, agents, elicit: (extra) => elicitFor(server, extra), changed });
-      return runner;
-    })());
-
-  const recovered = recoverSessions(store, changed).catch((err: unknown) => log(`orchestrator: could not check the sessions: ${(err as Error).message}`));
   registerSessionTools(server, {
-    store,
-    runner: getRunner,
-    isRunning: (name) => runner?.isRunning(name) ?? false,
-    agents,
-    requireKey,
-    recovered,
-    changed,
+    store: core.store,
+    runner: core.runner,
+    isRunning: core.isRunning,
+    agents: core.agents,
+    requireKey: core.requireKey,
+    recovered: core.recovered,
+    changed: core.changed,
+    elicit: (extra) => elicitFor(server, extra),
   });
-  const queries = registerQueryTool(server, config.query, client, log);
-
-  let disposing: Promise<void> | undefined;
-  const dispose = (): Promise<void> =>
-    (disposing ??= (async () => {
-      if (runner) await Promise.race([runner.dispose(), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
-      queries.dispose();
-      resources.dispose();
-      await servers.dispose();
-    })());
-  return { server, dispose };
+  registerQueryTool(server, core.config.query, core.queries, core.client, core.log);
+  return server;
 }
 
 /** Asks the person through the client's form elicitation, tied to the tool call being served. */

@@ -22,10 +22,16 @@ export interface RunnerDeps {
   config: OrchestratorConfig;
   client: Anthropic;
   agents: () => Promise<AgentCatalog>;
-  /** The client's way to ask the person during this request, when it has one. */
-  elicit: (extra: ToolExtra) => Elicit | undefined;
   /** A session changed (`created`: it is new or gone, so the list itself changed). */
   changed: (name: string, created?: boolean) => void;
+}
+
+/** The request a turn runs for: its progress and cancellation, its way to ask, and whether it opens the session. */
+interface RunContext {
+  extra: ToolExtra;
+  controller: AbortController;
+  elicit: Elicit | undefined;
+  first: boolean;
 }
 
 export interface RunResult {
@@ -52,7 +58,8 @@ export class SessionRunner {
     return this.running.has(name);
   }
 
-  async start(name: string, agentName: string | undefined, prompt: string, extra: ToolExtra): Promise<RunResult> {
+  /** `elicit`: how to ask the person through the client serving this request, when it can. */
+  async start(name: string, agentName: string | undefined, prompt: string, extra: ToolExtra, elicit?: Elicit): Promise<RunResult> {
     checkSessionName(name);
     const controller = this.reserve(name);
     try {
@@ -60,13 +67,13 @@ export class SessionRunner {
       const record = newRecord(name, definition.name, modelOf(definition, this.deps.config.defaultModel));
       await this.deps.store.create(record);
       this.deps.changed(name, true);
-      return await this.track(this.run(record, definition, prompt, extra, controller, true));
+      return await this.track(this.run(record, definition, prompt, { extra, controller, elicit, first: true }));
     } finally {
       this.release(name, controller);
     }
   }
 
-  async resume(name: string, prompt: string, extra: ToolExtra): Promise<RunResult> {
+  async resume(name: string, prompt: string, extra: ToolExtra, elicit?: Elicit): Promise<RunResult> {
     checkSessionName(name);
     const controller = this.reserve(name);
     try {
@@ -76,7 +83,7 @@ export class SessionRunner {
         throw new ToolError(`Session "${name}" is running a turn in another orchestrator process (pid ${record.pid}); resume it once that turn ends.`);
       }
       const definition = await this.definition(record.agent);
-      return await this.track(this.run(record, definition, prompt, extra, controller, false));
+      return await this.track(this.run(record, definition, prompt, { extra, controller, elicit, first: false }));
     } finally {
       this.release(name, controller);
     }
@@ -126,15 +133,9 @@ export class SessionRunner {
     throw new ToolError(`There is no agent named "${name}". Agents: ${catalog.agents.map((a) => a.name).join(', ')}${broken}.`);
   }
 
-  private async run(
-    initial: SessionRecord,
-    definition: AgentDefinition,
-    prompt: string,
-    extra: ToolExtra,
-    controller: AbortController,
-    first: boolean,
-  ): Promise<RunResult> {
+  private async run(initial: SessionRecord, definition: AgentDefinition, prompt: string, how: RunContext): Promise<RunResult> {
     const { store, config, workspace } = this.deps;
+    const { extra, controller, elicit, first } = how;
     const stop = (): void => controller.abort();
     if (extra.signal.aborted) stop();
     extra.signal.addEventListener('abort', stop, { once: true });
@@ -161,7 +162,7 @@ export class SessionRunner {
         workspaceName: basename(workspace),
         workspaceDir: workspace,
         approvals: sessionApprovals(definition, config.approve, this.alwaysOf(record.name)),
-        askApproval: approvalAsker(definition, config.approve, this.deps.elicit(extra), refusals),
+        askApproval: approvalAsker(definition, config.approve, elicit, refusals),
         keyHint: KEY_HINT,
         settingNames: { maxTokens: 'max_tokens (8192 for sub-agents)', maxIterations: 'MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS' },
         history,

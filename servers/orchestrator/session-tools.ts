@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { guarded, textResult, ToolError, type ToolExtra } from '../lib/results';
 import type { AgentCatalog } from './agent-definitions';
+import type { Elicit } from './approvals';
 import { agentsJson, agentsMarkdown, runJson, runMarkdown, sessionJson, sessionsMarkdown } from './session-format';
 import type { RunResult, SessionRunner } from './session-runner';
 import { SESSION_NAME, type SessionRecord, type SessionStore } from './session-store';
@@ -20,6 +21,8 @@ export interface SessionToolDeps {
   /** Resolves once sessions a killed process left `running` are marked interrupted. */
   recovered: Promise<void>;
   changed: (name: string, listChanged?: boolean) => void;
+  /** How to ask the person through the client that sent this request, when it can. */
+  elicit: (extra: ToolExtra) => Elicit | undefined;
 }
 
 const responseFormat = z.enum(['markdown', 'json']).optional().describe('markdown (default) or json');
@@ -79,7 +82,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
     },
     guarded('start_agent', async ({ session_name, agent_name, prompt, response_format }, extra) => {
       await ready();
-      return runAnswer(response_format, await (await deps.runner()).start(session_name, agent_name, prompt, extra as ToolExtra));
+      return runAnswer(response_format, await (await deps.runner()).start(session_name, agent_name, prompt, extra as ToolExtra, deps.elicit(extra as ToolExtra)));
     }),
   );
 
@@ -99,7 +102,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
     },
     guarded('resume_agent', async ({ session_name, prompt, response_format }, extra) => {
       await ready();
-      return runAnswer(response_format, await (await deps.runner()).resume(session_name, prompt, extra as ToolExtra));
+      return runAnswer(response_format, await (await deps.runner()).resume(session_name, prompt, extra as ToolExtra, deps.elicit(extra as ToolExtra)));
     }),
   );
 

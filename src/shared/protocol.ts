@@ -52,6 +52,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     at: z.number(),
   }),
   z.object({ kind: z.literal('assistant_text'), turnId: id, blockId: id, text: z.string() }),
+  /** The model's thinking before a reply (shown collapsed). */
+  z.object({ kind: z.literal('thinking'), turnId: id, blockId: id, text: z.string() }),
   z.object({
     kind: z.literal('tool_call'),
     turnId: id,
@@ -85,7 +87,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('turn_end'),
     turnId: id,
-    status: z.enum(['done', 'stopped', 'error', 'max_iterations']),
+    /** `max_tokens`: a reply hit the output limit again after going on once by itself. */
+    status: z.enum(['done', 'stopped', 'error', 'max_iterations', 'max_tokens']),
     error: z.string().optional(),
     /** What the person can do about it: the button the chat shows beside the message. */
     action: turnActionSchema.optional(),
@@ -93,6 +96,15 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     retryAfterS: z.number().nonnegative().max(3600).optional(),
     /** Absent when no model call answered (and in chats saved before usage was kept). */
     usage: turnUsageSchema.optional(),
+  }),
+  /** Older messages were replaced by a summary the model wrote, to fit its context window. */
+  z.object({
+    kind: z.literal('compaction'),
+    turnId: id,
+    replaced: z.number().int().nonnegative(),
+    summary: z.string().max(100_000),
+    tokensBefore: tokens,
+    tokensAfter: tokens,
   }),
   /** The turn changed these files; its snapshots (our own git, never the person's) let it be undone. */
   z.object({

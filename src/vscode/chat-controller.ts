@@ -14,7 +14,7 @@ import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
 import { ModelCatalog } from '../core/agent/model-catalog';
-import { DEFAULT_MODEL } from '../core/agent/models';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
 import type { ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import type { Secrets } from './secrets';
@@ -262,10 +262,14 @@ export class ChatController implements vscode.Disposable {
     if (!client) return undefined;
     const settings = readSettings();
     const model = await this.models.resolve(settings.model);
-    const limit = (await this.models.entry(model))?.maxTokens;
+    const entry = await this.models.entry(model);
+    const limit = entry?.maxTokens;
     return {
       client,
       model,
+      contextWindow: entry?.maxInputTokens ?? DEFAULT_CONTEXT_WINDOW,
+      // Only a level the model's entry says it takes: another would be a 400 on every request.
+      effort: settings.effort && entry?.efforts?.includes(settings.effort) ? settings.effort : undefined,
       maxTokens: limit ? Math.min(settings.maxTokens, limit) : settings.maxTokens,
       maxIterations: settings.maxIterations,
       toolTimeoutMs: settings.toolTimeoutMs,

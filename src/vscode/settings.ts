@@ -5,6 +5,8 @@ export interface AgentSettings {
   model: string;
   apiBaseUrl: string | undefined;
   maxIterations: number;
+  /** `output_config.effort` for models that take it; '' leaves it to the model. */
+  effort: '' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
   maxTokens: number;
   toolTimeoutMs: number;
   runCodeMaxTimeoutSeconds: number;
@@ -20,6 +22,7 @@ export function readSettings(): AgentSettings {
     model: c.get<string>('model', '').trim(),
     apiBaseUrl: base || process.env.ANTHROPIC_BASE_URL || undefined,
     maxIterations: Math.max(1, c.get<number>('maxIterations', 10)),
+    effort: (['low', 'medium', 'high', 'xhigh', 'max'] as const).find((e) => e === c.get<string>('effort', '')) ?? '',
     maxTokens: Math.max(256, c.get<number>('maxTokens', 8192)),
     toolTimeoutMs: Math.max(1, c.get<number>('toolTimeoutSeconds', 120)) * 1000,
     runCodeMaxTimeoutSeconds: Math.max(1, c.get<number>('runCodeMaxTimeoutSeconds', 120)),

@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { FakePromptCache, promptTokenCount, type CacheUsage } from './fake-prompt-cache';
 import { defaultModels, modelsPage, type FakeModel } from './fake-models';
@@ -23,7 +24,8 @@ export interface ToolUseStep {
 
 /** `gate`: the reply is held until it settles (e.g. `api.waitForRequests(2)`: proves two requests were open at once). */
 export type Reply =
-  | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; gate?: Promise<unknown> }
+  /** `thinking` comes first, as a thinking block with a signature the fake checks when it is sent back. */
+  | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; thinking?: string; gate?: Promise<unknown> }
   /** With `stopReason: 'max_tokens'` (and a cut `rawInput`) it is a reply that ran out of tokens mid-call. */
   | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number; stopReason?: string; gate?: Promise<unknown> }
   | { error: 401 | 400 | 429 | 500 | 529; message?: string; retryAfterMs?: number }
@@ -139,6 +141,8 @@ export class FakeAnthropicApi {
     if (this.promptTokenLimit !== undefined && tokens > this.promptTokenLimit) {
       return sendError(res, { error: 400, message: `prompt is too long: ${tokens} tokens > ${this.promptTokenLimit} maximum` });
     }
+    const unsigned = body.messages.some((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking' && b.signature !== signatureOf(String(b.thinking))));
+    if (unsigned) return sendError(res, { error: 400, message: 'messages: thinking blocks must be passed back unchanged, with their signature' });
     const counted = promptTokenCount(body);
     if (window !== undefined && counted > window) {
       return sendError(res, { error: 400, message: `prompt is too long: ${counted} tokens > ${window} maximum` });
@@ -204,7 +208,9 @@ function sendError(res: ServerResponse, reply: Extract<Reply, { error: number }>
 }
 
 interface Block {
-  type: 'text' | 'tool_use';
+  type: 'text' | 'tool_use' | 'thinking';
+  thinking?: string;
+  signature?: string;
   text?: string;
   id?: string;
   name?: string;
@@ -217,6 +223,7 @@ let toolUseCounter = 0;
 function buildMessage(model: string, reply: Exclude<Reply, { error: number } | { drop: true }>, billed?: CacheUsage) {
   const content: Block[] = [];
   if ('hang' in reply) return { id: 'msg_hang', type: 'message', role: 'assistant', model, content, stop_reason: null, usage: { input_tokens: 10, output_tokens: 0 } };
+  if ('thinking' in reply && reply.thinking) content.push({ type: 'thinking', thinking: reply.thinking, signature: signatureOf(reply.thinking) });
   if (reply.text) content.push({ type: 'text', text: reply.text });
   for (const use of reply.toolUses ?? []) {
     content.push({ type: 'tool_use', id: use.id ?? `toolu_fake_${++toolUseCounter}`, name: use.name, input: use.input ?? {}, rawInput: use.rawInput });
@@ -234,9 +241,14 @@ function buildMessage(model: string, reply: Exclude<Reply, { error: number } | {
   };
 }
 
+/** The fake's signature of a thinking text: a request that changed the text (or dropped the signature) is refused, as the real API does. */
+export function signatureOf(thinking: string): string {
+  return `fake-sig-${createHash('sha256').update(thinking).digest('hex').slice(0, 16)}`;
+}
+
 /** What the reply's content would cost to generate, counted the way the fake counts prompts. */
 function outputTokens(content: Block[]): number {
-  return Math.max(1, content.reduce((n, b) => n + Math.ceil((b.text ?? b.rawInput ?? JSON.stringify(b.input ?? {})).length / 4), 0));
+  return Math.max(1, content.reduce((n, b) => n + Math.ceil((b.text ?? b.thinking ?? b.rawInput ?? JSON.stringify(b.input ?? {})).length / 4), 0));
 }
 
 function send(res: ServerResponse, event: string, data: unknown): void {
@@ -257,7 +269,11 @@ async function streamMessage(
   const delayMs = reply.delayMs ?? 0;
   for (const [index, block] of message.content.entries()) {
     if (res.destroyed) return;
-    if (block.type === 'text') {
+    if (block.type === 'thinking') {
+      send(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      send(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } });
+      send(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    } else if (block.type === 'text') {
       send(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       for (let i = 0; i < block.text!.length; i += chunk) {
         send(res, 'content_block_delta', {

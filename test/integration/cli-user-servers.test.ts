@@ -1,6 +1,6 @@
 // The CLI with the person's own MCP servers: --mcp-config files, and the workspace's .mcp.json and
 // .vscode/mcp.json behind consent. Real CLI processes, a real stdio MCP server (test/fakes/mcp-report.ts),
-// the fake Messages API.
+// real HTTP MCP servers (test/fakes/mcp-http.ts), the fake Messages API.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { haveScript, ownStderr, runCli, runCliOnTerminal } from './helpers/cli-process';
+import { freePort, startHttpFake } from './helpers/http-server-process';
 import { fake } from './mcp-support';
 
 /** "call <tool>" makes the model call it; the result comes back as "Result: <text>". */
@@ -140,14 +141,29 @@ describe('the CLI with MCP servers from config files', () => {
     assert.equal(api.requests.length, before, 'no model call');
   });
 
-  test('an HTTP server is listed and ends in its own clear error; the run goes on', async () => {
+  test('http and sse servers from --mcp-config connect with their headers; one where nothing listens ends in its own clear error; the run goes on', async () => {
     const ws = dir('cli-http-');
-    const config = join(ws, 'remote.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { remote: { type: 'http', url: 'https://mcp.example.com/mcp' } } }));
-    const r = await runCli(['--workspace', ws, '--mcp-config', config, 'hello'], env);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /\[server remote failed: .*HTTP servers are not supported yet/);
-    assert.match(r.stdout, /You said: hello/);
+    const keyed = await startHttpFake('--header=X-Api-Key:k1');
+    const legacy = await startHttpFake('--legacy');
+    try {
+      const port = await freePort();
+      const config = join(ws, 'remote.json');
+      const mcpServers = {
+        remote: { type: 'http', url: keyed.url, headers: { 'X-Api-Key': '${CLI_TEST_KEY}' } },
+        old: { type: 'sse', url: legacy.url },
+        gone: { type: 'http', url: `http://127.0.0.1:${port}/mcp` },
+      };
+      writeFileSync(config, JSON.stringify({ mcpServers }));
+      const r = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call remote__requests'], { ...env, CLI_TEST_KEY: 'k1' });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`\\[server gone failed: server gone: could not reach http://127\\.0\\.0\\.1:${port}/mcp: connection refused`));
+      assert.ok(offered().includes('remote__requests') && offered().includes('old__echo'), offered().join(' '));
+      const turn = [...api.requests].reverse().find((q) => isToolResultTurn(q.body));
+      const seen = JSON.parse(lastUserText(turn?.body as MessagesBody)) as Array<{ method: string; rpc?: string }>;
+      assert.ok(seen.some((q) => q.rpc === 'tools/call requests'), JSON.stringify(seen));
+    } finally {
+      await Promise.all([keyed.stop(), legacy.stop()]);
+    }
   });
 
   test('workspace config diagnostics are printed, and the valid servers still start', async () => {

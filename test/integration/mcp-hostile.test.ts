@@ -89,7 +89,8 @@ describe('hostile MCP servers', () => {
         assert.deepEqual(states, { nul: 'error', nulenv: 'error', http: 'error', nocommand: 'error', directory: 'error', good: 'ready' });
         assert.match(hub.status('nul')?.error ?? '', /NUL byte/);
         assert.match(hub.status('nulenv')?.error ?? '', /NUL byte/);
-        assert.match(hub.status('http')?.error ?? '', /HTTP servers are not supported yet/);
+        // Port 1 is one fetch never connects to: refused at once, and said so.
+        assert.match(hub.status('http')?.error ?? '', /server http: could not reach http:\/\/127\.0\.0\.1:1\/mcp: bad port/);
         assert.match(hub.status('nocommand')?.error ?? '', /no command/);
         assert.match(hub.status('directory')?.error ?? '', /could not run|EACCES/);
         assert.equal(textOf(await hub.callTool('good__echo', { text: 'still here' })), 'still here');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { sessions, startOrchestrator, textOf, waitForSession, type Orchestrator } from './orchestrator-harness';
+import { childrenOf, sessions, startOrchestrator, textOf, waitForSession, type Orchestrator } from './orchestrator-harness';
 
 /** Approvals through elicitation, cancellation, a killed server, parallel and busy sessions, hostile names, no key. */
 
@@ -281,22 +281,6 @@ describe('orchestrator under faults', () => {
     assert.equal(existsSync(join(dir, '.mcp-agent')), false, 'nothing was written');
   });
 });
-
-/** The processes whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        // The parent pid is the second field after the command name, which is in parentheses.
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 function isAlive(pid: number): boolean {
   try {

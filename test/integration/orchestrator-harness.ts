@@ -2,7 +2,7 @@
  * The orchestrator as any MCP host runs it: `node dist/servers/orchestrator.js <workspace>` over real
  * stdio, driven by the MCP SDK client, its sub-agents talking to the local fake Messages API.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -119,4 +119,20 @@ export async function waitForSession(orch: Orchestrator, name: string, ok: (s: S
     if (s && ok(s)) return s;
     await updated;
   }
+}
+
+/** The processes whose parent is `pid` (Linux /proc): the servers an orchestrator started. */
+export function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // The parent pid is the second field after the command name, which is in parentheses.
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

@@ -106,7 +106,11 @@ export class Vscode {
       }
     }
     await row.click();
-    await input.waitFor({ state: 'hidden' });
+    // The palette closes, or the command opens a quick pick of its own in the same widget (a new placeholder, no ">").
+    await this.page.waitForFunction(() => {
+      const box = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
+      return !box || box.offsetParent === null || !box.value.startsWith('>');
+    });
   }
 
   /** The side-bar section (view pane) with this title, e.g. 'Tools'. */

@@ -11,13 +11,18 @@ import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capHistory, capToolResults } from './result-caps';
 import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
-import { addUsage, NO_USAGE, usageOf, type TokenUsage } from '../usage/token-usage';
+import { addUsage, NO_USAGE, promptTokens, usageOf, type TokenUsage } from '../usage/token-usage';
+import { compact, COMPACT_AT, estimateTokens } from './compaction';
 import { costOf } from '../usage/prices';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
 import { unrunnableCalls } from './unrunnable-calls';
 
+export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
 const CANCELLED = 'Cancelled: the person stopped the turn.';
+/** Sent for the person when a reply was cut off by the output limit. */
+const GO_ON = '[Your reply was cut off by the output limit. Go on from exactly where it stopped, without repeating what you already wrote.]';
 
 export interface AgentOptions {
   client: Anthropic;
@@ -47,8 +52,14 @@ export interface AgentOptions {
   system?: FrozenSystem;
   /** Called when the system prompt is made or its told tool list changes, so the caller can keep it. */
   onSystem?: (system: FrozenSystem) => void;
+  /** How hard the model thinks (`output_config.effort`), for a model that supports that level; unset: the model's default. */
+  effort?: Effort;
   /** Mark requests for prompt caching (default true). */
   promptCaching?: boolean;
+  /** The model's input window in tokens; the conversation is compacted before a request would outgrow it. Unset: never compacted. */
+  contextWindow?: number;
+  /** Called with the whole conversation after it was compacted, so the caller can replace what it keeps. */
+  onCompact?: (messages: readonly Anthropic.MessageParam[]) => void;
 }
 
 /** A new message, or `retry`: ask again for the conversation as it stands (after a failed request). */
@@ -74,6 +85,8 @@ export class Agent {
   private system: FrozenSystem | undefined;
   /** What this turn's model calls used so far. */
   private turnUsage: TokenUsage = NO_USAGE;
+  /** The prompt size the API reported for the last request, and how long the conversation was then. */
+  private lastPrompt: { tokens: number; messages: number } | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.history = options.conversation ?? repairHistory(options.history ?? []);
@@ -106,13 +119,38 @@ export class Agent {
       return 'error';
     }
     const maxIterations = this.options.maxIterations ?? 10;
+    /** A reply cut off by the output limit goes on by itself once a turn; the next time the person decides. */
+    let wentOn = false;
     const settings = this.options.settingNames ?? { maxTokens: 'the mcpAgent.maxTokens setting', maxIterations: 'the mcpAgent.maxIterations setting' };
     try {
       for (let iteration = 0; iteration < maxIterations; iteration++) {
         const tools = this.options.host.tools();
-        const reply = await this.streamReply(turnId, iteration, tools, emit, signal);
+        await this.fitWindow(turnId, tools, event, signal);
+        const reply = await this.streamReply(turnId, iteration, tools, emit, signal).catch(async (err: unknown) => {
+          // The estimate was short (a tokenizer counts differently): compact now and ask once more.
+          if (!promptTooLong(err) || !this.options.contextWindow || signal.aborted) throw err;
+          await this.fitWindow(turnId, tools, event, signal, true);
+          return this.streamReply(turnId, iteration, tools, emit, signal);
+        });
         this.push({ role: 'assistant', content: reply.message.content as Anthropic.ContentBlockParam[] });
+        const stop = reply.message.stop_reason;
+        if (stop === 'refusal') {
+          event({ kind: 'turn_end', turnId, status: 'error', error: 'Claude declined to go on with this request. Rephrase it, or start a new chat for a different task.' });
+          return 'error';
+        }
+        // A long server-side step paused the reply: sent back as it is, the model picks it up.
+        if (stop === 'pause_turn') continue;
         const uses = reply.message.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
+        if (uses.length === 0 && (stop === 'max_tokens' || stop === 'model_context_window_exceeded')) {
+          if (!wentOn) {
+            wentOn = true;
+            this.push({ role: 'user', content: [{ type: 'text', text: GO_ON }] });
+            continue;
+          }
+          const note = `The reply reached the output limit (${this.maxTokens} tokens, ${settings.maxTokens}) twice. Continue to let it go on.`;
+          event({ kind: 'turn_end', turnId, status: 'max_tokens', error: note, action: 'continue' });
+          return 'max_tokens';
+        }
         if (uses.length === 0) {
           event({ kind: 'turn_end', turnId, status: 'done' });
           return 'done';
@@ -164,6 +202,33 @@ export class Agent {
     return change.note;
   }
 
+  private count(used: TokenUsage): void {
+    this.turnUsage = addUsage(this.turnUsage, used);
+    this.totalUsage = addUsage(this.totalUsage, used);
+  }
+
+  /**
+   * Compacts the conversation when the next request would fill more than COMPACT_AT of the model's
+   * window: the size is the last request's as the API counted it, plus an estimate of what was
+   * added since (or all of it estimated, before the first request).
+   */
+  private async fitWindow(turnId: string, tools: HubTool[], event: (e: ChatEvent) => void, signal: AbortSignal, force = false): Promise<void> {
+    const window = this.options.contextWindow;
+    if (!window) return;
+    const system = this.systemText(tools);
+    const estimate = this.lastPrompt
+      ? this.lastPrompt.tokens + estimateTokens(this.history.slice(this.lastPrompt.messages))
+      : estimateTokens(system) + estimateTokens(tools.map((t) => t.tool)) + estimateTokens(this.history);
+    if (!force && estimate <= window * COMPACT_AT) return;
+    const done = await compact(this.options.client, { model: this.options.model, system, window }, this.history, signal);
+    if (!done) return;
+    this.count(usageOf(done.usage));
+    this.history.splice(0, this.history.length, ...done.messages);
+    this.lastPrompt = undefined;
+    this.options.onCompact?.(this.history);
+    event({ kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter });
+  }
+
   private systemText(tools: HubTool[]): string {
     // A retry of a chat restored from before system prompts were kept: make it now.
     this.system ??= freezeSystem(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []);
@@ -183,17 +248,21 @@ export class Agent {
       input_schema: t.tool.inputSchema as Anthropic.Tool.InputSchema,
     }));
     const mark = this.options.promptCaching === false ? withoutCaching : withCacheBreakpoints;
+    const effort = this.options.effort ? { output_config: { effort: this.options.effort } } : {};
     const stream = await this.options.client.messages.create(
-      { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...mark(definitions, this.systemText(tools), this.history) },
+      { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...effort, ...mark(definitions, this.systemText(tools), this.history) },
       { signal },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
     const reply = await readReply(stream, (index, text) => emit({ type: 'delta', turnId, blockId: blockId(index), text }));
     const used = usageOf(reply.message.usage);
-    this.turnUsage = addUsage(this.turnUsage, used);
-    this.totalUsage = addUsage(this.totalUsage, used);
+    this.count(used);
+    this.lastPrompt = { tokens: promptTokens(used), messages: this.history.length };
     if (signal.aborted) throw new Anthropic.APIUserAbortError();
     reply.message.content.forEach((block, index) => {
+      if (block.type === 'thinking' && block.thinking.trim().length > 0) {
+        emit({ type: 'event', event: { kind: 'thinking', turnId, blockId: blockId(index), text: block.thinking } });
+      }
       if (block.type === 'text' && block.text.length > 0) {
         emit({ type: 'event', event: { kind: 'assistant_text', turnId, blockId: blockId(index), text: block.text } });
       }
@@ -360,6 +429,11 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
 
 function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
   return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+}
+
+/** The API's 400 for a request over the model's input window. */
+function promptTooLong(err: unknown): boolean {
+  return err instanceof Anthropic.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
 }
 
 /** The card says what the write does: a new file, or how much of an existing one it replaces. */

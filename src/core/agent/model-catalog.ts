@@ -13,6 +13,8 @@ export interface ModelEntry {
   /** Its context window, and the most a reply may be; null when the API does not say. */
   maxInputTokens: number | null;
   maxTokens: number | null;
+  /** The effort levels it accepts (`output_config.effort`); undefined when the API does not say. */
+  efforts?: string[];
 }
 
 const FRESH_MS = 10 * 60 * 1000;
@@ -76,7 +78,15 @@ function toEntry(m: Anthropic.ModelInfo): ModelEntry {
     retiresAt: m.retires_at ?? null,
     maxInputTokens: m.max_input_tokens ?? null,
     maxTokens: m.max_tokens ?? null,
+    efforts: effortsOf(m.capabilities),
   };
+}
+
+function effortsOf(c: Anthropic.ModelCapabilities | null | undefined): string[] | undefined {
+  if (!c?.effort) return undefined;
+  if (!c.effort.supported) return [];
+  const levels = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+  return levels.filter((l) => (c.effort[l] as { supported?: boolean } | null)?.supported === true);
 }
 
 /** What a picker offers: active models newest first, then deprecated ones; retired ones are gone. */

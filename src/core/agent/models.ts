@@ -5,3 +5,6 @@
  * call and end the agent on the model's end-of-life date).
  */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+
+/** The input window assumed for a model the Models API does not list (every current Claude model has at least this). */
+export const DEFAULT_CONTEXT_WINDOW = 200_000;

@@ -28,4 +28,4 @@ export interface ApprovalRequest extends ApprovalPrompt {
 /** The front end's way of asking the person; resolves with their decision (or 'deny' when the turn is cancelled). */
 export type AskApproval = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
 
-export type TurnStatus = 'done' | 'stopped' | 'error' | 'max_iterations';
+export type TurnStatus = 'done' | 'stopped' | 'error' | 'max_iterations' | 'max_tokens';

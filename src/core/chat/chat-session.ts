@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { Agent, repairHistory, type TurnInput } from '../agent/agent';
+import { Agent, repairHistory, type Effort, type TurnInput } from '../agent/agent';
 import type { ApprovalStore } from '../agent/approval-policy';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
@@ -23,6 +23,10 @@ export interface TurnConfig {
   keyHint: string;
   settingNames?: { maxTokens: string; maxIterations: string };
   promptCaching?: boolean;
+  /** How hard the model thinks, when the person chose a level the model supports. */
+  effort?: Effort;
+  /** The model's input window (from the Models API); the conversation is compacted before it outgrows it. */
+  contextWindow?: number;
 }
 
 export interface ChatSessionDeps {
@@ -51,7 +55,7 @@ export interface ChatSessionEvents {
   transient: (output: Exclude<AgentOutput, { type: 'event' }>) => void;
   /** A turn started or ended. */
   busy: (busy: boolean) => void;
-  /** The title, model or token totals changed. */
+  /** The title, model or token totals changed (and were saved). */
   meta: (meta: ChatMeta) => void;
   [event: string]: (...args: never[]) => void;
 }
@@ -177,6 +181,9 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       keyHint: config.keyHint,
       settingNames: config.settingNames,
       promptCaching: config.promptCaching,
+      effort: config.effort,
+      contextWindow: config.contextWindow,
+      onCompact: (messages) => void this.deps.store.messages.replace(messages),
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : 'no folder open',
       workspaceDir: this.deps.workspace,
       beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
@@ -271,7 +278,10 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     this.meta = { ...this.meta, ...change, updatedAt: Date.now() };
     const meta = this.meta;
     const dir = this.deps.store.dir;
-    this.metaWrite = this.metaWrite.then(() => writeMeta(dir, meta)).catch((err: unknown) => this.deps.log?.(`could not save the chat's details: ${String(err)}`));
-    this.emit('meta', meta);
+    // Told once it is on disk, so a list read on the news (the Chats view) finds it there.
+    this.metaWrite = this.metaWrite
+      .then(() => writeMeta(dir, meta))
+      .catch((err: unknown) => this.deps.log?.(`could not save the chat's details: ${String(err)}`))
+      .then(() => this.emit('meta', this.meta));
   }
 }

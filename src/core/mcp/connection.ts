@@ -15,10 +15,14 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds, withStderr } from './errors';
+import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Carrier, TransportKind } from './carrier';
+import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
-import { HostStdioTransport, type ExitInfo } from './stdio-transport';
+import type { ExitInfo } from './stdio-transport';
 import { configProblem } from './config-check';
+import { GuardedTransport } from './guarded-transport';
+import { carrierFor } from './launch';
 import { listPrompts, listResources, listResourceTemplates, listToolsLeniently } from './offer-lists';
 import { needsTasks } from './tool-names';
 import { TypedEmitter } from './typed-emitter';
@@ -41,6 +45,8 @@ export interface ConnectionOptions {
   maxMessageBytes?: number;
   /** Each step of close (stdin EOF, then SIGTERM) waits this long before the next. Default 2 s. */
   closeGraceMs?: number;
+  /** HTTP: how a dropped event stream is retried when the server sent no `retry` (the SDK's defaults otherwise). */
+  reconnection?: StreamableHTTPReconnectionOptions;
   clientInfo?: { name: string; version: string };
   /** Where a connection's own log lines go (stdout noise, list failures). Default: nowhere. */
   log?: (server: string, line: string) => void;
@@ -49,7 +55,7 @@ export interface ConnectionOptions {
 export interface ConnectionEvents {
   /** State or lists changed. */
   change: () => void;
-  /** The process exited without close() being called (a crash). */
+  /** The process exited or the HTTP session dropped without close() being called (a crash). */
   crash: (info: ExitInfo, message: string) => void;
   [event: string]: (...args: never[]) => void;
 }
@@ -57,7 +63,10 @@ export interface ConnectionEvents {
 type ListKind = 'tools' | 'resources' | 'prompts';
 const MAX_LOGGED_ERRORS = 50;
 
-/** One MCP server over stdio: its process, its client session, its lists. */
+/**
+ * One MCP server's session: initialize, its lists, calls with timeouts and cancellation, notifications.
+ * How the session is carried (a child process, an HTTP endpoint) is its Carrier's business (launch.ts).
+ */
 export class McpConnection extends TypedEmitter<ConnectionEvents> {
   readonly name: string;
   tools: Tool[] = [];
@@ -67,10 +76,10 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private currentState: ServerState = 'stopped';
   private errorText: string | undefined;
   private client: Client | undefined;
-  private transport: HostStdioTransport | undefined;
+  private carrier: Carrier | undefined;
   private closing = false;
   private started = false;
-  /** Rejects with ServerExited when the process dies; every request races against it. */
+  /** Rejects with ServerExited when the process dies or the HTTP session is lost; every request races against it. */
   private exitPromise: Promise<never> = new Promise<never>(() => undefined);
   private rejectExit: (e: ServerExited) => void = () => undefined;
   private roots: string[];
@@ -96,18 +105,22 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   get pid(): number | undefined {
-    return this.transport?.child?.pid;
+    return this.carrier?.pid;
   }
 
-  /** The last few KiB the server wrote to stderr. */
+  /** The last few KiB the server wrote to stderr (for an HTTP server: the last things that went wrong). */
   stderr(maxChars = 2000): string {
-    return this.transport?.stderrTail.text(maxChars) ?? '';
+    return this.carrier?.tail(maxChars) ?? '';
   }
 
   /** Bytes of stderr held in memory (bounded by `stderrBytes`) and seen in total. */
   stderrBytes(): { held: number; total: number } {
-    const t = this.transport?.stderrTail;
-    return { held: t?.held ?? 0, total: t?.total ?? 0 };
+    return this.carrier?.tailBytes() ?? { held: 0, total: 0 };
+  }
+
+  /** How the session is carried: a process's stdio, streamable HTTP, or HTTP+SSE (configured or fallen back to). */
+  get transportKind(): TransportKind {
+    return this.carrier?.kind ?? (this.config.transport === 'http' ? 'streamable-http' : this.config.transport);
   }
 
   status(): ServerStatus {
@@ -122,12 +135,13 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       prompts: this.prompts,
       pid: this.currentState === 'ready' || this.currentState === 'starting' ? this.pid : undefined,
       serverVersion: info ? `${info.name} ${info.version}` : undefined,
+      transport: this.transportKind,
       instructions: this.client?.getInstructions(),
     };
   }
 
   /**
-   * Spawns the server, initializes and lists what it offers. Resolves once `ready`; rejects with an
+   * Spawns the server (or reaches its URL), initializes and lists what it offers. Resolves once `ready`; rejects with an
    * McpStartError (and the state becomes `error`) with a diagnosis. One start per connection.
    */
   async start(): Promise<void> {
@@ -135,30 +149,26 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.started = true;
     this.setState('starting');
     const problem = configProblem(this.config);
-    if (problem || this.config.transport !== 'stdio') {
-      this.errorText = `server ${this.name}: ${problem ?? 'only stdio servers can be started'}`;
+    if (problem) {
+      this.errorText = `server ${this.name}: ${problem}`;
       this.setState('error');
       throw new McpStartError('spawn', this.errorText);
     }
     const initMs = this.options.initializeTimeoutMs ?? 15_000;
-    const transport = new HostStdioTransport({
-      command: this.config.command,
-      args: this.config.args,
-      env: this.config.env,
-      cwd: this.config.cwd,
+    const carrier = carrierFor(this.config, {
       maxMessageBytes: this.options.maxMessageBytes,
       stderrBytes: this.options.stderrBytes,
       closeGraceMs: this.options.closeGraceMs,
+      reconnection: this.options.reconnection,
     });
-    this.transport = transport;
+    this.carrier = carrier;
     this.exitPromise = new Promise<never>((_, reject) => (this.rejectExit = reject));
     this.exitPromise.catch(() => undefined);
-    transport.onexit = (info) => this.onExit(info);
-    transport.onstdoutend = () => this.onStdoutEnd();
+    carrier.onend = (end) => this.onEnd(end);
     const client = this.makeClient();
     this.client = client;
     try {
-      await Promise.race([client.connect(transport, { timeout: initMs }), this.exitPromise]);
+      await Promise.race([client.connect(new GuardedTransport(carrier.transport), { timeout: initMs }), this.exitPromise]);
     } catch (err) {
       if (this.closing) throw this.closedWhileStarting();
       const failure = this.startFailure(err, initMs);
@@ -169,10 +179,10 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     }
     await this.refreshAll();
     if (this.closing) throw this.closedWhileStarting();
-    const exit = transport.exit;
-    if (exit) {
+    const ended = carrier.ended;
+    if (ended) {
       // It died while we listed what it offers.
-      const failure = this.startFailure(new ServerExited(exit), initMs);
+      const failure = this.startFailure(ended, initMs);
       this.errorText = failure.message;
       this.setState('error');
       throw failure;
@@ -336,11 +346,12 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.emit('change');
   }
 
-  private onExit(info: ExitInfo): void {
-    const exit = new ServerExited(info);
-    this.rejectExit(exit);
+  /** The process exited, or its stdout closed, or the HTTP session was lost: every pending request fails now. */
+  private onEnd(end: ServerExited): void {
+    this.rejectExit(end);
     if (this.closing) return;
-    const message = withStderr(`server ${this.name} exited (${describeExit(info)})`, this.stderr());
+    const info: ExitInfo = end.info;
+    const message = end.why ?? this.explain(`server ${this.name} exited (${describeExit(info)})`);
     if (this.currentState === 'ready') {
       // 'crash' first, so a hub schedules its restart before anyone sees a bare `error`.
       this.emit('crash', info, message);
@@ -348,21 +359,11 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       this.setState('error');
       void this.shutdown();
     }
-    // While starting, start() reports the exit itself.
+    // While starting, start() reports the end itself.
   }
 
-  /** Its stdout closed while it runs on: the session is over as surely as if it had exited. */
-  private onStdoutEnd(): void {
-    if (this.closing || this.transport?.exit) return;
-    const info: ExitInfo = { code: null, signal: null };
-    const message = withStderr(`server ${this.name} closed its output (stdout) but kept running, so it can answer nothing more; it was stopped`, this.stderr());
-    this.rejectExit(new ServerExited(info, message));
-    if (this.currentState === 'ready') {
-      this.emit('crash', info, message);
-      this.errorText = message;
-      this.setState('error');
-    }
-    void this.shutdown();
+  private explain(message: string): string {
+    return this.carrier ? this.carrier.explain(message) : message;
   }
 
   private closedWhileStarting(): McpStartError {
@@ -370,20 +371,21 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   private startFailure(err: unknown, initMs: number): McpStartError {
-    const exit = err instanceof ServerExited ? (this.transport?.exit ?? err.info) : undefined;
-    return diagnoseStartFailure(err, { server: this.name, command: this.config.transport === 'stdio' ? this.config.command : this.config.url, initMs, exit, stderr: this.stderr() });
+    const carrier = this.carrier;
+    if (!carrier) return new McpStartError('spawn', `server ${this.name}: ${messageOf(err)}`);
+    return diagnoseStartFailure(err, { server: this.name, initMs, carrier });
   }
 
   private requestFailure(err: unknown, what: string, during: string, timeoutMs: number, signal?: AbortSignal): McpRequestError {
-    return diagnoseRequestFailure(err, { server: this.name, what, during, timeoutMs, signal, stderr: () => this.stderr() });
+    return diagnoseRequestFailure(err, { server: this.name, what, during, timeoutMs, signal, explain: (m) => this.explain(m) });
   }
 
   private async shutdown(): Promise<void> {
     const client = this.client;
-    const transport = this.transport;
-    // Client.close closes the transport (our close: EOF, SIGTERM, SIGKILL, then wait for exit).
+    const carrier = this.carrier;
+    // Client.close closes the transport; the carrier's close then waits until it is gone (a process: EOF, SIGTERM, SIGKILL, exit).
     await client?.close().catch(() => undefined);
-    await transport?.close().catch(() => undefined);
+    await carrier?.close().catch(() => undefined);
   }
 
   private setState(state: ServerState): void {

@@ -19,8 +19,11 @@ export class McpRequestError extends Error {
   }
 }
 
-/** Why starting a server failed. `exited` is worth a retry; the others will fail the same way again. */
-export type McpStartFailureKind = 'spawn' | 'timeout' | 'exited' | 'protocol';
+/**
+ * Why starting a server failed. `exited` is worth a retry; `unreachable` (nothing answered at the URL) is
+ * worth one while reconnecting a session that dropped; the others will fail the same way again.
+ */
+export type McpStartFailureKind = 'spawn' | 'timeout' | 'exited' | 'unreachable' | 'protocol';
 
 export class McpStartError extends Error {
   override name = 'McpStartError';
@@ -33,12 +36,12 @@ export class McpStartError extends Error {
   }
 }
 
-/** Raced against every request: rejects the moment the server's process is gone. */
+/** Raced against every request: rejects the moment the server's process (or HTTP session) is gone. */
 export class ServerExited extends Error {
   override name = 'ServerExited';
   constructor(
     readonly info: ExitInfo,
-    /** Set when the session ended without an exit (its stdout closed): the whole diagnosis. */
+    /** Set when the session ended without an exit (its stdout closed, its HTTP session dropped): the whole diagnosis. */
     readonly why?: string,
   ) {
     super(why ?? describeExit(info));

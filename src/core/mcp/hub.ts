@@ -49,7 +49,7 @@ interface Entry {
 
 /**
  * All configured MCP servers behind one face: starts them in parallel in the background, restarts
- * crashed ones with capped backoff, and gives the agent one flat list of tools named
+ * crashed ones and reconnects dropped HTTP sessions with capped backoff, and gives the agent one flat list of tools named
  * `<server>__<tool>` (see tool-names.ts).
  */
 export class McpHub extends TypedEmitter<HubEvents> {
@@ -257,7 +257,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       (err: unknown) => {
         if (entry.generation !== generation) return;
         entry.launching = false;
-        if (err instanceof McpStartError && err.kind === 'exited') this.onCrash(entry, err.message);
+        if (err instanceof McpStartError && retryable(err, entry)) this.onCrash(entry, err.message);
         else this.changed();
       },
     );
@@ -274,7 +274,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
       return;
     }
     entry.restarts++;
-    entry.detail = `${message}; restarting in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
+    const again = entry.config.transport === 'stdio' ? 'restarting' : 'reconnecting';
+    entry.detail = `${message}; ${again} in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
     entry.timer = setTimeout(() => void this.launch(entry), delay);
     this.changed();
   }
@@ -362,6 +363,11 @@ export class McpHub extends TypedEmitter<HubEvents> {
       this.emit('change');
     }, this.options.changeDebounceMs ?? 20);
   }
+}
+
+/** A process that exited may start next time; a URL that does not answer is retried only while reconnecting a dropped session. */
+function retryable(err: McpStartError, entry: Entry): boolean {
+  return err.kind === 'exited' || (err.kind === 'unreachable' && entry.budget.recent > 0);
 }
 
 function failure(kind: McpFailureKind | 'unknown-tool', message: string): CallToolResult {

@@ -1,4 +1,4 @@
-import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The SDK turns a server's error answer into the same McpError it makes for its own timeouts (-32001) and
@@ -12,6 +12,7 @@ const fromServer = new WeakMap<object, { code: number; message: string }>();
 export function markServerError(message: JSONRPCMessage): JSONRPCMessage {
   if (!('error' in message) || !message.error || typeof message.error !== 'object') return message;
   const error = message.error as { code: number; message: string; data?: unknown };
+  if (error.data !== null && typeof error.data === 'object' && fromHost.has(error.data)) return message;
   const data = error.data !== null && typeof error.data === 'object' ? error.data : error.data === undefined ? {} : { value: error.data };
   fromServer.set(data, { code: error.code, message: String(error.message) });
   return data === error.data ? message : ({ ...message, error: { ...error, data } } as JSONRPCMessage);
@@ -21,4 +22,20 @@ export function markServerError(message: JSONRPCMessage): JSONRPCMessage {
 export function serverErrorOf(err: unknown): { code: number; message: string } | undefined {
   if (!(err instanceof McpError) || err.data === null || typeof err.data !== 'object') return undefined;
   return fromServer.get(err.data as object);
+}
+
+/** Error answers the host makes itself for a request whose answer can no longer come (a dropped stream). */
+const fromHost = new WeakMap<object, string>();
+
+/** An error answer to `id` that says the host gave up on it, never mistaken for the server's. */
+export function hostErrorAnswer(id: string | number, message: string): JSONRPCMessage {
+  const data = {};
+  fromHost.set(data, message);
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message, data } };
+}
+
+/** The host's own words when `err` came from hostErrorAnswer. */
+export function hostErrorOf(err: unknown): string | undefined {
+  if (!(err instanceof McpError) || err.data === null || typeof err.data !== 'object') return undefined;
+  return fromHost.get(err.data as object);
 }

@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import spawn from 'cross-spawn';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LinearReadBuffer } from './line-buffer';
-import { ProgressTokens } from './progress-tokens';
 import { StderrTail } from './stderr-tail';
-import { markServerError } from './server-error';
 
 export interface HostStdioParams {
   command: string;
@@ -24,82 +24,112 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-/** The SDK fields this class reaches into; checked at run time so an SDK upgrade fails loudly. */
-interface SdkInternals {
-  _readBuffer: unknown;
-  _process?: ChildProcess;
-}
-
 /**
- * The SDK's stdio client transport with what a host needs on top (SDK 1.32):
+ * MCP over a child process's stdin and stdout, as the SDK `Transport` (written here rather than
+ * patching the SDK's StdioClientTransport, whose internals this host needs to change):
  * - a linear, never-throwing read buffer instead of the SDK's quadratic one (line-buffer.ts);
- * - responses kept behind the notifications that preceded them (progress was being lost);
  * - stderr always piped into a bounded tail, never inherited (the extension host has no terminal);
- * - the child's exit code and signal, which the SDK drops, and `exited` resolving on exit even when
- *   a grandchild keeps stdout open (the SDK only reports 'close', which then never comes);
- * - close that really ends the child: the SDK ends stdin, waits 2 s, SIGTERMs, waits 2 s, SIGKILLs
- *   but does not wait for the kill; here the waits are `closeGraceMs` and close resolves only once
- *   the child has exited.
+ * - the child's exit code and signal, and `onexit` firing on exit even when a grandchild keeps
+ *   stdout open (a bare 'close' then never comes);
+ * - close that really ends the child: stdin EOF, `closeGraceMs`, SIGTERM, `closeGraceMs`, SIGKILL,
+ *   and it resolves only once the child has exited.
+ * Spawned with cross-spawn, as the SDK does, so `npx` and other `.cmd` shims run on Windows without a shell.
  */
-export class HostStdioTransport extends StdioClientTransport {
+export class HostStdioTransport implements Transport {
   readonly stderrTail: StderrTail;
-  private readonly graceMs: number;
-  private childProcess: ChildProcess | undefined;
-  private exitInfo: ExitInfo | undefined;
-  private closing: Promise<void> | undefined;
-  private readonly exitWaiters: Array<(info: ExitInfo) => void> = [];
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
   /** Called once when the child exits (after its stdout and stderr drained, or 200 ms later at most). */
   onexit?: (info: ExitInfo) => void;
   /** Called when the child closed its stdout but is still running 200 ms later: no answer can come any more. */
   onstdoutend?: () => void;
-  private readonly progress = new ProgressTokens();
+  private readonly graceMs: number;
+  private readonly readBuffer: LinearReadBuffer;
+  private childProcess: ChildProcess | undefined;
+  private exitInfo: ExitInfo | undefined;
+  private closing: Promise<void> | undefined;
+  private closedReported = false;
+  private readonly exitWaiters: Array<(info: ExitInfo) => void> = [];
 
-  constructor(params: HostStdioParams) {
-    super({
-      command: params.command,
-      args: params.args,
-      env: { ...getDefaultEnvironment(), ...params.env },
-      cwd: params.cwd,
-      stderr: 'pipe',
-    });
-    const internals = this as unknown as SdkInternals;
-    if (!('_readBuffer' in internals)) throw new Error('MCP SDK internals changed: StdioClientTransport._readBuffer is gone');
-    internals._readBuffer = new LinearReadBuffer({ maxMessageBytes: params.maxMessageBytes });
+  constructor(private readonly params: HostStdioParams) {
     this.graceMs = params.closeGraceMs ?? 2000;
     this.stderrTail = new StderrTail(params.stderrBytes);
-    // Attached before start so nothing the server prints early is lost; consuming keeps the pipe drained.
-    this.stderr?.on('data', (chunk: Buffer) => this.stderrTail.push(chunk));
+    this.readBuffer = new LinearReadBuffer({ maxMessageBytes: params.maxMessageBytes });
   }
 
-  override async start(): Promise<void> {
-    // The SDK handles notifications one microtask late but responses at once, so a progress
-    // notification that arrives in the same chunk as its response is dropped ("unknown token").
-    // Handing responses over one microtask late too keeps the wire order.
-    const deliver = this.onmessage;
-    if (deliver) {
-      this.onmessage = (message: JSONRPCMessage) => {
-        if (!this.progress.admit(message)) return;
-        if ('id' in message && !('method' in message)) queueMicrotask(() => deliver(markServerError(message)));
-        else deliver(message);
-      };
-    }
-    const started = super.start();
-    // Spawned synchronously inside start(): take it now so pid and exit are known from the first moment.
-    const child = (this as unknown as SdkInternals)._process;
-    if (!child) {
-      // spawn() threw at once (a NUL byte in an argument, a bad option): that is the error to report.
-      await started;
-      throw new Error('MCP SDK internals changed: StdioClientTransport._process is missing after start');
-    }
+  /** Spawns the child; resolves once it runs, rejects when it cannot be started (ENOENT, EACCES). */
+  async start(): Promise<void> {
+    if (this.childProcess) throw new Error('HostStdioTransport already started');
+    // spawn() itself throws for some bad input (a NUL byte in an argument): that rejects start too.
+    const child = spawn(this.params.command, this.params.args, {
+      env: { ...getDefaultEnvironment(), ...this.params.env },
+      cwd: this.params.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+      windowsHide: process.platform === 'win32',
+    });
+    // Taken at once so pid and exit are known from the first moment, even while starting.
     this.childProcess = child;
+    // Attached before anything can be written, so nothing the server prints early is lost; consuming keeps the pipe drained.
+    child.stderr?.on('data', (chunk: Buffer) => this.stderrTail.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
+    child.stdout?.on('error', (err) => this.onerror?.(err));
+    child.stdin?.on('error', (err) => this.onerror?.(err));
+    child.once('close', () => this.reportClosed());
     this.watchExit(child);
     this.watchStdout(child);
-    await started;
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+    });
   }
 
-  override send(message: JSONRPCMessage): Promise<void> {
-    this.progress.sent(message);
-    return super.send(message);
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.childProcess?.stdin;
+    if (!stdin || stdin.destroyed || this.exitInfo) return Promise.reject(new Error('Not connected'));
+    return new Promise((resolve) => {
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  get child(): ChildProcess | undefined {
+    return this.childProcess;
+  }
+
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  /** Resolves with the exit code and signal once the child has exited. */
+  exited(): Promise<ExitInfo> {
+    if (this.exitInfo) return Promise.resolve(this.exitInfo);
+    return new Promise((resolve) => this.exitWaiters.push(resolve));
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.terminate();
+    return this.closing;
+  }
+
+  private read(chunk: Buffer): void {
+    this.readBuffer.append(chunk);
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.readBuffer.readMessage();
+      } catch (err) {
+        // A line that is not JSON-RPC (a chatty server): reported, skipped, the session goes on.
+        this.onerror?.(err as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
   }
 
   /** A closed stdout with the process still running: every pending request would wait for its timeout. */
@@ -132,34 +162,25 @@ export class HostStdioTransport extends StdioClientTransport {
     });
   }
 
-  get child(): ChildProcess | undefined {
-    return this.childProcess;
-  }
-
-  get exit(): ExitInfo | undefined {
-    return this.exitInfo;
-  }
-
-  /** Resolves with the exit code and signal once the child has exited. */
-  exited(): Promise<ExitInfo> {
-    if (this.exitInfo) return Promise.resolve(this.exitInfo);
-    return new Promise((resolve) => this.exitWaiters.push(resolve));
-  }
-
-  override close(): Promise<void> {
-    this.closing ??= this.terminate();
-    return this.closing;
+  private reportClosed(): void {
+    if (this.closedReported) return;
+    this.closedReported = true;
+    this.readBuffer.clear();
+    this.onclose?.();
   }
 
   private async terminate(): Promise<void> {
     const child = this.childProcess;
     const alive = (): boolean => !!child && child.exitCode === null && child.signalCode === null;
-    // The SDK's close ends stdin and waits for 'close'; it must start while the child is alive.
-    const sdkClose = super.close().catch(() => undefined);
     if (child && alive()) {
       const exitedNow = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       const waitExit = (ms: number): Promise<void> =>
         Promise.race([exitedNow, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+      try {
+        child.stdin?.end();
+      } catch {
+        // Already gone: the signals below still apply.
+      }
       await waitExit(this.graceMs);
       if (alive()) {
         child.kill('SIGTERM');
@@ -170,10 +191,10 @@ export class HostStdioTransport extends StdioClientTransport {
         await waitExit(5000);
       }
     }
-    // A grandchild may hold the pipes open: drop our ends so 'close' fires and nothing leaks.
+    // A grandchild may hold the pipes open: drop our ends so nothing leaks.
     child?.stdout?.destroy();
     child?.stderr?.destroy();
     child?.stdin?.destroy();
-    await sdkClose;
+    this.reportClosed();
   }
 }

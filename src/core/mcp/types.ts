@@ -51,6 +51,8 @@ export interface ServerStatus {
   pid?: number;
   /** Automatic restarts after crashes since the last manual start. */
   restarts?: number;
+  /** How it is reached: a process's stdio, streamable HTTP, or HTTP+SSE (configured, or fallen back to). */
+  transport?: 'stdio' | 'streamable-http' | 'sse';
   /** serverInfo from initialize: "name version". */
   serverVersion?: string;
   /** The server's `instructions` from initialize, for the system prompt. */

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
@@ -23,6 +23,26 @@ export class JsonlLog<T> {
         await mkdir(dirname(this.file), { recursive: true });
         const lead = this.tailChecked || (await endsWithNewline(this.file)) ? '' : '\n';
         await appendFile(this.file, lead + line, 'utf8');
+        this.tailChecked = true;
+      } catch (err) {
+        this.failed = err instanceof Error ? err : new Error(String(err));
+      }
+    });
+    return this.queue;
+  }
+
+  /**
+   * Replaces the whole file with `records` (after the appends before it): written to a temporary
+   * file and renamed over the old one, so a crash leaves the old log or the new one, never a mix.
+   */
+  replace(records: readonly T[]): Promise<void> {
+    const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');
+    this.queue = this.queue.then(async () => {
+      try {
+        await mkdir(dirname(this.file), { recursive: true });
+        const temp = `${this.file}.${process.pid}.tmp`;
+        await writeFile(temp, text, 'utf8');
+        await rename(temp, this.file);
         this.tailChecked = true;
       } catch (err) {
         this.failed = err instanceof Error ? err : new Error(String(err));

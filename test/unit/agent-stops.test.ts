@@ -1,0 +1,70 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import Anthropic from '@anthropic-ai/sdk';
+import { Agent, type Effort } from '../../src/core/agent/agent';
+import type { AgentOutput } from '../../src/core/agent/types';
+import type { ChatEvent } from '../../src/shared/protocol';
+import { FakeAnthropicApi, lastUserText, unmarked, type Reply } from '../fakes/anthropic-api';
+import { host, memoryStore } from '../fakes/tool-host';
+
+describe('how the loop handles each stop reason, and thinking', () => {
+  const api = new FakeAnthropicApi();
+  let client: Anthropic;
+  before(async () => {
+    client = new Anthropic({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 0 });
+  });
+  after(() => api.stop());
+
+  async function turn(script: Reply[], effort?: Effort, a?: Agent) {
+    api.setScript(script);
+    api.requests.length = 0;
+    const agent = a ?? new Agent({ client, host: host({}), model: 'claude-test', workspaceName: 'ws', approvals: memoryStore(), askApproval: async () => 'once', effort });
+    const out: AgentOutput[] = [];
+    const status = await agent.runTurn({ text: 'write a long story' }, (o) => out.push(o), new AbortController().signal);
+    const events = out.flatMap((o) => (o.type === 'event' ? [o.event] : []));
+    return { status, events, agent, end: events.find((e): e is Extract<ChatEvent, { kind: 'turn_end' }> => e.kind === 'turn_end') };
+  }
+
+  test('a reply cut off by max_tokens goes on by itself once, and the person sees both parts', async () => {
+    const { status, events } = await turn([{ text: 'Once upon a time', stopReason: 'max_tokens' }, { text: ' they lived happily.' }]);
+    assert.equal(status, 'done');
+    assert.equal(api.requests.length, 2);
+    assert.match(lastUserText(api.requests[1]!.body), /cut off by the output limit\. Go on from exactly where it stopped/);
+    assert.deepEqual(events.filter((e) => e.kind === 'assistant_text').map((e) => (e as { text: string }).text), ['Once upon a time', ' they lived happily.']);
+  });
+
+  test('cut off twice: the turn ends saying so, with Continue', async () => {
+    const { status, end } = await turn([{ text: 'A', stopReason: 'max_tokens' }, { text: 'B', stopReason: 'max_tokens' }]);
+    assert.equal(status, 'max_tokens');
+    assert.equal(end?.action, 'continue');
+    assert.match(end?.error ?? '', /output limit \(8192 tokens, the mcpAgent\.maxTokens setting\) twice/);
+  });
+
+  test('a refusal ends the turn with a message, not silence', async () => {
+    const { status, end } = await turn([{ text: '', stopReason: 'refusal' }]);
+    assert.equal(status, 'error');
+    assert.match(end?.error ?? '', /declined/);
+  });
+
+  test('pause_turn: the paused reply is sent back as it is and the model goes on', async () => {
+    const { status } = await turn([{ text: 'Searching…', stopReason: 'pause_turn' }, { text: 'Found it.' }]);
+    assert.equal(status, 'done');
+    const second = unmarked(api.requests[1]!.body.messages);
+    assert.equal(second.at(-1)?.role, 'assistant', 'nothing is added after the paused reply');
+  });
+
+  test('thinking is shown as its own event and sent back with its signature (the fake refuses it otherwise)', async () => {
+    const first = await turn([{ thinking: 'The person wants a story; keep it short.', text: 'Here it is.' }]);
+    assert.deepEqual(first.events.filter((e) => e.kind === 'thinking').map((e) => (e as { text: string }).text), ['The person wants a story; keep it short.']);
+    const second = await turn([{ text: 'And another.' }], undefined, first.agent);
+    assert.equal(second.status, 'done', JSON.stringify(second.end));
+    assert.match(JSON.stringify(api.requests[0]!.body.messages), /"type":"thinking","thinking":"The person wants a story; keep it short\.","signature":"fake-sig-/);
+  });
+
+  test('an effort level reaches the request as output_config.effort; none leaves it out', async () => {
+    await turn([{ text: 'ok' }], 'low');
+    assert.deepEqual((api.requests[0]!.body as unknown as { output_config?: unknown }).output_config, { effort: 'low' });
+    await turn([{ text: 'ok' }]);
+    assert.equal((api.requests[0]!.body as unknown as { output_config?: unknown }).output_config, undefined);
+  });
+});
