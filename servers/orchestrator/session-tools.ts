@@ -7,6 +7,10 @@ import type { Elicit } from './approvals';
 import { agentsJson, agentsMarkdown, runJson, runMarkdown, sessionJson, sessionsMarkdown } from './session-format';
 import type { RunResult, SessionRunner } from './session-runner';
 import { SESSION_NAME, type SessionRecord, type SessionStore } from './session-store';
+import { MAX_SECONDS } from '../../src/common/long-running';
+
+/** A sub-agent's turn may take this long in all (it reports progress all along): a host's shorter cap would cut it off. */
+const SUB_AGENT_TURN_SECONDS = 30 * 60;
 import { transcriptMarkdown } from './transcript-markdown';
 
 export interface SessionToolDeps {
@@ -79,6 +83,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
         response_format: responseFormat,
       },
       annotations: { title: 'Start an agent session', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      _meta: { [MAX_SECONDS]: SUB_AGENT_TURN_SECONDS },
     },
     guarded('start_agent', async ({ session_name, agent_name, prompt, response_format }, extra) => {
       await ready();
@@ -99,6 +104,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
         response_format: responseFormat,
       },
       annotations: { title: 'Resume an agent session', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      _meta: { [MAX_SECONDS]: SUB_AGENT_TURN_SECONDS },
     },
     guarded('resume_agent', async ({ session_name, prompt, response_format }, extra) => {
       await ready();
