@@ -2,7 +2,9 @@
  * The input area: attachment chips, an auto-growing textarea, Send / Stop.
  * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
  */
-import { h, icon } from './dom';
+import type { Mention } from '../../src/shared/protocol';
+import { h, icon, type IconName } from './dom';
+import { MentionPopup } from './mention-popup';
 import { basename } from './transcript';
 
 const MAX_TEXT = 200_000;
@@ -15,7 +17,12 @@ export interface ComposerDeps {
   onDraft: (text: string) => void;
   /** The model button, or `/model` sent as a message. */
   onPickModel: () => void;
+  /** Asks the host what `@query` could attach; returns the request's id. */
+  onComplete: (query: string) => number;
 }
+
+/** `@` and what follows it, up to the caret (an e-mail address is not a mention: `@` must start a word). */
+const MENTION = /(^|\s)@([^\s@]{0,100})$/;
 
 export class Composer {
   readonly el: HTMLElement;
@@ -25,6 +32,11 @@ export class Composer {
   private readonly chips: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly modelButton: HTMLButtonElement;
+  private readonly mentions: MentionPopup;
+  /** Says why an `@` pick was refused; gone on the next keystroke. */
+  private readonly note: HTMLElement;
+  private mentionRequest = -1;
+  private mentionTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly attachments = new Map<string, string>();
   private busy = false;
   /** What was sent, oldest first, for Up / Down; `recallAt` is the entry shown, if one is. */
@@ -44,10 +56,15 @@ export class Composer {
     this.modelButton = h('button', { class: 'model-button', attrs: { type: 'button', title: 'Choose the model (/model)' } });
     this.modelButton.hidden = true;
     this.modelButton.addEventListener('click', () => this.deps.onPickModel());
+    this.mentions = new MentionPopup(this.input, (item) => this.pickMention(item));
+    this.note = h('div', { class: 'composer-note', attrs: { role: 'status' } });
+    this.note.hidden = true;
     this.el = h(
       'div',
       { class: 'composer', attrs: { id: 'composer' } },
+      this.mentions.el,
       this.chips,
+      this.note,
       h('div', { class: 'input-box' }, this.input, h('div', { class: 'input-actions' }, this.stop, this.send)),
       h('div', { class: 'composer-footer' }, this.modelButton, this.hint),
     );
@@ -56,11 +73,24 @@ export class Composer {
     this.stop.addEventListener('click', () => this.deps.onStop());
     this.input.addEventListener('input', () => {
       this.recallAt = undefined; // typing makes it a new message
+      this.note.hidden = true;
       this.autoGrow();
       this.updateSend();
       this.deps.onDraft(this.input.value);
+      this.lookForMention();
     });
+    this.input.addEventListener('blur', () => this.mentions.close());
     this.input.addEventListener('keydown', (e) => {
+      if (!e.isComposing && this.mentions.key(e)) {
+        e.preventDefault();
+        return;
+      }
+      // Backspace in an empty input takes the last chip off, so chips come off by keyboard too.
+      if (e.key === 'Backspace' && this.input.value === '' && this.attachments.size > 0) {
+        e.preventDefault();
+        this.chips.lastElementChild?.querySelector<HTMLButtonElement>('.chip-remove')?.click();
+        return;
+      }
       // isComposing: Enter that confirms an IME candidate must not send.
       if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.isComposing) {
         e.preventDefault();
@@ -95,12 +125,12 @@ export class Composer {
     this.hint.title = text;
   }
 
-  attach(path: string, label: string): void {
+  attach(path: string, label: string, kind: IconName = 'file'): void {
     // The host would refuse the whole message over one of these, so they never get a chip.
     if (this.attachments.has(path) || this.attachments.size >= MAX_ATTACHMENTS || path.length > MAX_PATH) return;
     this.attachments.set(path, label);
     const remove = h('button', { class: 'chip-remove', attrs: { type: 'button', 'aria-label': `Remove ${label}`, title: 'Remove' } }, icon('close'));
-    const chip = h('span', { class: 'attachment-chip', attrs: { title: path, 'data-path': path } }, icon('file'), h('span', { class: 'chip-label', text: label || basename(path) }), remove);
+    const chip = h('span', { class: 'attachment-chip', attrs: { title: path, 'data-path': path } }, icon(kind), h('span', { class: 'chip-label', text: label || basename(path) }), remove);
     remove.addEventListener('click', () => {
       this.attachments.delete(path);
       chip.remove();
@@ -110,6 +140,51 @@ export class Composer {
     this.chips.append(chip);
     this.chips.hidden = false;
     this.updateSend();
+  }
+
+  /** The host's answer to an `@` request; an answer to an older request is dropped. */
+  showMentions(requestId: number, items: Mention[]): void {
+    if (requestId === this.mentionRequest && this.mentionToken() !== undefined) this.mentions.show(items);
+  }
+
+  /** The `@query` being typed, if the caret is at the end of one. */
+  private mentionToken(): { start: number; query: string } | undefined {
+    const { value, selectionStart, selectionEnd } = this.input;
+    if (selectionStart !== selectionEnd) return undefined;
+    const match = MENTION.exec(value.slice(0, selectionStart));
+    return match ? { start: selectionStart - match[2]!.length - 1, query: match[2]! } : undefined;
+  }
+
+  private lookForMention(): void {
+    clearTimeout(this.mentionTimer);
+    const token = this.mentionToken();
+    if (!token) {
+      this.mentions.close();
+      return;
+    }
+    if (!this.mentions.isOpen) this.mentions.showLoading();
+    this.mentionTimer = setTimeout(() => (this.mentionRequest = this.deps.onComplete(token.query)), 80);
+  }
+
+  /** The `@query` text gives way to a chip, or to a note saying why there is none. */
+  private pickMention(item: Mention): void {
+    const token = this.mentionToken();
+    if (token) {
+      const { value } = this.input;
+      const end = token.start + 1 + token.query.length;
+      this.input.value = value.slice(0, token.start) + value.slice(end);
+      this.input.setSelectionRange(token.start, token.start);
+      this.deps.onDraft(this.input.value);
+    }
+    if (item.refused) {
+      this.note.textContent = `${item.label}: ${item.refused}`;
+      this.note.hidden = false;
+    } else {
+      this.attach(item.ref, item.label, item.kind === 'folder' ? 'folder' : item.kind === 'selection' ? 'selection' : item.kind === 'problems' ? 'warning' : 'file');
+    }
+    this.autoGrow();
+    this.updateSend();
+    this.input.focus();
   }
 
   fill(text: string): void {

@@ -44,6 +44,7 @@ const pin = new ScrollPin(scroller, messages, (pinned) => {
 jumpLatest.addEventListener('click', () => pin.jumpToBottom());
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
+let completions = 0;
 const composer = new Composer({
   onSend: (text, attachments) => {
     host.post({ type: 'send', text, attachments });
@@ -51,6 +52,11 @@ const composer = new Composer({
   },
   onStop: () => host.post({ type: 'stop' }),
   onPickModel: () => host.post({ type: 'pickModel' }),
+  onComplete: (query) => {
+    const requestId = ++completions;
+    host.post({ type: 'complete', requestId, query });
+    return requestId;
+  },
   // The draft survives the view being hidden and restored.
   onDraft: (draft) => {
     clearTimeout(saveTimer);
@@ -124,6 +130,7 @@ function handle(msg: HostMessage): void {
     case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
     case 'attach': return composer.attach(msg.path, msg.label);
     case 'focus': return composer.focus();
+    case 'completions': return composer.showMentions(msg.requestId, msg.items);
   }
 }
 

@@ -146,6 +146,18 @@ export const chatStateSchema = z.object({
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
+/** Something `@` can attach: a file, a folder, the editor's selection, or the Problems list. */
+export const mentionSchema = z.object({
+  kind: z.enum(['file', 'folder', 'selection', 'problems']),
+  label: z.string().max(300),
+  detail: z.string().max(300).optional(),
+  /** What is attached: a workspace-relative path (with #Lx-y for a selection), or `@problems`. */
+  ref: z.string().max(4200),
+  /** Why it cannot be attached (binary, too big): shown instead of a chip. */
+  refused: z.string().max(300).optional(),
+});
+export type Mention = z.infer<typeof mentionSchema>;
+
 /** Host -> webview. */
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: chatStateSchema }),
@@ -162,6 +174,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('attach'), path: z.string(), label: z.string() }),
   z.object({ type: z.literal('focus') }),
+  /** The answer to a `complete` request (stale ones are told apart by requestId). */
+  z.object({ type: z.literal('completions'), requestId: z.number().int(), items: z.array(mentionSchema).max(100) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -184,6 +198,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approve'), callId: id, decision: approvalDecisionSchema }),
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('newChat') }),
+  /** What `@query` could attach. */
+  z.object({ type: z.literal('complete'), requestId: z.number().int().nonnegative(), query: z.string().max(200) }),
   /** Show the diff of a file change waiting for approval again. */
   z.object({ type: z.literal('reviewEdit'), callId: id }),
   /** Open the model picker (the footer's model button, or /model in the composer). */

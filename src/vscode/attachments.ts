@@ -1,23 +1,36 @@
-import { open, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { looksBinary } from '../common/file-kind';
 import { Sandbox } from '../common/sandbox';
 
 const MAX_ATTACHMENT_BYTES = 200 * 1024;
+/** A folder attaches as its list of entries, at most this many. */
+const MAX_FOLDER_ENTRIES = 200;
+
+/** The reference `@problems` attaches: the Problems list as it is when the message is sent. */
+export const PROBLEMS_REF = '@problems';
 
 /**
  * Turns attachment references from the webview (`path` or `path#L10-20`, relative to the
  * workspace) into context blocks for the model. References are untrusted: each goes through the
  * same sandbox as the workspace server, so nothing outside the workspace can be attached.
  */
-export async function readAttachments(workspace: string, refs: string[]): Promise<{ blocks: string[]; errors: string[] }> {
+export async function readAttachments(workspace: string, refs: string[], problems?: () => string): Promise<{ blocks: string[]; errors: string[] }> {
   const sandbox = new Sandbox(workspace);
   const blocks: string[] = [];
   const errors: string[] = [];
   for (const ref of refs) {
+    if (ref === PROBLEMS_REF) {
+      if (problems) blocks.push(`<problems>\n${problems()}\n</problems>`);
+      continue;
+    }
     const match = /^(.*?)(?:#L(\d+)(?:-(\d+))?)?$/.exec(ref);
     const path = match?.[1] ?? ref;
     try {
       const target = await sandbox.existing(path);
+      if ((await stat(target.real)).isDirectory()) {
+        blocks.push(`<attached_folder path="${target.rel}">\n${await listing(target.real)}\n</attached_folder>`);
+        continue;
+      }
       let text = await readCapped(target.real);
       let range = '';
       if (match?.[2]) {
@@ -32,6 +45,14 @@ export async function readAttachments(workspace: string, refs: string[]): Promis
     }
   }
   return { blocks, errors };
+}
+
+/** A folder's entries, folders marked with a trailing slash, sorted. */
+async function listing(dir: string): Promise<string> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+  const shown = names.slice(0, MAX_FOLDER_ENTRIES);
+  return names.length > shown.length ? `${shown.join('\n')}\n[… ${names.length - shown.length} more entries]` : shown.join('\n') || '(empty)';
 }
 
 async function readCapped(file: string): Promise<string> {

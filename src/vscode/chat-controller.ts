@@ -14,6 +14,7 @@ import { ChatSession } from '../core/chat/chat-session';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
 import { readAttachments } from './attachments';
+import { completeMentions, problemsText } from './mention-completions';
 import { ToolApprovals } from './tool-approvals';
 import { KEY_HINT, TurnSettings } from './turn-settings';
 import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
@@ -135,6 +136,9 @@ export class ChatController implements vscode.Disposable {
         if (edit) await this.review.open(message.callId, edit);
         return;
       }
+      case 'complete':
+        from.post({ type: 'completions', requestId: message.requestId, items: this.deps.workspace ? await completeMentions(this.deps.workspace, message.query) : [] });
+        return;
       case 'pickModel':
         await vscode.commands.executeCommand('mcpAgent.pickModel');
         return;
@@ -213,7 +217,7 @@ export class ChatController implements vscode.Disposable {
     if (attachments.length > 0) {
       if (!this.deps.workspace) problems.push('Open a folder to attach files from it.');
       else {
-        const { blocks, errors } = await readAttachments(this.deps.workspace, attachments);
+        const { blocks, errors } = await readAttachments(this.deps.workspace, attachments, problemsText);
         context.push(...blocks);
         problems.push(...errors);
       }

@@ -1,0 +1,62 @@
+// `@` in the composer: files, folders and the Problems list attach as chips; a binary file is refused before sending.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chatRig } from './chat-rig';
+
+const BINARY = '\u0000\u0001\u0002PNG\u0000'.repeat(200);
+
+describe('@ mentions in the composer', () => {
+  const rig = chatRig('mentions', [{ text: 'Read them.' }], {
+    'src/app.py': 'print("hello")\n',
+    'src/util/helpers.py': 'def helper():\n    return 1\n',
+    'docs/guide.md': '# Guide\n',
+    'logo.bin': BINARY,
+  });
+
+  test('@ offers matching files, Enter attaches one as a chip, a binary is refused with why, Backspace takes a chip off', async (t) => {
+    const chat = await rig.vs.openChat();
+    const input = chat.locator('#input');
+    await input.fill('Explain ');
+    await input.pressSequentially('@app');
+    const item = chat.locator('.mention-item', { hasText: 'app.py' }).first();
+    await item.waitFor();
+    assert.equal(await chat.locator('.mention-item[aria-selected="true"] .mention-label').first().innerText(), 'app.py', 'the name match comes first');
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('mention-list')}`);
+    await input.press('Enter');
+    await chat.locator('.composer .attachment-chip[data-path="src/app.py"]').waitFor();
+    assert.equal(await input.inputValue(), 'Explain ', 'the @query gave way to the chip; nothing was sent');
+
+    await input.pressSequentially('@logo');
+    const refused = chat.locator('.mention-item.refused', { hasText: 'logo.bin' });
+    await refused.waitFor();
+    assert.match(await refused.innerText(), /binary file/);
+    await input.press('Enter');
+    await chat.locator('.composer-note', { hasText: 'logo.bin: a binary file' }).waitFor();
+    assert.equal(await chat.locator('.composer .attachment-chip[data-path="logo.bin"]').count(), 0);
+
+    await input.pressSequentially('@util');
+    await chat.locator('.mention-item[data-kind="folder"]', { hasText: 'src/util/' }).waitFor();
+    await chat.locator('.mention-item[data-kind="folder"]', { hasText: 'src/util/' }).click();
+    await chat.locator('.composer .attachment-chip[data-path="src/util"]').waitFor();
+    await input.pressSequentially('@prob');
+    await chat.locator('.mention-item[data-kind="problems"]').waitFor();
+    await input.press('Tab');
+    await chat.locator('.composer .attachment-chip[data-path="@problems"]').waitFor();
+
+    // Backspace in the empty input removes the newest chip.
+    await input.fill('');
+    await input.press('Backspace');
+    await chat.locator('.composer .attachment-chip[data-path="@problems"]').waitFor({ state: 'detached' });
+    await input.pressSequentially('@prob');
+    await chat.locator('.mention-item[data-kind="problems"]').waitFor();
+    await input.press('Enter');
+
+    await input.pressSequentially('What do these do?');
+    await input.press('Enter');
+    await chat.locator('.markdown', { hasText: 'Read them.' }).waitFor();
+    const sent = JSON.stringify(rig.api.requests.at(-1)!.body.messages.at(-1));
+    assert.match(sent, /<attached_file path=\\"src\/app.py\\">\\nprint/);
+    assert.match(sent, /<attached_folder path=\\"src\/util\\">\\nhelpers.py/);
+    assert.match(sent, /<problems>/);
+  });
+});
