@@ -12,6 +12,8 @@ import { ResourcesTree } from './vscode/trees/resources-tree';
 import { SessionsTree } from './vscode/trees/sessions-tree';
 import { ToolsTree } from './vscode/trees/tools-tree';
 import { ChatsTree } from './vscode/trees/chats-tree';
+import { OrchestratorClient } from './vscode/orchestrator-client';
+import { sessionCommands, SessionTranscripts } from './vscode/session-commands';
 import { importLegacyChat } from './core/chat/legacy-import';
 import { readSettings } from './vscode/settings';
 import type { ServerState, ServerStatus } from './core/mcp/types';
@@ -75,6 +77,10 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const resources = new ResourcesTree(hub);
   const prompts = new PromptsTree(hub);
   const chats = new ChatsTree(history, () => chat.currentChatId);
+  const orchestrator = new OrchestratorClient(hub);
+  const sessions = new SessionsTree(hub, orchestrator);
+  const transcripts = new SessionTranscripts(orchestrator);
+  sessions.onRead = () => transcripts.refreshOpen();
 
   context.subscriptions.push(
     log,
@@ -90,12 +96,14 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true }),
     vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources }),
     vscode.window.createTreeView('mcpAgent.prompts', { treeDataProvider: prompts }),
-    vscode.window.createTreeView('mcpAgent.sessions', { treeDataProvider: new SessionsTree() }),
+    sessions,
+    transcripts,
+    vscode.window.createTreeView('mcpAgent.sessions', { treeDataProvider: sessions }),
     chats,
     chat.onDidChangeChats(() => chats.refresh()),
     vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
     chatPanel,
-    ...registerCommands({ chat, chatView, chatPanel, secrets, hub, tools, log, workspace, history, onError: (m) => keepCommandError(m) }),
+    ...registerCommands({ chat, chatView, chatPanel, secrets, hub, tools, log, workspace, history, sessions: sessionCommands(orchestrator, sessions, transcripts), onError: (m) => keepCommandError(m) }),
   );
 
   // Servers start after activate() returns, in parallel, so the editor never waits for them.

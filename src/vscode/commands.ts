@@ -22,6 +22,8 @@ export interface CommandDeps {
   log: vscode.LogOutputChannel;
   workspace: string | undefined;
   history: ChatHistory;
+  /** The Sessions view's commands (session-commands.ts). */
+  sessions: Record<string, (...args: never[]) => Promise<void>>;
   /** Told every error a command showed the person (the extension's API keeps the last few for tests). */
   onError?: (message: string) => void;
 }
@@ -44,7 +46,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 
   const chats = historyCommands({ chat, chatView, history: deps.history, workspace: deps.workspace });
   return [
-    ...Object.entries(chats).map(([id, run]) => register(id, run as (...args: never[]) => unknown)),
+    ...Object.entries({ ...chats, ...deps.sessions }).map(([id, run]) => register(id, run as (...args: never[]) => unknown)),
     register('mcpAgent.setApiKey', async () => {
       if (await secrets.promptForAnthropicKey()) void vscode.window.showInformationMessage('MCP Agent: API key saved in secret storage.');
     }),

@@ -13,12 +13,25 @@ export class ChatsTree implements vscode.TreeDataProvider<ChatMeta>, vscode.Disp
     private readonly openId: () => string | undefined,
   ) {}
 
+  private reading = false;
+  /** A refresh asked for during a read: that read may predate the news, so the view reads again after it. */
+  private stale = false;
+
   refresh(): void {
+    if (this.reading) this.stale = true;
     this.changed.fire();
   }
 
   async getChildren(node?: ChatMeta): Promise<ChatMeta[]> {
-    return node ? [] : this.history.list();
+    if (node) return [];
+    this.reading = true;
+    this.stale = false;
+    try {
+      return await this.history.list();
+    } finally {
+      this.reading = false;
+      if (this.stale) setTimeout(() => this.refresh(), 50);
+    }
   }
 
   getTreeItem(meta: ChatMeta): vscode.TreeItem {
