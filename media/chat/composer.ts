@@ -2,17 +2,20 @@
  * The input area: attachment chips, an auto-growing textarea, Send / Stop.
  * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
  */
-import type { Mention } from '../../src/shared/protocol';
+import type { Mention, PastedImage } from '../../src/shared/protocol';
 import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
 import { basename } from './transcript';
 
 const MAX_TEXT = 200_000;
 const MAX_ATTACHMENTS = 50;
+const MAX_IMAGES = 5;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const MAX_PATH = 4096;
 
 export interface ComposerDeps {
-  onSend: (text: string, attachments: string[]) => void;
+  onSend: (text: string, attachments: string[], images: PastedImage[]) => void;
   onStop: () => void;
   onDraft: (text: string) => void;
   /** The model button, or `/model` sent as a message. */
@@ -36,6 +39,9 @@ export class Composer {
   /** Says why an `@` pick was refused; gone on the next keystroke. */
   private readonly note: HTMLElement;
   private mentionRequest = -1;
+  /** Pasted images by their chip's key; sent with the message, not as workspace paths. */
+  private readonly images = new Map<string, PastedImage>();
+  private pasted = 0;
   private mentionTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly attachments = new Map<string, string>();
   private busy = false;
@@ -80,6 +86,7 @@ export class Composer {
       this.lookForMention();
     });
     this.input.addEventListener('blur', () => this.mentions.close());
+    this.input.addEventListener('paste', (e) => this.pasteImages(e));
     this.input.addEventListener('keydown', (e) => {
       if (!e.isComposing && this.mentions.key(e)) {
         e.preventDefault();
@@ -133,6 +140,7 @@ export class Composer {
     const chip = h('span', { class: 'attachment-chip', attrs: { title: path, 'data-path': path } }, icon(kind), h('span', { class: 'chip-label', text: label || basename(path) }), remove);
     remove.addEventListener('click', () => {
       this.attachments.delete(path);
+      this.images.delete(path);
       chip.remove();
       this.chips.hidden = this.attachments.size === 0;
       this.input.focus();
@@ -140,6 +148,35 @@ export class Composer {
     this.chips.append(chip);
     this.chips.hidden = false;
     this.updateSend();
+  }
+
+  /**
+   * An image on the clipboard becomes a chip (the text, if any, is pasted as usual). Refused, with
+   * why, past the API's 5 MB or 5 images a message, or in a type the API does not take.
+   */
+  private pasteImages(e: ClipboardEvent): void {
+    const files = Array.from(e.clipboardData?.items ?? []).filter((i) => i.kind === 'file' && i.type.startsWith('image/')).map((i) => i.getAsFile()).filter((f): f is File => f !== null);
+    if (files.length === 0) return;
+    e.preventDefault();
+    for (const file of files) {
+      const why =
+        !IMAGE_TYPES.has(file.type) ? `a ${file.type} image cannot be sent (PNG, JPEG, GIF or WebP can)` :
+        file.size > MAX_IMAGE_BYTES ? `the image is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is 5 MB` :
+        this.images.size >= MAX_IMAGES ? `at most ${MAX_IMAGES} images go with one message` : undefined;
+      if (why) {
+        this.note.textContent = `Not attached: ${why}.`;
+        this.note.hidden = false;
+        continue;
+      }
+      const reader = new FileReader();
+      reader.onload = () => {
+        const data = String(reader.result).replace(/^data:[^,]*,/, '');
+        const key = `pasted:${++this.pasted}`;
+        this.images.set(key, { mimeType: file.type as PastedImage['mimeType'], data });
+        this.attach(key, `pasted image ${this.pasted}`, 'image');
+      };
+      reader.readAsDataURL(file);
+    }
   }
 
   /** The host's answer to an `@` request; an answer to an older request is dropped. */
@@ -245,7 +282,8 @@ export class Composer {
       this.setHint(`Message too long (${text.length.toLocaleString()} characters; the limit is ${MAX_TEXT.toLocaleString()}).`);
       return;
     }
-    this.deps.onSend(text, [...this.attachments.keys()]);
+    this.deps.onSend(text, [...this.attachments.keys()].filter((k) => !this.images.has(k)), [...this.images.values()]);
+    this.images.clear();
     this.sent.push(text);
     this.recallAt = undefined;
     this.input.value = '';

@@ -46,8 +46,8 @@ jumpLatest.addEventListener('click', () => pin.jumpToBottom());
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 let completions = 0;
 const composer = new Composer({
-  onSend: (text, attachments) => {
-    host.post({ type: 'send', text, attachments });
+  onSend: (text, attachments, images) => {
+    host.post({ type: 'send', text, attachments, images });
     pin.jumpToBottom();
   },
   onStop: () => host.post({ type: 'stop' }),
@@ -83,7 +83,7 @@ const transcript = new Transcript(messages, {
   onAction: (action) => {
     if (action === 'setKey') host.post({ type: 'setApiKey' });
     else if (action === 'retry') host.post({ type: 'retry' });
-    else host.post({ type: 'send', text: 'Continue', attachments: [] });
+    else host.post({ type: 'send', text: 'Continue', attachments: [], images: [] });
     if (action !== 'setKey') pin.jumpToBottom();
   },
   onChange: () => {

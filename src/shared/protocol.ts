@@ -179,6 +179,10 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
+export const imageMimeSchema = z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+export const pastedImageSchema = z.object({ mimeType: imageMimeSchema, data: z.string().max(7_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/) });
+export type PastedImage = z.infer<typeof pastedImageSchema>;
+
 /** Webview -> host. Untrusted: nothing here can name a command or a path outside the workspace. */
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
@@ -187,6 +191,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     text: z.string().min(1).max(200_000),
     /** Workspace-relative paths; the host re-checks each against the workspace. */
     attachments: z.array(z.string().max(4096)).max(50).default([]),
+    /** Images pasted into the input: raster types, base64, at most 5 MiB each (the API's limit), 5 a message. */
+    images: z.array(pastedImageSchema).max(5).default([]),
   }),
   z.object({ type: z.literal('stop') }),
   /** Open a workspace file named in an answer; the host checks the path is inside the workspace. */

@@ -12,7 +12,7 @@ import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
 import type { ModelCatalog } from '../core/agent/model-catalog';
-import type { ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
+import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { completeMentions, problemsText } from './mention-completions';
 import { ToolApprovals } from './tool-approvals';
@@ -112,7 +112,7 @@ export class ChatController implements vscode.Disposable {
         return;
       }
       case 'send':
-        return this.send(message.text, message.attachments);
+        return this.send(message.text, message.attachments, message.images);
       case 'stop':
         return this.stop();
       case 'retry':
@@ -204,7 +204,7 @@ export class ChatController implements vscode.Disposable {
     this.chatsChanged.fire();
   }
 
-  async send(text: string, attachments: string[] = []): Promise<void> {
+  async send(text: string, attachments: string[] = [], images: PastedImage[] = []): Promise<void> {
     const session = await this.current();
     await session.load();
     if (session.busy) {
@@ -228,7 +228,7 @@ export class ChatController implements vscode.Disposable {
       return;
     }
     for (const p of problems) session.notice('warning', p);
-    await session.send(text, context, config, attachments);
+    await session.send(text, context, config, attachments, images);
   }
 
   /** Restore on a turn that changed files; the checkpoint comes from the host's own record of the chat. */

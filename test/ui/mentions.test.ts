@@ -2,6 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chatRig } from './chat-rig';
+import { PNG_1PX } from '../fakes/webview-conversation';
 
 const BINARY = '\u0000\u0001\u0002PNG\u0000'.repeat(200);
 
@@ -58,5 +59,33 @@ describe('@ mentions in the composer', () => {
     assert.match(sent, /<attached_file path=\\"src\/app.py\\">\\nprint/);
     assert.match(sent, /<attached_folder path=\\"src\/util\\">\\nhelpers.py/);
     assert.match(sent, /<problems>/);
+  });
+
+  test('a pasted image becomes a chip and goes to the model as an image; an unsupported type is refused with why', async () => {
+    const chat = await rig.vs.openChat();
+    const input = chat.locator('#input');
+    const paste = (type: string) =>
+      input.evaluate(
+        (el, [b64, mime]) => {
+          const bytes = Uint8Array.from(atob(b64!), (c) => c.charCodeAt(0));
+          const data = new DataTransfer();
+          data.items.add(new File([bytes], 'clip', { type: mime }));
+          el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        },
+        [PNG_1PX, type],
+      );
+    await paste('image/bmp');
+    await chat.locator('.composer-note', { hasText: 'image/bmp image cannot be sent' }).waitFor();
+    await paste('image/png');
+    await chat.locator('.composer .attachment-chip', { hasText: 'pasted image 1' }).waitFor();
+    rig.api.setScript([{ text: 'A one-pixel image.' }]);
+    await input.fill('What is in this picture?');
+    await input.press('Enter');
+    await chat.locator('.markdown', { hasText: 'A one-pixel image.' }).waitFor();
+    const last = rig.api.requests.at(-1)!.body.messages.at(-1)!.content as Array<{ type: string; source?: { data: string; media_type: string } }>;
+    const image = last.find((b) => b.type === 'image');
+    assert.equal(image?.source?.media_type, 'image/png');
+    assert.equal(image?.source?.data, PNG_1PX);
+    assert.match(await chat.locator('.msg.user').last().innerText(), /pasted image 1/);
   });
 });

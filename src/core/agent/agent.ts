@@ -69,6 +69,8 @@ export type TurnInput =
       text: string;
       /** Extra context blocks (attached files), sent before the text. */
       context?: string[];
+      /** Images the person pasted, sent before the text. */
+      images?: Array<{ mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }>;
     }
   | { retry: true };
 
@@ -113,6 +115,7 @@ export class Agent {
       this.addUserContent([
         ...(note ? [{ type: 'text' as const, text: note }] : []),
         ...(input.context ?? []).map((text) => ({ type: 'text' as const, text })),
+        ...(input.images ?? []).map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mimeType, data: image.data } })),
         { type: 'text', text: input.text },
       ]);
     } else if (this.history.at(-1)?.role !== 'user') {

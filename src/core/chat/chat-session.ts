@@ -9,7 +9,7 @@ import { TurnCheckpoint } from '../checkpoint/turn-checkpoint';
 import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from '../transcript/chat-store';
-import type { ApprovalDecision, ChatEvent, TurnUsage } from '../../shared/protocol';
+import type { ApprovalDecision, ChatEvent, PastedImage, TurnUsage } from '../../shared/protocol';
 import { titleFrom, writeMeta, type ChatMeta } from './chat-meta';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
@@ -114,15 +114,17 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   }
 
   /** The person's message, shown at once; the turn runs when `config` is given (no key: only shown, with the notice). */
-  async send(text: string, context: string[], config: TurnConfig | undefined, attachments: string[] = []): Promise<TurnStatus | undefined> {
+  async send(text: string, context: string[], config: TurnConfig | undefined, attachments: string[] = [], images: PastedImage[] = []): Promise<TurnStatus | undefined> {
     await this.load();
     if (this.running) {
       this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
       return undefined;
     }
-    this.record({ kind: 'user', id: randomUUID(), text, attachments, at: Date.now() });
+    // The chat shows a pasted image by name only: the picture itself goes to the model, not into the event log.
+    const shown = [...attachments, ...images.map((_, i) => `pasted image ${i + 1}`)];
+    this.record({ kind: 'user', id: randomUUID(), text, attachments: shown, at: Date.now() });
     if (!this.meta.renamed && this.eventList.filter((e) => e.kind === 'user').length === 1) this.updateMeta({ title: titleFrom(text) });
-    return config ? this.runTurn(config, { text, context }) : undefined;
+    return config ? this.runTurn(config, { text, context, images }) : undefined;
   }
 
   /** Asks again for the conversation as it stands, after a failed request. */
