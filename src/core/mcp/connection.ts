@@ -6,8 +6,12 @@ import {
   ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type LoggingLevel,
   type GetPromptResult,
   type Prompt,
   type ReadResourceResult,
@@ -17,6 +21,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Carrier, TransportKind } from './carrier';
+import { clientCapabilities, type ClientHandlers, type ServerLogSink } from './client-handlers';
+import { installClientHandlers } from './client-requests';
 import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './stdio-transport';
@@ -50,6 +56,8 @@ export interface ConnectionOptions {
   clientInfo?: { name: string; version: string };
   /** Where a connection's own log lines go (stdout noise, list failures). Default: nowhere. */
   log?: (server: string, line: string) => void;
+  /** What the host answers when the server asks (sampling, elicitation) and where its log goes; declares those capabilities. */
+  handlers?: ClientHandlers;
 }
 
 export interface ConnectionEvents {
@@ -57,6 +65,8 @@ export interface ConnectionEvents {
   change: () => void;
   /** The process exited or the HTTP session dropped without close() being called (a crash). */
   crash: (info: ExitInfo, message: string) => void;
+  /** `notifications/resources/updated`: a resource (usually one subscribed to) changed. */
+  resourceUpdated: (uri: string) => void;
   [event: string]: (...args: never[]) => void;
 }
 
@@ -86,6 +96,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private readonly inFlight = new Map<ListKind, Promise<void>>();
   private readonly dirty = new Set<ListKind>();
   private loggedErrors = 0;
+  private readonly sink: ServerLogSink | undefined;
+  private logLevel: LoggingLevel | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -94,6 +106,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     super();
     this.name = config.name;
     this.roots = options.roots ?? [];
+    this.sink = options.handlers?.logging?.sink(config.name);
+    this.logLevel = options.handlers?.logging?.level;
   }
 
   get state(): ServerState {
@@ -165,6 +179,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.exitPromise = new Promise<never>((_, reject) => (this.rejectExit = reject));
     this.exitPromise.catch(() => undefined);
     carrier.onend = (end) => this.onEnd(end);
+    const sink = this.sink;
+    if (sink) carrier.onstderrline = (line) => sink.log('info', `[stderr] ${line}`);
     const client = this.makeClient();
     this.client = client;
     try {
@@ -177,7 +193,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       await this.shutdown();
       throw failure;
     }
-    await this.refreshAll();
+    await Promise.all([this.refreshAll(), this.applyLogLevel()]);
     if (this.closing) throw this.closedWhileStarting();
     const ended = carrier.ended;
     if (ended) {
@@ -251,6 +267,33 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     }
   }
 
+  /** Asks to be told (`notifications/resources/updated`, the 'resourceUpdated' event) when a resource changes. */
+  async subscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
+    await this.simpleRequest(`subscribing to ${uri}`, opts, (client, o) => client.subscribeResource({ uri }, o));
+  }
+
+  async unsubscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
+    await this.simpleRequest(`unsubscribing from ${uri}`, opts, (client, o) => client.unsubscribeResource({ uri }, o));
+  }
+
+  /** The server's suggestions for a prompt argument or a template variable (`completion/complete`). */
+  async complete(params: CompleteRequestParams, opts: CallOptions = {}): Promise<CompleteResult> {
+    return this.simpleRequest('completion', opts, (client, o) => client.complete(params, o));
+  }
+
+  /** Whether the server declared what a feature needs (e.g. resources.subscribe, completions). */
+  supports(feature: 'subscribe' | 'completions' | 'logging'): boolean {
+    const caps = this.client?.getServerCapabilities();
+    if (feature === 'subscribe') return caps?.resources?.subscribe === true;
+    return Boolean(caps?.[feature]);
+  }
+
+  /** The level the server is asked to log at (`logging/setLevel`), now and after every restart. */
+  async setLogLevel(level: LoggingLevel | undefined): Promise<void> {
+    this.logLevel = level;
+    if (this.currentState === 'ready') await this.applyLogLevel();
+  }
+
   /** Replaces the roots offered to the server and tells it (notifications/roots/list_changed). */
   async setRoots(dirs: string[]): Promise<void> {
     this.roots = [...dirs];
@@ -270,10 +313,35 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.removeAllListeners();
   }
 
+  private async applyLogLevel(): Promise<void> {
+    const client = this.client;
+    const level = this.logLevel;
+    if (!client || !level || !client.getServerCapabilities()?.logging) return;
+    const timeout = this.options.requestTimeoutMs ?? 30_000;
+    try {
+      await Promise.race([client.setLoggingLevel(level, { timeout }), this.exitPromise]);
+    } catch (err) {
+      if (!(err instanceof ServerExited)) this.log(`setting the log level to ${level} failed: ${messageOf(err)}`);
+    }
+  }
+
+  private async simpleRequest<T>(what: string, opts: CallOptions, send: (client: Client, o: RequestOptions) => Promise<T>): Promise<T> {
+    const client = this.readyClient();
+    const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
+    try {
+      return await Promise.race([send(client, { signal: opts.signal, timeout }), this.exitPromise]);
+    } catch (err) {
+      throw this.requestFailure(err, what, 'the request', timeout, opts.signal);
+    }
+  }
+
   private makeClient(): Client {
+    const handlers = this.options.handlers ?? {};
     const client = new Client(this.options.clientInfo ?? { name: 'mcp-agent', version: '0.1.0' }, {
-      capabilities: { roots: { listChanged: true } },
+      capabilities: clientCapabilities(handlers),
     });
+    installClientHandlers(client, this.name, handlers, this.sink);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => this.emit('resourceUpdated', n.params.uri));
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: this.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
     }));
@@ -396,6 +464,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   private log(line: string): void {
     this.options.log?.(this.name, line);
+    this.sink?.log('warn', line);
   }
 }
 
