@@ -29,7 +29,7 @@ import type { ExitInfo } from './stdio-transport';
 import { configProblem } from './config-check';
 import { GuardedTransport } from './guarded-transport';
 import { carrierFor } from './launch';
-import { listPrompts, listResources, listResourceTemplates, listToolsLeniently } from './offer-lists';
+import { ServerLists } from './server-lists';
 import { needsTasks } from './tool-names';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
@@ -70,7 +70,6 @@ export interface ConnectionEvents {
   [event: string]: (...args: never[]) => void;
 }
 
-type ListKind = 'tools' | 'resources' | 'prompts';
 const MAX_LOGGED_ERRORS = 50;
 
 /**
@@ -79,10 +78,7 @@ const MAX_LOGGED_ERRORS = 50;
  */
 export class McpConnection extends TypedEmitter<ConnectionEvents> {
   readonly name: string;
-  tools: Tool[] = [];
-  resources: Resource[] = [];
-  resourceTemplates: ResourceTemplate[] = [];
-  prompts: Prompt[] = [];
+  private readonly lists: ServerLists;
   private currentState: ServerState = 'stopped';
   private errorText: string | undefined;
   private client: Client | undefined;
@@ -93,8 +89,6 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private exitPromise: Promise<never> = new Promise<never>(() => undefined);
   private rejectExit: (e: ServerExited) => void = () => undefined;
   private roots: string[];
-  private readonly inFlight = new Map<ListKind, Promise<void>>();
-  private readonly dirty = new Set<ListKind>();
   private loggedErrors = 0;
   private readonly sink: ServerLogSink | undefined;
   private logLevel: LoggingLevel | undefined;
@@ -106,8 +100,32 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     super();
     this.name = config.name;
     this.roots = options.roots ?? [];
+    this.lists = new ServerLists({
+      client: () => this.client,
+      closing: () => this.closing,
+      ended: () => this.exitPromise,
+      timeoutMs: options.requestTimeoutMs ?? 30_000,
+      log: (line) => this.log(line),
+      changed: () => this.emit('change'),
+    });
     this.sink = options.handlers?.logging?.sink(config.name);
     this.logLevel = options.handlers?.logging?.level;
+  }
+
+  get tools(): Tool[] {
+    return this.lists.tools;
+  }
+
+  get resources(): Resource[] {
+    return this.lists.resources;
+  }
+
+  get resourceTemplates(): ResourceTemplate[] {
+    return this.lists.resourceTemplates;
+  }
+
+  get prompts(): Prompt[] {
+    return this.lists.prompts;
   }
 
   get state(): ServerState {
@@ -301,8 +319,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   /** Re-lists tools, resources, resource templates and prompts (what the server declares). */
-  async refreshAll(): Promise<void> {
-    await Promise.all((['tools', 'resources', 'prompts'] as const).map((k) => this.refresh(k)));
+  refreshAll(): Promise<void> {
+    return this.lists.refreshAll();
   }
 
   /** Ends the session and the process (stdin EOF, SIGTERM, SIGKILL); resolves once it has exited. */
@@ -345,9 +363,9 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: this.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
     }));
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refresh('tools'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void this.refresh('resources'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void this.refresh('prompts'));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.lists.refresh('tools'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void this.lists.refresh('resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void this.lists.refresh('prompts'));
     // Non-JSON stdout lines and the like land here; the session goes on.
     client.onerror = (err) => {
       if (this.loggedErrors > MAX_LOGGED_ERRORS) return;
@@ -363,55 +381,6 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       throw new McpRequestError('not-ready', `server ${this.name} is not ready (${this.currentState})${why}`);
     }
     return this.client;
-  }
-
-  /** Coalesces bursts of list_changed: one listing in flight per kind, one more if asked meanwhile. */
-  private refresh(kind: ListKind): Promise<void> {
-    const running = this.inFlight.get(kind);
-    if (running) {
-      this.dirty.add(kind);
-      return running;
-    }
-    const run = (async () => {
-      do {
-        this.dirty.delete(kind);
-        await this.list(kind);
-      } while (this.dirty.has(kind) && !this.closing);
-    })().finally(() => this.inFlight.delete(kind));
-    this.inFlight.set(kind, run);
-    return run;
-  }
-
-  private async list(kind: ListKind): Promise<void> {
-    const client = this.client;
-    const caps = client?.getServerCapabilities();
-    if (!client || !caps || this.closing) return;
-    const opts: RequestOptions = { timeout: this.options.requestTimeoutMs ?? 30_000 };
-    const guarded = async <T>(what: string, fetch: () => Promise<T[]>): Promise<T[] | undefined> => {
-      try {
-        return await Promise.race([fetch(), this.exitPromise]);
-      } catch (err) {
-        if (!(err instanceof ServerExited)) this.log(`listing ${what} failed: ${messageOf(err)}`);
-        return undefined;
-      }
-    };
-    if (kind === 'tools' && caps.tools) {
-      const tools = await guarded('tools', () => listToolsLeniently(client, opts, (line) => this.log(line)));
-      if (tools) this.tools = tools;
-    } else if (kind === 'resources' && caps.resources) {
-      const [resources, templates] = await Promise.all([
-        guarded('resources', () => listResources(client, opts)),
-        guarded('resource templates', () => listResourceTemplates(client, opts)),
-      ]);
-      if (resources) this.resources = resources;
-      if (templates) this.resourceTemplates = templates;
-    } else if (kind === 'prompts' && caps.prompts) {
-      const prompts = await guarded('prompts', () => listPrompts(client, opts));
-      if (prompts) this.prompts = prompts;
-    } else {
-      return;
-    }
-    this.emit('change');
   }
 
   /** The process exited, or its stdout closed, or the HTTP session was lost: every pending request fails now. */
