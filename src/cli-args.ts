@@ -28,8 +28,12 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-c
                         [--create-sample-db] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
-  Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn.
-  --yes approves every tool call; otherwise each call that changes something asks: y(es), N(o), or a(lways)
+  Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn, /help lists the slash
+  commands (/tools /resources /prompts /resource /prompt /clear /model).
+  A server's sampling request is shown and asked y/N/a(lways for that server); its elicitation forms are asked
+  field by field, and a URL it asks you to open is shown whole and opened ($BROWSER) only after a yes.
+  --yes approves every tool call and sampling request, accepts a form whose required fields all have defaults
+  (with them) and declines other forms and URLs; otherwise each call that changes something asks: y(es), N(o), or a(lways)
   for the rest of the session; run_code's "always" must be typed out ("always run code"), and a sensitive
   file (.vscode/settings.json, anything in .git, MCP configs) asks every time.
   Every chat is saved (in ~/.mcp-agent/chats, or $MCP_AGENT_HOME/chats, shared with the VS Code extension):

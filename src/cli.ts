@@ -4,7 +4,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { AskApproval, TurnStatus } from './core/agent/types';
 import { ChatHistory } from './core/chat/chat-history';
 import { ModelCatalog } from './core/agent/model-catalog';
-import { DEFAULT_CONTEXT_WINDOW } from './core/agent/models';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from './core/agent/models';
 import { chatsDir } from './core/chat/chat-home';
 import { newChatId, newMeta } from './core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from './core/chat/chat-session';
@@ -19,6 +19,12 @@ import { CliRenderer } from './cli-render';
 import { MutableOutput } from './cli-muted-output';
 import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from './cli-servers';
 import { createSampleDb, sampleDbSummary } from './common/sample-db';
+import type { ClientHandlers } from './core/mcp/client-handlers';
+import { elicitationHandler } from './core/mcp/elicitation-handler';
+import { SamplingBroker } from './core/mcp/sampling-broker';
+import { terminalElicitation } from './cli-elicitation';
+import { terminalSampling } from './cli-sampling';
+import { slashCommand, type SlashContext } from './cli-slash';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -64,8 +70,26 @@ async function main(): Promise<number> {
     rl.close();
     return own.exit;
   }
+  const terminal = { ask: (p: string) => lines.ask(p), line: (t: string) => renderer.line(t) };
+  const client = new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
+  const catalog = new ModelCatalog(async () => client);
+  // Set once the model is known; a server's sampling request before then runs on the default.
+  let config: TurnConfig | undefined;
+  const handlers: ClientHandlers = {
+    sampling: new SamplingBroker({
+      ask: terminalSampling(terminal, args.yes),
+      create: (body, signal) => client.messages.create(body, { signal }),
+      models: () => catalog.list(),
+      defaultModel: () => config?.model ?? DEFAULT_MODEL,
+      onUsage: (server, model, u) =>
+        process.stderr.write(
+          `mcp-agent: sampling for ${escapeControls(server)} on ${escapeControls(model)}: ${usageLine({ input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0 })}\n`,
+        ),
+    }).handler,
+    elicitation: elicitationHandler(terminalElicitation(terminal, args.yes)),
+  };
   const hub = new McpHub([...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs], {
-    connection: { roots: [args.workspace] },
+    connection: { roots: [args.workspace], handlers },
   });
   hub.start();
   try {
@@ -73,15 +97,13 @@ async function main(): Promise<number> {
     for (const s of hub.statuses()) {
       if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
     }
-    const ask: AskApproval = args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t), color: process.stdout.isTTY === true });
-    const client = new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
-    const catalog = new ModelCatalog(async () => client);
+    const ask: AskApproval = args.yes ? async () => 'once' : terminalApproval({ ...terminal, color: process.stdout.isTTY === true });
     const model = await catalog.resolve(args.model);
     const entry = await catalog.entry(model);
     const limit = entry?.maxTokens;
-    const chat = await openChat(args, model, hub, ask, renderer);
+    let chat = await openChat(args, model, hub, ask, renderer);
     if (!chat) return 2;
-    const config: TurnConfig = {
+    const turnConfig: TurnConfig = {
       client,
       model,
       contextWindow: entry?.maxInputTokens ?? DEFAULT_CONTEXT_WINDOW,
@@ -91,16 +113,29 @@ async function main(): Promise<number> {
       keyHint: 'Check ANTHROPIC_API_KEY.',
       settingNames: { maxTokens: 'the --max-tokens option', maxIterations: 'the --max-iterations option' },
     };
+    config = turnConfig;
     try {
       if (args.prompt !== undefined) {
-        const status = await runTurn(chat, config, args.prompt);
+        const status = await runTurn(chat, turnConfig, args.prompt);
         return status === 'done' || status === 'max_iterations' || status === 'max_tokens' ? 0 : 1;
       }
-      return await repl(chat, config, lines, renderer);
+      const slash: SlashContext = {
+        hub,
+        line: (t) => renderer.line(t),
+        model: () => turnConfig.model,
+        models: () => catalog.list(),
+        setModel: (m) => (turnConfig.model = m),
+        clear: async () => {
+          const fresh = await openChat({ ...args, continueChat: false, resume: undefined }, turnConfig.model, hub, ask, renderer);
+          if (!fresh || !chat) return;
+          await closeChat(chat);
+          chat = fresh;
+        },
+        send: async (text) => void (chat && (await runTurn(chat, turnConfig, text))),
+      };
+      return await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
     } finally {
-      await chat.flush();
-      if (chat.events.length > 0) process.stderr.write(`mcp-agent: chat ${chat.id} saved; go on with --resume ${chat.id} (or --continue)\n`);
-      chat.dispose();
+      await closeChat(chat);
     }
   } finally {
     rl.close();
@@ -133,6 +168,12 @@ async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskAppro
   });
   session.on('transient', (output) => renderer.handle(output));
   return session;
+}
+
+async function closeChat(chat: ChatSession): Promise<void> {
+  await chat.flush();
+  if (chat.events.length > 0) process.stderr.write(`mcp-agent: chat ${chat.id} saved; go on with --resume ${chat.id} (or --continue)\n`);
+  chat.dispose();
 }
 
 /** The servers of --mcp-config files and, with consent, the workspace's own MCP configs (cli-servers.ts). */
@@ -175,13 +216,14 @@ async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Pro
   }
 }
 
-async function repl(chat: ChatSession, config: TurnConfig, lines: LineReader, renderer: CliRenderer): Promise<number> {
-  renderer.line('MCP Agent — type a message, "exit" to quit. Ctrl+C stops a running turn.');
+async function repl(chat: () => ChatSession, config: TurnConfig, lines: LineReader, renderer: CliRenderer, slash: SlashContext): Promise<number> {
+  renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C stops a running turn.');
   for (;;) {
     const text = await lines.ask('You: ');
     if (text === undefined || ['exit', 'quit'].includes(text.trim().toLowerCase())) return 0;
     if (!text.trim()) continue;
-    await runTurn(chat, config, text);
+    const message = await slashCommand(text, slash);
+    if (message !== undefined) await runTurn(chat(), config, message);
   }
 }
 

@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
 import { serveHttp } from './http-serve';
+import { enableLogging } from './server-log';
 
 /** The bearer token an HTTP-served bundled server requires when set (never passed to a stdio server). */
 export const HTTP_TOKEN_ENV = 'MCP_AGENT_HTTP_TOKEN';
@@ -81,6 +82,7 @@ function disposeOnce(name: string, dispose: (() => Promise<void>) | undefined): 
 
 async function runOverStdio(name: string, workspace: string, build: Build, dispose: () => Promise<void>): Promise<void> {
   const server = await build(workspace);
+  const log = enableLogging(server, name);
   const transport = new StdioServerTransport();
   const exit = (): void => {
     void dispose()
@@ -93,13 +95,14 @@ async function runOverStdio(name: string, workspace: string, build: Build, dispo
   process.on('SIGINT', exit);
   await server.connect(transport);
   process.stderr.write(`${name}: serving ${workspace}\n`);
+  whenInitialized(server, () => log.log('info', `serving ${workspace}`));
 }
 
 async function runOverHttp(name: string, workspace: string, port: number, build: Build, dispose: () => Promise<void>): Promise<void> {
   const token = process.env[HTTP_TOKEN_ENV] || undefined;
   let serving;
   try {
-    serving = await serveHttp({ port, token, build: () => build(workspace), log: (line) => process.stderr.write(`${name}: ${line}\n`) });
+    serving = await serveHttp({ port, token, build: () => withLogging(name, build(workspace)), log: (line) => process.stderr.write(`${name}: ${line}\n`) });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? `port ${port} is already in use` : code === 'EACCES' ? `port ${port} needs privileges` : String(err);
@@ -115,4 +118,20 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
   process.on('SIGTERM', exit);
   process.on('SIGINT', exit);
   process.stderr.write(`${name}: serving ${workspace} at ${serving.url}${token ? ' (bearer token required)' : ''}\n`);
+}
+
+/** Each HTTP session's server declares logging too, and says what it serves once the session is up. */
+async function withLogging(name: string, built: McpServer | Promise<McpServer>): Promise<McpServer> {
+  const server = await built;
+  const log = enableLogging(server, name);
+  whenInitialized(server, () => log.log('info', 'session started'));
+  return server;
+}
+
+function whenInitialized(server: McpServer, then: () => void): void {
+  const previous = server.server.oninitialized;
+  server.server.oninitialized = () => {
+    previous?.();
+    then();
+  };
 }

@@ -1,8 +1,9 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { limitsFromEnv } from '../lib/http-fetch.js';
+import { enableLogging } from '../lib/server-log.js';
 import { parseAllowList } from '../lib/net-guard.js';
 import { guarded, textResult, ToolError } from '../lib/results.js';
 import { apiAllowList } from '../lib/upstream-api.js';
@@ -29,8 +30,28 @@ export function arxivConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ArxivC
 const MARKDOWN = 'text/markdown';
 
 export function buildResearchServer(workspace: string, config: ArxivConfig = arxivConfigFromEnv()): McpServer {
-  const server = new McpServer({ name: 'research', title: 'MCP Agent research (arXiv)', version: '0.1.0' });
+  const server = new McpServer(
+    { name: 'research', title: 'MCP Agent research (arXiv)', version: '0.1.0' },
+    { capabilities: { resources: { subscribe: true, listChanged: true } } },
+  );
   const store = new PaperStore(workspace);
+  const log = enableLogging(server, 'research');
+  const subscribed = new Set<string>();
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+  /** A topic's papers changed: its resource (both URI forms) and, for a new topic, the index. */
+  const notifyChanged = (folder: string, created: boolean): void => {
+    // The short form of a topic named "folders" is the index's URI, which is only ever the index.
+    const short = `papers://${folder}`;
+    const uris = [topicUri(folder), ...(short === INDEX_URI ? [] : [short]), ...(created ? [INDEX_URI] : [])];
+    for (const uri of uris.filter((u) => subscribed.has(u))) void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+  };
 
   server.registerTool(
     'search_papers',
@@ -53,7 +74,9 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
         return textResult(`arXiv has no papers matching "${topic}". Try broader or different words.`, { topic: folder, paper_ids: [] });
       }
       const saved = await store.save(topic, papers);
+      log.log('info', `saved ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}" in ${saved.file}`);
       if (saved.created) server.sendResourceListChanged();
+      notifyChanged(saved.folder, saved.created);
       const lines = [
         `Found ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}", saved in ${saved.file}:`,
         ...papers.map((p) => `- ${p.id}: ${p.title}`),

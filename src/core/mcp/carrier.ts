@@ -21,6 +21,8 @@ export interface Carrier {
   readonly ended: ServerExited | undefined;
   /** Called once when the carrier ends without close(). */
   onend?: (end: ServerExited) => void;
+  /** Each line of the server's own diagnostics (a process's stderr), for its log. */
+  onstderrline?: (line: string) => void;
   /** `message` with what the carrier saw that explains it (the last stderr of a process). */
   explain(message: string): string;
   /** Its last diagnostics (stderr) and how many bytes of them are held and were seen. */

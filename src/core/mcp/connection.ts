@@ -6,8 +6,12 @@ import {
   ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type LoggingLevel,
   type GetPromptResult,
   type Prompt,
   type ReadResourceResult,
@@ -17,13 +21,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Carrier, TransportKind } from './carrier';
+import { clientCapabilities, type ClientHandlers, type ServerLogSink } from './client-handlers';
+import { installClientHandlers } from './client-requests';
 import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './stdio-transport';
 import { configProblem } from './config-check';
 import { GuardedTransport } from './guarded-transport';
 import { carrierFor } from './launch';
-import { listPrompts, listResources, listResourceTemplates, listToolsLeniently } from './offer-lists';
+import { ServerLists } from './server-lists';
 import { needsTasks } from './tool-names';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
@@ -50,6 +56,8 @@ export interface ConnectionOptions {
   clientInfo?: { name: string; version: string };
   /** Where a connection's own log lines go (stdout noise, list failures). Default: nowhere. */
   log?: (server: string, line: string) => void;
+  /** What the host answers when the server asks (sampling, elicitation) and where its log goes; declares those capabilities. */
+  handlers?: ClientHandlers;
 }
 
 export interface ConnectionEvents {
@@ -57,10 +65,11 @@ export interface ConnectionEvents {
   change: () => void;
   /** The process exited or the HTTP session dropped without close() being called (a crash). */
   crash: (info: ExitInfo, message: string) => void;
+  /** `notifications/resources/updated`: a resource (usually one subscribed to) changed. */
+  resourceUpdated: (uri: string) => void;
   [event: string]: (...args: never[]) => void;
 }
 
-type ListKind = 'tools' | 'resources' | 'prompts';
 const MAX_LOGGED_ERRORS = 50;
 
 /**
@@ -69,10 +78,7 @@ const MAX_LOGGED_ERRORS = 50;
  */
 export class McpConnection extends TypedEmitter<ConnectionEvents> {
   readonly name: string;
-  tools: Tool[] = [];
-  resources: Resource[] = [];
-  resourceTemplates: ResourceTemplate[] = [];
-  prompts: Prompt[] = [];
+  private readonly lists: ServerLists;
   private currentState: ServerState = 'stopped';
   private errorText: string | undefined;
   private client: Client | undefined;
@@ -83,9 +89,9 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private exitPromise: Promise<never> = new Promise<never>(() => undefined);
   private rejectExit: (e: ServerExited) => void = () => undefined;
   private roots: string[];
-  private readonly inFlight = new Map<ListKind, Promise<void>>();
-  private readonly dirty = new Set<ListKind>();
   private loggedErrors = 0;
+  private readonly sink: ServerLogSink | undefined;
+  private logLevel: LoggingLevel | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -94,6 +100,32 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     super();
     this.name = config.name;
     this.roots = options.roots ?? [];
+    this.lists = new ServerLists({
+      client: () => this.client,
+      closing: () => this.closing,
+      ended: () => this.exitPromise,
+      timeoutMs: options.requestTimeoutMs ?? 30_000,
+      log: (line) => this.log(line),
+      changed: () => this.emit('change'),
+    });
+    this.sink = options.handlers?.logging?.sink(config.name);
+    this.logLevel = options.handlers?.logging?.level;
+  }
+
+  get tools(): Tool[] {
+    return this.lists.tools;
+  }
+
+  get resources(): Resource[] {
+    return this.lists.resources;
+  }
+
+  get resourceTemplates(): ResourceTemplate[] {
+    return this.lists.resourceTemplates;
+  }
+
+  get prompts(): Prompt[] {
+    return this.lists.prompts;
   }
 
   get state(): ServerState {
@@ -165,6 +197,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.exitPromise = new Promise<never>((_, reject) => (this.rejectExit = reject));
     this.exitPromise.catch(() => undefined);
     carrier.onend = (end) => this.onEnd(end);
+    const sink = this.sink;
+    if (sink) carrier.onstderrline = (line) => sink.log('info', `[stderr] ${line}`);
     const client = this.makeClient();
     this.client = client;
     try {
@@ -177,7 +211,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       await this.shutdown();
       throw failure;
     }
-    await this.refreshAll();
+    await Promise.all([this.refreshAll(), this.applyLogLevel()]);
     if (this.closing) throw this.closedWhileStarting();
     const ended = carrier.ended;
     if (ended) {
@@ -251,6 +285,33 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     }
   }
 
+  /** Asks to be told (`notifications/resources/updated`, the 'resourceUpdated' event) when a resource changes. */
+  async subscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
+    await this.simpleRequest(`subscribing to ${uri}`, opts, (client, o) => client.subscribeResource({ uri }, o));
+  }
+
+  async unsubscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
+    await this.simpleRequest(`unsubscribing from ${uri}`, opts, (client, o) => client.unsubscribeResource({ uri }, o));
+  }
+
+  /** The server's suggestions for a prompt argument or a template variable (`completion/complete`). */
+  async complete(params: CompleteRequestParams, opts: CallOptions = {}): Promise<CompleteResult> {
+    return this.simpleRequest('completion', opts, (client, o) => client.complete(params, o));
+  }
+
+  /** Whether the server declared what a feature needs (e.g. resources.subscribe, completions). */
+  supports(feature: 'subscribe' | 'completions' | 'logging'): boolean {
+    const caps = this.client?.getServerCapabilities();
+    if (feature === 'subscribe') return caps?.resources?.subscribe === true;
+    return Boolean(caps?.[feature]);
+  }
+
+  /** The level the server is asked to log at (`logging/setLevel`), now and after every restart. */
+  async setLogLevel(level: LoggingLevel | undefined): Promise<void> {
+    this.logLevel = level;
+    if (this.currentState === 'ready') await this.applyLogLevel();
+  }
+
   /** Replaces the roots offered to the server and tells it (notifications/roots/list_changed). */
   async setRoots(dirs: string[]): Promise<void> {
     this.roots = [...dirs];
@@ -258,8 +319,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   /** Re-lists tools, resources, resource templates and prompts (what the server declares). */
-  async refreshAll(): Promise<void> {
-    await Promise.all((['tools', 'resources', 'prompts'] as const).map((k) => this.refresh(k)));
+  refreshAll(): Promise<void> {
+    return this.lists.refreshAll();
   }
 
   /** Ends the session and the process (stdin EOF, SIGTERM, SIGKILL); resolves once it has exited. */
@@ -270,16 +331,41 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.removeAllListeners();
   }
 
+  private async applyLogLevel(): Promise<void> {
+    const client = this.client;
+    const level = this.logLevel;
+    if (!client || !level || !client.getServerCapabilities()?.logging) return;
+    const timeout = this.options.requestTimeoutMs ?? 30_000;
+    try {
+      await Promise.race([client.setLoggingLevel(level, { timeout }), this.exitPromise]);
+    } catch (err) {
+      if (!(err instanceof ServerExited)) this.log(`setting the log level to ${level} failed: ${messageOf(err)}`);
+    }
+  }
+
+  private async simpleRequest<T>(what: string, opts: CallOptions, send: (client: Client, o: RequestOptions) => Promise<T>): Promise<T> {
+    const client = this.readyClient();
+    const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
+    try {
+      return await Promise.race([send(client, { signal: opts.signal, timeout }), this.exitPromise]);
+    } catch (err) {
+      throw this.requestFailure(err, what, 'the request', timeout, opts.signal);
+    }
+  }
+
   private makeClient(): Client {
+    const handlers = this.options.handlers ?? {};
     const client = new Client(this.options.clientInfo ?? { name: 'mcp-agent', version: '0.1.0' }, {
-      capabilities: { roots: { listChanged: true } },
+      capabilities: clientCapabilities(handlers),
     });
+    installClientHandlers(client, this.name, handlers, this.sink);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => this.emit('resourceUpdated', n.params.uri));
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: this.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
     }));
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refresh('tools'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void this.refresh('resources'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void this.refresh('prompts'));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.lists.refresh('tools'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void this.lists.refresh('resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void this.lists.refresh('prompts'));
     // Non-JSON stdout lines and the like land here; the session goes on.
     client.onerror = (err) => {
       if (this.loggedErrors > MAX_LOGGED_ERRORS) return;
@@ -295,55 +381,6 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       throw new McpRequestError('not-ready', `server ${this.name} is not ready (${this.currentState})${why}`);
     }
     return this.client;
-  }
-
-  /** Coalesces bursts of list_changed: one listing in flight per kind, one more if asked meanwhile. */
-  private refresh(kind: ListKind): Promise<void> {
-    const running = this.inFlight.get(kind);
-    if (running) {
-      this.dirty.add(kind);
-      return running;
-    }
-    const run = (async () => {
-      do {
-        this.dirty.delete(kind);
-        await this.list(kind);
-      } while (this.dirty.has(kind) && !this.closing);
-    })().finally(() => this.inFlight.delete(kind));
-    this.inFlight.set(kind, run);
-    return run;
-  }
-
-  private async list(kind: ListKind): Promise<void> {
-    const client = this.client;
-    const caps = client?.getServerCapabilities();
-    if (!client || !caps || this.closing) return;
-    const opts: RequestOptions = { timeout: this.options.requestTimeoutMs ?? 30_000 };
-    const guarded = async <T>(what: string, fetch: () => Promise<T[]>): Promise<T[] | undefined> => {
-      try {
-        return await Promise.race([fetch(), this.exitPromise]);
-      } catch (err) {
-        if (!(err instanceof ServerExited)) this.log(`listing ${what} failed: ${messageOf(err)}`);
-        return undefined;
-      }
-    };
-    if (kind === 'tools' && caps.tools) {
-      const tools = await guarded('tools', () => listToolsLeniently(client, opts, (line) => this.log(line)));
-      if (tools) this.tools = tools;
-    } else if (kind === 'resources' && caps.resources) {
-      const [resources, templates] = await Promise.all([
-        guarded('resources', () => listResources(client, opts)),
-        guarded('resource templates', () => listResourceTemplates(client, opts)),
-      ]);
-      if (resources) this.resources = resources;
-      if (templates) this.resourceTemplates = templates;
-    } else if (kind === 'prompts' && caps.prompts) {
-      const prompts = await guarded('prompts', () => listPrompts(client, opts));
-      if (prompts) this.prompts = prompts;
-    } else {
-      return;
-    }
-    this.emit('change');
   }
 
   /** The process exited, or its stdout closed, or the HTTP session was lost: every pending request fails now. */
@@ -396,6 +433,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   private log(line: string): void {
     this.options.log?.(this.name, line);
+    this.sink?.log('warn', line);
   }
 }
 

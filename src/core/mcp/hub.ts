@@ -1,4 +1,5 @@
-import type { GetPromptResult, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerLogSink, SinkLevel } from './client-handlers';
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from './connection';
 import { McpRequestError, McpStartError, messageOf, seconds, type McpFailureKind } from './errors';
@@ -24,6 +25,8 @@ export interface HubOptions {
 export interface HubEvents {
   /** A server's state or lists changed (coalesced). */
   change: () => void;
+  /** A server said a resource changed (`notifications/resources/updated`), usually one subscribed to. */
+  resourceUpdated: (server: string, uri: string) => void;
   [event: string]: (...args: never[]) => void;
 }
 
@@ -45,6 +48,9 @@ interface Entry {
   launching: boolean;
   /** Bumped on every (re)start so events of an old connection are ignored. */
   generation: number;
+  /** Resources subscribed to; subscribed again after each restart. */
+  subscriptions: Set<string>;
+  sink: ServerLogSink | undefined;
 }
 
 /**
@@ -62,11 +68,13 @@ export class McpHub extends TypedEmitter<HubEvents> {
   private named: HubTool[] | undefined;
   private byName = new Map<string, HubTool>();
   private settleWaiters: Array<{ done: () => boolean; resolve: () => void }> = [];
+  private logLevel: LoggingLevel | undefined;
 
   constructor(configs: ServerConfig[], options: HubOptions = {}) {
     super();
     this.options = options;
     this.roots = options.connection?.roots ?? [];
+    this.logLevel = options.connection?.handlers?.logging?.level;
     for (const config of configs) this.addEntry(config);
   }
 
@@ -149,6 +157,37 @@ export class McpHub extends TypedEmitter<HubEvents> {
       .flatMap((s) => s.resourceTemplates.map((template) => ({ server: s.name, template })));
   }
 
+  /**
+   * Subscribes to a resource of a ready server (it must declare `resources.subscribe`); 'resourceUpdated'
+   * reports its changes. Kept across restarts until unsubscribed. Throws McpRequestError when it cannot.
+   */
+  async subscribeResource(server: string, uri: string, opts: CallOptions = {}): Promise<void> {
+    const conn = this.readyConnection(server);
+    if (!conn.supports('subscribe')) throw new McpRequestError('protocol', `server ${server} does not offer subscriptions to its resources`);
+    await conn.subscribeResource(uri, opts);
+    this.entries.get(server)?.subscriptions.add(uri);
+  }
+
+  async unsubscribeResource(server: string, uri: string, opts: CallOptions = {}): Promise<void> {
+    const entry = this.entries.get(server);
+    if (!entry?.subscriptions.delete(uri)) return;
+    const conn = entry.conn;
+    if (conn?.state === 'ready') await conn.unsubscribeResource(uri, opts);
+  }
+
+  /** A server's suggestions for a prompt argument or template variable; none when it offers no completions. */
+  async complete(server: string, params: CompleteRequestParams, opts: CallOptions = {}): Promise<CompleteResult> {
+    const conn = this.readyConnection(server);
+    if (!conn.supports('completions')) return { completion: { values: [] } };
+    return conn.complete(params, opts);
+  }
+
+  /** The level every server that logs is asked to log at (`logging/setLevel`), now and after restarts. */
+  async setLogLevel(level: LoggingLevel | undefined): Promise<void> {
+    this.logLevel = level;
+    await Promise.all([...this.entries.values()].map((e) => e.conn?.setLogLevel(level)));
+  }
+
   /** The last stderr lines of a server (for an output channel or a diagnosis). */
   stderr(name: string, maxChars?: number): string {
     return this.entries.get(name)?.conn?.stderr(maxChars) ?? '';
@@ -225,6 +264,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
       timer: undefined,
       launching: false,
       generation: 0,
+      subscriptions: new Set(),
+      sink: this.options.connection?.handlers?.logging?.sink(config.name),
     };
     this.entries.set(config.name, entry);
     return entry;
@@ -237,7 +278,12 @@ export class McpHub extends TypedEmitter<HubEvents> {
     entry.detail = undefined;
     entry.gaveUp = undefined;
     const generation = ++entry.generation;
-    const conn = new McpConnection(entry.config, { ...this.options.connection, roots: this.roots });
+    const connection = this.options.connection ?? {};
+    const logging = connection.handlers?.logging;
+    // The connection asks for its sink by name: it gets this entry's, so one server has one log.
+    const handlers = logging && entry.sink ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.logLevel } } : connection.handlers;
+    const conn = new McpConnection(entry.config, { ...connection, handlers, roots: this.roots });
+    hubLog(entry, 'info', entry.restarts > 0 ? `starting again (restart ${entry.restarts})` : 'starting');
     entry.conn = conn;
     entry.launching = true;
     conn.on('change', () => {
@@ -246,17 +292,25 @@ export class McpHub extends TypedEmitter<HubEvents> {
     conn.on('crash', (_info, message) => {
       if (entry.generation === generation) this.onCrash(entry, message);
     });
+    conn.on('resourceUpdated', (uri) => {
+      if (entry.generation === generation) this.emit('resourceUpdated', entry.config.name, uri);
+    });
     // start() moves to `starting` at once, which reports the change.
     return conn.start().then(
       () => {
         if (entry.generation !== generation) return;
         entry.launching = false;
         if (this.disposed) void conn.close();
+        else {
+          hubLog(entry, 'info', `ready: ${conn.status().serverVersion ?? 'no version given'}, ${conn.tools.length} tools`);
+          void this.resubscribe(entry, conn);
+        }
         this.changed();
       },
       (err: unknown) => {
         if (entry.generation !== generation) return;
         entry.launching = false;
+        hubLog(entry, 'error', `failed to start: ${messageOf(err)}`);
         if (err instanceof McpStartError && retryable(err, entry)) this.onCrash(entry, err.message);
         else this.changed();
       },
@@ -269,6 +323,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     if (delay === undefined) {
       const { maxRestarts, windowMs } = entry.budget;
       entry.gaveUp = `${message}. Gave up after ${maxRestarts} restart${maxRestarts === 1 ? '' : 's'} within ${seconds(windowMs)}; restart it by hand once fixed.`;
+      hubLog(entry, 'error', `gave up: ${entry.gaveUp}`);
       entry.detail = undefined;
       this.changed();
       return;
@@ -276,6 +331,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     entry.restarts++;
     const again = entry.config.transport === 'stdio' ? 'restarting' : 'reconnecting';
     entry.detail = `${message}; ${again} in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
+    hubLog(entry, 'error', `crashed: ${entry.detail}`);
     entry.timer = setTimeout(() => void this.launch(entry), delay);
     this.changed();
   }
@@ -289,6 +345,14 @@ export class McpHub extends TypedEmitter<HubEvents> {
     entry.detail = undefined;
     entry.gaveUp = undefined;
     await conn?.close();
+  }
+
+  /** After a restart the new session knows nothing of the old one's subscriptions. */
+  private async resubscribe(entry: Entry, conn: McpConnection): Promise<void> {
+    if (!conn.supports('subscribe')) return;
+    for (const uri of entry.subscriptions) {
+      await conn.subscribeResource(uri).catch((err: unknown) => hubLog(entry, 'warn', `subscribing again to ${uri} failed: ${messageOf(err)}`));
+    }
   }
 
   private statusOf(entry: Entry): ServerStatus {
@@ -363,6 +427,10 @@ export class McpHub extends TypedEmitter<HubEvents> {
       this.emit('change');
     }, this.options.changeDebounceMs ?? 20);
   }
+}
+
+function hubLog(entry: Entry, level: SinkLevel, text: string): void {
+  entry.sink?.log(level, text);
 }
 
 /** A process that exited may start next time; a URL that does not answer is retried only while reconnecting a dropped session. */

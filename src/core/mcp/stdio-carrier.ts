@@ -15,6 +15,7 @@ export class StdioCarrier implements Carrier {
   readonly transport: HostStdioTransport;
   readonly target: string;
   onend?: (end: ServerExited) => void;
+  onstderrline?: (line: string) => void;
   private endedWith: ServerExited | undefined;
 
   constructor(private readonly config: StdioServerConfig, options: StdioCarrierOptions = {}) {
@@ -28,6 +29,7 @@ export class StdioCarrier implements Carrier {
       stderrBytes: options.stderrBytes,
       closeGraceMs: options.closeGraceMs,
     });
+    this.transport.onstderrline = (line) => this.onstderrline?.(line);
     this.transport.onexit = (info) => this.end(new ServerExited(info));
     this.transport.onstdoutend = () => {
       if (this.transport.exit) return;

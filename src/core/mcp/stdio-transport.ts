@@ -4,6 +4,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LinearReadBuffer } from './line-buffer';
+import { StderrLines } from './stderr-lines';
 import { StderrTail } from './stderr-tail';
 
 export interface HostStdioParams {
@@ -44,6 +45,9 @@ export class HostStdioTransport implements Transport {
   onexit?: (info: ExitInfo) => void;
   /** Called when the child closed its stdout but is still running 200 ms later: no answer can come any more. */
   onstdoutend?: () => void;
+  /** Each line the child writes to stderr (bounded in length), for its log. */
+  onstderrline?: (line: string) => void;
+  private readonly stderrLines = new StderrLines((line) => this.onstderrline?.(line));
   private readonly graceMs: number;
   private readonly readBuffer: LinearReadBuffer;
   private childProcess: ChildProcess | undefined;
@@ -72,7 +76,11 @@ export class HostStdioTransport implements Transport {
     // Taken at once so pid and exit are known from the first moment, even while starting.
     this.childProcess = child;
     // Attached before anything can be written, so nothing the server prints early is lost; consuming keeps the pipe drained.
-    child.stderr?.on('data', (chunk: Buffer) => this.stderrTail.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail.push(chunk);
+      this.stderrLines.push(chunk);
+    });
+    child.stderr?.on('end', () => this.stderrLines.end());
     child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
     child.stdout?.on('error', (err) => this.onerror?.(err));
     child.stdin?.on('error', (err) => this.onerror?.(err));
