@@ -22,7 +22,7 @@ describe('the webview -> host protocol rejects what it does not know', () => {
   });
 
   test('a send without attachments gets an empty list', () => {
-    assert.deepEqual(webviewMessageSchema.parse({ type: 'send', text: 'hi' }), { type: 'send', text: 'hi', attachments: [] });
+    assert.deepEqual(webviewMessageSchema.parse({ type: 'send', text: 'hi' }), { type: 'send', text: 'hi', attachments: [], images: [] });
   });
 
   test('host messages are checked too (the webview validates on arrival)', () => {

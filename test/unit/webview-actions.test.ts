@@ -101,7 +101,7 @@ describe('chat webview: following and actions', () => {
     const { page } = chat;
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'max_iterations', error: 'Stopped after 10 model calls.', action: 'continue' } });
     await page.locator('button[data-action="continue"]').click();
-    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'Continue', attachments: [] }]);
+    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'Continue', attachments: [], images: [] }]);
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'Could not reach the API.', action: 'retry' } });
     await page.locator('button[data-action="retry"]').waitFor();
     await chat.post({ type: 'event', event: { kind: 'user', id: 'u3', text: 'something else', attachments: [], at: 3 } });

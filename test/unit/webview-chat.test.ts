@@ -294,7 +294,7 @@ describe('chat webview', () => {
     await page.keyboard.press('Shift+Enter');
     await page.keyboard.type('second line');
     await page.keyboard.press('Enter');
-    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'first line\nsecond line', attachments: ['src/a.ts'] }]);
+    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'first line\nsecond line', attachments: ['src/a.ts'], images: [] }]);
     assert.equal(await page.inputValue('#input'), '');
     assert.equal(await page.locator('.composer .attachment-chip').count(), 0);
     // Whitespace alone is not a message.
