@@ -6,6 +6,7 @@ import { registerCommands } from './vscode/commands';
 import { Secrets } from './vscode/secrets';
 import { ServerStatusBar } from './vscode/status-bar';
 import { ServerManager } from './vscode/server-manager';
+import { commandRegistrar, registerServerCommands } from './vscode/server-commands';
 import { PromptsTree } from './vscode/trees/prompts-tree';
 import { ResourcesTree } from './vscode/trees/resources-tree';
 import { SessionsTree } from './vscode/trees/sessions-tree';
@@ -43,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const log = vscode.window.createOutputChannel('MCP Agent', { log: true });
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'file' ? vscode.workspace.workspaceFolders[0].uri.fsPath : undefined;
   const secrets = new Secrets(context.secrets);
-  manager = new ServerManager(context.extensionPath, workspace, secrets, log);
+  manager = new ServerManager({ extensionPath: context.extensionPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log });
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));
@@ -69,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     if (commandErrors.length > KEPT_COMMAND_ERRORS) commandErrors.shift();
   };
   const chatView = new ChatViewProvider(context.extensionUri, chat, log);
-  const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool));
+  const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool), manager);
   const resources = new ResourcesTree(hub);
   const prompts = new PromptsTree(hub);
   const chats = new ChatsTree(history, () => chat.currentChatId);
@@ -82,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     tools,
     resources,
     prompts,
-    new ServerStatusBar(hub),
+    new ServerStatusBar(hub, manager),
     chat.onDidChangeApprovals(() => tools.refresh()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true }),
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     chat.onDidChangeChats(() => chats.refresh()),
     vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
     ...registerCommands({ chat, chatView, secrets, hub, tools, log, workspace, history, onError: (m) => keepCommandError(m) }),
+    ...registerServerCommands(manager, commandRegistrar(log, keepCommandError)),
   );
 
   // Servers start after activate() returns, in parallel, so the editor never waits for them.
