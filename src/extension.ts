@@ -29,6 +29,10 @@ export interface McpAgentApi {
   toolNames(): string[];
   /** Resolves when no server is still starting. */
   serversSettled(): Promise<void>;
+  /** Resolves once every config change so far was applied (the person's own servers included). */
+  serversApplied(): Promise<void>;
+  /** Calls `listener` whenever a server's state or the config it came from changes; returns the unsubscribe. */
+  onServersChanged(listener: () => void): () => void;
   /** Resolves once a chat page has loaded and said it is ready (at once if one has). */
   chatReady(): Promise<void>;
   /** The errors commands showed the person, oldest first (the last 20). */
@@ -119,6 +123,15 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     serverStatuses: () => hub.statuses(),
     toolNames: () => hub.tools({ max: Infinity }).map((t) => t.qualifiedName),
     serversSettled: () => servers.settled(),
+    serversApplied: () => servers.applied(),
+    onServersChanged: (listener) => {
+      const off = hub.on('change', listener);
+      const sub = servers.onDidChangeSources(listener);
+      return () => {
+        off();
+        sub.dispose();
+      };
+    },
     chatReady: () =>
       chat.isViewReady
         ? Promise.resolve()
