@@ -157,6 +157,8 @@ export class ServerManager implements vscode.Disposable {
     const read = readOwnSources(folders, setting, process.env);
     this.sources = await this.own.decide(read, vscode.workspace.isTrusted);
     const own = this.sources.flatMap((s) => s.servers.flatMap((o) => (o.config ? [o.config] : [])));
+    const held = this.sources.flatMap((s) => s.servers.filter((o) => o.held).map((o) => `${o.definition.name} (${o.held})`));
+    if (own.length || held.length) this.deps.log.info(`own servers: ${own.map((c) => c.name).join(', ') || 'none'} started${held.length ? `; not started: ${held.join(', ')}` : ''}`);
     await this.hub.update([...bundled, ...own]);
     this.sourcesChanged.fire();
   }

@@ -141,7 +141,8 @@ export class ToolsTree extends HubTree<ToolsNode> {
 }
 
 function groupItem(group: ServerGroup): vscode.TreeItem {
-  const item = new vscode.TreeItem(group.label, vscode.TreeItemCollapsibleState.Expanded);
+  // The bundled servers are always there; what the person configured is what they came to look at.
+  const item = new vscode.TreeItem(group.label, group.kind === 'bundled' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
   item.id = `group:${group.id}`;
   item.contextValue = `serverSource-${group.kind}`;
   item.iconPath = new vscode.ThemeIcon(group.kind === 'bundled' ? 'package' : group.kind === 'setting' ? 'settings-gear' : 'json');
