@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { ChatController } from './vscode/chat-controller';
 import { ChatViewProvider } from './vscode/chat-view';
+import { ChatPanel } from './vscode/chat-panel';
 import { registerCommands } from './vscode/commands';
 import { Secrets } from './vscode/secrets';
 import { ServerStatusBar } from './vscode/status-bar';
@@ -74,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     if (commandErrors.length > KEPT_COMMAND_ERRORS) commandErrors.shift();
   };
   const chatView = new ChatViewProvider(context.extensionUri, chat, log);
+  const chatPanel = new ChatPanel(context.extensionUri, chat, log);
   const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool), manager);
   const resources = new ResourcesTree(hub);
   const prompts = new PromptsTree(hub);
@@ -97,7 +99,8 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     chats,
     chat.onDidChangeChats(() => chats.refresh()),
     vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
-    ...registerCommands({ chat, chatView, secrets, hub, tools, log, workspace, history, onError: (m) => keepCommandError(m) }),
+    chatPanel,
+    ...registerCommands({ chat, chatView, chatPanel, secrets, hub, tools, log, workspace, history, onError: (m) => keepCommandError(m) }),
     ...registerServerCommands(manager, commandRegistrar(log, keepCommandError)),
   );
 

@@ -39,15 +39,22 @@ function parseArgs(name: string, argv: string[]): Invocation {
   return { workspace, httpPort };
 }
 
+type Build = (workspace: string) => McpServer | Promise<McpServer>;
+
+export interface RunOptions {
+  /**
+   * Closes what the process holds beyond its MCP servers (child processes, running work), before it
+   * exits. Over HTTP `build` runs once per session; what is shared lives outside it and ends here.
+   */
+  dispose?: () => Promise<void>;
+}
+
 /**
  * The one entry point every bundled server shares:
  * `node dist/servers/<name>.js <workspace-dir> [--http <port>]`: MCP over stdio (exit on stdin EOF) or
  * over streamable HTTP on 127.0.0.1; logs only to stderr; usage and a non-zero exit on a missing or bad argument.
  */
-export async function runServer(
-  name: string,
-  build: (workspace: string) => McpServer | Promise<McpServer>,
-): Promise<void> {
+export async function runServer(name: string, build: Build, options: RunOptions = {}): Promise<void> {
   const invocation = parseArgs(name, process.argv.slice(2));
   if ('exit' in invocation) {
     if (invocation.message) process.stderr.write(invocation.message);
@@ -58,15 +65,27 @@ export async function runServer(
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  if (httpPort !== undefined) await runOverHttp(name, workspace, httpPort, build);
-  else await runOverStdio(name, workspace, build);
+  const dispose = disposeOnce(name, options.dispose);
+  if (httpPort !== undefined) await runOverHttp(name, workspace, httpPort, build, dispose);
+  else await runOverStdio(name, workspace, build, dispose);
 }
 
-async function runOverStdio(name: string, workspace: string, build: (workspace: string) => McpServer | Promise<McpServer>): Promise<void> {
+/** Runs `dispose` at most once, whatever ends the process first (stdin EOF, then its close, or a signal). */
+function disposeOnce(name: string, dispose: (() => Promise<void>) | undefined): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () =>
+    (done ??= (dispose?.() ?? Promise.resolve()).catch((err: unknown) => {
+      process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    }));
+}
+
+async function runOverStdio(name: string, workspace: string, build: Build, dispose: () => Promise<void>): Promise<void> {
   const server = await build(workspace);
   const transport = new StdioServerTransport();
   const exit = (): void => {
-    void server.close().finally(() => process.exit(0));
+    void dispose()
+      .then(() => server.close())
+      .finally(() => process.exit(0));
   };
   process.stdin.on('end', exit);
   process.stdin.on('close', exit);
@@ -76,7 +95,7 @@ async function runOverStdio(name: string, workspace: string, build: (workspace: 
   process.stderr.write(`${name}: serving ${workspace}\n`);
 }
 
-async function runOverHttp(name: string, workspace: string, port: number, build: (workspace: string) => McpServer | Promise<McpServer>): Promise<void> {
+async function runOverHttp(name: string, workspace: string, port: number, build: Build, dispose: () => Promise<void>): Promise<void> {
   const token = process.env[HTTP_TOKEN_ENV] || undefined;
   let serving;
   try {
@@ -89,7 +108,9 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
   }
   // Over HTTP, stdin is not the session: the server runs until it is signalled.
   const exit = (): void => {
-    void serving.close().finally(() => process.exit(0));
+    void dispose()
+      .then(() => serving.close())
+      .finally(() => process.exit(0));
   };
   process.on('SIGTERM', exit);
   process.on('SIGINT', exit);

@@ -23,6 +23,12 @@ const SENSITIVE_FILES = [
 const SENSITIVE_FOLDERS = ['.husky'];
 
 /**
+ * Nested folders where every file is sensitive: agent definitions (one can pre-approve tools for
+ * the next sub-agent started) and orchestrator session histories (what a resumed agent believes).
+ */
+const SENSITIVE_NESTED_FOLDERS = ['.mcp-agent/agents', '.mcp-agent/sessions', '.claude/agents'];
+
+/**
  * True when a write to `path` (relative to the workspace; absolute works too) must be approved
  * explicitly. Pure: no file system access, so the extension's approval code can use it as is.
  * A path counts when any way of reading it (see readings()) is sensitive: a false alarm costs one
@@ -45,6 +51,7 @@ function isSensitive(segments: string[]): boolean {
   if (last.endsWith('.code-workspace')) return true;
   const joined = '/' + segments.join('/');
   if (SENSITIVE_FILES.some((file) => joined.endsWith('/' + file))) return true;
+  if (SENSITIVE_NESTED_FOLDERS.some((folder) => joined.includes(`/${folder}/`))) return true;
   // The folder itself is not a file to write; anything below it is.
   return segments.slice(0, -1).some((s) => SENSITIVE_FOLDERS.includes(s));
 }

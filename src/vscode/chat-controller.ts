@@ -17,6 +17,7 @@ import { ModelCatalog } from '../core/agent/model-catalog';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
 import type { ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
 import { readAttachments } from './attachments';
+import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
 import type { Secrets } from './secrets';
 import { readSettings } from './settings';
 
@@ -51,10 +52,8 @@ export class ChatController implements vscode.Disposable {
   private readonly checkpoints: ShadowGit | undefined;
   /** Diffs of file changes waiting for approval; their Accept / Reject answer the same approval. */
   private readonly review = new EditReview((callId, decision) => this.session?.answer(callId, decision));
-  private post: ((m: HostMessage) => void) | undefined;
-  /** False until the page said `ready`: messages for it wait here, or they would be lost. */
-  private viewReady = false;
-  private readonly queued: HostMessage[] = [];
+  /** The pages showing the chat (side bar, editor tab). */
+  private readonly views = new ChatViews();
   private hasKey = false;
   /** The models the key can use (Models API), and the model a chat uses when none is chosen. */
   readonly models = new ModelCatalog(() => this.client());
@@ -63,9 +62,8 @@ export class ChatController implements vscode.Disposable {
   private readonly approvalsChanged = new vscode.EventEmitter<void>();
   /** Fires when an "always allow" answer is added or they are all reset. */
   readonly onDidChangeApprovals = this.approvalsChanged.event;
-  private readonly viewReadyEmitter = new vscode.EventEmitter<void>();
   /** Fires each time a chat page has loaded and been given the conversation. */
-  readonly onDidBecomeReady = this.viewReadyEmitter.event;
+  readonly onDidBecomeReady = this.views.onDidBecomeReady;
   private readonly chatsChanged = new vscode.EventEmitter<void>();
   /** Fires when a chat is created, renamed, deleted, opened or its totals change. */
   readonly onDidChangeChats = this.chatsChanged.event;
@@ -81,16 +79,14 @@ export class ChatController implements vscode.Disposable {
     );
   }
 
-  /** The webview (re)connected: it will say `ready` and get the state and the whole chat. */
-  connect(post: (m: HostMessage) => void): vscode.Disposable {
-    this.post = post;
-    this.viewReady = false;
-    return { dispose: () => this.post === post && ((this.post = undefined), (this.viewReady = false)) };
+  /** A chat page (re)connected: it will say `ready` and get the state and the whole chat. */
+  connect(kind: ViewKind, post: (m: HostMessage) => void): ViewConnection & vscode.Disposable {
+    return this.views.connect(kind, post);
   }
 
   /** A chat page is showing and has the conversation. */
   get isViewReady(): boolean {
-    return this.viewReady;
+    return this.views.anyReady;
   }
 
   get busy(): boolean {
@@ -102,17 +98,16 @@ export class ChatController implements vscode.Disposable {
     return this.session?.id;
   }
 
-  async handle(message: WebviewMessage): Promise<void> {
+  async handle(message: WebviewMessage, from: ViewConnection): Promise<void> {
     switch (message.type) {
       case 'ready': {
         const session = await this.current();
         await session.load();
         await this.refreshKey();
         void this.refreshModels();
-        this.post?.({ type: 'replay', events: [...session.events] });
-        this.viewReady = true;
-        for (const m of this.queued.splice(0)) this.post?.(m);
-        this.viewReadyEmitter.fire();
+        from.post({ type: 'state', state: this.state() });
+        from.post({ type: 'replay', events: [...session.events] });
+        this.views.markReady(from);
         return;
       }
       case 'send':
@@ -156,8 +151,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private toView(message: HostMessage): void {
-    if (this.post && this.viewReady) this.post(message);
-    else this.queued.push(message);
+    this.views.toComposer(message);
   }
 
   stop(): void {
@@ -332,15 +326,15 @@ export class ChatController implements vscode.Disposable {
     this.session = session;
     this.opening = Promise.resolve(session);
     this.unsubscribe.push(
-      session.on('event', (event) => this.post?.({ type: 'event', event })),
-      session.on('transient', (output) => this.post?.(output)),
+      session.on('event', (event) => this.views.broadcast({ type: 'event', event })),
+      session.on('transient', (output) => this.views.broadcast(output)),
       session.on('busy', () => this.postState()),
       session.on('meta', () => {
         this.postState();
         this.chatsChanged.fire();
       }),
     );
-    if (replay) this.post?.({ type: 'replay', events: [...session.events] });
+    if (replay) this.views.broadcast({ type: 'replay', events: [...session.events] });
     this.postState();
     this.chatsChanged.fire();
   }
@@ -390,7 +384,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private postState(): void {
-    this.post?.({ type: 'state', state: this.state() });
+    this.views.broadcast({ type: 'state', state: this.state() });
     // The Stop keybinding applies only while a turn runs.
     void vscode.commands.executeCommand('setContext', 'mcpAgent.busy', this.busy);
   }
@@ -399,7 +393,7 @@ export class ChatController implements vscode.Disposable {
     this.session?.dispose();
     for (const off of this.unsubscribe.splice(0)) off();
     this.approvalsChanged.dispose();
-    this.viewReadyEmitter.dispose();
+    this.views.dispose();
     this.chatsChanged.dispose();
     for (const d of this.disposables) d.dispose();
     this.review.dispose();

@@ -5,6 +5,7 @@ import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';
 import { createSampleDatabase } from './sample-db-command';
 import type { ChatViewProvider } from './chat-view';
+import type { ChatPanel } from './chat-panel';
 import type { Secrets } from './secrets';
 import type { ToolsTree } from './trees/tools-tree';
 import type { ChatHistory } from '../core/chat/chat-history';
@@ -14,6 +15,7 @@ import { pickModel } from './model-picker';
 export interface CommandDeps {
   chat: ChatController;
   chatView: ChatViewProvider;
+  chatPanel: ChatPanel;
   secrets: Secrets;
   hub: McpHub;
   tools: ToolsTree;
@@ -58,6 +60,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       chat.focus();
     }),
     register('mcpAgent.newChat', () => chat.newChat()),
+    register('mcpAgent.openChatInEditor', () => deps.chatPanel.open()),
     register('mcpAgent.pickModel', () => pickModel(chat.models, chat.model)),
     register('mcpAgent.createSampleDatabase', () =>
       createSampleDatabase(deps.workspace, async () => {

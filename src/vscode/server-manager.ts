@@ -76,8 +76,11 @@ export class ServerManager implements vscode.Disposable {
       this.sourcesChanged,
       new ConfigWatcher(() => void this.reconfigure()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reconfigure()),
-      secrets.onDidChange((which) => which === 'brave' && void this.reconfigure()),
-      vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('mcpAgent.runCodeMaxTimeoutSeconds') || e.affectsConfiguration('mcpAgent.runCodeNetwork')) && void this.reconfigure()),
+      // The orchestrator runs sub-agents with the Anthropic key; the web server searches with the Brave key.
+      secrets.onDidChange(() => void this.reconfigure()),
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => ['mcpAgent.runCodeMaxTimeoutSeconds', 'mcpAgent.runCodeNetwork', 'mcpAgent.apiBaseUrl'].some((s) => e.affectsConfiguration(s)) && void this.reconfigure(),
+      ),
     );
   }
 
@@ -166,11 +169,13 @@ export class ServerManager implements vscode.Disposable {
   private async bundledConfigs(): Promise<ServerConfig[]> {
     if (!this.workspace) return [];
     const settings = readSettings();
-    const brave = await this.deps.secrets.braveKey();
-    // Each server takes only its share of this (the Brave key goes to the web server alone).
+    const [brave, anthropic] = await Promise.all([this.deps.secrets.braveKey(), this.deps.secrets.anthropicKey()]);
+    // Each server takes only its share of this (the Brave key goes to the web server alone, the Anthropic key to the orchestrator).
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...(brave ? { BRAVE_API_KEY: brave } : {}),
+      ...(anthropic ? { ANTHROPIC_API_KEY: anthropic } : {}),
+      ...(settings.apiBaseUrl ? { ANTHROPIC_BASE_URL: settings.apiBaseUrl } : {}),
       MCP_AGENT_RUN_CODE_MAX_TIMEOUT_S: String(settings.runCodeMaxTimeoutSeconds),
       MCP_AGENT_RUN_CODE_NETWORK: settings.runCodeNetwork ? '1' : '0',
     };

@@ -22,11 +22,12 @@ export interface ToolUseStep {
   id?: string;
 }
 
+/** `gate`: the reply is held until it settles (e.g. `api.waitForRequests(2)`: proves two requests were open at once). */
 export type Reply =
   /** `thinking` comes first, as a thinking block with a signature the fake checks when it is sent back. */
-  | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; thinking?: string }
+  | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; thinking?: string; gate?: Promise<unknown> }
   /** With `stopReason: 'max_tokens'` (and a cut `rawInput`) it is a reply that ran out of tokens mid-call. */
-  | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number; stopReason?: string }
+  | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number; stopReason?: string; gate?: Promise<unknown> }
   | { error: 401 | 400 | 429 | 500 | 529; message?: string; retryAfterMs?: number }
   | { drop: true }
   /** Sends message_start and then nothing: for Stop tests. */
@@ -68,6 +69,9 @@ export class FakeAnthropicApi {
   private script: Script;
   private openResponses = new Set<ServerResponse>();
   private waiters: Array<{ count: number; resolve: () => void }> = [];
+  /** Responses whose connection closed before the reply was complete (the client aborted), in all. */
+  abortedResponses = 0;
+  private abortWaiters: Array<{ count: number; resolve: () => void }> = [];
 
   constructor(script: Script = []) {
     this.script = script;
@@ -99,6 +103,12 @@ export class FakeAnthropicApi {
   waitForRequests(count: number): Promise<void> {
     if (this.requests.length >= count) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Resolves once `count` responses in all were closed by the client before they were complete. */
+  waitForAborts(count: number): Promise<void> {
+    if (this.abortedResponses >= count) return Promise.resolve();
+    return new Promise((resolve) => this.abortWaiters.push({ count, resolve }));
   }
 
   private nextReply(body: MessagesBody): Reply {
@@ -139,12 +149,18 @@ export class FakeAnthropicApi {
     }
     const reply = this.nextReply(body);
     this.openResponses.add(res);
-    res.on('close', () => this.openResponses.delete(res));
+    res.on('close', () => {
+      this.openResponses.delete(res);
+      if (res.writableFinished) return;
+      this.abortedResponses += 1;
+      this.abortWaiters = this.abortWaiters.filter((w) => (w.count <= this.abortedResponses ? (w.resolve(), false) : true));
+    });
     if ('error' in reply) return sendError(res, reply);
     if ('drop' in reply) {
       req.socket.destroy();
       return;
     }
+    if ('gate' in reply && reply.gate) await reply.gate;
     const billed = 'hang' in reply ? undefined : this.cache.bill(body);
     this.requests[this.requests.length - 1]!.billed = billed;
     const message = buildMessage(body.model, reply, billed);

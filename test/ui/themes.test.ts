@@ -36,6 +36,10 @@ const SELECTORS = [
   '.markdown blockquote',
   '.turn-end[data-status="error"] span',
   '.composer textarea',
+  '.thinking > summary span',
+  '.turn-usage',
+  '.model-button .model-name',
+  '.composer-hint',
 ];
 
 interface Measured {
@@ -48,7 +52,7 @@ interface Measured {
 
 describe('the chat is readable in every theme kind', () => {
   const api = new FakeAnthropicApi((body) =>
-    /fail/.test(JSON.stringify(body.messages.at(-1))) ? { error: 400, message: 'This request failed on purpose.' } : { text: ANSWER },
+    /fail/.test(JSON.stringify(body.messages.at(-1))) ? { error: 400, message: 'This request failed on purpose.' } : { text: ANSWER, thinking: 'The person wants to see code, a table and a quote.' },
   );
   let base: string;
   before(async () => {
@@ -76,6 +80,7 @@ describe('the chat is readable in every theme kind', () => {
         await chat.locator('#input').fill('show me code');
         await chat.locator('#input').press('Enter');
         await chat.locator('.code-block code span').first().waitFor();
+        await chat.locator('.turn-usage').first().waitFor();
         await chat.locator('#send').waitFor({ state: 'visible' }); // the first turn is over
         await chat.locator('#input').fill('now fail');
         await chat.locator('#input').press('Enter');

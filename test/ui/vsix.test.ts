@@ -41,7 +41,7 @@ describe('the packaged VSIX', () => {
     await chat.locator('.cta-set-key').waitFor();
     await vs.waitForTreeItem('Tools', /workspace\s*ready/);
     // All three bundled servers ready, as the status bar counts them.
-    await vs.page.locator('.part.statusbar .statusbar-item', { hasText: 'MCP 3/3' }).first().waitFor();
+    await vs.page.locator('.part.statusbar .statusbar-item', { hasText: 'MCP 4/4' }).first().waitFor();
     t.diagnostic(`screenshot: ${await vs.screenshot('installed')}`);
   });
 });

@@ -68,3 +68,21 @@ describe('how the loop handles each stop reason, and thinking', () => {
     assert.equal((api.requests[0]!.body as unknown as { output_config?: unknown }).output_config, undefined);
   });
 });
+
+test('a tool that declares long work (mcpAgent/maxSeconds) gets that much in all; others get the host cap', async () => {
+  const api = new FakeAnthropicApi([{ text: '', toolUses: [{ name: 'orch__start_agent' }, { name: 'ws__read' }] }, { text: 'done' }]);
+  const client = new Anthropic({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 0 });
+  try {
+    const totals = new Map<string, number | undefined>();
+    const h = host({
+      orch__start_agent: { readOnly: true, meta: { 'mcpAgent/maxSeconds': 1800 }, run: async (_a, _s, o) => (totals.set('start', o?.maxTotalTimeoutMs), { content: [] }) },
+      ws__read: { readOnly: true, run: async (_a, _s, o) => (totals.set('read', o?.maxTotalTimeoutMs), { content: [] }) },
+    });
+    const agent = new Agent({ client, host: h, model: 'claude-test', workspaceName: 'ws', approvals: memoryStore(), askApproval: async () => 'once', toolTimeoutMs: 120_000 });
+    await agent.runTurn({ text: 'go' }, () => undefined, new AbortController().signal);
+    assert.equal(totals.get('start'), 1_800_000);
+    assert.equal(totals.get('read'), 120_000);
+  } finally {
+    await api.stop();
+  }
+});

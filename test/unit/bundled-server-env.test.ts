@@ -27,6 +27,24 @@ test('each bundled server gets the common settings and only its own keys and ups
   assert.deepEqual(bundledServerEnv('research', HOST), { ARXIV_API_URL: 'http://127.0.0.1:2', MCP_AGENT_FETCH_ALLOW: '127.0.0.1:3', LANG: 'C.UTF-8' });
 });
 
+test('the orchestrator alone gets the Anthropic key and CLAUDE_* settings, plus what the servers it starts need', () => {
+  assert.deepEqual(bundledServerEnv('orchestrator', { ...HOST, CLAUDE_MODEL: 'm', CLAUDE_SESSION_TIMEOUT: '60' }), {
+    ANTHROPIC_API_KEY: 'sk-ant-secret',
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
+    BRAVE_API_KEY: 'brave',
+    BRAVE_SEARCH_URL: 'http://127.0.0.1:4',
+    ARXIV_API_URL: 'http://127.0.0.1:2',
+    MCP_AGENT_FETCH_ALLOW: '127.0.0.1:3',
+    PYTHONPATH: '/opt/py',
+    LANG: 'C.UTF-8',
+    CLAUDE_MODEL: 'm',
+    CLAUDE_SESSION_TIMEOUT: '60',
+  });
+  for (const name of ['workspace', 'web', 'research'] as const) {
+    assert.equal(bundledServerEnv(name, { CLAUDE_MODEL: 'm' }).CLAUDE_MODEL, undefined, name);
+  }
+});
+
 test('the Anthropic key, other tokens and the HTTP bearer token reach none of them', () => {
   for (const name of ['workspace', 'web', 'research'] as const) {
     const env = bundledServerEnv(name, HOST);

@@ -6,6 +6,7 @@ import { describeApiError, errorAction } from './api-errors';
 import { approvalKey, approvalNeed, changeApproval, type ApprovalNeed, type ApprovalStore } from './approval-policy';
 import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
 import { EXPECT_BASE } from '../../common/reviewed-edit';
+import { MAX_SECONDS } from '../../common/long-running';
 import { proposeEdit, type ProposedEdit } from './proposed-edit';
 import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capHistory, capToolResults } from './result-caps';
@@ -315,8 +316,8 @@ export class Agent {
           this.options.host.callTool(tool.qualifiedName, input, {
             signal,
             timeoutMs: this.options.toolTimeoutMs,
-            // progress notifications reset timeoutMs; the setting bounds the whole call
-            maxTotalTimeoutMs: this.options.toolTimeoutMs,
+            // progress notifications reset timeoutMs; the setting bounds the whole call, unless the tool says its work is long
+            maxTotalTimeoutMs: totalTimeout(tool, this.options.toolTimeoutMs),
             onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
             meta,
           });
@@ -429,6 +430,13 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
 
 function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
   return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+}
+
+/** The host's cap on a whole call, or the longer time a tool declares for its work (MAX_SECONDS). */
+function totalTimeout(tool: HubTool, capMs: number | undefined): number | undefined {
+  const declared = Number(tool.tool._meta?.[MAX_SECONDS]);
+  if (capMs === undefined || !Number.isFinite(declared) || declared <= 0) return capMs;
+  return Math.max(capMs, Math.min(declared, 24 * 3600) * 1000);
 }
 
 /** The API's 400 for a request over the model's input window. */

@@ -31,13 +31,20 @@ export function bundledServerConfigs(distDir: string, workspace: string, source:
 /** Settings every bundled server may read: locale, temp folder and the project's own non-secret knobs. */
 const FOR_EVERY_SERVER = /^(MCP_AGENT_(?!HTTP_TOKEN$)[A-Z0-9_]+|LANG|LC_[A-Z]+|TMPDIR)$/;
 
+const WORKSPACE_ONLY = /^(PYTHONPATH|VIRTUAL_ENV)$/;
+const WEB_ONLY = /^(BRAVE_API_KEY|BRAVE_SEARCH_URL|WEATHER_API_URL|ESPN_API_URL)$/;
+const RESEARCH_ONLY = /^ARXIV_API_URL$/;
+/** The Anthropic key and endpoint, and the claude-agent seed's CLAUDE_* settings of its query tool. */
+const ORCHESTRATOR_ONLY = /^(ANTHROPIC_API_KEY|ANTHROPIC_BASE_URL|CLAUDE_[A-Z0-9_]+)$/;
+
 /** Keys and upstream addresses go only to the server that uses them: a key is never where it is not needed. */
 const FOR_ONE_SERVER: Record<BundledServerName, RegExp> = {
-  workspace: /^(PYTHONPATH|VIRTUAL_ENV)$/,
-  web: /^(BRAVE_API_KEY|BRAVE_SEARCH_URL|WEATHER_API_URL|ESPN_API_URL)$/,
-  research: /^ARXIV_API_URL$/,
-  // Not bundled yet; when it is, it alone will take the Anthropic key it runs sub-agents with.
-  orchestrator: /(?!)/,
+  workspace: WORKSPACE_ONLY,
+  web: WEB_ONLY,
+  research: RESEARCH_ONLY,
+  // It alone takes the Anthropic key (it runs the sub-agents), plus what the servers it starts for them need:
+  // it hands each of those only its own share again.
+  orchestrator: new RegExp([ORCHESTRATOR_ONLY, WORKSPACE_ONLY, WEB_ONLY, RESEARCH_ONLY].map((r) => `(?:${r.source})`).join('|')),
 };
 
 /** What one bundled server sees of an environment; nothing else of it (tokens, other keys) passes. */

@@ -22,19 +22,22 @@ describe('bundled servers in the extension host', () => {
     console.log(`activate() took ${a.activationMs.toFixed(1)} ms; the servers settled ${settledMs.toFixed(0)} ms after it began`);
   });
 
-  it('lists the workspace, web and research servers as ready with their tools', async () => {
+  it('lists the workspace, web, research and orchestrator servers as ready with their tools', async () => {
     const a = await api();
     const started = Date.now();
     await a.serversSettled();
     console.log(`servers settled ${Date.now() - started} ms after the test asked`);
     const states = Object.fromEntries(a.serverStatuses().map((s) => [s.name, s.state]));
-    assert.deepEqual(states, { workspace: 'ready', web: 'ready', research: 'ready' });
+    assert.deepEqual(states, { workspace: 'ready', web: 'ready', research: 'ready', orchestrator: 'ready' });
     const names = a.toolNames();
     for (const tool of ['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_code', 'query_database']) {
       assert.ok(names.includes(`workspace__${tool}`), `workspace__${tool} missing from ${names.join(', ')}`);
     }
     for (const tool of ['fetch_url', 'web_search', 'get_weather', 'get_sports_scores']) assert.ok(names.includes(`web__${tool}`));
     for (const tool of ['search_papers', 'extract_info']) assert.ok(names.includes(`research__${tool}`));
+    for (const tool of ['list_agents', 'start_agent', 'resume_agent', 'list_sessions', 'get_session', 'clean_sessions', 'query']) {
+      assert.ok(names.includes(`orchestrator__${tool}`), `orchestrator__${tool} missing`);
+    }
   });
 
   it('restarts a server on command and it comes back ready', async () => {

@@ -1,0 +1,172 @@
+import { readdir } from 'node:fs/promises';
+import * as z from 'zod';
+import { Sandbox } from '../../src/common/sandbox';
+import { readSmallFile } from '../../src/common/small-file';
+import { splitFrontMatter } from './front-matter';
+import { parseAllowList, SUB_SERVERS, type ToolAllowList } from './tool-allowlist';
+
+/** Where definitions are read from, in order: the project's own first, then Claude Code's. */
+export const AGENT_FOLDERS = ['.mcp-agent/agents', '.claude/agents'] as const;
+
+const MAX_FILE_BYTES = 256 * 1024;
+const MAX_FILES_PER_FOLDER = 200;
+
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** The body of the file: the agent's instructions. */
+  prompt: string;
+  /** As written (`inherit`, an alias or a model id); undefined: the orchestrator's default. */
+  model: string | undefined;
+  allow: ToolAllowList;
+  /** `built-in` or the file, relative to the workspace. */
+  source: string;
+}
+
+export interface BrokenDefinition {
+  file: string;
+  why: string;
+}
+
+export interface AgentCatalog {
+  agents: AgentDefinition[];
+  broken: BrokenDefinition[];
+}
+
+const toolList = z.union([
+  z.string().transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean)),
+  z.array(z.string()),
+]);
+
+const frontMatterSchema = z.object({
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, "_" and "-" only, at most 64'),
+  description: z.string().trim().min(1, 'say in a sentence what the agent is for'),
+  tools: toolList.optional(),
+  model: z.string().trim().min(1).optional(),
+  // Claude Code also allows inline server definitions here; the orchestrator runs only its bundled servers.
+  mcpServers: z.array(z.union([z.string(), z.record(z.string(), z.unknown())])).optional(),
+});
+
+export const GENERAL_AGENT: AgentDefinition = {
+  name: 'general',
+  description: 'A general-purpose agent with the workspace, web and research tools. Used when no agent is named.',
+  prompt:
+    'You are a sub-agent started by another agent or a person to do one task. Work on it with the tools you have. ' +
+    'When you are done, reply with a short report of what you did and found: your last message is what the one who ' +
+    'started you reads.',
+  model: undefined,
+  allow: parseAllowList(undefined, undefined),
+  source: 'built-in',
+};
+
+/** Reads every definition; a file that cannot be one is listed in `broken` with why, never skipped silently. */
+export async function loadAgents(workspace: string): Promise<AgentCatalog> {
+  const sandbox = new Sandbox(workspace);
+  const byName = new Map<string, AgentDefinition>();
+  const broken: BrokenDefinition[] = [];
+  for (const folder of AGENT_FOLDERS) {
+    for (const file of await markdownFiles(sandbox, folder, broken)) {
+      const loaded = await loadFile(sandbox, file);
+      if ('why' in loaded) {
+        broken.push(loaded);
+        continue;
+      }
+      const earlier = byName.get(loaded.name);
+      if (earlier) broken.push({ file, why: `the name "${loaded.name}" is already taken by ${earlier.source}, which is used instead` });
+      else byName.set(loaded.name, loaded);
+    }
+  }
+  if (!byName.has(GENERAL_AGENT.name)) byName.set(GENERAL_AGENT.name, GENERAL_AGENT);
+  return { agents: [...byName.values()], broken };
+}
+
+async function markdownFiles(sandbox: Sandbox, folder: string, broken: BrokenDefinition[]): Promise<string[]> {
+  let real: string;
+  try {
+    real = (await sandbox.existing(folder)).real;
+  } catch (err) {
+    // A missing folder is the usual case; one that leads out of the workspace is worth saying.
+    if (/does not exist/.test((err as Error).message)) return [];
+    broken.push({ file: folder, why: (err as Error).message });
+    return [];
+  }
+  let names: string[];
+  try {
+    names = (await readdir(real)).filter((n) => n.endsWith('.md')).sort();
+  } catch (err) {
+    broken.push({ file: folder, why: `cannot be listed: ${(err as Error).message}` });
+    return [];
+  }
+  if (names.length > MAX_FILES_PER_FOLDER) {
+    broken.push({ file: folder, why: `holds ${names.length} definitions; only the first ${MAX_FILES_PER_FOLDER} are read` });
+    names = names.slice(0, MAX_FILES_PER_FOLDER);
+  }
+  return names.map((n) => `${folder}/${n}`);
+}
+
+async function loadFile(sandbox: Sandbox, file: string): Promise<AgentDefinition | BrokenDefinition> {
+  let real: string;
+  try {
+    real = (await sandbox.existing(file)).real;
+  } catch (err) {
+    return { file, why: (err as Error).message };
+  }
+  const read = readSmallFile(real, MAX_FILE_BYTES);
+  if (read.kind === 'missing') return { file, why: 'it disappeared while being read' };
+  if (read.kind === 'not-a-file') return { file, why: 'it is not a regular file' };
+  if (read.kind === 'too-big') return { file, why: `it is ${read.size} bytes; a definition may have at most ${MAX_FILE_BYTES}` };
+  if (read.kind === 'unreadable') return { file, why: `it cannot be read: ${read.message}` };
+  return parseDefinition(file, read.bytes.toString('utf8'));
+}
+
+/** One definition from its text; `file` names it in what is said. */
+export function parseDefinition(file: string, text: string): AgentDefinition | BrokenDefinition {
+  let split: ReturnType<typeof splitFrontMatter>;
+  try {
+    split = splitFrontMatter(text);
+  } catch (err) {
+    return { file, why: `its front matter is not valid YAML: ${firstLine((err as Error).message)}` };
+  }
+  if (!split.hasFrontMatter) {
+    return { file, why: 'it has no front matter: start it with a "---" block holding name and description' };
+  }
+  const parsed = frontMatterSchema.safeParse(split.data ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'front matter'}: ${i.message}`);
+    return { file, why: problems.join('; ') };
+  }
+  const fm = parsed.data;
+  const inline = (fm.mcpServers ?? []).filter((s) => typeof s !== 'string');
+  const named = fm.mcpServers?.filter((s): s is string => typeof s === 'string');
+  // Inline servers alone add to what the agent has in Claude Code; they do not narrow it to nothing here.
+  const allow = parseAllowList(fm.tools, named && named.length > 0 ? named : undefined);
+  if (inline.length > 0) {
+    allow.warnings.push(`mcpServers: ${inline.length} inline server definition(s) ignored; only ${SUB_SERVERS.join(', ')} run here.`);
+  }
+  return {
+    name: fm.name,
+    description: fm.description,
+    prompt: split.body.trim(),
+    model: fm.model,
+    allow,
+    source: file,
+  };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? text;
+}
+
+/** Claude Code's model aliases, so its agent files pick the same family here. */
+const MODEL_ALIASES: Record<string, string> = {
+  sonnet: 'claude-sonnet-5-5',
+  opus: 'claude-opus-5-5',
+  haiku: 'claude-haiku-5-5',
+};
+
+/** The model id a definition runs on: its own, an alias's, or the default for none and `inherit`. */
+export function modelOf(definition: Pick<AgentDefinition, 'model'>, fallback: string): string {
+  const m = definition.model;
+  if (m === undefined || m === 'inherit') return fallback;
+  return MODEL_ALIASES[m.toLowerCase()] ?? m;
+}

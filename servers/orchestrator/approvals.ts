@@ -1,0 +1,80 @@
+import type { ApprovalStore } from '../../src/core/agent/approval-policy';
+import type { ApprovalRequest, AskApproval } from '../../src/core/agent/types';
+import type { ApprovalDecision } from '../../src/shared/protocol';
+import type { AgentDefinition } from './agent-definitions';
+import type { ApproveMode } from './config';
+
+/** A call nobody approved: said to the caller with how to allow it. */
+export interface Refusal {
+  tool: string;
+  reason: string;
+  why: string;
+}
+
+/** How to ask the person, when the MCP client can: its elicitation, tied to the tool call being served. */
+export type Elicit = (message: string, allowAlways: boolean, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+/**
+ * What a sub-agent may do without asking: the tools its definition names exactly, every tool with
+ * MCP_AGENT_ORCHESTRATOR_APPROVE=all, and what the person allowed "always" for this session.
+ * Writes to sensitive files never pass here (approval-policy asks for them whatever this says).
+ */
+export function sessionApprovals(definition: AgentDefinition, mode: ApproveMode, always: Set<string>): ApprovalStore {
+  const approved = [...definition.allow.approved].map((q) => {
+    const at = q.indexOf('__');
+    return `${q.slice(0, at)}/${q.slice(at + 2)}@`;
+  });
+  return {
+    has: (key) => mode === 'all' || always.has(key) || approved.some((prefix) => key.startsWith(prefix)),
+    add: (key) => void always.add(key),
+  };
+}
+
+/**
+ * Asks through elicitation when the client offers it and the mode allows asking; otherwise refuses,
+ * noting each refusal with what would allow it.
+ */
+export function approvalAsker(definition: AgentDefinition, mode: ApproveMode, elicit: Elicit | undefined, refusals: Refusal[]): AskApproval {
+  return async (request, signal) => {
+    const sensitive = request.alwaysKind === 'none';
+    if (elicit && mode !== 'read-only') {
+      try {
+        return await elicit(questionOf(definition, request), !sensitive, signal);
+      } catch (err) {
+        refusals.push(refusal(request, `asking failed (${(err as Error).message}); refused`));
+        return 'deny';
+      }
+    }
+    refusals.push(refusal(request, sensitive ? sensitiveWhy(elicit, mode) : howToAllow(definition, request, elicit, mode)));
+    return 'deny';
+  };
+}
+
+function questionOf(definition: AgentDefinition, request: ApprovalRequest): string {
+  const lines = [`Sub-agent "${definition.name}" asks: ${request.reason} (${request.tool.qualifiedName}).`];
+  for (const w of request.warnings) lines.push(`Warning: ${w}`);
+  for (const n of request.notes) lines.push(n);
+  if (request.preview) lines.push('', request.preview);
+  return lines.join('\n');
+}
+
+function refusal(request: ApprovalRequest, why: string): Refusal {
+  return { tool: request.tool.qualifiedName, reason: request.reason, why };
+}
+
+function sensitiveWhy(elicit: Elicit | undefined, mode: ApproveMode): string {
+  const how = elicit
+    ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking'
+    : 'this MCP client cannot be asked (it does not declare the elicitation capability)';
+  return `it writes a file that makes an editor, git or an MCP host run commands, which always needs a person's approval, and ${how}${mode === 'all' ? ' (APPROVE=all does not cover these files)' : ''}`;
+}
+
+function howToAllow(definition: AgentDefinition, request: ApprovalRequest, elicit: Elicit | undefined, mode: ApproveMode): string {
+  const nobody = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only refuses calls that change something' : 'nobody could be asked: this MCP client does not declare the elicitation capability';
+  const where =
+    definition.source === 'built-in'
+      ? `write an agent definition in .mcp-agent/agents/ whose tools name "${request.tool.qualifiedName}"`
+      : `name "${request.tool.qualifiedName}" in the tools of ${definition.source}`;
+  const env = mode === 'read-only' ? 'unset MCP_AGENT_ORCHESTRATOR_APPROVE (to be asked) or set it to all' : 'start the orchestrator with MCP_AGENT_ORCHESTRATOR_APPROVE=all';
+  return `${nobody}. To allow it, ${where}, or ${env}`;
+}

@@ -1,0 +1,77 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalDecision } from '../../src/shared/protocol';
+import type { ToolExtra } from '../lib/results';
+import type { Elicit } from './approvals';
+import type { OrchestratorCore } from './orchestrator';
+import { registerQueryTool } from './query-tool';
+import { SessionResources } from './session-resources';
+import { registerSessionTools } from './session-tools';
+
+/** How long a person has to answer an approval question. */
+const ASK_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * One client's MCP server on the shared orchestrator core: named sub-agent sessions (start, resume,
+ * list, clean) on our own agent loop with the other bundled servers as their tools, the claude-agent
+ * seed's `query` tool, and the sessions as resources this client can subscribe to.
+ */
+export function buildOrchestratorServer(core: OrchestratorCore): McpServer {
+  const server = new McpServer(
+    { name: 'orchestrator', title: 'MCP Agent orchestrator', version: '0.1.0' },
+    {
+      instructions:
+        'Runs sub-agents in named sessions: list_agents, then start_agent with a session name and a task; resume_agent ' +
+        'continues a session. query asks Claude directly, with optional conversation sessions.',
+    },
+  );
+  const resources = new SessionResources(server, core.store);
+  const stopListening = core.onChanged((name, listChanged) => resources.changed(name, listChanged));
+  server.server.onclose = () => {
+    stopListening();
+    resources.dispose();
+  };
+  registerSessionTools(server, {
+    store: core.store,
+    runner: core.runner,
+    isRunning: core.isRunning,
+    agents: core.agents,
+    requireKey: core.requireKey,
+    recovered: core.recovered,
+    changed: core.changed,
+    elicit: (extra) => elicitFor(server, extra),
+  });
+  registerQueryTool(server, core.config.query, core.queries, core.client, core.log);
+  return server;
+}
+
+/** Asks the person through the client's form elicitation, tied to the tool call being served. */
+function elicitFor(server: McpServer, extra: ToolExtra): Elicit | undefined {
+  if (!server.server.getClientCapabilities()?.elicitation) return undefined;
+  const requestId = (extra as unknown as RequestHandlerExtra<ServerRequest, ServerNotification>).requestId;
+  return async (message, allowAlways, signal): Promise<ApprovalDecision> => {
+    const choices = allowAlways ? ['once', 'always', 'deny'] : ['once', 'deny'];
+    const result = await server.server.elicitInput(
+      {
+        mode: 'form',
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            decision: {
+              type: 'string',
+              title: 'Allow this call?',
+              description: allowAlways ? 'once: this call; always: this tool for the rest of the session; deny: refuse it' : 'once: this call; deny: refuse it',
+              enum: choices,
+            },
+          },
+          required: ['decision'],
+        },
+      },
+      { signal, relatedRequestId: requestId, timeout: ASK_TIMEOUT_MS },
+    );
+    const decision = result.action === 'accept' ? result.content?.decision : undefined;
+    return decision === 'once' || (decision === 'always' && allowAlways) ? decision : 'deny';
+  };
+}

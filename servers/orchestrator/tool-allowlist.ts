@@ -1,0 +1,80 @@
+import type { HubTool } from '../../src/core/mcp/types';
+
+/** The servers a sub-agent can be given: the bundled ones, never the orchestrator itself (no recursion). */
+export const SUB_SERVERS = ['workspace', 'web', 'research'] as const;
+
+/**
+ * Claude Code's own tool names, so an agent written for Claude Code gets the nearest tools here.
+ * Naming one of these offers the tool but approves nothing (in Claude Code, too, `tools` is not a permission).
+ */
+const CLAUDE_CODE_TOOLS: Record<string, string[]> = {
+  Read: ['workspace__read_file'],
+  Write: ['workspace__write_file'],
+  Edit: ['workspace__edit_file'],
+  MultiEdit: ['workspace__edit_file'],
+  Glob: ['workspace__search_files'],
+  Grep: ['workspace__search_files'],
+  LS: ['workspace__list_directory'],
+  WebFetch: ['web__fetch_url'],
+  WebSearch: ['web__web_search'],
+};
+
+/**
+ * What a definition's `tools` (and `mcpServers`) allow: which tools the sub-agent is offered, and which
+ * of them run without asking because the definition names them exactly (`<server>__<tool>`).
+ */
+export interface ToolAllowList {
+  /** Undefined: every tool of the allowed servers. */
+  readonly tools: ReadonlySet<string> | undefined;
+  readonly servers: ReadonlySet<string>;
+  /** Tools named exactly: a call to one runs without asking (sensitive-file writes still ask). */
+  readonly approved: ReadonlySet<string>;
+  /** Entries that name nothing here, said in words for list_agents. */
+  readonly warnings: string[];
+}
+
+export function parseAllowList(entries: string[] | undefined, mcpServers: string[] | undefined): ToolAllowList {
+  const warnings: string[] = [];
+  const servers = new Set<string>(SUB_SERVERS);
+  if (mcpServers !== undefined) {
+    servers.clear();
+    for (const name of mcpServers) {
+      if ((SUB_SERVERS as readonly string[]).includes(name)) servers.add(name);
+      else warnings.push(`mcpServers: "${name}" is not a server the orchestrator runs (${SUB_SERVERS.join(', ')}); ignored.`);
+    }
+  }
+  if (entries === undefined) return { tools: undefined, servers, approved: new Set(), warnings };
+  const tools = new Set<string>();
+  const approved = new Set<string>();
+  const wholeServers = new Set<string>();
+  for (const raw of entries) {
+    const entry = raw.trim().replace(/^mcp__/, '');
+    const [server, tool] = splitName(entry);
+    if (server === 'orchestrator') {
+      warnings.push(`tools: "${raw}": sub-agents get no orchestrator tools; ignored.`);
+    } else if (CLAUDE_CODE_TOOLS[entry]) {
+      for (const name of CLAUDE_CODE_TOOLS[entry]) tools.add(name);
+    } else if (!(SUB_SERVERS as readonly string[]).includes(server)) {
+      warnings.push(`tools: "${raw}" is neither a server (${SUB_SERVERS.join(', ')}) nor a <server>__<tool> name; ignored.`);
+    } else if (tool === undefined) {
+      wholeServers.add(server);
+    } else {
+      tools.add(entry);
+      approved.add(entry);
+    }
+  }
+  for (const server of wholeServers) tools.add(`${server}__*`);
+  return { tools, servers, approved, warnings };
+}
+
+function splitName(entry: string): [string, string | undefined] {
+  const at = entry.indexOf('__');
+  return at < 0 ? [entry, undefined] : [entry.slice(0, at), entry.slice(at + 2)];
+}
+
+/** True when the list offers `tool` to the sub-agent. */
+export function offers(list: ToolAllowList, tool: Pick<HubTool, 'server' | 'qualifiedName'>): boolean {
+  if (!list.servers.has(tool.server)) return false;
+  if (list.tools === undefined) return true;
+  return list.tools.has(tool.qualifiedName) || list.tools.has(`${tool.server}__*`);
+}
