@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 /** An interactive login shell that takes longer than this (a slow rc file, a prompt waiting for input) is given up on. */
 const SHELL_TIMEOUT_MS = 5000;
@@ -15,28 +15,43 @@ let resolved: Promise<string | undefined> | undefined;
  * unset, or when the shell fails or times out (the host's own PATH is used then).
  */
 export function loginShellPath(log?: (line: string) => void): Promise<string | undefined> {
-  resolved ??= readLoginShellPath(log);
+  resolved ??= readLoginShellPath(process.env.SHELL, { log });
   return resolved;
 }
 
-function readLoginShellPath(log?: (line: string) => void): Promise<string | undefined> {
-  const shell = process.env.SHELL;
+/** `$SHELL -ilc 'printf ... "$PATH"'`, its whole process group ended if it runs past the timeout. */
+export function readLoginShellPath(
+  shell: string | undefined,
+  opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {},
+): Promise<string | undefined> {
   if (process.platform === 'win32' || !shell) return Promise.resolve(undefined);
   return new Promise((resolve) => {
-    execFile(
-      shell,
-      ['-ilc', `printf '%s%s%s' '${MARK}' "$PATH" '${MARK}'`],
-      // stdin closed, so an rc file that reads input gets EOF instead of waiting; a timeout for the rest.
-      { timeout: SHELL_TIMEOUT_MS, encoding: 'utf8', maxBuffer: 1024 * 1024, env: process.env, windowsHide: true },
-      (err, stdout) => {
-        const match = new RegExp(`${MARK}(.*?)${MARK}`, 's').exec(stdout ?? '');
-        const path = match?.[1]?.trim();
-        if (!path) {
-          log?.(`could not read the login shell's PATH from ${shell}${err ? `: ${err.message}` : ''}; servers use VS Code's PATH`);
-          return resolve(undefined);
-        }
-        resolve(path);
-      },
-    ).stdin?.end();
+    let out = '';
+    let done = false;
+    const finish = (why?: string): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      const path = new RegExp(`${MARK}(.*?)${MARK}`, 's').exec(out)?.[1]?.trim();
+      if (!path) opts.log?.(`could not read the login shell's PATH from ${shell}${why ? `: ${why}` : ''}; servers use VS Code's PATH`);
+      resolve(path || undefined);
+    };
+    // Its own process group, so a timeout also ends whatever an rc file started; stdin closed, so one that reads input gets EOF.
+    const child = spawn(shell, ['-ilc', `printf '%s%s%s' '${MARK}' "$PATH" '${MARK}'`], { env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      finish(`no answer within ${opts.timeoutMs ?? SHELL_TIMEOUT_MS} ms`);
+    }, opts.timeoutMs ?? SHELL_TIMEOUT_MS);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      // The PATH is all that is wanted: once it is complete, the rest of the shell's exit does not matter.
+      if (out.split(MARK).length >= 3) finish();
+    });
+    child.on('error', (err) => finish(err.message));
+    child.on('exit', (code) => finish(code ? `it exited with code ${code}` : undefined));
   });
 }
