@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
+import { launchLine } from '../core/mcp/config/definition-summary';
 import { McpHub } from '../core/mcp/hub';
 import { bundledServerConfigs } from '../core/mcp/bundled-servers';
 import type { ServerConfig } from '../core/mcp/types';
@@ -50,6 +51,7 @@ export class ServerManager implements vscode.Disposable {
   /** The apply running now, and whether another was asked for meanwhile (they are coalesced into one). */
   private applying: Promise<void> | undefined;
   private again = false;
+  private readonly loggedErrors = new Map<string, string>();
 
   constructor(private readonly deps: ManagerDeps) {
     const { workspace, secrets, log } = deps;
@@ -75,6 +77,7 @@ export class ServerManager implements vscode.Disposable {
       diagnostics,
       this.sourcesChanged,
       new ConfigWatcher(() => void this.reconfigure()),
+      { dispose: this.hub.on('change', () => this.logFailures()) },
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reconfigure()),
       // The orchestrator runs sub-agents with the Anthropic key; the web server searches with the Brave key.
       secrets.onDidChange(() => void this.reconfigure()),
@@ -164,6 +167,19 @@ export class ServerManager implements vscode.Disposable {
     if (own.length || held.length) this.deps.log.info(`own servers: ${own.map((c) => c.name).join(', ') || 'none'} started${held.length ? `; not started: ${held.join(', ')}` : ''}`);
     await this.hub.update([...bundled, ...own]);
     this.sourcesChanged.fire();
+  }
+
+  /** A server the person configured that fails is logged once per failure, with what it ran. */
+  private logFailures(): void {
+    for (const status of this.hub.statuses()) {
+      const own = status.state === 'error' ? this.ownServer(status.name) : undefined;
+      const error = own ? status.error : undefined;
+      if (error && this.loggedErrors.get(status.name) !== error) {
+        this.deps.log.warn(`server ${status.name} (from ${own!.source.label}) failed: ${error}\n  it ran: ${launchLine(own!.server.definition)}`);
+      }
+      if (error) this.loggedErrors.set(status.name, error);
+      else this.loggedErrors.delete(status.name);
+    }
   }
 
   private async bundledConfigs(): Promise<ServerConfig[]> {

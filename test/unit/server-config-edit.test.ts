@@ -3,7 +3,8 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
+import { loadConfigFiles } from '../../src/core/mcp/config/load';
 import { join } from 'node:path';
 import { addServerToFile, writeConfig, entryFromCommandLine, entryFromUrl, serversFromClaudeDesktop, suggestedName } from '../../src/vscode/server-config-edit';
 
@@ -38,6 +39,9 @@ describe('Add Server input', () => {
     const second = await addServerToFile({ file, format: 'claude', origin: 'workspace' }, ws, 'two', entryFromUrl('http://127.0.0.1:3000/mcp'));
     assert.match(second.text, /^\/\/ team servers\n/);
     assert.deepEqual(Object.keys(JSON.parse(second.text.replace(/^\/\/.*\n/, '')).mcpServers), ['one', 'two']);
+    await writeConfig(file, second.text);
+    const [loaded] = loadConfigFiles([{ file, format: 'claude', origin: 'workspace' }], { workspaceFolder: ws, userHome: homedir(), env: process.env });
+    assert.equal(loaded!.definitions.find((d) => d.key === 'two')?.fingerprint, second.fingerprint);
   });
 });
 

@@ -94,6 +94,16 @@ describe("the person's own MCP servers", function () {
     assert.match(status(a, 'beta')?.serverVersion ?? '', /^beta-2 /);
   });
 
+  it('a server that cannot start ends in error saying why (exit code, its stderr), never "starting" for good', async () => {
+    const a = await api();
+    await setServers({ alpha: echo('alpha'), failing: { ...echo('failing'), args: [echoPath(), '--exit-at-start=3'] } });
+    const error = await until(a, 'failing in error', () => (status(a, 'failing')?.state === 'error' ? status(a, 'failing')?.error : undefined));
+    assert.match(error ?? '', /code 3/);
+    assert.match(error ?? '', /refusing to start: boom/);
+    await setServers({ alpha: echo('alpha') });
+    await until(a, 'failing removed', () => (status(a, 'failing') ? undefined : true));
+  });
+
   it('a broken .vscode/mcp.json is a diagnostic on that file at its line, and every other server keeps running', async () => {
     const a = await api();
     const alphaPid = await until(a, 'alpha ready', () => readyPid(a, 'alpha'));
