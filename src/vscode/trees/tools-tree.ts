@@ -7,6 +7,7 @@ import type { McpHub } from '../../core/mcp/hub';
 import type { HubTool, ServerStatus } from '../../core/mcp/types';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HELD_TEXT, type OwnServer, type OwnSource } from '../own-servers';
+import { isSettingSource } from '../own-server-sources';
 import { HubTree } from './hub-tree';
 import { bundledStatuses, fromText, serverGroups, type ServerGroup } from './server-groups';
 import { escape, problemItem, serverItem } from './server-tree-item';
@@ -155,6 +156,8 @@ function groupItem(group: ServerGroup): vscode.TreeItem {
 
 function diagnosticItem(source: OwnSource, d: ConfigDiagnostic): vscode.TreeItem {
   const item = new vscode.TreeItem(d.message);
+  // The setting's lines are those of a copy, not of settings.json: only a file's line is worth showing.
+  if (isSettingSource(source.source)) d = { ...d, line: undefined, column: undefined };
   item.description = d.line === undefined ? undefined : `line ${d.line}`;
   item.iconPath = new vscode.ThemeIcon(d.severity === 'error' ? 'error' : 'warning', new vscode.ThemeColor(d.severity === 'error' ? 'problemsErrorIcon.foreground' : 'problemsWarningIcon.foreground'));
   item.tooltip = `${d.message}${d.line === undefined ? '' : ` (line ${d.line}, column ${d.column ?? 1})`}`;

@@ -83,11 +83,13 @@ describe("the person's own MCP servers", function () {
     const alphaPid = await until(a, 'alpha ready', () => readyPid(a, 'alpha'));
     const betaPid = await until(a, 'beta ready', () => readyPid(a, 'beta'));
     const workspacePid = readyPid(a, 'workspace');
+    const edited = performance.now();
     await setServers({ alpha: echo('alpha'), beta: { ...echo('beta'), args: [echoPath(), '--name=beta-2'] } });
     const newBeta = await until(a, 'beta restarted', () => {
       const pid = readyPid(a, 'beta');
       return pid !== undefined && pid !== betaPid ? pid : undefined;
     });
+    console.log(`setting edited -> the changed server ready again: ${Math.round(performance.now() - edited)} ms`);
     assert.notEqual(newBeta, betaPid);
     assert.equal(readyPid(a, 'alpha'), alphaPid, 'alpha did not change, so it kept running');
     assert.equal(readyPid(a, 'workspace'), workspacePid, 'the bundled servers kept running');
