@@ -1,12 +1,15 @@
 import type { AskApproval } from './core/agent/types';
 // Text from the model or a server: escape sequences could move the cursor and redraw the question.
 import { escapeControls as printable } from './cli-escape';
+import { editDiff } from './cli-diff';
 
 /** Where the question is asked: the CLI's line queue (shared with the REPL) and its output. */
 export interface ApprovalTerminal {
   /** The next line typed after showing `prompt`; undefined once input has ended. */
   ask(prompt: string): Promise<string | undefined>;
   line(text: string): void;
+  /** Colour the diff of a file change. */
+  color?: boolean;
 }
 
 const ALWAYS_CODE = 'always run code';
@@ -23,7 +26,9 @@ export function terminalApproval(terminal: ApprovalTerminal): AskApproval {
     terminal.line(`\n${printable(request.reason)} (${request.tool.qualifiedName})`);
     for (const note of request.notes) terminal.line(`  · ${printable(note)}`);
     for (const warning of request.warnings) terminal.line(`  ! ${printable(warning)}`);
-    if (request.preview) terminal.line(printable(request.preview).split('\n').map((l) => `  │ ${l}`).join('\n'));
+    // A file change is shown as the change it makes; anything else as the call's preview.
+    if (request.edit) terminal.line(editDiff(request.edit, terminal.color === true));
+    else if (request.preview) terminal.line(printable(request.preview).split('\n').map((l) => `  │ ${l}`).join('\n'));
     const prompt =
       request.alwaysKind === 'tool'
         ? 'Allow? [y]es / [N]o / [a]lways for this session: '

@@ -73,7 +73,7 @@ async function main(): Promise<number> {
     for (const s of hub.statuses()) {
       if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
     }
-    const ask: AskApproval = args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t) });
+    const ask: AskApproval = args.yes ? async () => 'once' : terminalApproval({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t), color: process.stdout.isTTY === true });
     const client = new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
     const catalog = new ModelCatalog(async () => client);
     const model = await catalog.resolve(args.model);

@@ -36,7 +36,7 @@ export class ApprovalCard {
   private readonly outcome: HTMLElement;
   private readonly kind: AlwaysKind;
 
-  constructor(info: ApprovalInfo, onDecide: (callId: string, decision: ApprovalDecision) => void) {
+  constructor(info: ApprovalInfo, onDecide: (callId: string, decision: ApprovalDecision) => void, onReview?: () => void) {
     this.kind = info.alwaysKind ?? 'tool';
     const decide = (decision: ApprovalDecision): void => {
       // The host answers with an `approval` event; until then one click is all it gets.
@@ -50,6 +50,8 @@ export class ApprovalCard {
     const row = h('div', { class: 'approval-buttons' }, button('once', 'Allow once', 'btn-primary'));
     if (this.kind === 'tool') row.append(button('always', ALWAYS_TOOL, 'btn-secondary'));
     row.append(button('deny', 'Deny', 'btn-secondary btn-deny'));
+    // A file change is reviewed in the editor's diff; this brings the diff back if it was closed.
+    if (onReview) row.append(h('button', { class: 'btn btn-secondary review', text: 'Review changes', attrs: { type: 'button' }, onClick: onReview }));
     this.actions = h('div', { class: 'approval-actions' }, row);
     if (this.kind === 'code') this.actions.append(...this.alwaysCode(info.callId, button('always', ALWAYS_CODE_CONFIRM, 'btn-danger')));
 

@@ -33,6 +33,9 @@ const statusArea = h('div', { class: 'status-area', attrs: { id: 'status' } });
 statusArea.hidden = true;
 const messages = h('div', { attrs: { id: 'messages', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
 const scroller = h('div', { class: 'scroller', attrs: { id: 'scroller' } });
+/** Read out by screen readers without moving the focus: turn ends (politely), approvals (at once). */
+const announcer = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
+const alerter = h('div', { class: 'sr-only', attrs: { role: 'alert', 'aria-live': 'assertive', 'aria-atomic': 'true' } });
 const jumpLatest = h('button', { class: 'btn btn-secondary jump-latest', attrs: { type: 'button', 'aria-label': 'Jump to the latest message' } }, icon('chevron', 'icon-down'), h('span', { text: 'Jump to latest' }));
 jumpLatest.hidden = true;
 const pin = new ScrollPin(scroller, messages, (pinned) => {
@@ -60,6 +63,13 @@ const transcript = new Transcript(messages, {
   onCopy: (text) => host.post({ type: 'copy', text }),
   onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
   onRestore: (turnId) => host.post({ type: 'restore', turnId }),
+  onReview: (callId) => host.post({ type: 'reviewEdit', callId }),
+  onAnnounce: (text, urgent) => {
+    const region = urgent ? alerter : announcer;
+    // Cleared first so the same words said twice are read twice.
+    region.textContent = '';
+    requestAnimationFrame(() => (region.textContent = text));
+  },
   onOpenFile: (path, line) => host.post({ type: 'openFile', path, ...(line ? { line } : {}) }),
   onOpenImage: (mimeType, data) => {
     if (mimeType === 'image/png' || mimeType === 'image/jpeg' || mimeType === 'image/gif' || mimeType === 'image/webp') host.post({ type: 'openImage', mimeType, data });
@@ -79,7 +89,7 @@ const transcript = new Transcript(messages, {
 });
 
 scroller.append(welcome, messages);
-root.replaceChildren(h('div', { class: 'chat' }, statusArea, h('div', { class: 'scroll-area' }, scroller, jumpLatest), composer.el));
+root.replaceChildren(h('div', { class: 'chat' }, statusArea, h('div', { class: 'scroll-area' }, scroller, jumpLatest), composer.el), announcer, alerter);
 
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && composer.isBusy) {

@@ -26,6 +26,10 @@ export interface TranscriptDeps {
   onAction: (action: TurnAction) => void;
   /** After any change that may have grown the list (scrolling, empty state). */
   onChange: () => void;
+  /** Said to a screen reader: a turn ended, an approval is waiting. `urgent` interrupts. */
+  onAnnounce: (text: string, urgent: boolean) => void;
+  /** "Review changes" on the card of a file change: open its diff again. */
+  onReview: (callId: string) => void;
 }
 
 type EventOf<K extends ChatEvent['kind']> = Extract<ChatEvent, { kind: K }>;
@@ -165,7 +169,8 @@ export class Transcript {
 
   private approvalRequest(e: EventOf<'approval_request'>): void {
     if (this.approvals.has(e.callId)) return;
-    const card = new ApprovalCard(e, this.deps.onDecide);
+    const card = new ApprovalCard(e, this.deps.onDecide, e.review ? () => this.deps.onReview(e.callId) : undefined);
+    if (this.live) this.deps.onAnnounce(`Approval needed: ${e.server} ${e.tool}. ${e.reason}`, true);
     this.approvals.set(e.callId, card);
     this.tools.get(e.callId)?.setStatus('waiting');
     const tool = this.tools.get(e.callId)?.el;
@@ -182,6 +187,7 @@ export class Transcript {
     for (const card of this.approvals.values()) if (turn.contains(card.el)) card.expire();
     for (const block of this.blocks.values()) if (!block.isFinal && turn.contains(block.el)) block.endStream();
     retireActions(this.el);
+    if (this.live) this.deps.onAnnounce(e.status === 'done' ? 'The answer is complete.' : e.status === 'stopped' ? 'Stopped.' : (e.error ?? 'The turn ended.'), e.status === 'error');
     const marker = turnEndMarker(e);
     if (e.action) marker.append(actionButtons(e.action, this.live ? e.retryAfterS : undefined, this.deps.onAction));
     turn.append(marker);

@@ -82,6 +82,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     /** Short neutral lines, e.g. "Sandboxed (bubblewrap), network off." */
     notes: z.array(z.string()).optional(),
     alwaysKind: alwaysKindSchema.optional(),
+    /** A file change the host can show as a diff ("Review changes"). */
+    review: z.boolean().optional(),
   }),
   z.object({ kind: z.literal('approval'), callId: id, decision: approvalDecisionSchema }),
   z.object({
@@ -182,6 +184,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approve'), callId: id, decision: approvalDecisionSchema }),
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('newChat') }),
+  /** Show the diff of a file change waiting for approval again. */
+  z.object({ type: z.literal('reviewEdit'), callId: id }),
   /** Open the model picker (the footer's model button, or /model in the composer). */
   z.object({ type: z.literal('pickModel') }),
   z.object({ type: z.literal('copy'), text: z.string().max(5_000_000) }),

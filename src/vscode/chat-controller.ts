@@ -1,28 +1,24 @@
 import * as vscode from 'vscode';
-import Anthropic from '@anthropic-ai/sdk';
-import { join } from 'node:path';
 import { basename } from 'node:path';
 import { openImage } from './open-image';
 import { openWorkspaceFile } from './open-file';
 import { EditReview } from './edit-review';
 import { restoreCheckpoint } from './checkpoint-restore';
 import { ShadowGit } from '../core/checkpoint/shadow-git';
-import { approvalKey, type ApprovalStore } from '../core/agent/approval-policy';
 import type { McpHub } from '../core/mcp/hub';
+import type { ProposedEdit } from '../core/agent/proposed-edit';
 import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
-import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
-import { ModelCatalog } from '../core/agent/model-catalog';
-import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
+import { ChatSession } from '../core/chat/chat-session';
+import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, WebviewMessage } from '../shared/protocol';
 import { readAttachments } from './attachments';
+import { ToolApprovals } from './tool-approvals';
+import { KEY_HINT, TurnSettings } from './turn-settings';
 import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
 import type { Secrets } from './secrets';
-import { readSettings } from './settings';
 
-const KEY_HINT = "Run 'MCP Agent: Set API Key' to store a valid key.";
-const APPROVALS_KEY = 'mcpAgent.alwaysAllowed';
 
 export interface ChatControllerDeps {
   history: ChatHistory;
@@ -52,16 +48,17 @@ export class ChatController implements vscode.Disposable {
   private readonly checkpoints: ShadowGit | undefined;
   /** Diffs of file changes waiting for approval; their Accept / Reject answer the same approval. */
   private readonly review = new EditReview((callId, decision) => this.session?.answer(callId, decision));
+  /** File changes waiting for approval, by call: "Review changes" opens their diff again. */
+  private readonly pendingEdits = new Map<string, ProposedEdit>();
   /** The pages showing the chat (side bar, editor tab). */
   private readonly views = new ChatViews();
   private hasKey = false;
-  /** The models the key can use (Models API), and the model a chat uses when none is chosen. */
-  readonly models = new ModelCatalog(() => this.client());
-  private autoModel = DEFAULT_MODEL;
+  /** What each turn runs with: settings, key, model. */
+  private readonly turns: TurnSettings;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly approvalsChanged = new vscode.EventEmitter<void>();
+  private readonly approvals: ToolApprovals;
   /** Fires when an "always allow" answer is added or they are all reset. */
-  readonly onDidChangeApprovals = this.approvalsChanged.event;
+  readonly onDidChangeApprovals: vscode.Event<void>;
   /** Fires each time a chat page has loaded and been given the conversation. */
   readonly onDidBecomeReady = this.views.onDidBecomeReady;
   private readonly chatsChanged = new vscode.EventEmitter<void>();
@@ -69,6 +66,9 @@ export class ChatController implements vscode.Disposable {
   readonly onDidChangeChats = this.chatsChanged.event;
 
   constructor(private readonly deps: ChatControllerDeps) {
+    this.approvals = new ToolApprovals(deps.workspaceState);
+    this.turns = new TurnSettings(deps.secrets);
+    this.onDidChangeApprovals = this.approvals.onDidChange;
     this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
     const unsubscribe = deps.hub.on('change', () => this.postState());
     this.disposables.push(
@@ -130,6 +130,11 @@ export class ChatController implements vscode.Disposable {
         return;
       case 'newChat':
         return this.newChat();
+      case 'reviewEdit': {
+        const edit = this.pendingEdits.get(message.callId);
+        if (edit) await this.review.open(message.callId, edit);
+        return;
+      }
       case 'pickModel':
         await vscode.commands.executeCommand('mcpAgent.pickModel');
         return;
@@ -202,7 +207,7 @@ export class ChatController implements vscode.Disposable {
       session.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
       return;
     }
-    const config = await this.turnConfig();
+    const config = await this.turns.config();
     const context: string[] = [];
     const problems: string[] = [];
     if (attachments.length > 0) {
@@ -242,7 +247,7 @@ export class ChatController implements vscode.Disposable {
   async retry(): Promise<void> {
     const session = await this.current();
     if (session.busy) return;
-    const config = await this.turnConfig();
+    const config = await this.turns.config();
     if (!config) {
       session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
       return;
@@ -250,42 +255,19 @@ export class ChatController implements vscode.Disposable {
     await session.retry(config);
   }
 
-  /** What a turn runs with now; undefined without a key. The reply limit never exceeds the model's own. */
-  private async turnConfig(): Promise<TurnConfig | undefined> {
-    const client = await this.client();
-    if (!client) return undefined;
-    const settings = readSettings();
-    const model = await this.models.resolve(settings.model);
-    const entry = await this.models.entry(model);
-    const limit = entry?.maxTokens;
-    return {
-      client,
-      model,
-      contextWindow: entry?.maxInputTokens ?? DEFAULT_CONTEXT_WINDOW,
-      // Only a level the model's entry says it takes: another would be a 400 on every request.
-      effort: settings.effort && entry?.efforts?.includes(settings.effort) ? settings.effort : undefined,
-      maxTokens: limit ? Math.min(settings.maxTokens, limit) : settings.maxTokens,
-      maxIterations: settings.maxIterations,
-      toolTimeoutMs: settings.toolTimeoutMs,
-      keyHint: KEY_HINT,
-    };
-  }
-
-  private async client(): Promise<Anthropic | undefined> {
-    const apiKey = await this.deps.secrets.anthropicKey();
-    return apiKey ? new Anthropic({ apiKey, baseURL: readSettings().apiBaseUrl, maxRetries: 2 }) : undefined;
-  }
-
   /** Reads the model list again (a new key may see other models) and what "automatic" means now. */
   async refreshModels(force = false): Promise<void> {
-    await this.models.list(force);
-    this.autoModel = await this.models.resolve(undefined);
+    await this.turns.refreshModels(force);
     this.postState();
   }
 
   /** The model the next turn uses: the one chosen, else the newest Sonnet. */
   get model(): string {
-    return readSettings().model || this.autoModel;
+    return this.turns.model;
+  }
+
+  get models(): ModelCatalog {
+    return this.turns.models;
   }
 
   /** The open chat: at first the workspace's most recent one, or a new one. */
@@ -307,15 +289,19 @@ export class ChatController implements vscode.Disposable {
       store: this.deps.history.store(meta.id),
       host: this.deps.hub,
       workspace: this.deps.workspace,
-      approvals: this.approvalStore(),
+      approvals: this.approvals,
       checkpoints: this.checkpoints,
       log: (m) => this.deps.log.info(m),
       onApprovalShown: (request) => {
         // A file change is reviewed as a diff, answered from its title bar or from the card.
-        if (request.edit) this.review.open(request.callId, request.edit).catch((err: unknown) => this.deps.log.warn(`could not open the diff: ${String(err)}`));
+        if (!request.edit) return;
+        this.pendingEdits.set(request.callId, request.edit);
+        this.review.open(request.callId, request.edit).catch((err: unknown) => this.deps.log.warn(`could not open the diff: ${String(err)}`));
       },
       onApprovalSettled: (request) => {
-        if (request.edit) void this.review.close(request.callId);
+        if (!request.edit) return;
+        this.pendingEdits.delete(request.callId);
+        void this.review.close(request.callId);
       },
     });
   }
@@ -339,25 +325,13 @@ export class ChatController implements vscode.Disposable {
     this.chatsChanged.fire();
   }
 
-  private approvalStore(): ApprovalStore {
-    const state = this.deps.workspaceState;
-    return {
-      has: (key) => state.get<string[]>(APPROVALS_KEY, []).includes(key),
-      add: async (key) => {
-        await state.update(APPROVALS_KEY, [...new Set([...state.get<string[]>(APPROVALS_KEY, []), key])]);
-        this.approvalsChanged.fire();
-      },
-    };
-  }
-
   /** Whether this tool, as defined now, runs without asking in this workspace. */
   isAlwaysAllowed(tool: Pick<HubTool, 'server' | 'tool'>): boolean {
-    return this.deps.workspaceState.get<string[]>(APPROVALS_KEY, []).includes(approvalKey(tool));
+    return this.approvals.isAlwaysAllowed(tool);
   }
 
-  async resetApprovals(): Promise<void> {
-    await this.deps.workspaceState.update(APPROVALS_KEY, []);
-    this.approvalsChanged.fire();
+  resetApprovals(): Promise<void> {
+    return this.approvals.reset();
   }
 
   private async refreshKey(): Promise<void> {
@@ -392,7 +366,7 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     this.session?.dispose();
     for (const off of this.unsubscribe.splice(0)) off();
-    this.approvalsChanged.dispose();
+    this.approvals.dispose();
     this.views.dispose();
     this.chatsChanged.dispose();
     for (const d of this.disposables) d.dispose();

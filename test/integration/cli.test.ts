@@ -126,7 +126,15 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
     assert.match(r.stdout, /Allow\?/);
     assert.equal(r.raw.indexOf(0x1b), -1);
     assert.doesNotMatch(r.stdout, CONTROLS);
-    assert.ok(r.stdout.includes('│ \\u001b]52;c;ZXZpbA==\\u0007'), 'the preview shows the sequence');
+    assert.ok(r.stdout.includes('+\\u001b]52;c;ZXZpbA==\\u0007'), 'the diff shows the sequence');
+  });
+
+  test('a file change is asked as a unified diff of the file', async () => {
+    writeFileSync(join(ws, 'story.txt'), 'line one\nline two\nline three\n');
+    const r = await cli(['--workspace', ws, 'write story.txt saying line one'], env, 'n\n');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /--- a\/story\.txt\s*\n\+\+\+ b\/story\.txt\s*\n@@ -1,3 \+1(,1)? @@\n-line one\n-line two\n-line three\n\+line one\n\\ No newline at end of file\n/);
+    assert.match(r.stdout, /Overwrites all 3 lines/);
   });
 
   test("an API error message holding escape sequences is printed escaped", async () => {

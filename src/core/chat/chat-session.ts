@@ -244,6 +244,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
         warnings: request.warnings,
         notes: request.notes,
         alwaysKind: request.alwaysKind,
+        ...(request.edit ? { review: true } : {}),
       });
       this.deps.onApprovalShown?.(request);
       this.deps.ask?.(request, signal).then(settle, () => settle('deny'));
