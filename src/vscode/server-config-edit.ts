@@ -45,7 +45,7 @@ export function entryFromUrl(url: string): ServerEntryJson {
 export function suggestedName(entry: ServerEntryJson): string {
   if (entry.type !== 'stdio') return new URL(entry.url).hostname.split('.').filter((p) => p !== 'www' && p !== 'mcp')[0] ?? 'server';
   const word = [...entry.args].reverse().find((a) => !a.startsWith('-')) ?? entry.command;
-  return word.replace(/@[\d.^~]+.*$/, '').split(/[\\/]/).pop()!.replace(/^(mcp-)?server-|-mcp$|^mcp-/g, '').replace(/[^A-Za-z0-9_-]/g, '-') || 'server';
+  return word.replace(/@[\d.^~]+.*$/, '').split(/[\\/]/).pop()!.replace(/\.(c|m)?(js|ts)$|\.py$/, '').replace(/^(mcp-)?server-|-mcp$|^mcp-/g, '').replace(/[^A-Za-z0-9_-]/g, '-') || 'server';
 }
 
 /**

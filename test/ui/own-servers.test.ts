@@ -3,7 +3,7 @@
 // came from, a broken .mcp.json is a diagnostic on that file, and Restricted Mode starts none of them.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../support/repo-root';
 import { startVscode, type Vscode } from '../vscode/harness';
@@ -56,6 +56,7 @@ describe('a workspace that defines MCP servers', () => {
 
   test('the Tools view groups servers by source; a broken .mcp.json is a diagnostic on its line and a row in its group', async (t) => {
     const top = (await vs.treeItems('Tools')).filter((i) => i.level === 1);
+    assert.deepEqual(top.map((i) => i.description), ['4 servers', '1 server']);
     assert.deepEqual(top.map((i) => [i.label, i.expanded]), [['Bundled', false], ['.vscode/mcp.json', true]], 'the bundled servers are folded away under their heading');
     t.diagnostic(`screenshot: ${await vs.screenshot('tools-by-source')}`);
 
@@ -71,6 +72,28 @@ describe('a workspace that defines MCP servers', () => {
     assert.match(await problems.innerText(), /\[Ln 3, Col 5\]/);
     t.diagnostic(`screenshot: ${await vs.screenshot('diagnostic')}`);
     await vs.waitForTreeItem('Tools', /echo\s*ready/);
+  });
+
+  test('Add Server, answered in its quick picks, writes .vscode/mcp.json and starts the server without asking again', async () => {
+    const input = vs.page.locator('.quick-input-widget .quick-input-box input');
+    const pick = async (text: string): Promise<void> => {
+      const row = vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
+      await row.waitFor();
+      await row.click();
+    };
+    await vs.runCommand('MCP Agent: Add Server');
+    await pick('Command (stdio)');
+    await input.fill(`${process.execPath} ${echo} --name=added`);
+    await input.press('Enter');
+    await vs.page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === 'echo');
+    await input.fill('added');
+    await input.press('Enter');
+    await pick('.vscode/mcp.json');
+    await vs.waitForTreeItem('Tools', /added\s*ready/);
+    const written = JSON.parse(readFileSync(join(vs.workspace, '.vscode', 'mcp.json'), 'utf8')) as { servers: Record<string, unknown> };
+    assert.deepEqual(written.servers.added, { type: 'stdio', command: process.execPath, args: [echo, '--name=added'] });
+    assert.ok(written.servers.echo, 'the server already there is kept');
+    assert.equal(await vs.page.locator('.monaco-dialog-box').count(), 0, 'no trust question for what the person typed');
   });
 });
 

@@ -26,6 +26,7 @@ describe('Add Server input', () => {
     assert.throws(() => entryFromUrl('file:///etc/passwd'), /must start with http:\/\/ or https:\/\//);
     assert.equal(suggestedName(entryFromUrl('https://mcp.example.com/mcp')), 'example');
     assert.equal(suggestedName(entryFromCommandLine('npx -y @modelcontextprotocol/server-memory@1.2.0')), 'memory');
+    assert.equal(suggestedName(entryFromCommandLine('node /srv/mcp-echo.js --name=x')), 'echo');
   });
 
   test('adding to a file keeps its comments and other servers; the fingerprint is the one the loader gives', async () => {

@@ -72,7 +72,7 @@ export class ToolsTree extends HubTree<ToolsNode> {
   getTreeItem(node: ToolsNode): vscode.TreeItem {
     switch (node.kind) {
       case 'group':
-        return groupItem(node.group);
+        return groupItem(node.group, this.groupChildren(node.group, this.own?.ownSources() ?? []).filter((c) => c.kind === 'server' || c.kind === 'held').length);
       case 'server':
         return this.serverRow(node.status, node.own);
       case 'held':
@@ -141,14 +141,14 @@ export class ToolsTree extends HubTree<ToolsNode> {
   }
 }
 
-function groupItem(group: ServerGroup): vscode.TreeItem {
+function groupItem(group: ServerGroup, servers: number): vscode.TreeItem {
   // The bundled servers are always there; what the person configured is what they came to look at.
   const item = new vscode.TreeItem(group.label, group.kind === 'bundled' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
   item.id = `group:${group.id}`;
   item.contextValue = `serverSource-${group.kind}`;
   item.iconPath = new vscode.ThemeIcon(group.kind === 'bundled' ? 'package' : group.kind === 'setting' ? 'settings-gear' : 'json');
   const errors = group.source?.diagnostics.filter((d) => d.severity === 'error').length ?? 0;
-  if (errors) item.description = `${errors} problem${errors === 1 ? '' : 's'}`;
+  item.description = [`${servers} server${servers === 1 ? '' : 's'}`, errors ? `${errors} problem${errors === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
   item.tooltip = group.kind === 'bundled' ? 'The servers MCP Agent ships with' : group.kind === 'setting' ? 'Your mcpAgent.servers setting' : group.source?.source.file;
   if (group.source && group.kind === 'file') item.resourceUri = vscode.Uri.file(group.source.source.file);
   return item;
