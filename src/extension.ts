@@ -7,6 +7,7 @@ import { registerCommands } from './vscode/commands';
 import { Secrets } from './vscode/secrets';
 import { ServerStatusBar } from './vscode/status-bar';
 import { ServerManager } from './vscode/server-manager';
+import { commandRegistrar, registerServerCommands } from './vscode/server-commands';
 import { PromptsTree } from './vscode/trees/prompts-tree';
 import { ResourcesTree } from './vscode/trees/resources-tree';
 import { SessionsTree } from './vscode/trees/sessions-tree';
@@ -31,6 +32,10 @@ export interface McpAgentApi {
   toolNames(): string[];
   /** Resolves when no server is still starting. */
   serversSettled(): Promise<void>;
+  /** Resolves once every config change so far was applied (the person's own servers included). */
+  serversApplied(): Promise<void>;
+  /** Calls `listener` whenever a server's state or the config it came from changes; returns the unsubscribe. */
+  onServersChanged(listener: () => void): () => void;
   /** Resolves once a chat page has loaded and said it is ready (at once if one has). */
   chatReady(): Promise<void>;
   /** The errors commands showed the person, oldest first (the last 20). */
@@ -46,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const log = vscode.window.createOutputChannel('MCP Agent', { log: true });
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'file' ? vscode.workspace.workspaceFolders[0].uri.fsPath : undefined;
   const secrets = new Secrets(context.secrets);
-  manager = new ServerManager(context.extensionPath, workspace, secrets, log);
+  manager = new ServerManager({ extensionPath: context.extensionPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log });
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));
@@ -73,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   };
   const chatView = new ChatViewProvider(context.extensionUri, chat, log);
   const chatPanel = new ChatPanel(context.extensionUri, chat, log);
-  const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool));
+  const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool), manager);
   const resources = new ResourcesTree(hub);
   const prompts = new PromptsTree(hub);
   const chats = new ChatsTree(history, () => chat.currentChatId);
@@ -90,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     tools,
     resources,
     prompts,
-    new ServerStatusBar(hub),
+    new ServerStatusBar(hub, manager),
     chat.onDidChangeApprovals(() => tools.refresh()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true }),
@@ -104,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
     chatPanel,
     ...registerCommands({ chat, chatView, chatPanel, secrets, hub, tools, log, workspace, history, sessions: sessionCommands(orchestrator, sessions, transcripts), onError: (m) => keepCommandError(m) }),
+    ...registerServerCommands(manager, commandRegistrar(log, keepCommandError)),
   );
 
   // Servers start after activate() returns, in parallel, so the editor never waits for them.
@@ -128,6 +134,15 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     serverStatuses: () => hub.statuses(),
     toolNames: () => hub.tools({ max: Infinity }).map((t) => t.qualifiedName),
     serversSettled: () => servers.settled(),
+    serversApplied: () => servers.applied(),
+    onServersChanged: (listener) => {
+      const off = hub.on('change', listener);
+      const sub = servers.onDidChangeSources(listener);
+      return () => {
+        off();
+        sub.dispose();
+      };
+    },
     chatReady: () =>
       chat.isViewReady
         ? Promise.resolve()

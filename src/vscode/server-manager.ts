@@ -1,37 +1,83 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
+import { launchLine } from '../core/mcp/config/definition-summary';
 import { McpHub } from '../core/mcp/hub';
 import { bundledServerConfigs } from '../core/mcp/bundled-servers';
 import type { ServerConfig } from '../core/mcp/types';
+import { ConfigDiagnostics } from './config-diagnostics';
+import { ConfigWatcher } from './config-watcher';
+import { DisabledServers } from './disabled-servers';
+import { loginShellPath } from './login-shell-path';
+import { readOwnSources } from './own-server-sources';
+import { OwnServers, type OwnServer, type OwnSource } from './own-servers';
 import type { Secrets } from './secrets';
+import { ServerInputs } from './server-inputs';
+import { ServerTrust } from './server-trust';
 import { readSettings } from './settings';
 
-/** Servers that can neither write files nor run code: the only ones started in Restricted Mode. */
+/** Servers that can neither write files nor run code: the only bundled ones started in Restricted Mode. */
 const SAFE_IN_RESTRICTED_MODE = new Set(['web']);
 
+export interface ManagerDeps {
+  extensionPath: string;
+  workspace: string | undefined;
+  secrets: Secrets;
+  /** Where trust answers and disabled servers are remembered. */
+  workspaceState: vscode.Memento;
+  /** Where `password` inputs are kept. */
+  secretStorage: vscode.SecretStorage;
+  log: vscode.LogOutputChannel;
+}
+
 /**
- * Owns the one McpHub of the window: which bundled servers run (workspace trust decides), the
- * environment they get (keys from secret storage), and restarting them when either changes.
+ * Owns the one McpHub of the window: the bundled servers (workspace trust decides which, secret
+ * storage gives their keys) and the person's own (the setting, `.vscode/mcp.json`, `.mcp.json`; see
+ * own-servers.ts), and applies any change to either: only servers whose definition changed restart.
  */
 export class ServerManager implements vscode.Disposable {
   readonly hub: McpHub;
+  readonly workspace: string | undefined;
+  readonly disabled: DisabledServers;
+  readonly trust: ServerTrust;
+  private readonly own: OwnServers;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly sourcesChanged = new vscode.EventEmitter<void>();
+  /** Fires when the own servers' sources, or what was decided about them, change. */
+  readonly onDidChangeSources = this.sourcesChanged.event;
   private launched: Promise<void> | undefined;
+  private bundledLaunched: () => void = () => undefined;
+  private sources: OwnSource[] = [];
+  private bundledRunning = false;
+  /** The apply running now, and whether another was asked for meanwhile (they are coalesced into one). */
+  private applying: Promise<void> | undefined;
+  private again = false;
+  private readonly loggedErrors = new Map<string, string>();
 
-  constructor(
-    private readonly extensionPath: string,
-    readonly workspace: string | undefined,
-    private readonly secrets: Secrets,
-    private readonly log: vscode.LogOutputChannel,
-  ) {
+  constructor(private readonly deps: ManagerDeps) {
+    const { workspace, secrets, log } = deps;
+    this.workspace = workspace;
     this.hub = new McpHub([], {
       connection: {
         roots: workspace ? [workspace] : [],
-        log: (server, line) => this.log.debug(`[${server}] ${line}`),
+        log: (server, line) => log.debug(`[${server}] ${line}`),
         clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
       },
     });
+    const diagnostics = new ConfigDiagnostics();
+    this.trust = new ServerTrust(deps.workspaceState);
+    this.disabled = new DisabledServers(deps.workspaceState);
+    this.own = new OwnServers({
+      trust: this.trust,
+      inputs: new ServerInputs(deps.secretStorage),
+      disabled: this.disabled,
+      diagnostics,
+      shellPath: () => loginShellPath((line) => log.warn(line)),
+    });
     this.disposables.push(
+      diagnostics,
+      this.sourcesChanged,
+      new ConfigWatcher(() => void this.reconfigure()),
+      { dispose: this.hub.on('change', () => this.logFailures()) },
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reconfigure()),
       // The orchestrator runs sub-agents with the Anthropic key; the web server searches with the Brave key.
       secrets.onDidChange(() => void this.reconfigure()),
@@ -41,11 +87,23 @@ export class ServerManager implements vscode.Disposable {
     );
   }
 
-  /** Starts the servers in the background; resolves once each has been launched (not yet ready). */
+  /**
+   * Starts the servers in the background; resolves once the bundled ones have been launched (not yet
+   * ready). The person's own may still wait for a question; `applied()` waits for them too.
+   */
   start(): Promise<void> {
     this.hub.start();
-    this.launched ??= this.reconfigure();
+    this.launched ??= new Promise<void>((resolve) => {
+      this.bundledLaunched = resolve;
+      void this.reconfigure().finally(resolve);
+    });
     return this.launched;
+  }
+
+  /** Resolves once every config change so far has been applied (questions answered included). */
+  async applied(): Promise<void> {
+    await this.start();
+    while (this.applying) await this.applying;
   }
 
   /** Resolves when the servers were launched and none is still starting. */
@@ -54,18 +112,80 @@ export class ServerManager implements vscode.Disposable {
     await this.hub.settled();
   }
 
-  private async reconfigure(): Promise<void> {
-    try {
-      await this.hub.update(await this.configs());
-    } catch (err) {
-      this.log.error(`could not start MCP servers: ${err instanceof Error ? err.message : String(err)}`);
+  /** Where the own servers come from and what was decided about each, in order. */
+  ownSources(): readonly OwnSource[] {
+    return this.sources;
+  }
+
+  /** The own server the hub knows by this name. */
+  ownServer(name: string): { source: OwnSource; server: OwnServer } | undefined {
+    for (const source of this.sources) {
+      const server = source.servers.find((s) => s.definition.name === name);
+      if (server) return { source, server };
+    }
+    return undefined;
+  }
+
+  /**
+   * Reads every config again and applies it; resolves once applied (after any question it asked).
+   * Calls while one runs are gathered into one more run after it.
+   */
+  reconfigure(): Promise<void> {
+    if (this.applying) {
+      this.again = true;
+      return this.applying;
+    }
+    this.applying = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.apply();
+        } catch (err) {
+          this.deps.log.error(`could not start MCP servers: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      } while (this.again);
+      this.applying = undefined;
+    })();
+    return this.applying;
+  }
+
+  private async apply(): Promise<void> {
+    const bundled = await this.bundledConfigs();
+    // The bundled servers never wait behind a question about the workspace's own.
+    if (!this.bundledRunning) {
+      this.bundledRunning = true;
+      await this.hub.update(bundled);
+      this.bundledLaunched();
+    }
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    // Only the person's own settings.json: a workspace must not define "user-level" servers that skip the question.
+    const setting = vscode.workspace.getConfiguration('mcpAgent').inspect('servers')?.globalValue;
+    const read = readOwnSources(folders, setting, process.env);
+    this.sources = await this.own.decide(read, vscode.workspace.isTrusted);
+    const own = this.sources.flatMap((s) => s.servers.flatMap((o) => (o.config ? [o.config] : [])));
+    const held = this.sources.flatMap((s) => s.servers.filter((o) => o.held).map((o) => `${o.definition.name} (${o.held})`));
+    if (own.length || held.length) this.deps.log.info(`own servers: ${own.map((c) => c.name).join(', ') || 'none'} started${held.length ? `; not started: ${held.join(', ')}` : ''}`);
+    await this.hub.update([...bundled, ...own]);
+    this.sourcesChanged.fire();
+  }
+
+  /** A server the person configured that fails is logged once per failure, with what it ran. */
+  private logFailures(): void {
+    for (const status of this.hub.statuses()) {
+      const own = status.state === 'error' ? this.ownServer(status.name) : undefined;
+      const error = own ? status.error : undefined;
+      if (error && this.loggedErrors.get(status.name) !== error) {
+        this.deps.log.warn(`server ${status.name} (from ${own!.source.label}) failed: ${error}\n  it ran: ${launchLine(own!.server.definition)}`);
+      }
+      if (error) this.loggedErrors.set(status.name, error);
+      else this.loggedErrors.delete(status.name);
     }
   }
 
-  private async configs(): Promise<ServerConfig[]> {
+  private async bundledConfigs(): Promise<ServerConfig[]> {
     if (!this.workspace) return [];
     const settings = readSettings();
-    const [brave, anthropic] = await Promise.all([this.secrets.braveKey(), this.secrets.anthropicKey()]);
+    const [brave, anthropic] = await Promise.all([this.deps.secrets.braveKey(), this.deps.secrets.anthropicKey()]);
     // Each server takes only its share of this (the Brave key goes to the web server alone, the Anthropic key to the orchestrator).
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -75,7 +195,7 @@ export class ServerManager implements vscode.Disposable {
       MCP_AGENT_RUN_CODE_MAX_TIMEOUT_S: String(settings.runCodeMaxTimeoutSeconds),
       MCP_AGENT_RUN_CODE_NETWORK: settings.runCodeNetwork ? '1' : '0',
     };
-    const all = bundledServerConfigs(join(this.extensionPath, 'dist'), this.workspace, env);
+    const all = bundledServerConfigs(join(this.deps.extensionPath, 'dist'), this.workspace, env);
     return vscode.workspace.isTrusted ? all : all.filter((c) => SAFE_IN_RESTRICTED_MODE.has(c.name));
   }
 

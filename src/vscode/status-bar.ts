@@ -1,21 +1,32 @@
 import * as vscode from 'vscode';
 import type { McpHub } from '../core/mcp/hub';
+import { HELD_TEXT } from './own-servers';
+import type { OwnServerView } from './trees/tools-tree';
 
-/** One status-bar item: how many MCP servers are ready, and a warning when one is in error. */
+/**
+ * One status-bar item: how many MCP servers are ready of all that run (bundled and the person's own),
+ * a warning when one is in error; the tooltip also lists the defined servers that are not started.
+ */
 export class ServerStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('mcpAgent.servers', vscode.StatusBarAlignment.Left, 50);
   private readonly unsubscribe: () => void;
+  private readonly sub: vscode.Disposable | undefined;
 
-  constructor(private readonly hub: McpHub) {
+  constructor(
+    private readonly hub: McpHub,
+    private readonly own?: Pick<OwnServerView, 'ownSources' | 'onDidChangeSources'>,
+  ) {
     this.item.name = 'MCP Agent Servers';
     this.item.command = 'mcpAgent.tools.focus';
     this.unsubscribe = hub.on('change', () => this.update());
+    this.sub = own?.onDidChangeSources(() => this.update());
     this.update();
   }
 
   private update(): void {
     const statuses = this.hub.statuses();
-    if (statuses.length === 0) {
+    const held = (this.own?.ownSources() ?? []).flatMap((s) => s.servers.filter((o) => o.held));
+    if (statuses.length === 0 && held.length === 0) {
       this.item.hide();
       return;
     }
@@ -27,6 +38,7 @@ export class ServerStatusBar implements vscode.Disposable {
     this.item.backgroundColor = failed.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString('**MCP servers**\n\n');
     for (const s of statuses) tooltip.appendMarkdown(`- ${s.name}: ${s.state}${s.state === 'ready' ? ` (${s.tools.length} tools)` : ''}\n`);
+    for (const o of held) tooltip.appendMarkdown(`- ${o.definition.name}: ${HELD_TEXT[o.held!]}\n`);
     tooltip.appendMarkdown('\nClick to show the Tools view.');
     this.item.tooltip = tooltip;
     this.item.show();
@@ -34,6 +46,7 @@ export class ServerStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.unsubscribe();
+    this.sub?.dispose();
     this.item.dispose();
   }
 }

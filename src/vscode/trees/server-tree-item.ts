@@ -8,8 +8,18 @@ const STATE_ICON: Record<ServerStatus['state'], [string, string | undefined]> = 
   stopped: ['circle-slash', undefined],
 };
 
+/** What the tooltip of a server the person configured adds: where it came from and what it runs. */
+export interface ServerOrigin {
+  /** The config file (or the setting) that defines it. */
+  from: string;
+  /** The command line or URL. */
+  launch: string;
+  /** The last lines it wrote to stderr, for a server that failed. */
+  stderr?: string;
+}
+
 /** A server's row, shared by the Tools, Resources and Prompts views: its name, state and why. */
-export function serverItem(status: ServerStatus, count: string, collapsed = true): vscode.TreeItem {
+export function serverItem(status: ServerStatus, count: string, collapsed = true, origin?: ServerOrigin): vscode.TreeItem {
   const item = new vscode.TreeItem(
     status.name,
     collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
@@ -17,11 +27,20 @@ export function serverItem(status: ServerStatus, count: string, collapsed = true
   const [icon, color] = STATE_ICON[status.state];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.description = status.state === 'ready' ? `ready · ${count}` : status.state;
-  item.contextValue = `server-${status.state}`;
+  item.contextValue = `server-${status.state}${origin ? '-own' : ''}`;
   item.id = `server:${status.name}`;
   const tooltip = new vscode.MarkdownString(`**${status.name}** — ${status.state}`);
   if (status.detail) tooltip.appendMarkdown(`\n\n${escape(status.detail)}`);
   if (status.error) tooltip.appendMarkdown(`\n\n${escape(status.error)}`);
+  if (origin) {
+    tooltip.appendMarkdown(`\n\nFrom ${escape(origin.from)}\n\n`);
+    tooltip.appendCodeblock(origin.launch, 'shell');
+    // The error usually quotes stderr already; a server that failed without saying so in it still shows its last lines.
+    if (status.state === 'error' && origin.stderr && !status.error?.includes(origin.stderr.trim().slice(-80))) {
+      tooltip.appendMarkdown('\n\nLast lines of its stderr:\n\n');
+      tooltip.appendCodeblock(origin.stderr, 'text');
+    }
+  }
   item.tooltip = tooltip;
   return item;
 }
@@ -37,6 +56,6 @@ export function problemItem(status: ServerStatus): vscode.TreeItem | undefined {
   return item;
 }
 
-function escape(text: string): string {
+export function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

@@ -1,44 +1,118 @@
 import * as vscode from 'vscode';
 import { READ_ONLY_CALLS } from '../../common/sql-read-only';
+import type { ConfigDiagnostic } from '../../core/mcp/config/diagnostic';
+import { launchLine } from '../../core/mcp/config/definition-summary';
 import { needsTasks } from '../../core/mcp/tool-names';
 import type { McpHub } from '../../core/mcp/hub';
 import type { HubTool, ServerStatus } from '../../core/mcp/types';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HELD_TEXT, type OwnServer, type OwnSource } from '../own-servers';
+import { isSettingSource } from '../own-server-sources';
 import { HubTree } from './hub-tree';
-import { problemItem, serverItem } from './server-tree-item';
+import { bundledStatuses, fromText, serverGroups, type ServerGroup } from './server-groups';
+import { escape, problemItem, serverItem } from './server-tree-item';
 
-type Node = { kind: 'server'; status: ServerStatus } | { kind: 'tool'; server: string; tool: Tool } | { kind: 'problem'; status: ServerStatus };
+/** What the Tools view needs of the person's own servers (ServerManager). */
+export interface OwnServerView {
+  workspace: string | undefined;
+  ownSources(): readonly OwnSource[];
+  onDidChangeSources: vscode.Event<void>;
+}
 
-/** Tools of every server, grouped by server, with each server's state. */
-export class ToolsTree extends HubTree<Node> {
+export type ToolsNode =
+  | { kind: 'group'; group: ServerGroup }
+  | { kind: 'server'; status: ServerStatus; own?: OwnServer }
+  | { kind: 'held'; own: OwnServer }
+  | { kind: 'diagnostic'; source: OwnSource; diagnostic: ConfigDiagnostic }
+  | { kind: 'tool'; server: string; tool: Tool }
+  | { kind: 'problem'; status: ServerStatus };
+
+/**
+ * Tools of every server, grouped by server, with each server's state. With servers from a config
+ * file or the setting, servers are grouped by where they came from (Bundled, the setting, each file),
+ * with the servers not started and the file's problems in its group.
+ */
+export class ToolsTree extends HubTree<ToolsNode> {
+  private readonly sub: vscode.Disposable | undefined;
+
   constructor(
     hub: McpHub,
     private readonly alwaysAllowed: (tool: Pick<HubTool, 'server' | 'tool'>) => boolean,
+    private readonly own?: OwnServerView,
   ) {
     super(hub);
+    this.sub = own?.onDidChangeSources(() => this.refresh());
   }
 
-  getChildren(node?: Node): Node[] {
-    if (!node) return this.hub.statuses().map((status) => ({ kind: 'server', status }));
+  getChildren(node?: ToolsNode): ToolsNode[] {
+    const sources = this.own?.ownSources() ?? [];
+    if (!node) {
+      const groups = serverGroups(this.hub.statuses(), sources);
+      // Only the bundled servers: no headings, as before anyone configured a server.
+      if (groups.length <= 1 && !groups.some((g) => g.source)) return this.hub.statuses().map((status) => ({ kind: 'server', status }));
+      return groups.map((group) => ({ kind: 'group', group }));
+    }
+    if (node.kind === 'group') return this.groupChildren(node.group, sources);
     if (node.kind !== 'server') return [];
     const status = this.hub.status(node.status.name) ?? node.status;
-    const problem: Node[] = status.state !== 'ready' && (status.error || status.detail) ? [{ kind: 'problem', status }] : [];
-    return [...problem, ...status.tools.map((tool): Node => ({ kind: 'tool', server: status.name, tool }))];
+    const problem: ToolsNode[] = status.state !== 'ready' && (status.error || status.detail) ? [{ kind: 'problem', status }] : [];
+    return [...problem, ...status.tools.map((tool): ToolsNode => ({ kind: 'tool', server: status.name, tool }))];
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
-    if (node.kind === 'server') {
-      const n = node.status.tools.length;
-      const item = serverItem(node.status, `${n} tool${n === 1 ? '' : 's'}`, node.status.state === 'ready' && n > 30);
-      if (n === 0 && !node.status.error && !node.status.detail) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
-      // VS Code remembers expansion per id: a new id per state lets a server that becomes ready open up.
-      item.id = `server:${node.status.name}:${node.status.state}`;
-      return item;
+  private groupChildren(group: ServerGroup, sources: readonly OwnSource[]): ToolsNode[] {
+    if (!group.source) return bundledStatuses(this.hub.statuses(), sources).map((status) => ({ kind: 'server', status }));
+    const source = group.source;
+    const servers = source.servers.map((own): ToolsNode => {
+      const status = own.config && this.hub.status(own.definition.name);
+      return status ? { kind: 'server', status, own } : { kind: 'held', own };
+    });
+    return [...servers, ...source.diagnostics.map((diagnostic): ToolsNode => ({ kind: 'diagnostic', source, diagnostic }))];
+  }
+
+  getTreeItem(node: ToolsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'group':
+        return groupItem(node.group, this.groupChildren(node.group, this.own?.ownSources() ?? []).filter((c) => c.kind === 'server' || c.kind === 'held').length);
+      case 'server':
+        return this.serverRow(node.status, node.own);
+      case 'held':
+        return this.heldItem(node.own);
+      case 'diagnostic':
+        return diagnosticItem(node.source, node.diagnostic);
+      case 'problem':
+        return problemItem(node.status) ?? new vscode.TreeItem('');
+      case 'tool':
+        return this.toolItem(node.server, node.tool);
     }
-    if (node.kind === 'problem') return problemItem(node.status) ?? new vscode.TreeItem('');
-    const t = node.tool;
+  }
+
+  private serverRow(status: ServerStatus, own: OwnServer | undefined): vscode.TreeItem {
+    const n = status.tools.length;
+    const origin = own && { from: fromText(own, this.own?.workspace), launch: launchLine(own.definition), stderr: this.hub.stderr(status.name, 1500) };
+    const item = serverItem(status, `${n} tool${n === 1 ? '' : 's'}`, status.state === 'ready' && n > 30, origin);
+    if (n === 0 && !status.error && !status.detail) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+    // VS Code remembers expansion per id: a new id per state lets a server that becomes ready open up.
+    item.id = `server:${status.name}:${status.state}`;
+    return item;
+  }
+
+  private heldItem(own: OwnServer): vscode.TreeItem {
+    const d = own.definition;
+    const item = new vscode.TreeItem(d.name);
+    const why = HELD_TEXT[own.held ?? 'unanswered-trust'];
+    item.description = why;
+    item.iconPath = new vscode.ThemeIcon(own.held === 'disabled' ? 'circle-slash' : 'shield');
+    item.id = `held:${d.source.file}:${d.key}`;
+    item.contextValue = `held-${own.held}`;
+    const tooltip = new vscode.MarkdownString(`**${escape(d.name)}** — ${escape(why)}\n\nFrom ${escape(fromText(own, this.own?.workspace))}\n\n`);
+    tooltip.appendCodeblock(launchLine(d), 'shell');
+    item.tooltip = tooltip;
+    return item;
+  }
+
+  private toolItem(server: string, t: Tool): vscode.TreeItem {
     const item = new vscode.TreeItem(t.name);
-    item.id = `tool:${node.server}/${t.name}`;
+    item.id = `tool:${server}/${t.name}`;
     const readOnly = t.annotations?.readOnlyHint === true;
     const taskOnly = needsTasks(t);
     item.iconPath = new vscode.ThemeIcon(taskOnly ? 'circle-slash' : readOnly ? 'eye' : 'tools');
@@ -46,13 +120,13 @@ export class ToolsTree extends HubTree<Node> {
       ? 'needs task support (not supported yet)'
       : readOnly
         ? 'read-only'
-        : this.alwaysAllowed({ server: node.server, tool: t })
+        : this.alwaysAllowed({ server, tool: t })
           ? 'always allowed'
           : typeof t._meta?.[READ_ONLY_CALLS] === 'string'
             ? 'asks before writes'
             : 'asks first';
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendMarkdown(`**${node.server} · ${t.title ?? t.name}**\n\n`);
+    tooltip.appendMarkdown(`**${server} · ${t.title ?? t.name}**\n\n`);
     if (taskOnly) tooltip.appendText('This tool runs only as a task (MCP 2025-11-25), which MCP Agent cannot do yet: it is not offered to the model.\n\n');
     if (t.description) tooltip.appendText(`${t.description}\n\n`);
     tooltip.appendCodeblock(JSON.stringify(t.inputSchema, null, 2), 'json');
@@ -60,4 +134,34 @@ export class ToolsTree extends HubTree<Node> {
     item.contextValue = 'tool';
     return item;
   }
+
+  override dispose(): void {
+    this.sub?.dispose();
+    super.dispose();
+  }
+}
+
+function groupItem(group: ServerGroup, servers: number): vscode.TreeItem {
+  // The bundled servers are always there; what the person configured is what they came to look at.
+  const item = new vscode.TreeItem(group.label, group.kind === 'bundled' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `group:${group.id}`;
+  item.contextValue = `serverSource-${group.kind}`;
+  item.iconPath = new vscode.ThemeIcon(group.kind === 'bundled' ? 'package' : group.kind === 'setting' ? 'settings-gear' : 'json');
+  const errors = group.source?.diagnostics.filter((d) => d.severity === 'error').length ?? 0;
+  item.description = [`${servers} server${servers === 1 ? '' : 's'}`, errors ? `${errors} problem${errors === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
+  item.tooltip = group.kind === 'bundled' ? 'The servers MCP Agent ships with' : group.kind === 'setting' ? 'Your mcpAgent.servers setting' : group.source?.source.file;
+  if (group.source && group.kind === 'file') item.resourceUri = vscode.Uri.file(group.source.source.file);
+  return item;
+}
+
+function diagnosticItem(source: OwnSource, d: ConfigDiagnostic): vscode.TreeItem {
+  const item = new vscode.TreeItem(d.message);
+  // The setting's lines are those of a copy, not of settings.json: only a file's line is worth showing.
+  if (isSettingSource(source.source)) d = { ...d, line: undefined, column: undefined };
+  item.description = d.line === undefined ? undefined : `line ${d.line}`;
+  item.iconPath = new vscode.ThemeIcon(d.severity === 'error' ? 'error' : 'warning', new vscode.ThemeColor(d.severity === 'error' ? 'problemsErrorIcon.foreground' : 'problemsWarningIcon.foreground'));
+  item.tooltip = `${d.message}${d.line === undefined ? '' : ` (line ${d.line}, column ${d.column ?? 1})`}`;
+  item.id = `diagnostic:${source.source.file}:${d.line ?? 0}:${d.column ?? 0}:${d.message.slice(0, 60)}`;
+  item.command = { command: 'mcpAgent.openServerConfig', title: 'Open Config', arguments: [{ file: source.source.file, line: d.line, column: d.column }] };
+  return item;
 }

@@ -8,6 +8,7 @@ const TEST_MODULES: Array<() => unknown> = [
   () => require('./activation.test'),
   () => require('./servers.test'),
   () => require('./sample-db.test'),
+  () => require('./own-servers.test'),
 ];
 
 export function run(): Promise<void> {

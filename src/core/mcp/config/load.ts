@@ -35,12 +35,17 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * and nothing is started: inputs are answered in resolve.ts, once the person has agreed.
  */
 export function loadConfigFiles(sources: readonly ConfigSource[], ctx: LoadContext): LoadedFile[] {
-  const parsed = sources.map((source) => {
-    const read = readConfigText(source);
-    if (read.text === undefined) return { source, found: read.found, definitions: [], diagnostics: read.diagnostics };
-    return { source, found: true, ...parseConfigText(source, read.text, ctx) };
-  });
-  return nameDefinitions(parsed, ctx.reservedNames);
+  return nameDefinitions(
+    sources.map((source) => parseConfigFile(source, ctx)),
+    ctx.reservedNames,
+  );
+}
+
+/** One file's servers and diagnostics, not yet named (see nameDefinitions): for hosts whose files each have their own context. */
+export function parseConfigFile(source: ConfigSource, ctx: LoadContext): { source: ConfigSource; found: boolean; definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
+  const read = readConfigText(source);
+  if (read.text === undefined) return { source, found: read.found, definitions: [], diagnostics: read.diagnostics };
+  return { source, found: true, ...parseConfigText(source, read.text, ctx) };
 }
 
 /** The servers and diagnostics of one file's text (e.g. an editor's unsaved buffer). */

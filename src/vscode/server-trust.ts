@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import type { ServerDefinition } from '../core/mcp/config/definition';
+import { launchLine, secretNames } from '../core/mcp/config/definition-summary';
+
+const KEY = 'mcpAgent.serverTrust';
+const START = 'Start Servers';
+const START_ONE = 'Start Server';
+const DONT = "Don't Start";
+
+export type TrustAnswer = 'trusted' | 'declined';
+
+/**
+ * The person's answers about servers a workspace defines, remembered per definition fingerprint in
+ * workspaceState: the same definition is never asked about twice, and any change to what it would
+ * run (command, arguments, environment, folder, URL, headers) makes it new and asks again.
+ */
+export class ServerTrust {
+  constructor(private readonly state: vscode.Memento) {}
+
+  answer(d: ServerDefinition): TrustAnswer | undefined {
+    return this.answers()[d.fingerprint];
+  }
+
+  async remember(definitions: ReadonlyArray<Pick<ServerDefinition, 'fingerprint'>>, answer: TrustAnswer): Promise<void> {
+    const all = { ...this.answers() };
+    for (const d of definitions) all[d.fingerprint] = answer;
+    await this.state.update(KEY, all);
+  }
+
+  /** Forgets the answer, so the next start asks again. */
+  async forget(d: ServerDefinition): Promise<void> {
+    const all = { ...this.answers() };
+    delete all[d.fingerprint];
+    await this.state.update(KEY, all);
+  }
+
+  /**
+   * One modal for one file's new or changed servers: exactly what each would run and the names
+   * (never the values) of what it is given. Inputs show as `${input:id}`, so a secret is never on
+   * screen. The answer is remembered for each of them; closing the dialog decides nothing.
+   */
+  async ask(label: string, definitions: readonly ServerDefinition[]): Promise<TrustAnswer | undefined> {
+    const n = definitions.length;
+    const message = `This workspace's ${label} defines ${n === 1 ? 'an MCP server' : `${n} MCP servers`} that ${n === 1 ? 'is' : 'are'} new or changed. Start ${n === 1 ? 'it' : 'them'}?`;
+    const detail = `A server runs on this computer with your rights.\n\n${definitions.map(describe).join('\n\n')}`;
+    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, n === 1 ? START_ONE : START, DONT);
+    const answer = choice === START || choice === START_ONE ? 'trusted' : choice === DONT ? 'declined' : undefined;
+    if (answer) await this.remember(definitions, answer);
+    return answer;
+  }
+
+  private answers(): Record<string, TrustAnswer> {
+    return this.state.get<Record<string, TrustAnswer>>(KEY) ?? {};
+  }
+}
+
+/** What the modal says of one server. */
+export function describe(d: ServerDefinition): string {
+  const names = secretNames(d);
+  const lines = [`${d.name}: ${launchLine(d)}`];
+  if (d.transport === 'stdio') lines.push(`  in ${d.cwd}`);
+  if (names.length) lines.push(`  ${d.transport === 'stdio' ? 'environment' : 'headers'}: ${names.join(', ')}`);
+  return lines.join('\n');
+}
