@@ -56,6 +56,7 @@ describe('chat history, tokens and models in a real VS Code', () => {
   test('Rename and Delete from the palette: the list follows; delete asks first', async (t) => {
     await rig.vs.runCommand('MCP Agent: Rename Chat…');
     await pick('Plan the garden');
+    await rig.vs.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Rename chat' }).waitFor();
     const input = rig.vs.page.locator('.quick-input-widget .quick-input-box input');
     await input.fill('Garden plan for spring');
     await input.press('Enter');

@@ -12,7 +12,9 @@ describe('orchestrated sessions in a real VS Code', () => {
     await row.click();
   }
 
-  async function type(text: string): Promise<void> {
+  /** Answers the input box titled `title` (waiting for it: the box before it may still be on screen). */
+  async function type(title: string, text: string): Promise<void> {
+    await rig.vs.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor();
     const input = rig.vs.page.locator('.quick-input-widget .quick-input-box input');
     await input.fill(text);
     await input.press('Enter');
@@ -24,8 +26,8 @@ describe('orchestrated sessions in a real VS Code', () => {
     await rig.vs.page.locator('.part.sidebar .welcome-view-content', { hasText: 'No agent sessions yet' }).waitFor();
     await rig.vs.runCommand('MCP Agent: Start Agent Session…');
     await pick('general');
-    await type('readme-summary');
-    await type('Summarise the README');
+    await type('Session name', 'readme-summary');
+    await type('Task for general (readme-summary)', 'Summarise the README');
     const row = await rig.vs.waitForTreeItem('Sessions', /readme-summary\s*general · done/, 20_000).catch(async (err: unknown) => {
       t.diagnostic(JSON.stringify(await rig.vs.treeItems('Sessions')));
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('session-failed')}`);

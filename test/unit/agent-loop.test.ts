@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { Agent, repairHistory } from '../../src/core/agent/agent';
+import { Agent } from '../../src/core/agent/agent';
+import { repairHistory } from '../../src/core/agent/history-repair';
 import { approvalKey } from '../../src/core/agent/approval-policy';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost } from '../../src/core/agent/types';
 import type { CallOptions, CallToolResult } from '../../src/core/mcp/types';

@@ -6,10 +6,11 @@ import { describeApiError, errorAction } from './api-errors';
 import { approvalKey, approvalNeed, changeApproval, type ApprovalNeed, type ApprovalStore } from './approval-policy';
 import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
 import { EXPECT_BASE } from '../../common/reviewed-edit';
-import { MAX_SECONDS } from '../../common/long-running';
 import { proposeEdit, type ProposedEdit } from './proposed-edit';
 import { readReply, type StreamedReply } from './reply-stream';
-import { capChatContent, capHistory, capToolResults } from './result-caps';
+import { capChatContent, capToolResults } from './result-caps';
+import { blocks, repairHistory } from './history-repair';
+import { readOnlyTool, totalTimeout, withEdit } from './tool-call-rules';
 import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
 import { addUsage, NO_USAGE, promptTokens, usageOf, type TokenUsage } from '../usage/token-usage';
@@ -392,73 +393,7 @@ export class Agent {
   }
 }
 
-/** Joins consecutive messages of the same role, as the API expects roles to alternate. */
-export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
-  const out: Anthropic.MessageParam[] = [];
-  for (const message of messages) {
-    const last = out[out.length - 1];
-    if (last && last.role === message.role) out[out.length - 1] = { ...last, content: [...blocks(last), ...blocks(message)] } as Anthropic.MessageParam;
-    else out.push(message);
-  }
-  return out;
-}
-
-/**
- * Makes a restored conversation valid for the API: joins same-role neighbours, answers tool
- * calls left without results (the window closed mid-call) with an error result, and caps tool
- * results saved before the caps existed (one oversized result would fail every later request).
- */
-export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
-  const merged = mergeConsecutive(messages);
-  const out: Anthropic.MessageParam[] = [];
-  merged.forEach((message, i) => {
-    out.push(message);
-    if (message.role !== 'assistant' || typeof message.content === 'string') return;
-    const uses = message.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === 'tool_use');
-    if (uses.length === 0) return;
-    const next = merged[i + 1];
-    const answered = new Set(
-      (next ? blocks(next) : []).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])),
-    );
-    const missing: Anthropic.ToolResultBlockParam[] = uses
-      .filter((u) => !answered.has(u.id))
-      .map((u) => ({ type: 'tool_result', tool_use_id: u.id, is_error: true, content: 'Interrupted: the editor closed before this call finished.' }));
-    if (missing.length === 0) return;
-    if (next?.role === 'user') {
-      merged[i + 1] = { role: 'user', content: [...missing, ...blocks(next)] };
-    } else out.push({ role: 'user', content: missing });
-  });
-  return capHistory(out);
-}
-
-function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
-  return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
-}
-
-/** The host's cap on a whole call, or the longer time a tool declares for its work (MAX_SECONDS). */
-function totalTimeout(tool: HubTool, capMs: number | undefined): number | undefined {
-  const declared = Number(tool.tool._meta?.[MAX_SECONDS]);
-  if (capMs === undefined || !Number.isFinite(declared) || declared <= 0) return capMs;
-  return Math.max(capMs, Math.min(declared, 24 * 3600) * 1000);
-}
-
 /** The API's 400 for a request over the model's input window. */
 function promptTooLong(err: unknown): boolean {
   return err instanceof Anthropic.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
-}
-
-/** The card says what the write does: a new file, or how much of an existing one it replaces. */
-function withEdit(need: ApprovalNeed, edit: ProposedEdit): ApprovalNeed {
-  if (!need.ask) return need;
-  return {
-    ...need,
-    notes: edit.overwrites ? need.notes : [...need.notes, edit.summary],
-    warnings: edit.overwrites ? [...need.warnings, edit.summary] : need.warnings,
-  };
-}
-
-/** A tool that says it only reads (and nothing says otherwise) cannot need a checkpoint. */
-function readOnlyTool(tool: HubTool): boolean {
-  const a = tool.tool.annotations ?? {};
-  return a.readOnlyHint === true && a.destructiveHint !== true;
 }

@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { Agent, repairHistory, type Effort, type TurnInput } from '../agent/agent';
+import { Agent, type Effort, type TurnInput } from '../agent/agent';
+import { repairHistory } from '../agent/history-repair';
 import type { ApprovalStore } from '../agent/approval-policy';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';

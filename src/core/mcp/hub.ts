@@ -5,6 +5,7 @@ import { McpConnection, type ConnectionOptions } from './connection';
 import { McpRequestError, McpStartError, messageOf, seconds, type McpFailureKind } from './errors';
 import { capFairly, needsTasks, qualifyTools } from './tool-names';
 import { TypedEmitter } from './typed-emitter';
+import { entryStatus, hubLog, retryable, type Entry } from './hub-entry';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from './types';
 
 export interface HubOptions {
@@ -34,24 +35,6 @@ export interface HubEvents {
 export const FAILURE_META_KEY = 'mcpAgent/failure';
 
 export const DEFAULT_MAX_MODEL_TOOLS = 128;
-
-interface Entry {
-  config: ServerConfig;
-  conn: McpConnection | undefined;
-  budget: RestartBudget;
-  restarts: number;
-  /** Set while waiting to restart after a crash, or after giving up. */
-  detail: string | undefined;
-  gaveUp: string | undefined;
-  timer: NodeJS.Timeout | undefined;
-  /** Its connection's start() has not settled: an `error` then is not final (a restart may follow). */
-  launching: boolean;
-  /** Bumped on every (re)start so events of an old connection are ignored. */
-  generation: number;
-  /** Resources subscribed to; subscribed again after each restart. */
-  subscriptions: Set<string>;
-  sink: ServerLogSink | undefined;
-}
 
 /**
  * All configured MCP servers behind one face: starts them in parallel in the background, restarts
@@ -91,12 +74,12 @@ export class McpHub extends TypedEmitter<HubEvents> {
   }
 
   statuses(): ServerStatus[] {
-    return [...this.entries.values()].map((e) => this.statusOf(e));
+    return [...this.entries.values()].map((e) => entryStatus(e));
   }
 
   status(name: string): ServerStatus | undefined {
     const entry = this.entries.get(name);
-    return entry && this.statusOf(entry);
+    return entry && entryStatus(entry);
   }
 
   /**
@@ -205,7 +188,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     await this.stopEntry(entry);
     this.started = true;
     void this.launch(entry);
-    await this.until(() => this.entries.get(name) !== entry || this.statusOf(entry).state !== 'starting');
+    await this.until(() => this.entries.get(name) !== entry || entryStatus(entry).state !== 'starting');
   }
 
   /** Changes the roots every server is offered and tells the running ones. */
@@ -355,22 +338,6 @@ export class McpHub extends TypedEmitter<HubEvents> {
     }
   }
 
-  private statusOf(entry: Entry): ServerStatus {
-    const base: ServerStatus = entry.conn?.status() ?? {
-      name: entry.config.name,
-      state: 'stopped',
-      tools: [],
-      resources: [],
-      resourceTemplates: [],
-      prompts: [],
-    };
-    const status: ServerStatus = { ...base, restarts: entry.restarts };
-    if (entry.gaveUp) return { ...status, state: 'error', error: entry.gaveUp, pid: undefined };
-    if (entry.timer) return { ...status, state: 'starting', error: undefined, detail: entry.detail, pid: undefined };
-    if (entry.launching && status.state === 'error') return { ...status, state: 'starting', error: undefined };
-    return status;
-  }
-
   private allTools(): HubTool[] {
     if (!this.named) {
       const servers = [...this.entries.values()]
@@ -427,15 +394,6 @@ export class McpHub extends TypedEmitter<HubEvents> {
       this.emit('change');
     }, this.options.changeDebounceMs ?? 20);
   }
-}
-
-function hubLog(entry: Entry, level: SinkLevel, text: string): void {
-  entry.sink?.log(level, text);
-}
-
-/** A process that exited may start next time; a URL that does not answer is retried only while reconnecting a dropped session. */
-function retryable(err: McpStartError, entry: Entry): boolean {
-  return err.kind === 'exited' || (err.kind === 'unreachable' && entry.budget.recent > 0);
 }
 
 function failure(kind: McpFailureKind | 'unknown-tool', message: string): CallToolResult {

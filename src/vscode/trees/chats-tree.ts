@@ -13,25 +13,31 @@ export class ChatsTree implements vscode.TreeDataProvider<ChatMeta>, vscode.Disp
     private readonly openId: () => string | undefined,
   ) {}
 
-  private reading = false;
-  /** A refresh asked for during a read: that read may predate the news, so the view reads again after it. */
-  private stale = false;
+  /** What the rows last showed: a refresh that would draw the same rows draws nothing (a redraw under the pointer can eat a click). */
+  private shown = '';
+  private checking: Promise<void> = Promise.resolve();
 
+  /** Reads the list (after the reads before it) and redraws only when a row would look different. */
   refresh(): void {
-    if (this.reading) this.stale = true;
-    this.changed.fire();
+    this.checking = this.checking.then(async () => {
+      const list = await this.history.list().catch(() => []);
+      const signature = this.signature(list);
+      if (signature === this.shown) return;
+      this.shown = signature;
+      this.changed.fire();
+    });
   }
 
   async getChildren(node?: ChatMeta): Promise<ChatMeta[]> {
     if (node) return [];
-    this.reading = true;
-    this.stale = false;
-    try {
-      return await this.history.list();
-    } finally {
-      this.reading = false;
-      if (this.stale) setTimeout(() => this.refresh(), 50);
-    }
+    const list = await this.history.list();
+    this.shown = this.signature(list);
+    return list;
+  }
+
+  private signature(list: readonly ChatMeta[]): string {
+    const open = this.openId();
+    return list.map((m) => [m.id, m.title, when(m.updatedAt), m.model, m.id === open].join('\u0000')).join('\n');
   }
 
   getTreeItem(meta: ChatMeta): vscode.TreeItem {
