@@ -11,6 +11,7 @@ import type { ToolsTree } from './trees/tools-tree';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { historyCommands } from './chat-history-commands';
 import { pickModel } from './model-picker';
+import { commandRegistrar } from './command-registrar';
 
 export interface CommandDeps {
   chat: ChatController;
@@ -31,18 +32,7 @@ export interface CommandDeps {
 /** Every `mcpAgent.*` command the extension contributes. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { chat, chatView, secrets, hub, log } = deps;
-  const register = (id: string, run: (...args: never[]) => unknown): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (...args: never[]) => {
-      try {
-        return await run(...args);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        log.error(`${id} failed: ${message}`);
-        deps.onError?.(`${id}: ${message}`);
-        void vscode.window.showErrorMessage(`MCP Agent: ${message}`);
-        return undefined;
-      }
-    });
+  const register = commandRegistrar(log, (m) => deps.onError?.(m));
 
   const chats = historyCommands({ chat, chatView, history: deps.history, workspace: deps.workspace });
   return [

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { Register } from './command-registrar';
 import type { ConfigSource } from '../core/mcp/config/definition';
 import { safeServerName } from '../core/mcp/config/server-names';
 import { isSettingSource, SETTING_FILE } from './own-server-sources';
@@ -29,7 +30,6 @@ export interface AddServerArgs {
   target?: string;
 }
 
-type Register = (id: string, run: (...args: never[]) => unknown) => vscode.Disposable;
 
 /** A row of the Tools view a command was run on, or a server's name. */
 type Target = { status?: { name?: string }; own?: OwnServer; group?: { source?: { source: ConfigSource } } } | string | undefined;
@@ -217,20 +217,4 @@ async function importClaudeDesktop(manager: ServerManager, given?: string): Prom
     parsed.skipped.length ? `skipped ${parsed.skipped.join(', ')} (neither a command nor a url)` : '',
   ].filter(Boolean);
   void vscode.window.showInformationMessage(`MCP Agent: ${parts.join('; ')}.`);
-}
-
-/** Registers a command whose failure is logged, kept for the extension's API and shown to the person. */
-export function commandRegistrar(log: vscode.LogOutputChannel, onError: (message: string) => void): Register {
-  return (id, run) =>
-    vscode.commands.registerCommand(id, async (...args: never[]) => {
-      try {
-        return await run(...args);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        log.error(`${id} failed: ${message}`);
-        onError(`${id}: ${message}`);
-        void vscode.window.showErrorMessage(`MCP Agent: ${message}`);
-        return undefined;
-      }
-    });
 }
