@@ -1,7 +1,8 @@
 /**
  * Token counts and costs as the chat, the Chats view and the CLI print them (one wording
- * everywhere): "12.3k in · 9.8k from cache · 410 out · $0.0213", where "in" is every input token
- * the requests carried and "from cache" the part of it read from the prompt cache.
+ * everywhere): "12.3k in (9.8k from cache, 2.1k to cache) · 410 out · $0.0213", where "in" is every
+ * input token the requests carried, "from cache" the part read from the prompt cache and "to cache"
+ * the part written to it (billed a little over the input price).
  */
 export interface UsageNumbers {
   input: number;
@@ -26,8 +27,8 @@ export function dollars(usd: number): string {
 
 /** `unpriced`: turns whose model has no known price; the cost is then "at least". */
 export function usageLine(u: UsageNumbers, unpriced = 0): string {
-  const parts = [`${tokens(u.input + u.cacheRead + u.cacheWrite)} in`];
-  if (u.cacheRead) parts.push(`${tokens(u.cacheRead)} from cache`);
+  const cached = [u.cacheRead ? `${tokens(u.cacheRead)} from cache` : '', u.cacheWrite ? `${tokens(u.cacheWrite)} to cache` : ''].filter(Boolean);
+  const parts = [`${tokens(u.input + u.cacheRead + u.cacheWrite)} in${cached.length ? ` (${cached.join(', ')})` : ''}`];
   parts.push(`${tokens(u.output)} out`);
   const cost = costText(u, unpriced);
   if (cost) parts.push(cost);

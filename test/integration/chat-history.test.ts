@@ -149,7 +149,7 @@ describe('the CLI goes on with saved chats (--continue, --resume)', () => {
     assert.equal(first.code, 0, first.stderr);
     const id = /chat ([a-z0-9]+) saved; go on with --resume \1/.exec(first.stderr)?.[1];
     assert.ok(id, first.stderr);
-    assert.match(first.stderr, /this turn: [\d.]+k? in · (?:[\d.]+k? from cache · )?\d+ out · \$0\.\d+ · chat: [\d.]+k? tokens · \$0\.\d+\n/);
+    assert.match(first.stderr, /this turn: [\d.]+k? in(?: \([^)]*cache\))? · \d+ out · \$0\.\d+ · chat: [\d.]+k? tokens · \$0\.\d+\n/);
     const other = await cli(['--workspace', ws, 'a different chat'], env);
     assert.equal(other.code, 0, other.stderr);
 
