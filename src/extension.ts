@@ -85,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const chats = new ChatsTree(history, () => chat.currentChatId);
   const orchestrator = new OrchestratorClient(hub);
   const sessions = new SessionsTree(hub, orchestrator);
-  const transcripts = new SessionTranscripts(orchestrator);
+  const transcripts = new SessionTranscripts(orchestrator, hub);
   sessions.onRead = () => transcripts.refreshOpen();
 
   context.subscriptions.push(

@@ -1,9 +1,14 @@
 import * as vscode from 'vscode';
-import type { OrchestratorClient, SessionInfo } from './orchestrator-client';
+import type { McpHub } from '../core/mcp/hub';
+import { ORCHESTRATOR, type OrchestratorClient, type SessionInfo } from './orchestrator-client';
 import type { SessionsTree } from './trees/sessions-tree';
 
 const SCHEME = 'mcp-agent-session';
 const NAME = /^[a-zA-Z0-9_-]{1,60}$/;
+
+function transcriptUri(name: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: SCHEME, path: `/${name}.md` });
+}
 
 /** What the session commands get from a Sessions view row, or nothing from the palette. */
 type Target = { session?: SessionInfo } | string | undefined;
@@ -17,8 +22,18 @@ export class SessionTranscripts implements vscode.TextDocumentContentProvider, v
   readonly onDidChange = this.changed.event;
   private readonly registration: vscode.Disposable;
 
-  constructor(private readonly client: OrchestratorClient) {
+  private readonly offUpdates: () => void;
+
+  constructor(
+    private readonly client: OrchestratorClient,
+    private readonly hub: McpHub,
+  ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(SCHEME, this);
+    // An open transcript follows its session: the orchestrator says when `sessions://<name>` changed.
+    this.offUpdates = hub.on('resourceUpdated', (server, uri) => {
+      const name = server === ORCHESTRATOR ? /^sessions:\/\/([A-Za-z0-9_-]+)$/.exec(uri)?.[1] : undefined;
+      if (name && name !== 'list') this.changed.fire(transcriptUri(name));
+    });
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
@@ -31,7 +46,8 @@ export class SessionTranscripts implements vscode.TextDocumentContentProvider, v
   }
 
   async open(name: string): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: SCHEME, path: `/${name}.md` }));
+    await this.hub.subscribeResource(ORCHESTRATOR, `sessions://${name}`).catch(() => undefined);
+    const doc = await vscode.workspace.openTextDocument(transcriptUri(name));
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { preview: true });
   }
@@ -42,6 +58,7 @@ export class SessionTranscripts implements vscode.TextDocumentContentProvider, v
   }
 
   dispose(): void {
+    this.offUpdates();
     this.registration.dispose();
     this.changed.dispose();
   }

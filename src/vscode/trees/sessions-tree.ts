@@ -5,7 +5,9 @@ import { when } from './chats-tree';
 
 type Node = { kind: 'session'; session: SessionInfo } | { kind: 'message'; text: string; tooltip?: string };
 
-/** While a session runs its row is refreshed this often (status, turns and tokens change without a list change). */
+const LIST_URI = 'sessions://list';
+
+/** Without a subscription, a running session's row is read again this often. */
 const RUNNING_REFRESH_MS = 1500;
 
 const ICONS: Record<string, vscode.ThemeIcon> = {
@@ -24,15 +26,30 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private timer: NodeJS.Timeout | undefined;
-  private readonly off: () => void;
+  private readonly offs: Array<() => void>;
+  /** Subscribed to `sessions://list`: its `updated` notifications drive the view, no polling needed. */
+  private subscribed = false;
   /** Sessions as last read, for the commands (Resume offers these). */
   latest: SessionInfo[] = [];
 
   constructor(
-    hub: McpHub,
+    private readonly hub: McpHub,
     private readonly client: OrchestratorClient,
   ) {
-    this.off = hub.on('change', () => this.refresh());
+    this.offs = [
+      hub.on('change', () => {
+        this.subscribe();
+        this.refresh();
+      }),
+      hub.on('resourceUpdated', (server, uri) => server === ORCHESTRATOR && uri === LIST_URI && this.refresh()),
+    ];
+  }
+
+  /** Once the orchestrator is ready; the hub keeps the subscription across its restarts. */
+  private subscribe(): void {
+    if (this.subscribed || !this.client.ready) return;
+    this.subscribed = true;
+    this.hub.subscribeResource(ORCHESTRATOR, LIST_URI).catch(() => (this.subscribed = false));
   }
 
   /** Told after each read, so open transcripts can follow a running session. */
@@ -60,7 +77,8 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     } finally {
       this.reading = false;
     }
-    this.schedule(this.stale || this.latest.some((s) => s.status === 'running'));
+    // Without the subscription (an older orchestrator), a running session is read again on a timer.
+    this.schedule(this.stale || (!this.subscribed && this.latest.some((s) => s.status === 'running')));
     this.onRead?.();
     return this.latest.map((session) => ({ kind: 'session', session }));
   }
@@ -91,7 +109,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.off();
+    for (const off of this.offs) off();
     this.changed.dispose();
   }
 }
