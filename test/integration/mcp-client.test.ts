@@ -11,7 +11,7 @@ import { McpHub } from '../../src/core/mcp/hub';
 import { SamplingBroker, type SamplingApproval, type SamplingDecision } from '../../src/core/mcp/sampling-broker';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
-import { fakeConfig, repoRoot, textOf, waitForStatus } from './mcp-support';
+import { fakeConfig, repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 
 const T = { timeout: 60_000 };
 const everything: ServerConfig = {
@@ -29,15 +29,11 @@ interface Logged {
 }
 
 /** A hub with the given handlers; `logs` collects every sink line. */
-async function withHub(configs: ServerConfig[], handlers: ClientHandlers, body: (hub: McpHub) => Promise<void>): Promise<void> {
-  const hub = new McpHub(configs, { connection: { handlers, closeGraceMs: 200 }, changeDebounceMs: 5 });
-  hub.start();
-  try {
+function withHub(configs: ServerConfig[], handlers: ClientHandlers, body: (hub: McpHub) => Promise<void>): Promise<void> {
+  return hubFor(configs, { connection: { handlers, closeGraceMs: 200 }, changeDebounceMs: 5 }, async (hub) => {
     await hub.settled();
     await body(hub);
-  } finally {
-    await hub.dispose();
-  }
+  });
 }
 
 function logging(logs: Logged[], level?: 'debug' | 'error'): ClientHandlers['logging'] {

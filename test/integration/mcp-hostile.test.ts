@@ -7,20 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAILURE_META_KEY, McpHub } from '../../src/core/mcp/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
-import { fakeConfig, textOf, waitForStatus } from './mcp-support';
+import { fakeConfig, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 
 const FAST = { restart: { baseDelayMs: 50, maxRestarts: 0, windowMs: 60_000 }, changeDebounceMs: 1 };
 
-async function withHub(configs: ServerConfig[], body: (hub: McpHub, log: string[]) => Promise<void>): Promise<void> {
+function withHub(configs: ServerConfig[], body: (hub: McpHub, log: string[]) => Promise<void>): Promise<void> {
   const log: string[] = [];
-  const hub = new McpHub(configs, { ...FAST, connection: { log: (server, line) => log.push(`${server}: ${line}`) } });
-  hub.start();
-  try {
+  return hubFor(configs, { ...FAST, connection: { log: (server, line) => log.push(`${server}: ${line}`) } }, async (hub) => {
     await hub.settled();
     await body(hub, log);
-  } finally {
-    await hub.dispose();
-  }
+  });
 }
 
 function kind(result: { _meta?: Record<string, unknown> }): unknown {

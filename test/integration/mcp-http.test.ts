@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { FAILURE_META_KEY, McpHub, type HubOptions } from '../../src/core/mcp/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { freePort, startEverything, startHttpFake, type HttpServerProcess } from './helpers/http-server-process';
-import { repoRoot, textOf, waitForStatus } from './mcp-support';
+import { repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 
 const T = { timeout: 40_000 };
+const withHub = (configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> => hubFor(configs, options, body);
+
 const FAST: HubOptions = {
   connection: { closeGraceMs: 200, initializeTimeoutMs: 15_000, reconnection: { initialReconnectionDelay: 20, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 2, maxRetries: 2 } },
   restart: { baseDelayMs: 10, maxDelayMs: 50, maxRestarts: 2, windowMs: 60_000 },
@@ -24,15 +26,6 @@ async function serve(start: Promise<HttpServerProcess>): Promise<HttpServerProce
   return p;
 }
 
-async function withHub(configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> {
-  const hub = new McpHub(configs, options);
-  hub.start();
-  try {
-    await body(hub);
-  } finally {
-    await hub.dispose();
-  }
-}
 
 const http = (name: string, url: string, extra: Partial<ServerConfig> = {}): ServerConfig => ({ name, transport: 'http', url, ...extra }) as ServerConfig;
 const failureOf = (r: { _meta?: Record<string, unknown> }): unknown => r._meta?.[FAILURE_META_KEY];

@@ -6,24 +6,17 @@ import assert from 'node:assert/strict';
 import { bundledServerConfigs } from '../../src/core/mcp/bundled-servers';
 import { FAILURE_META_KEY, McpHub, type HubOptions } from '../../src/core/mcp/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
-import { fake, fakeConfig, isAlive, repoRoot, textOf, waitForStatus } from './mcp-support';
+import { fake, fakeConfig, isAlive, repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 
 const T = { timeout: 30_000 };
+const withHub = (configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> => hubFor(configs, options, body);
+
 const FAST: HubOptions = {
   connection: { closeGraceMs: 200, initializeTimeoutMs: 10_000 },
   restart: { baseDelayMs: 10, maxDelayMs: 50, maxRestarts: 2, windowMs: 60_000 },
   changeDebounceMs: 5,
 };
 
-async function withHub(configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> {
-  const hub = new McpHub(configs, options);
-  hub.start();
-  try {
-    await body(hub);
-  } finally {
-    await hub.dispose();
-  }
-}
 
 const failureOf = (r: { _meta?: Record<string, unknown> }): unknown => r._meta?.[FAILURE_META_KEY];
 

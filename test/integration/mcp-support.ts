@@ -1,7 +1,7 @@
 /** What the MCP host tests share: where the fake servers are, configs for them, small waits. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { McpHub } from '../../src/core/mcp/hub';
+import { McpHub, type HubOptions } from '../../src/core/mcp/hub';
 import type { ServerConfig, ServerStatus } from '../../src/core/mcp/types';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
@@ -46,4 +46,15 @@ export function waitForStatus(hub: McpHub, name: string, ok: (s: ServerStatus) =
 
 export function textOf(result: { content: unknown[] }): string {
   return result.content.map((c) => (c as { text?: string }).text ?? '').join('');
+}
+
+/** Runs `body` with a started hub of `configs`, and always disposes of it (every process gone) after. */
+export async function withHub(configs: ServerConfig[], options: HubOptions, body: (hub: McpHub) => Promise<void>): Promise<void> {
+  const hub = new McpHub(configs, options);
+  hub.start();
+  try {
+    await body(hub);
+  } finally {
+    await hub.dispose();
+  }
 }
