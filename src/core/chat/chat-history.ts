@@ -1,6 +1,6 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CHAT_ID, newChatId, newMeta, readMeta, writeMeta, type ChatMeta } from './chat-meta';
+import { CHAT_ID, readMeta, writeMeta, type ChatMeta } from './chat-meta';
 import { ChatStore } from '../transcript/chat-store';
 import { transcriptMarkdown } from './transcript-markdown';
 
@@ -29,13 +29,6 @@ export class ChatHistory {
 
   async get(id: string): Promise<ChatMeta | undefined> {
     return CHAT_ID.test(id) ? readMeta(this.chatDir(id)) : undefined;
-  }
-
-  async create(model: string): Promise<ChatMeta> {
-    const meta = newMeta(newChatId(), model);
-    await mkdir(this.chatDir(meta.id), { recursive: true });
-    await writeMeta(this.chatDir(meta.id), meta);
-    return meta;
   }
 
   store(id: string): ChatStore {
