@@ -106,7 +106,13 @@ export class HostOAuthProvider implements OAuthClientProvider {
     // Listening before the browser opens: a fast authorization server may redirect at once.
     const code = this.loopback.expect(state, this.front.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     code.catch(() => undefined);
-    const yes = await this.front.authorize({ server: this.server, host: url.host, url });
+    let yes: boolean;
+    try {
+      yes = await this.front.authorize({ server: this.server, serverUrl: this.serverUrl, host: url.host, url });
+    } catch (err) {
+      this.loopback.close();
+      throw err;
+    }
     if (!yes) {
       this.loopback.close();
       throw new OAuthProblem(`it asks you to sign in at ${url.host}, which was declined; restart the server to be asked again`, 'declined');

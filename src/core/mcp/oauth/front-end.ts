@@ -4,6 +4,8 @@ import type { OAuthStore } from './oauth-store';
 export interface AuthorizationRequest {
   /** The MCP server's name. */
   server: string;
+  /** The MCP server's URL as fetched: the key its sign-in is kept under (oauth-key.ts). */
+  serverUrl: string;
   /** The authorization server's host: what the person decides on (the URL itself is long and opaque). */
   host: string;
   /** Where the browser goes; already checked to be https (or http on this machine). */
