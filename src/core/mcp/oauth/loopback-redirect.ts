@@ -39,7 +39,7 @@ export class LoopbackRedirect {
         this.waiting.delete(state);
         reject(new OAuthProblem(`nobody finished signing in within ${Math.round(timeoutMs / 1000)} s; restart the server to try again`, 'failed'));
       }, timeoutMs);
-      timer.unref();
+      // Not unref'd: a flow waiting for the person keeps the process alive (the listener itself does not).
       this.waiting.set(state, { resolve, reject, timer });
     });
   }
