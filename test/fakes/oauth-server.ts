@@ -8,6 +8,9 @@
  *   --auth-endpoint=URL  the authorization server metadata names this authorization endpoint instead
  *                        (a hostile server: `javascript:...`, `file:///...`)
  *   --sse                the MCP endpoint speaks the older HTTP+SSE transport (GET /mcp, POST /messages)
+ *   --ipv6               listens on [::1] instead of 127.0.0.1 (code-server rewrites a browser's
+ *                        127.0.0.1/localhost addresses to its port proxy; [::1] it leaves alone); the SDK
+ *                        then needs MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL=1 for an http issuer
  * Tools: whoami (the token's client, scopes and resource, as JSON); admin (needs scope `admin`: without
  * it the POST gets 403 insufficient_scope); expire (every access token issued so far stops working;
  * refresh tokens still do); stats (how many registrations, authorizations, code exchanges and refreshes).
@@ -32,6 +35,7 @@ const flag = (name: string): string | undefined => {
 };
 const hostileEndpoint = flag('auth-endpoint');
 const legacy = flag('sse') !== undefined;
+const host = flag('ipv6') !== undefined ? '::1' : '127.0.0.1';
 
 const stats = { registrations: 0, authorizations: 0, exchanges: 0, refreshes: 0 };
 interface Grant {
@@ -117,10 +121,10 @@ function build(auth: AuthInfo | undefined): McpServer {
 
 async function main(): Promise<void> {
   const app = express();
-  const listening = app.listen(0, '127.0.0.1');
+  const listening = app.listen(0, host);
   await new Promise<void>((resolve) => listening.once('listening', () => resolve()));
   const port = (listening.address() as AddressInfo).port;
-  const base = new URL(`http://127.0.0.1:${port}/`);
+  const base = new URL(`http://${host === '::1' ? '[::1]' : host}:${port}/`);
   const mcpUrl = new URL('/mcp', base);
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
 

@@ -9,10 +9,12 @@ import { repoRoot } from '../../support/repo-root';
 import { startHttpServerProcess, type HttpServerProcess } from './http-server-process';
 
 /** test/fakes/oauth-server.ts with its flags. */
-export function startOAuthFake(...flags: string[]): Promise<HttpServerProcess> {
+export async function startOAuthFake(...flags: string[]): Promise<HttpServerProcess> {
   const script = join(repoRoot(), 'out', 'test', 'fakes', 'oauth-server.js');
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`node esbuild.mjs\` first`);
-  return startHttpServerProcess([script, ...flags], { ready: /listening (\d+)/ });
+  const ipv6 = flags.includes('--ipv6');
+  const p = await startHttpServerProcess([script, ...flags], { ready: /listening (\d+)/, env: ipv6 ? { MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL: '1' } : {} });
+  return ipv6 ? { ...p, url: `http://[::1]:${p.port}/mcp` } : p;
 }
 
 /** What a browser ends on after following every redirect from `url`. */
