@@ -7,18 +7,21 @@ const PROBE_TIMEOUT_MS = 10_000;
 /**
  * Before `initialize`, asks the server whether it wants authorization, and gets it first when it does.
  * The SDK would do it on the 401 to `initialize` too, but that request runs on a timeout (15 s) while
- * the person is in the browser; here the wait has no clock but the sign-in's own. The question is the
- * GET a streamable HTTP client may send anyway (a server without a standalone stream answers 405, one
- * without a session 400); only a 401 means anything.
+ * the person is in the browser; here the wait has no clock but the sign-in's own. The question is a
+ * `ping`, the one request the spec lets a client send before `initialize`, POSTed as `initialize` will
+ * be (a GET is not enough: servers that offer no standalone stream often leave GET unprotected). A server
+ * that needs no authorization answers it somehow (400 without a session, 200); only a 401 means anything.
  */
 export async function authorizeFirst(url: URL, headers: Record<string, string> | undefined, provider: HostOAuthProvider, fetchFn: FetchLike = fetch): Promise<void> {
   const sent = new Headers(headers);
   const tokens = await provider.tokens();
   if (tokens) sent.set('Authorization', `Bearer ${tokens.access_token}`);
-  sent.set('Accept', 'text/event-stream');
+  sent.set('Accept', 'application/json, text/event-stream');
+  sent.set('Content-Type', 'application/json');
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-agent-authorization-probe', method: 'ping' });
   let response: Response;
   try {
-    response = await fetchFn(url, { method: 'GET', headers: sent, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    response = await fetchFn(url, { method: 'POST', headers: sent, body, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
   } catch {
     // Unreachable or slow: initialize says so properly.
     return;
