@@ -62,6 +62,24 @@ describe('OAuth for remote MCP servers', () => {
     assert.deepEqual(stats, { registrations: 1, authorizations: 1, exchanges: 1, refreshes: 0 });
   });
 
+  test('the person may take longer than initialize may: signing in happens before initialize is sent', T, async () => {
+    const server = await serve();
+    const person = testPerson();
+    const slow: OAuthFrontEnd = {
+      ...person,
+      // Reads the page for three times as long as initialize is given (a person is slow; that is the point).
+      authorize: (request) => new Promise((resolve) => setTimeout(() => resolve(person.authorize(request)), 1500)),
+    };
+    const conn = new McpConnection({ name: 'slow', transport: 'http', url: server.url }, { oauth: slow, initializeTimeoutMs: 500, closeGraceMs: 200 });
+    try {
+      await conn.start();
+      assert.deepEqual((await json(conn, 'whoami')).scopes, ['mcp']);
+    } finally {
+      await conn.close();
+    }
+    assert.equal(person.asked.length, 1);
+  });
+
   test('an expired access token is refreshed without asking the person again', T, async () => {
     const server = await serve();
     const person = testPerson();
