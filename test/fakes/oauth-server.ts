@@ -13,7 +13,8 @@
  *                        then needs MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL=1 for an http issuer
  * Tools: whoami (the token's client, scopes and resource, as JSON); admin (needs scope `admin`: without
  * it the POST gets 403 insufficient_scope); expire (every access token issued so far stops working;
- * refresh tokens still do); stats (how many registrations, authorizations, code exchanges and refreshes).
+ * refresh tokens still do); revoke (every access and refresh token stops working: only a new sign-in
+ * helps); stats (how many registrations, authorizations, code exchanges and refreshes).
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -114,6 +115,13 @@ function build(auth: AuthInfo | undefined): McpServer {
   server.registerTool('expire', { description: 'Every access token so far stops working' }, async () => {
     setImmediate(() => accessTokens.clear());
     return text('expired');
+  });
+  server.registerTool('revoke', { description: 'Every access and refresh token stops working' }, async () => {
+    setImmediate(() => {
+      accessTokens.clear();
+      refreshTokens.clear();
+    });
+    return text('revoked');
   });
   server.registerTool('stats', { description: 'What the authorization server did' }, async () => text(JSON.stringify(stats)));
   return server;

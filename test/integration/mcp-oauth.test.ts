@@ -93,6 +93,18 @@ describe('OAuth for remote MCP servers', () => {
     assert.equal(person.asked.length, 1);
   });
 
+  test('mid-session, tokens that can no longer be refreshed send the person to sign in again, and the request goes through after', T, async () => {
+    const server = await serve();
+    const person = testPerson();
+    await connected(server.url, person, async (conn) => {
+      await json(conn, 'whoami');
+      assert.equal(textOf(await conn.callTool('revoke')), 'revoked');
+      const stats = await json(conn, 'stats');
+      assert.deepEqual(stats, { registrations: 1, authorizations: 2, exchanges: 2, refreshes: 0 });
+    });
+    assert.equal(person.asked.length, 2);
+  });
+
   test('a 403 insufficient_scope sends the person to consent to the wider scope, then the call goes through', T, async () => {
     const server = await serve();
     const person = testPerson();
