@@ -118,7 +118,7 @@ describe('OAuth for remote MCP servers', () => {
     assert.equal(person.asked[1]?.url.searchParams.get('scope'), 'mcp admin');
   });
 
-  for (const hostile of ['javascript:alert(document.cookie)//', 'file:///etc/passwd']) {
+  for (const hostile of ['javascript:alert(document.cookie)//', 'file:///etc/passwd', 'http://example.invalid/authorize']) {
     test(`an authorization endpoint of ${hostile.split(':')[0]}: is refused before anyone is asked`, T, async () => {
       const server = await serve(`--auth-endpoint=${hostile}`);
       const person = testPerson();

@@ -71,11 +71,16 @@ export class HttpEndpointTransport implements Transport {
     this.inner = inner;
     try {
       await inner.start();
-      if (this.params.auth && inner instanceof StreamableHTTPClientTransport) await authorizeFirst(this.params.url, this.params.headers, this.params.auth);
     } catch (err) {
       this.remember(err);
       if (err instanceof UnauthorizedError && inner instanceof SSEClientTransport) return this.startSseAuthorized(inner, err);
       throw describeHttpFailure(err, 'GET of the event stream at', this.shown, this.params.url);
+    }
+    if (!this.params.auth || !(inner instanceof StreamableHTTPClientTransport)) return;
+    try {
+      await authorizeFirst(this.params.url, this.params.headers, this.params.auth);
+    } catch (err) {
+      throw describeHttpFailure(err, 'signing in to', this.shown, this.params.url);
     }
   }
 

@@ -33,7 +33,7 @@ export async function authorizeFirst(url: URL, headers: Record<string, string> |
 }
 
 /** auth() through to tokens: when it sent the person to the browser, waits for the redirect and exchanges its code. */
-export async function authorize(
+async function authorize(
   provider: HostOAuthProvider,
   options: { serverUrl: URL; resourceMetadataUrl?: URL; scope?: string; fetchFn?: FetchLike },
 ): Promise<void> {
