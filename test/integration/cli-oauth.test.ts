@@ -5,11 +5,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { FileOAuthStore } from '../../src/cli-oauth';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { CLI, runCli } from './helpers/cli-process';
+import { CLI, haveScript, runCli, runCliOnTerminal } from './helpers/cli-process';
 import type { HttpServerProcess } from './helpers/http-server-process';
 import { browse, startOAuthFake } from './helpers/oauth-harness';
 import { fake } from './mcp-support';
@@ -114,5 +115,37 @@ describe('the CLI signing in to an MCP server (OAuth)', () => {
     assert.equal(await exited, 0, stderr);
     assert.deepEqual((JSON.parse(lastToolResult()) as { scopes: string[] }).scopes, ['mcp']);
     assert.ok(existsSync(join(home, 'oauth.json')));
+  });
+
+  test('the REPL on a terminal asks before the browser opens: "n" leaves the server unsigned, "y" runs $BROWSER', { ...T, skip: !haveScript() && 'script(1) is not installed' }, async () => {
+    const { ws, home, config, log, browser } = setUp();
+    const runEnv = { ...env, MCP_AGENT_HOME: home, BROWSER: browser, OAUTH_BROWSER_LOG: log };
+    const question = `Sign in at 127.0.0.1:${server.port} in your browser? [Y/n] `;
+    const no = await runCliOnTerminal(['--workspace', ws, '--mcp-config', config], runEnv, [[question, 'n'], ['You: ', 'exit']]);
+    assert.equal(no.code, 0, no.output);
+    assert.match(no.output.replace(/\r/g, ''), new RegExp(`\\[server guarded failed: server guarded: it asks you to sign in at 127\\.0\\.0\\.1:${server.port}, which was declined`));
+    assert.equal(existsSync(log), false, '$BROWSER was not run');
+
+    const yes = await runCliOnTerminal(['--workspace', ws, '--mcp-config', config], runEnv, [[question, 'y'], ['You: ', 'exit']]);
+    assert.equal(yes.code, 0, yes.output);
+    assert.doesNotMatch(yes.output, /server guarded failed/);
+    assert.match(readFileSync(log, 'utf8'), /"status":200/);
+  });
+
+  test('the token file: writes of two servers at once both land, a damaged file costs a sign-in and is rewritten 0600', async () => {
+    const file = join(dir('cli-oauth-store-'), 'oauth.json');
+    writeFileSync(file, '{ not json', { mode: 0o644 });
+    const store = new FileOAuthStore(file);
+    assert.equal(await store.read('https://a.example/mcp'), undefined);
+    await Promise.all([
+      store.write('https://a.example/mcp', { tokens: { access_token: 'a', token_type: 'bearer' } }),
+      store.write('https://b.example/mcp', { tokens: { access_token: 'b', token_type: 'bearer' } }),
+    ]);
+    assert.equal((await store.read('https://a.example/mcp'))?.tokens?.access_token, 'a');
+    assert.equal((await new FileOAuthStore(file).read('https://b.example/mcp'))?.tokens?.access_token, 'b');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    await store.forget('https://a.example/mcp');
+    assert.equal(await store.read('https://a.example/mcp'), undefined);
+    assert.ok(await store.read('https://b.example/mcp'));
   });
 });
