@@ -1,0 +1,175 @@
+// The official MCP conformance suite against our client (the CLI, through test/fakes/conformance-client.ts) and
+// our bundled servers (over --http), checked against test/conformance/baseline.json.
+// Usage: node test/conformance/run.mjs   (after `node esbuild.mjs`; `npm test` runs it after the node tests)
+// Fails on a scenario that fails without being in the baseline (the suite's own output follows), on a baseline
+// entry that now passes ("remove it from the baseline"), and on a server scenario of the spec version that
+// scenarios.json neither runs nor calls not applicable.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
+import { startHttpServer } from './http-server.mjs';
+import { expectedFailuresYaml, listScenarios, outcomeOf, runSuite, suitePaths, unsupportedPlatform } from './suite.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..');
+const BASELINE = join(HERE, 'baseline.json');
+const SCENARIOS = join(HERE, 'scenarios.json');
+const ADAPTER = join('out', 'test', 'fakes', 'conformance-client.js');
+/** A client scenario's own limit in the suite; ours (the kill) is well past it, to prove nothing hangs. */
+const CLIENT_TIMEOUT_MS = 30_000;
+
+const Reason = z.string().trim().min(1, 'say why');
+const BaselineFile = z.object({
+  client: z.record(z.string(), Reason),
+  server: z.record(z.string(), z.record(z.string(), Reason)),
+});
+const ScenariosFile = z.object({
+  specVersion: z.string(),
+  servers: z.record(z.string(), z.array(z.string()).min(1)),
+  notApplicable: z.record(z.string(), Reason),
+});
+
+function readJson(file, schema) {
+  const parsed = schema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${relative(ROOT, file)}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Every name in the two files is one of the suite's scenarios, and every server scenario is accounted for. */
+function checkFiles(baseline, scenarios, suite) {
+  const problems = [];
+  const runs = new Set(Object.values(scenarios.servers).flat());
+  for (const name of suite.server) {
+    if (!runs.has(name) && !(name in scenarios.notApplicable)) {
+      problems.push(`server scenario ${name} is new: run it against the servers it applies to, or list it under notApplicable with why (scenarios.json)`);
+    }
+  }
+  for (const name of [...runs, ...Object.keys(scenarios.notApplicable)]) {
+    if (!suite.server.includes(name)) problems.push(`scenarios.json names ${name}, which is no server scenario of spec ${scenarios.specVersion}`);
+  }
+  for (const name of Object.keys(scenarios.notApplicable)) {
+    if (runs.has(name)) problems.push(`scenarios.json both runs ${name} and calls it not applicable`);
+  }
+  for (const name of Object.keys(baseline.client)) {
+    if (!suite.client.includes(name)) problems.push(`baseline.json lists client scenario ${name}, which the suite does not have for spec ${scenarios.specVersion}`);
+  }
+  for (const [server, entries] of Object.entries(baseline.server)) {
+    for (const name of Object.keys(entries)) {
+      if (!scenarios.servers[server]?.includes(name)) problems.push(`baseline.json lists ${name} for the ${server} server, which scenarios.json does not run against it`);
+    }
+  }
+  return problems;
+}
+
+/** One scenario through the suite with the baseline's verdict; prints a line, and the suite's output when it matters. */
+async function runScenario(paths, work, { kind, label, name, reason, args }) {
+  const dir = mkdtempSync(join(work, 'run-'));
+  const yaml = join(dir, 'expected-failures.yml');
+  writeFileSync(yaml, expectedFailuresYaml(kind, reason === undefined ? [] : [name]));
+  const { code, output } = await runSuite(paths, [...args, '--expected-failures', yaml, '-o', join(dir, 'results')], {
+    cwd: ROOT,
+    timeoutMs: CLIENT_TIMEOUT_MS * 3,
+  });
+  const outcome = outcomeOf(code, output, reason !== undefined);
+  if (outcome === 'passed') console.log(`  ✓ ${label}`);
+  else if (outcome === 'expected') console.log(`  ~ ${label} (in the baseline: ${reason})`);
+  else if (outcome === 'stale') {
+    console.log(`  ✗ ${label} passed but is in test/conformance/baseline.json: remove it from the baseline`);
+  } else {
+    console.log(`  ✗ ${label} failed and is not in test/conformance/baseline.json (results: ${dir}):\n${indent(output)}`);
+  }
+  if (outcome === 'passed' || outcome === 'expected') rmSync(dir, { recursive: true, force: true });
+  return outcome;
+}
+
+async function clientScenarios(paths, work, names, baseline) {
+  console.log(`client scenarios, against the CLI (${ADAPTER}):`);
+  const outcomes = [];
+  // One at a time: each starts the CLI and its bundled servers, and sse-retry times the client's reconnect.
+  for (const name of names) {
+    const args = ['client', '--command', `${process.execPath} ${ADAPTER}`, '--scenario', name, '--timeout', String(CLIENT_TIMEOUT_MS)];
+    outcomes.push(await runScenario(paths, work, { kind: 'client', label: name, name, reason: baseline.client[name], args }));
+  }
+  return outcomes;
+}
+
+async function serverScenarios(paths, work, scenarios, baseline) {
+  const outcomes = [];
+  for (const [server, names] of Object.entries(scenarios.servers)) {
+    const workspace = mkdtempSync(join(work, `${server}-ws-`));
+    const serving = await startHttpServer(ROOT, server, workspace);
+    console.log(`server scenarios, against dist/servers/${server}.js --http (${serving.url}):`);
+    try {
+      for (const name of names) {
+        const reason = baseline.server[server]?.[name];
+        const args = ['server', '--url', serving.url, '--scenario', name];
+        outcomes.push(await runScenario(paths, work, { kind: 'server', label: `${server}: ${name}`, name, reason, args }));
+      }
+    } finally {
+      await serving.stop();
+    }
+  }
+  return outcomes;
+}
+
+function count(outcomes, what) {
+  return outcomes.filter((o) => o === what).length;
+}
+
+function indent(text) {
+  return text.trimEnd().split('\n').map((l) => `      ${l}`).join('\n');
+}
+
+async function main() {
+  const unsupported = unsupportedPlatform();
+  if (unsupported) {
+    console.log(`conformance: skipped: ${unsupported}`);
+    return 0;
+  }
+  for (const built of [ADAPTER, join('dist', 'cli.js')]) {
+    if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run node esbuild.mjs first`);
+  }
+  const paths = suitePaths(ROOT);
+  const baseline = readJson(BASELINE, BaselineFile);
+  const scenarios = readJson(SCENARIOS, ScenariosFile);
+  const suite = {
+    client: listScenarios(paths, 'client', scenarios.specVersion),
+    server: listScenarios(paths, 'server', scenarios.specVersion),
+  };
+  const problems = checkFiles(baseline, scenarios, suite);
+  if (problems.length > 0) {
+    for (const p of problems) console.log(`conformance: ${p}`);
+    return 1;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
+  let keep = false;
+  try {
+    const client = await clientScenarios(paths, work, suite.client, baseline);
+    const server = await serverScenarios(paths, work, scenarios, baseline);
+    const pairs = Object.values(scenarios.servers).flat().length;
+    const notApplicable = Object.keys(scenarios.notApplicable).length;
+    console.log(
+      `\nconformance (spec ${scenarios.specVersion}):\n` +
+        `  client: ${count(client, 'passed')} passed, ${count(client, 'expected')} in the baseline, ${client.length} scenarios\n` +
+        `  server: ${count(server, 'passed')} passed, ${count(server, 'expected')} in the baseline, ${pairs} runs of ` +
+        `${suite.server.length - notApplicable} scenarios on ${Object.keys(scenarios.servers).length} servers; ` +
+        `${notApplicable} of the suite's ${suite.server.length} server scenarios need its own test server (scenarios.json)`,
+    );
+    const bad = [...client, ...server].filter((o) => o === 'failed' || o === 'stale').length;
+    keep = bad > 0;
+    if (keep) console.log(`conformance: ${bad} scenario run${bad === 1 ? '' : 's'} did not match the baseline (above; the suite's results are kept in ${work})`);
+    return keep ? 1 : 0;
+  } finally {
+    if (!keep) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`conformance: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);
