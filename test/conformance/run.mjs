@@ -4,7 +4,7 @@
 // Fails on a scenario that fails without being in the baseline (the suite's own output follows), on a baseline
 // entry that now passes ("remove it from the baseline"), and on a server scenario of the spec version that
 // scenarios.json neither runs nor calls not applicable.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,15 +64,16 @@ function checkFiles(baseline, scenarios, suite) {
 }
 
 /** One scenario through the suite with the baseline's verdict; prints a line, and the suite's output when it matters. */
-async function runScenario(paths, work, { kind, label, name, reason, args }) {
-  const dir = mkdtempSync(join(work, 'run-'));
-  const yaml = join(dir, 'expected-failures.yml');
-  writeFileSync(yaml, expectedFailuresYaml(kind, reason === undefined ? [] : [name]));
-  const { code, output } = await runSuite(paths, [...args, '--expected-failures', yaml, '-o', join(dir, 'results')], {
-    cwd: ROOT,
-    timeoutMs: CLIENT_TIMEOUT_MS * 3,
-  });
-  const outcome = outcomeOf(code, output, reason !== undefined);
+async function runScenario(paths, work, scenario) {
+  const { label, reason } = scenario;
+  let run = await runOnce(paths, work, scenario);
+  // The suite turns "slightly late" into a WARNING, which fails a run (sse-retry allows 200 ms over the server's
+  // `retry`): on a loaded machine a run whose only problems are such warnings gets one more try.
+  if (run.outcome === 'failed' && onlyWarnings(run.dir)) {
+    console.log(`  ? ${label}: only warnings (${warnings(run.dir).join('; ')}); running it once more`);
+    run = await runOnce(paths, work, scenario);
+  }
+  const { outcome, dir, output } = run;
   if (outcome === 'passed') console.log(`  ✓ ${label}`);
   else if (outcome === 'expected') console.log(`  ~ ${label} (in the baseline: ${reason})`);
   else if (outcome === 'stale') {
@@ -82,6 +83,37 @@ async function runScenario(paths, work, { kind, label, name, reason, args }) {
   }
   if (outcome === 'passed' || outcome === 'expected') rmSync(dir, { recursive: true, force: true });
   return outcome;
+}
+
+async function runOnce(paths, work, { kind, name, reason, args }) {
+  const dir = mkdtempSync(join(work, 'run-'));
+  const yaml = join(dir, 'expected-failures.yml');
+  writeFileSync(yaml, expectedFailuresYaml(kind, reason === undefined ? [] : [name]));
+  const { code, output } = await runSuite(paths, [...args, '--expected-failures', yaml, '-o', join(dir, 'results')], {
+    cwd: ROOT,
+    timeoutMs: CLIENT_TIMEOUT_MS * 3,
+  });
+  return { outcome: outcomeOf(code, output, reason !== undefined), dir, output };
+}
+
+/** The checks the suite saved for a run (results/<scenario>-<time>/checks.json), empty when there are none. */
+function savedChecks(dir) {
+  const results = join(dir, 'results');
+  if (!existsSync(results)) return [];
+  return readdirSync(results, { recursive: true })
+    .filter((f) => String(f).endsWith('checks.json'))
+    .flatMap((f) => JSON.parse(readFileSync(join(results, String(f)), 'utf8')));
+}
+
+function warnings(dir) {
+  return savedChecks(dir)
+    .filter((c) => c.status === 'WARNING')
+    .map((c) => `${c.id}: ${c.errorMessage ?? c.description}`);
+}
+
+function onlyWarnings(dir) {
+  const checks = savedChecks(dir);
+  return checks.some((c) => c.status === 'WARNING') && !checks.some((c) => c.status === 'FAILURE');
 }
 
 async function clientScenarios(paths, work, names, baseline) {
