@@ -1,6 +1,8 @@
 // The official MCP conformance suite against our client (the CLI, through test/fakes/conformance-client.ts) and
 // our bundled servers (over --http), checked against test/conformance/baseline.json.
-// Usage: node test/conformance/run.mjs   (after `node esbuild.mjs`; `npm test` runs it after the node tests)
+// Usage: node test/conformance/run.mjs [--baseline <file>] [--scenario <name>]...
+//   after `node esbuild.mjs`; `npm test` runs it after the node tests. --scenario runs only the scenarios named
+//   (client, or server on the servers scenarios.json runs it on); --baseline reads another baseline file (tests).
 // Fails on a scenario that fails without being in the baseline (the suite's own output follows), on a baseline
 // entry that now passes ("remove it from the baseline"), and on a server scenario of the spec version that
 // scenarios.json neither runs nor calls not applicable.
@@ -8,13 +10,20 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { startHttpServer } from './http-server.mjs';
 import { expectedFailuresYaml, listScenarios, outcomeOf, runSuite, suitePaths, unsupportedPlatform } from './suite.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
-const BASELINE = join(HERE, 'baseline.json');
+const { values: options } = parseArgs({
+  options: { baseline: { type: 'string', default: join(HERE, 'baseline.json') }, scenario: { type: 'string', multiple: true } },
+});
+const BASELINE = options.baseline;
+const BASELINE_NAME = relative(ROOT, BASELINE);
+/** The scenarios to run: all, or those named with --scenario. */
+const wanted = (name) => !options.scenario || options.scenario.includes(name);
 const SCENARIOS = join(HERE, 'scenarios.json');
 const ADAPTER = join('out', 'test', 'fakes', 'conformance-client.js');
 /** A client scenario's own limit in the suite; ours (the kill) is well past it, to prove nothing hangs. */
@@ -53,12 +62,15 @@ function checkFiles(baseline, scenarios, suite) {
     if (runs.has(name)) problems.push(`scenarios.json both runs ${name} and calls it not applicable`);
   }
   for (const name of Object.keys(baseline.client)) {
-    if (!suite.client.includes(name)) problems.push(`baseline.json lists client scenario ${name}, which the suite does not have for spec ${scenarios.specVersion}`);
+    if (!suite.client.includes(name)) problems.push(`${BASELINE_NAME} lists client scenario ${name}, which the suite does not have for spec ${scenarios.specVersion}`);
   }
   for (const [server, entries] of Object.entries(baseline.server)) {
     for (const name of Object.keys(entries)) {
-      if (!scenarios.servers[server]?.includes(name)) problems.push(`baseline.json lists ${name} for the ${server} server, which scenarios.json does not run against it`);
+      if (!scenarios.servers[server]?.includes(name)) problems.push(`${BASELINE_NAME} lists ${name} for the ${server} server, which scenarios.json does not run against it`);
     }
+  }
+  for (const name of options.scenario ?? []) {
+    if (!suite.client.includes(name) && !runs.has(name)) problems.push(`--scenario ${name}: no client scenario, and no server scenario scenarios.json runs`);
   }
   return problems;
 }
@@ -77,9 +89,9 @@ async function runScenario(paths, work, scenario) {
   if (outcome === 'passed') console.log(`  ✓ ${label}`);
   else if (outcome === 'expected') console.log(`  ~ ${label} (in the baseline: ${reason})`);
   else if (outcome === 'stale') {
-    console.log(`  ✗ ${label} passed but is in test/conformance/baseline.json: remove it from the baseline`);
+    console.log(`  ✗ ${label} passed but is in ${BASELINE_NAME}: remove it from the baseline`);
   } else {
-    console.log(`  ✗ ${label} failed and is not in test/conformance/baseline.json (results: ${dir}):\n${indent(output)}`);
+    console.log(`  ✗ ${label} failed and is not in ${BASELINE_NAME} (results: ${dir}):\n${indent(output)}`);
   }
   if (outcome === 'passed' || outcome === 'expected') rmSync(dir, { recursive: true, force: true });
   return outcome;
@@ -120,7 +132,7 @@ async function clientScenarios(paths, work, names, baseline) {
   console.log(`client scenarios, against the CLI (${ADAPTER}):`);
   const outcomes = [];
   // One at a time: each starts the CLI and its bundled servers, and sse-retry times the client's reconnect.
-  for (const name of names) {
+  for (const name of names.filter(wanted)) {
     const args = ['client', '--command', `${process.execPath} ${ADAPTER}`, '--scenario', name, '--timeout', String(CLIENT_TIMEOUT_MS)];
     outcomes.push(await runScenario(paths, work, { kind: 'client', label: name, name, reason: baseline.client[name], args }));
   }
@@ -129,7 +141,9 @@ async function clientScenarios(paths, work, names, baseline) {
 
 async function serverScenarios(paths, work, scenarios, baseline) {
   const outcomes = [];
-  for (const [server, names] of Object.entries(scenarios.servers)) {
+  for (const [server, all] of Object.entries(scenarios.servers)) {
+    const names = all.filter(wanted);
+    if (names.length === 0) continue;
     const workspace = mkdtempSync(join(work, `${server}-ws-`));
     const serving = await startHttpServer(ROOT, server, workspace);
     console.log(`server scenarios, against dist/servers/${server}.js --http (${serving.url}):`);
@@ -180,7 +194,7 @@ async function main() {
   try {
     const client = await clientScenarios(paths, work, suite.client, baseline);
     const server = await serverScenarios(paths, work, scenarios, baseline);
-    const pairs = Object.values(scenarios.servers).flat().length;
+    const pairs = server.length;
     const notApplicable = Object.keys(scenarios.notApplicable).length;
     console.log(
       `\nconformance (spec ${scenarios.specVersion}):\n` +
