@@ -18,6 +18,7 @@ import { keysFromDotenv } from './cli-dotenv';
 import { CliRenderer } from './cli-render';
 import { MutableOutput } from './cli-muted-output';
 import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from './cli-servers';
+import { cliOAuth } from './cli-oauth';
 import { createSampleDb, sampleDbSummary } from './common/sample-db';
 import type { ClientHandlers } from './core/mcp/client-handlers';
 import { elicitationHandler } from './core/mcp/elicitation-handler';
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
     elicitation: elicitationHandler(terminalElicitation(terminal, args.yes)),
   };
   const hub = new McpHub([...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs], {
-    connection: { roots: [args.workspace], handlers },
+    connection: { roots: [args.workspace], handlers, oauth: cliOAuth(signInTerminal(args, lines)) },
   });
   hub.start();
   try {
@@ -181,6 +182,15 @@ function userServers(args: CliArgs, lines: LineReader, renderer: CliRenderer, ou
   const canAsk = args.prompt === undefined && process.stdin.isTTY === true;
   const term = cliServerTerminal({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t), output, canAsk });
   return ownServers(args, cliLoadContext(args.workspace), term);
+}
+
+/** Sign-in questions go where the consent questions go: asked only in the REPL on a terminal. */
+function signInTerminal(args: CliArgs, lines: LineReader): Parameters<typeof cliOAuth>[0] {
+  return {
+    ask: (p) => lines.ask(p),
+    warn: (t) => void process.stderr.write(`${t}\n`),
+    canAsk: args.prompt === undefined && process.stdin.isTTY === true,
+  };
 }
 
 /** --create-sample-db: says what it did; false when the database could not be made. */

@@ -158,6 +158,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       stderrBytes: this.options.stderrBytes,
       closeGraceMs: this.options.closeGraceMs,
       reconnection: this.options.reconnection,
+      oauth: this.options.oauth,
     });
     this.carrier = carrier;
     this.exitPromise = new Promise<never>((_, reject) => (this.rejectExit = reject));
