@@ -3,17 +3,18 @@
  * starts a scenario's server and runs `node out/test/fakes/conformance-client.js <server-url>`. This adapter runs
  * the real CLI (`node dist/cli.js --yes --mcp-config <file>`) with that URL as an `http` server named
  * `conformance`, so the suite exercises exactly what a person's CLI run does: the config loader, the hub, the
- * HTTP transport, the CLI's --yes elicitation and sampling answers. The model is a local fake Anthropic API that
- * calls every tool the scenario's server offers once, then finishes.
+ * HTTP transport, the OAuth sign-in ($BROWSER), the --yes elicitation and sampling answers. The model is a local
+ * fake Anthropic API that calls every tool the scenario's server offers once, then finishes.
  *
  * The CLI is the client here rather than McpConnection alone because the scenarios are about what our product
- * sends (initialize, the tool call, answers to elicitation, reconnects, OAuth when it lands), and the CLI is the
+ * sends (initialize, the tool call, answers to elicitation, reconnects, OAuth), and the CLI is the
  * smallest real front end over it.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { oauthKey } from '../../src/core/mcp/oauth/oauth-key';
 import { FakeAnthropicApi, isToolResultTurn, type MessagesBody, type Reply } from './anthropic-api';
 import { repoRoot } from '../support/repo-root';
 
@@ -39,15 +40,32 @@ function sampleArguments(schema: unknown): Record<string, unknown> {
 }
 
 /**
- * `$BROWSER` for the CLI's OAuth: the suite's authorization server redirects straight back with a code, so a
- * "browser" that follows the redirects to the CLI's loopback is enough. Unused until the CLI speaks OAuth.
+ * `$BROWSER` for the CLI's OAuth: the stand-in browser (oauth-browser.ts) follows the authorization URL's redirects,
+ * as a person clicking Allow would, back to the CLI's loopback listener. The CLI runs $BROWSER without a shell, so
+ * this is a small executable script.
  */
 function fakeBrowser(dir: string): string {
   const file = join(dir, 'browser.sh');
-  const script = `fetch(process.argv[1], { redirect: 'follow' }).then((r) => r.text()).catch((e) => { console.error(String(e)); process.exitCode = 1; })`;
-  writeFileSync(file, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)} "$1"\n`);
+  const stand = join(repoRoot(), 'out', 'test', 'fakes', 'oauth-browser.js');
+  writeFileSync(file, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(stand)} "$1"\n`);
   chmodSync(file, 0o755);
   return file;
+}
+
+/**
+ * The CLI's sign-in file (MCP_AGENT_HOME/oauth.json), in a temp folder, never the person's own. A scenario with a
+ * pre-registered client (MCP_CONFORMANCE_CONTEXT: client_id, client_secret) finds it there, as a person's
+ * earlier registration would be.
+ */
+function oauthHome(dir: string, url: string): string {
+  const home = join(dir, 'home');
+  mkdirSync(home, { mode: 0o700 });
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}') as { client_id?: string; client_secret?: string };
+  if (context.client_id) {
+    const client = { client_id: context.client_id, client_secret: context.client_secret };
+    writeFileSync(join(home, 'oauth.json'), JSON.stringify({ version: 1, servers: { [oauthKey(url)]: { client } } }), { mode: 0o600 });
+  }
+  return home;
 }
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -77,6 +95,7 @@ async function main(): Promise<number> {
       ANTHROPIC_API_KEY: 'sk-conformance',
       ANTHROPIC_BASE_URL: await api.start(),
       BROWSER: fakeBrowser(dir),
+      MCP_AGENT_HOME: oauthHome(dir, url),
     };
     const cli = join(repoRoot(), 'dist', 'cli.js');
     return await run(process.execPath, [cli, '--workspace', workspace, '--yes', '--mcp-config', config, 'Call every conformance tool.'], env);
