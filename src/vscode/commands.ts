@@ -12,6 +12,7 @@ import type { ChatHistory } from '../core/chat/chat-history';
 import { historyCommands } from './chat-history-commands';
 import { pickModel } from './model-picker';
 import { commandRegistrar } from './command-registrar';
+import { resourceRef } from './attachments';
 
 export interface CommandDeps {
   chat: ChatController;
@@ -106,11 +107,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
       await vscode.commands.executeCommand('mcpAgent.openResource', server, template.expand(values));
     }),
-    register('mcpAgent.usePrompt', async (server: string, name: string) => {
+    // `given`: arguments already typed after /prompt in the composer; only the others are asked.
+    register('mcpAgent.usePrompt', async (server: string, name: string, given: Record<string, string> = {}) => {
       const prompt = hub.status(server)?.prompts.find((p) => p.name === name);
       if (!prompt) throw new Error(`The prompt ${name} of ${server} is no longer offered.`);
-      const args: Record<string, string> = {};
+      const args: Record<string, string> = { ...given };
       for (const arg of prompt.arguments ?? []) {
+        if (arg.name in given) continue;
         const value = await vscode.window.showInputBox({
           title: `${prompt.title ?? prompt.name}: ${arg.name}`,
           prompt: arg.description,
@@ -121,11 +124,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         if (value.trim()) args[arg.name] = value.trim();
       }
       const result = await hub.getPrompt(server, name, args);
-      const text = result.messages
-        .map((m) => (m.content.type === 'text' ? m.content.text : `[${m.content.type} content]`))
-        .join('\n\n');
       await chatView.reveal();
-      await chat.send(text);
+      await chat.sendPrompt(server, name, args, result);
+    }),
+    register('mcpAgent.addResourceToChat', async (node?: { server?: string; resource?: { uri: string; name: string; title?: string } }) => {
+      if (!node?.server || !node.resource) throw new Error('Pick a resource in the Resources view first.');
+      await chatView.reveal();
+      chat.attach(resourceRef(node.server, node.resource.uri), node.resource.title ?? node.resource.name);
     }),
   ];
 }
