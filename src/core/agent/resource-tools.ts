@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { formatBytes } from '../../common/byte-size';
+import { base64Bytes, formatBytes } from '../../common/byte-size';
 import { messageOf } from '../mcp/errors';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ToolHost } from './types';
@@ -121,7 +121,7 @@ function contentOf(c: ReadResourceResult['contents'][number]): CallToolResult['c
   if ('text' in c && typeof c.text === 'string') return { type: 'text', text: `Resource ${c.uri} (${type}):\n${c.text}` };
   const blob = 'blob' in c && typeof c.blob === 'string' ? c.blob : '';
   if (IMAGE_TYPES.has(type)) return { type: 'image', mimeType: type, data: blob };
-  return { type: 'text', text: `[resource ${c.uri}: ${formatBytes(Math.floor((blob.length * 3) / 4))} of ${type}, binary, not shown]` };
+  return { type: 'text', text: `[resource ${c.uri}: ${formatBytes(base64Bytes(blob))} of ${type}, binary, not shown]` };
 }
 
 function names(servers: ServerStatus[]): string {

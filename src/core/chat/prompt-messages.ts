@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import { formatBytes } from '../../common/byte-size';
+import { base64Bytes, formatBytes } from '../../common/byte-size';
 import { mergeConsecutive } from '../agent/history-repair';
 import { RESULT_LIMITS } from '../agent/result-caps';
 import { headOf } from '../agent/text-cut';
@@ -90,10 +90,6 @@ function shownText(m: PromptMessage): string {
 function capText(text: string): string {
   const cut = headOf(text, RESULT_LIMITS.textPerResult);
   return cut.length === text.length ? text : `${cut}\n[… the prompt's text was cut at ${formatBytes(RESULT_LIMITS.textPerResult)}]`;
-}
-
-function base64Bytes(data: string): number {
-  return Math.floor((data.length * 3) / 4);
 }
 
 function attr(s: string): string {

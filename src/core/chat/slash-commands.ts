@@ -160,7 +160,8 @@ async function prompt(actions: SlashActions, args: string[]): Promise<undefined>
     }
     values[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  const found = actions.hub.status(server)?.prompts.find((p) => p.name === name);
+  const status = actions.hub.status(server);
+  const found = status?.state === 'ready' ? status.prompts.find((p) => p.name === name) : undefined;
   if (!found) {
     actions.say([`server ${server} has no prompt ${name}; /prompts lists them`]);
     return undefined;
