@@ -334,7 +334,9 @@ export class Composer {
       this.setHint(`Message too long (${text.length.toLocaleString()} characters; the limit is ${MAX_TEXT.toLocaleString()}).`);
       return;
     }
-    this.deps.onSend(text, [...this.attachments.keys()].filter((k) => !this.images.has(k)), [...this.images.values()]);
+    // `//x` is the way to send a line that starts with `/`: one `/` comes off.
+    const message = trimmed.startsWith('//') ? text.replace('/', '') : text;
+    this.deps.onSend(message, [...this.attachments.keys()].filter((k) => !this.images.has(k)), [...this.images.values()]);
     this.images.clear();
     this.sent.push(text);
     this.recallAt = undefined;
