@@ -43,6 +43,8 @@ export class Composer {
   private readonly mentions: MentionPopup;
   private readonly slash: SlashPopup;
   private slashRequest = -1;
+  /** The text the `/` list's items were offered for: typed past it, Enter runs what is typed, not a stale item. */
+  private slashFor: string | undefined;
   /** Says why an `@` pick was refused; gone on the next keystroke. */
   private readonly note: HTMLElement;
   private mentionRequest = -1;
@@ -101,6 +103,7 @@ export class Composer {
     });
     this.input.addEventListener('paste', (e) => this.pasteImages(e));
     this.input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && this.slash.isOpen && this.slashFor !== this.input.value) this.slash.close();
       if (!e.isComposing && (this.mentions.key(e) || this.slash.key(e))) {
         e.preventDefault();
         return;
@@ -239,7 +242,10 @@ export class Composer {
 
   /** The host's answer to a `/` request; an answer to an older request, or to text no longer there, is dropped. */
   showSlash(requestId: number, items: SlashItem[]): void {
-    if (requestId === this.slashRequest && this.slashText() !== undefined) this.slash.show(items);
+    const text = this.slashText();
+    if (requestId !== this.slashRequest || text === undefined) return;
+    this.slashFor = text;
+    this.slash.show(items);
   }
 
   /** The text when it is a command being typed (one line, starting with a single `/`, caret at the end). */

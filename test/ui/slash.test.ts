@@ -119,6 +119,7 @@ describe('slash commands and resources in the chat', () => {
       await input.fill('');
       await input.pressSequentially('/help');
       await chat.locator('#slash-list .slash-item', { hasText: '/help' }).waitFor();
+      await chat.locator('#slash-list .slash-item').nth(1).waitFor({ state: 'detached' });
       t.diagnostic(`screenshot: ${await rig.vs.screenshot(`slash-list-${name}`)}`);
       await input.press('Enter');
       await chat.locator('.notice-listing', { hasText: '/resource <server> <uri>' }).last().waitFor();

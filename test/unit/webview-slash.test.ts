@@ -74,6 +74,19 @@ describe('chat webview: slash commands in the composer', () => {
     });
   }
 
+  test('Enter typed before the list caught up runs what was typed, not an item offered for an older text', async () => {
+    const chat = await openChat();
+    const { page } = chat;
+    await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
+    await page.locator('#input').focus();
+    await page.keyboard.type('/');
+    await answer(chat, '/', COMMANDS);
+    await page.locator('#slash-list').waitFor();
+    await page.keyboard.type('help');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await sent(chat), [{ type: 'slash', text: '/help' }]);
+  });
+
   test('unknown commands go to the host too (it says so); //x sends /x; /model opens the picker', async () => {
     const chat = await openChat();
     const { page } = chat;
