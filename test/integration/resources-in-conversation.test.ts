@@ -16,6 +16,7 @@ import { ChatSession, type TurnConfig } from '../../src/core/chat/chat-session';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { memoryStore } from '../fakes/tool-host';
 import { runCli } from './helpers/cli-process';
+import { parseResourceRef, readResourceAttachments, resourceRef } from '../../src/vscode/attachments';
 import { fake, fakeConfig, repoRoot, textOf } from './mcp-support';
 
 const T = { timeout: 90_000 };
@@ -122,6 +123,22 @@ describe('resources and prompts in the conversation', () => {
     assert.ok(api.requests[before]!.body.tools?.some((t) => t.name === READ_RESOURCE));
     const card = session.events.find((e) => e.kind === 'tool_call');
     assert.deepEqual(card && [card.server, card.tool], ['mcp-agent', READ_RESOURCE]);
+  });
+
+  test('an attached resource (Add to Chat, /resource): text as a context block, an image as an image, binary named, failures said', T, async () => {
+    const refs = ['notes://readme', 'notes://pixel.png', 'notes://blob.bin'].map((uri) => resourceRef('notes', uri));
+    assert.deepEqual(parseResourceRef(refs[0]!), { server: 'notes', uri: 'notes://readme' });
+    assert.equal(parseResourceRef('src/a.py'), undefined);
+    const read = await readResourceAttachments((server, uri) => hub.readResource(server, uri), [...refs, resourceRef('gone', 'x://y'), '@resource:bad']);
+    assert.deepEqual(read.blocks, [
+      '<attached_resource server="notes" uri="notes://readme" mimeType="text/markdown">\n# Notes\nTHE-README-TEXT\n</attached_resource>',
+      '<attached_resource server="notes" uri="notes://pixel.png" mimeType="image/png">(the image below)</attached_resource>',
+      '<attached_resource server="notes" uri="notes://blob.bin">[application/octet-stream content, not sent]</attached_resource>',
+    ]);
+    assert.deepEqual(read.images, [{ mimeType: 'image/png', data: PNG }]);
+    assert.equal(read.errors.length, 2);
+    assert.match(read.errors[0]!, /^Could not attach x:\/\/y from gone: /);
+    assert.match(read.errors[1]!, /^Could not attach @resource:bad: not a resource reference$/);
   });
 
   test('a prompt keeps its roles, its embedded resource and its image; the chat shows its name and messages', T, async () => {
