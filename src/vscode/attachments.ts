@@ -73,6 +73,32 @@ async function readCapped(file: string): Promise<string> {
   }
 }
 
+/**
+ * Everything attached to one message: workspace files, folders and `@problems` (readAttachments)
+ * and MCP resources (readResourceAttachments), as context blocks, images and what could not be attached.
+ */
+export async function readMessageAttachments(
+  workspace: string | undefined,
+  refs: string[],
+  readResource: ReadResource,
+  problems?: () => string,
+): Promise<{ blocks: string[]; images: PastedImage[]; errors: string[] }> {
+  const resources = refs.filter((r) => parseResourceRef(r) !== undefined);
+  const files = refs.filter((r) => !resources.includes(r));
+  const blocks: string[] = [];
+  const errors: string[] = [];
+  if (files.length > 0) {
+    if (!workspace) errors.push('Open a folder to attach files from it.');
+    else {
+      const read = await readAttachments(workspace, files, problems);
+      blocks.push(...read.blocks);
+      errors.push(...read.errors);
+    }
+  }
+  const read = resources.length > 0 ? await readResourceAttachments(readResource, resources) : { blocks: [], images: [], errors: [] };
+  return { blocks: [...blocks, ...read.blocks], images: read.images, errors: [...errors, ...read.errors] };
+}
+
 /** How an attached MCP resource travels in a message's attachment list: `@resource:<server, URI-encoded>:<uri>`. */
 const RESOURCE_REF = '@resource:';
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

@@ -13,7 +13,7 @@ import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
-import { parseResourceRef, readAttachments, readResourceAttachments } from './attachments';
+import { readMessageAttachments } from './attachments';
 import { withResourceTools } from '../core/agent/resource-tools';
 import { completeSlash } from '../core/chat/slash-completions';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
@@ -221,24 +221,10 @@ export class ChatController implements vscode.Disposable {
       return;
     }
     const config = await this.turns.config();
-    const context: string[] = [];
-    const problems: string[] = [];
-    const resources = attachments.filter((a) => parseResourceRef(a) !== undefined);
-    const files = attachments.filter((a) => !resources.includes(a));
-    if (files.length > 0) {
-      if (!this.deps.workspace) problems.push('Open a folder to attach files from it.');
-      else {
-        const { blocks, errors } = await readAttachments(this.deps.workspace, files, problemsText);
-        context.push(...blocks);
-        problems.push(...errors);
-      }
-    }
-    if (resources.length > 0) {
-      const read = await readResourceAttachments((server, uri) => this.deps.hub.readResource(server, uri), resources);
-      context.push(...read.blocks);
-      images = [...images, ...read.images];
-      problems.push(...read.errors);
-    }
+    const read = await readMessageAttachments(this.deps.workspace, attachments, (server, uri) => this.deps.hub.readResource(server, uri), problemsText);
+    const context = read.blocks;
+    const problems = read.errors;
+    images = [...images, ...read.images];
     if (!config) {
       await session.send(text, context, undefined, attachments);
       session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
