@@ -16,8 +16,8 @@ export interface ChatSlashDeps {
 
 /**
  * The composer's slash commands, as the chat does them (the parsing, checks and listings are
- * src/core's, shared with the terminal): `/resource` attaches a chip, `/prompt` asks for missing
- * required arguments with the Prompts view's own command, `/model` opens the picker or sets the model.
+ * src/core's, shared with the terminal): `/resource` attaches a chip, `/prompt` with required
+ * arguments missing goes through the Prompts view's own command, which asks for them, `/model` opens the picker or sets the model.
  */
 export async function chatSlash(text: string, deps: ChatSlashDeps): Promise<void> {
   const unsent = await runSlash(text, {
@@ -41,8 +41,9 @@ export async function chatSlash(text: string, deps: ChatSlashDeps): Promise<void
       deps.attach(resourceRef(server, uri), known?.title ?? known?.name ?? uri);
     },
     prompt: async (server, name, args, missing) => {
+      // Missing required arguments: the Prompts view's own command asks for them (all of them: it takes none given).
       if (missing.length > 0) {
-        await vscode.commands.executeCommand('mcpAgent.usePrompt', server, name, args);
+        await vscode.commands.executeCommand('mcpAgent.usePrompt', server, name);
         return;
       }
       const result = await deps.hub.getPrompt(server, name, args);

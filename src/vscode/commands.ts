@@ -107,13 +107,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
       await vscode.commands.executeCommand('mcpAgent.openResource', server, template.expand(values));
     }),
-    // `given`: arguments already typed after /prompt in the composer; only the others are asked.
-    register('mcpAgent.usePrompt', async (server: string, name: string, given: Record<string, string> = {}) => {
+    register('mcpAgent.usePrompt', async (server: string, name: string) => {
       const prompt = hub.status(server)?.prompts.find((p) => p.name === name);
       if (!prompt) throw new Error(`The prompt ${name} of ${server} is no longer offered.`);
-      const args: Record<string, string> = { ...given };
+      const args: Record<string, string> = {};
       for (const arg of prompt.arguments ?? []) {
-        if (arg.name in given) continue;
         const value = await vscode.window.showInputBox({
           title: `${prompt.title ?? prompt.name}: ${arg.name}`,
           prompt: arg.description,
