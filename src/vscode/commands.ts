@@ -4,6 +4,7 @@ import type { McpHub } from '../core/mcp/hub';
 import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';
 import { createSampleDatabase } from './sample-db-command';
+import { resourceRef } from './attachments';
 import type { ChatViewProvider } from './chat-view';
 import type { ChatPanel } from './chat-panel';
 import type { Secrets } from './secrets';
@@ -12,7 +13,6 @@ import type { ChatHistory } from '../core/chat/chat-history';
 import { historyCommands } from './chat-history-commands';
 import { pickModel } from './model-picker';
 import { commandRegistrar } from './command-registrar';
-import { resourceRef } from './attachments';
 
 export interface CommandDeps {
   chat: ChatController;
