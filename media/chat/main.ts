@@ -138,9 +138,9 @@ function handle(msg: HostMessage): void {
     case 'delta': return transcript.delta(msg.turnId, msg.blockId, msg.text);
     case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
     case 'attach': return composer.attach(msg.path, msg.label);
+    case 'slashCompletions': return composer.showSlash(msg.requestId, msg.items);
     case 'focus': return composer.focus();
     case 'completions': return composer.showMentions(msg.requestId, msg.items);
-    case 'slashCompletions': return composer.showSlash(msg.requestId, msg.items);
   }
 }
 

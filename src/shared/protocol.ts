@@ -16,6 +16,17 @@ export const toolContentSchema = z.discriminatedUnion('type', [
 ]);
 export type ToolContent = z.infer<typeof toolContentSchema>;
 
+/** What the `/` list offers for the text typed so far: a command, a server/prompt name or a resource URI. */
+export const slashItemSchema = z.object({
+  label: z.string().max(500),
+  detail: z.string().max(500).optional(),
+  /** The composer's whole text once this item is picked. */
+  insert: z.string().max(5000),
+  /** Complete as it is: Enter runs it at once (Tab only fills it in). */
+  runs: z.boolean(),
+});
+export type SlashItem = z.infer<typeof slashItemSchema>;
+
 export const approvalDecisionSchema = z.enum(['once', 'always', 'deny']);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
@@ -168,17 +179,6 @@ export const mentionSchema = z.object({
 });
 export type Mention = z.infer<typeof mentionSchema>;
 
-/** What the `/` list offers for the text typed so far: a command, a server/prompt name or a resource URI. */
-export const slashItemSchema = z.object({
-  label: z.string().max(500),
-  detail: z.string().max(500).optional(),
-  /** The composer's whole text once this item is picked. */
-  insert: z.string().max(5000),
-  /** Complete as it is: Enter runs it at once (Tab only fills it in). */
-  runs: z.boolean(),
-});
-export type SlashItem = z.infer<typeof slashItemSchema>;
-
 /** Host -> webview. */
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: chatStateSchema }),
@@ -194,11 +194,11 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     message: z.string().max(500).optional(),
   }),
   z.object({ type: z.literal('attach'), path: z.string(), label: z.string() }),
+  /** The answer to a `completeSlash` request. */
+  z.object({ type: z.literal('slashCompletions'), requestId: z.number().int(), items: z.array(slashItemSchema).max(100) }),
   z.object({ type: z.literal('focus') }),
   /** The answer to a `complete` request (stale ones are told apart by requestId). */
   z.object({ type: z.literal('completions'), requestId: z.number().int(), items: z.array(mentionSchema).max(100) }),
-  /** The answer to a `completeSlash` request. */
-  z.object({ type: z.literal('slashCompletions'), requestId: z.number().int(), items: z.array(slashItemSchema).max(100) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
