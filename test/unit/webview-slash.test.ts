@@ -132,8 +132,9 @@ describe('chat webview: slash commands in the composer', () => {
         },
       } satisfies HostMessage);
       const listing = page.locator('.notice-listing');
-      assert.equal(await listing.evaluate((el) => getComputedStyle(el.querySelector('span')!).whiteSpace), 'pre-wrap');
-      assert.equal((await listing.innerText()).trim(), lines.join('\n'));
+      assert.deepEqual(await listing.locator('.listing-key').allInnerTexts(), ['notes__search', 'research__search_papers']);
+      assert.deepEqual(await listing.locator('.listing-detail').allTextContents(), [' Search the notes', ' Search arXiv for papers on a topic']);
+      assert.equal(await listing.locator('.listing-line').count(), 2);
       const prompt = page.locator('.msg.user .prompt-sent');
       assert.equal(await prompt.locator('.prompt-name').innerText(), 'Prompt notes/review');
       assert.deepEqual(await prompt.locator('.prompt-role').allInnerTexts(), ['USER', 'ASSISTANT', 'USER', 'USER']);
