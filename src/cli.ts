@@ -26,6 +26,7 @@ import { SamplingBroker } from './core/mcp/sampling-broker';
 import { terminalElicitation } from './cli-elicitation';
 import { terminalSampling } from './cli-sampling';
 import { slashCommand, type SlashContext } from './cli-slash';
+import { withResourceTools } from './core/agent/resource-tools';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -132,7 +133,7 @@ async function main(): Promise<number> {
           await closeChat(chat);
           chat = fresh;
         },
-        send: async (text) => void (chat && (await runTurn(chat, turnConfig, text))),
+        sendPrompt: async (prompt) => void (chat && (await runPrompt(chat, turnConfig, prompt))),
       };
       return await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
     } finally {
@@ -157,7 +158,7 @@ async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskAppro
     meta = found;
   }
   // "Always" answers last for this run only: the CLI keeps no approvals on disk.
-  const session = new ChatSession({ meta, store: history.store(meta.id), host: hub, workspace: args.workspace, approvals: memoryApprovals(), ask });
+  const session = new ChatSession({ meta, store: history.store(meta.id), host: withResourceTools(hub), workspace: args.workspace, approvals: memoryApprovals(), ask });
   await session.load();
   if (args.continueChat || args.resume) {
     const turns = session.events.filter((e) => e.kind === 'user').length;
@@ -221,6 +222,15 @@ async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Pro
   running = chat;
   try {
     return await chat.send(text, [], config);
+  } finally {
+    running = undefined;
+  }
+}
+
+async function runPrompt(chat: ChatSession, config: TurnConfig, prompt: Parameters<ChatSession['sendPrompt']>[0]): Promise<TurnStatus | undefined> {
+  running = chat;
+  try {
+    return await chat.sendPrompt(prompt, config);
   } finally {
     running = undefined;
   }

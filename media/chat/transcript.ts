@@ -125,7 +125,8 @@ export class Transcript {
     const chips = e.attachments.length
       ? h('div', { class: 'attachments' }, ...e.attachments.map((p) => h('span', { class: 'attachment-chip readonly', attrs: { title: p } }, icon('file'), h('span', { class: 'chip-label', text: basename(p) }))))
       : null;
-    this.el.append(h('div', { class: 'msg user', attrs: { 'data-id': e.id } }, chips, h('div', { class: 'user-text', text: e.text })));
+    const body = e.prompt ? promptMessages(e.prompt) : h('div', { class: 'user-text', text: e.text });
+    this.el.append(h('div', { class: 'msg user', attrs: { 'data-id': e.id } }, chips, body));
     // A new question starts a new visual group even if the next turn id is unknown yet.
     this.lastTurn = undefined;
   }
@@ -232,7 +233,8 @@ export class Transcript {
 
   private notice(e: EventOf<'notice'>): void {
     const iconName: IconName = e.level === 'info' ? 'info' : e.level;
-    const el = h('div', { class: `notice notice-${e.level}`, attrs: { 'data-level': e.level, role: e.level === 'error' ? 'alert' : 'note' } }, icon(iconName), h('span', { text: e.text }));
+    const body = e.listing ? listingLines(e.text) : h('span', { text: e.text });
+    const el = h('div', { class: `notice notice-${e.level}${e.listing ? ' notice-listing' : ''}`, attrs: { 'data-level': e.level, role: e.level === 'error' ? 'alert' : 'note' } }, icon(iconName), body);
     if (e.action) {
       el.dataset.action = e.action;
       retireActions(this.el);
@@ -240,6 +242,33 @@ export class Transcript {
     }
     this.el.append(el);
   }
+}
+
+/**
+ * A slash command's answer, a line per entry: what it names (a tool, a URI, a command) in the
+ * editor's font, then what it says about it, split at the first run of two spaces the lines use.
+ */
+function listingLines(text: string): HTMLElement {
+  return h(
+    'div',
+    { class: 'listing' },
+    ...text.split('\n').map((line) => {
+      const gap = /\s{2,}/.exec(line);
+      const key = gap ? line.slice(0, gap.index) : line;
+      const detail = gap ? line.slice(gap.index + gap[0].length) : '';
+      return h('div', { class: 'listing-line' }, h('span', { class: 'listing-key', text: key }), detail ? h('span', { class: 'listing-detail', text: ` ${detail}` }) : null);
+    }),
+  );
+}
+
+/** An MCP prompt sent as the person's message: its name, then each message under its role. */
+function promptMessages(p: NonNullable<EventOf<'user'>['prompt']>): HTMLElement {
+  return h(
+    'div',
+    { class: 'prompt-sent' },
+    h('div', { class: 'prompt-name' }, icon('info'), h('span', { text: `Prompt ${p.server}/${p.name}` })),
+    ...p.messages.map((m) => h('div', { class: `prompt-message prompt-${m.role}`, attrs: { 'data-role': m.role } }, h('div', { class: 'prompt-role', text: m.role }), h('div', { class: 'user-text', text: m.text }))),
+  );
 }
 
 function turnEndMarker(e: EventOf<'turn_end'>): HTMLElement {
