@@ -49,6 +49,9 @@ describe('chat webview in every theme kind', () => {
             await page.locator('.tool-card[data-call-id="sql"] table.sql-table').waitFor();
             await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
             await page.locator('.thinking-text').waitFor();
+            // The six-column table is wider than the chat: it must scroll inside its own box (checked below: the page does not).
+            const table = await page.locator('.markdown table').first().evaluate((t) => [t.scrollWidth, t.clientWidth]);
+            assert.ok(table[0] > table[1], `the table scrolls sideways inside itself (${table[0]} > ${table[1]})`);
           }
           await check(t, chat, stage.name, problems);
           await shoot(chat, name(stage.name));
