@@ -4,7 +4,7 @@
  * Tools (taskSupport "required" unless said): finishes (three steps with status and progress, then its text),
  * fails (a failed task with the reason), waits (works until cancelled), never (accepted, then silent: never
  * changes, never ends), quick (taskSupport "optional": done at once), task_log (a plain tool: every task this
- * server saw, whether the host asked for it as a task, and its status now, as JSON).
+ * server saw, whether the host asked for it as a task, how many tasks/get it had, and its status now, as JSON).
  * Flags: --no-tasks (the same tools but no `tasks` capability: a host must not offer the required ones),
  * --poll=N (the pollInterval the server asks for, ms; default 50).
  */
@@ -37,6 +37,8 @@ const server = new McpServer(
 const made = new Map<string, { tool: string; asked: boolean }>();
 /** Tool name -> whether its latest tools/call carried `task` (an optional tool is run as a task by the SDK either way). */
 const askedForTask = new Map<string, boolean>();
+/** Task id -> how many tasks/get it had. */
+const polls = new Map<string, number>();
 
 type Extra = Parameters<Parameters<typeof server.experimental.tasks.registerToolTask>[2]['createTask']>[1];
 type Work = (taskId: string, extra: Extra) => Promise<void>;
@@ -99,7 +101,7 @@ registerTask('quick', 'Done at once (a task only when the host asks for one).', 
 
 server.registerTool('task_log', { description: 'Every task this server saw and its status now.' }, async () => {
   const tasks = [];
-  for (const [taskId, { tool, asked }] of made) tasks.push({ tool, taskId, asked, status: (await taskStore.getTask(taskId))?.status ?? 'gone' });
+  for (const [taskId, { tool, asked }] of made) tasks.push({ tool, taskId, asked, polls: polls.get(taskId) ?? 0, status: (await taskStore.getTask(taskId))?.status ?? 'gone' });
   return { content: [{ type: 'text', text: JSON.stringify(tasks) }] };
 });
 
@@ -111,6 +113,10 @@ void server.connect(transport).then(() => {
   transport.onmessage = (message: JSONRPCMessage) => {
     if ('method' in message && message.method === 'tools/call') {
       askedForTask.set(String(message.params?.name), message.params?.task !== undefined);
+    }
+    if ('method' in message && message.method === 'tasks/get') {
+      const id = String(message.params?.taskId);
+      polls.set(id, (polls.get(id) ?? 0) + 1);
     }
     deliver?.(message);
   };

@@ -4,6 +4,8 @@
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ClientHandlers } from '../../src/core/mcp/client-handlers';
+import { elicitationHandler } from '../../src/core/mcp/elicitation-handler';
 import { FAILURE_META_KEY, type McpHub } from '../../src/core/mcp/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { fakeConfig, repoRoot, textOf, withHub } from './mcp-support';
@@ -23,14 +25,14 @@ interface Reported {
   message: string | undefined;
 }
 
-function hubWith(configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, callTimeoutMs?: number): Promise<void> {
-  return withHub(configs, { connection: { closeGraceMs: 200, callTimeoutMs }, changeDebounceMs: 5 }, async (hub) => {
+function hubWith(configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, callTimeoutMs?: number, handlers?: ClientHandlers): Promise<void> {
+  return withHub(configs, { connection: { closeGraceMs: 200, callTimeoutMs, handlers }, changeDebounceMs: 5 }, async (hub) => {
     await hub.settled();
     await body(hub);
   });
 }
 
-async function taskLog(hub: McpHub): Promise<Array<{ tool: string; taskId: string; asked: boolean; status: string }>> {
+async function taskLog(hub: McpHub): Promise<Array<{ tool: string; taskId: string; asked: boolean; polls: number; status: string }>> {
   return JSON.parse(textOf(await hub.callTool('tasks__task_log')));
 }
 
@@ -47,6 +49,15 @@ describe('tools that run as tasks', () => {
       assert.ok(seen.some((s) => s.progress === 3 && s.total === 3), JSON.stringify(seen));
       assert.ok(seen.some((s) => s.message === 'step 2 of 3'), JSON.stringify(seen));
       assert.deepEqual((await taskLog(hub)).map((t) => [t.tool, t.status]), [['finishes', 'completed']]);
+    });
+  });
+
+  test('polling keeps to the pollInterval the server asks for', T, async () => {
+    // 300 ms between polls; the task takes 3 steps of 600 ms: about 6 polls, never dozens.
+    await hubWith([fakeConfig('tasks', 'mcp-tasks', '--poll=300')], async (hub) => {
+      assert.equal(textOf(await hub.callTool('tasks__finishes')), 'finished all 3 steps');
+      const [task] = await taskLog(hub);
+      assert.ok(task.polls >= 1 && task.polls <= 12, `${task.polls} tasks/get for a 1.8 s task at 300 ms`);
     });
   });
 
@@ -125,5 +136,28 @@ describe('tools that run as tasks', () => {
       assert.match(textOf(result), /# Research Report: tasks/);
       assert.ok(messages.includes('Synthesizing findings...'), messages.join(' | '));
     });
+  });
+
+  test('a task that needs the person (input_required) gets its elicitation through tasks/result and finishes with the answer', T, async () => {
+    const asked: string[] = [];
+    const handlers: ClientHandlers = {
+      elicitation: elicitationHandler({
+        form: async (req) => {
+          asked.push(req.message);
+          return { action: 'accept', content: { interpretation: 'programming' } };
+        },
+      }),
+    };
+    await hubWith(
+      [everything],
+      async (hub) => {
+        const result = await hub.callTool('everything__simulate-research-query', { topic: 'python', ambiguous: true });
+        assert.equal(result.isError, undefined, textOf(result));
+        assert.match(asked[0] ?? '', /could have multiple interpretations/);
+        assert.match(textOf(result), /# Research Report: python \(programming\)/);
+      },
+      undefined,
+      handlers,
+    );
   });
 });
