@@ -43,6 +43,15 @@ export interface TaskCall {
   ended: Promise<never>;
 }
 
+/** What a card shows for a status the server gave no message for. */
+const STATUS_WORDS: Record<Task['status'], string> = {
+  working: 'working',
+  input_required: 'waiting for your answer',
+  completed: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
 const isTerminal = (status: Task['status']): boolean => status === 'completed' || status === 'failed' || status === 'cancelled';
 
 /** Runs one tool call as a task to its end; throws McpRequestError (or the abort) like a plain call would. */
@@ -81,7 +90,7 @@ export async function callToolAsTask(call: TaskCall): Promise<CallToolResult> {
       const next = await race(call.client.experimental.tasks.getTask(taskId, request()), call);
       if (next.status !== task.status || next.statusMessage !== task.statusMessage) {
         idle.reset();
-        report(next.statusMessage ?? next.status);
+        report(next.statusMessage ?? STATUS_WORDS[next.status]);
       }
       task = next;
     }
