@@ -17,9 +17,6 @@ import { benchSizes } from './sections/sizes.mjs';
 import { benchChat } from './sections/chat.mjs';
 import { benchOrchestrator } from './sections/orchestrator.mjs';
 import { benchOwnServers } from './sections/own-servers.mjs';
-import { onNpmNode } from '../scripts/npm-node.mjs';
-
-onNpmNode();
 import { benchWebview } from './sections/webview.mjs';
 
 const wanted = process.argv.slice(2);

@@ -6,9 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureVscode } from './ensure-vscode.mjs';
-import { onNpmNode } from './npm-node.mjs';
-
-onNpmNode();
 const withVscode = !process.argv.includes('--no-vscode');
 const conformanceOnly = process.argv.includes('--conformance-only');
 

