@@ -54,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'file' ? vscode.workspace.workspaceFolders[0].uri.fsPath : undefined;
   const secrets = new Secrets(context.secrets);
   // Made before the hub, which declares sampling and elicitation because these handlers exist.
-  const asks = new ClientAsks(log);
+  const asks = new ClientAsks({ log, openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))) });
   manager = new ServerManager({ extensionPath: context.extensionPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log, clientHandlers: asks.handlers });
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;

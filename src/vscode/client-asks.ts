@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -30,6 +30,12 @@ export interface AskSurface {
   countUsage(usage: TurnUsage): void;
 }
 
+export interface ClientAsksDeps {
+  log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
+  /** Opens a page in the person's browser (vscode.env.openExternal); called only after they agreed. */
+  openExternal(url: string): Promise<unknown>;
+}
+
 interface Waiting {
   ask: ClientAsk;
   settle(answer: AskAnswer | undefined): void;
@@ -38,15 +44,19 @@ interface Waiting {
 /**
  * The extension's answers to what servers ask (sampling, elicitation): each ask becomes a card in the
  * chat and waits for the person; a server that cancels its request withdraws its card. Made before the
- * hub (it declares the capabilities) and attached to the chat once that exists.
+ * hub (it declares the capabilities) and attached to the chat once that exists. Free of a runtime
+ * 'vscode' import (the editor comes in through its deps), so the tests run the real thing under node.
  */
-export class ClientAsks implements vscode.Disposable {
+export class ClientAsks {
   private surface: AskSurface | undefined;
   private readonly waiting = new Map<string, Waiting>();
   private readonly broker: SamplingBroker;
   readonly handlers: Pick<ClientHandlers, 'sampling' | 'elicitation'>;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  private readonly log: ClientAsksDeps['log'];
+
+  constructor(private readonly deps: ClientAsksDeps) {
+    this.log = deps.log;
     this.broker = new SamplingBroker({
       ask: (request, signal) => this.askSampling(samplingAsk(randomUUID(), request), signal),
       create: async (body, signal) => {
@@ -70,7 +80,7 @@ export class ClientAsks implements vscode.Disposable {
           const answer = await this.ask({ kind: 'url', askId: randomUUID(), server: request.server, message: request.message, url: request.url }, signal);
           const action = answer?.kind === 'url' ? answer.action : 'cancel';
           // Opened only now, after the person saw the whole address and agreed.
-          if (action === 'accept') await vscode.env.openExternal(vscode.Uri.parse(request.url, true));
+          if (action === 'accept') await this.deps.openExternal(request.url);
           return action;
         },
       }),
