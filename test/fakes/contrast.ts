@@ -52,6 +52,8 @@ export function measureContrast(body: Locator, selectors: string[]): Promise<Mea
 /** The text of each ask card a person reads, for the contrast checks. */
 export const ASK_CARD_TEXT = [
   '.ask-title',
+  '.ask-title code',
+  '.ask-facts code',
   '.ask-facts dt',
   '.ask-facts dd',
   '.ask-label',
