@@ -4,11 +4,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChatHistory } from '../../src/core/chat/chat-history';
+import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
+import { ChatSession } from '../../src/core/chat/chat-session';
 import { ModelCatalog } from '../../src/core/agent/model-catalog';
 import type { McpHub } from '../../src/core/mcp/hub';
 import type { AskAnswer, ClientAsk, HostMessage, TurnUsage } from '../../src/shared/protocol';
 import { ClientAsks, type AskSurface } from '../../src/vscode/client-asks';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
+import { host, memoryStore } from '../fakes/tool-host';
 import { fakeConfig, textOf, waitForStatus, withHub } from './mcp-support';
 
 type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string } };
@@ -19,7 +26,8 @@ class RecordingChat implements AskSurface {
   readonly usage: TurnUsage[] = [];
   private waiters: Array<() => void> = [];
 
-  constructor(private readonly api: Anthropic) {}
+  /** The open chat, whose totals a sampling request's tokens join. */
+  constructor(private readonly api: Anthropic, readonly session: ChatSession) {}
 
   post(message: HostMessage): void {
     this.posted.push(message);
@@ -33,6 +41,7 @@ class RecordingChat implements AskSurface {
   model = (): string => 'claude-sonnet-4-5';
   countUsage(usage: TurnUsage): void {
     this.usage.push(usage);
+    this.session.countUsage(usage);
   }
 
   asks(): ClientAsk[] {
@@ -59,13 +68,21 @@ function outcomes(result: { content: unknown[] }): Outcome[] {
 describe('what a hostile server asks the extension', { timeout: 60_000 }, () => {
   const api = new FakeAnthropicApi((body) => ({ text: `answer to ${JSON.stringify(body.messages.at(-1)?.content)}` }));
   let base: string;
+  let dir: string;
   before(async () => {
     base = await api.start();
+    dir = mkdtempSync(join(tmpdir(), 'asks-'));
   });
-  after(() => api.stop());
+  after(async () => {
+    await api.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   async function withAsker(body: (hub: McpHub, chat: RecordingChat, asks: ClientAsks) => Promise<void>): Promise<void> {
-    const chat = new RecordingChat(new Anthropic({ apiKey: 'sk-ant-test', baseURL: base, maxRetries: 0 }));
+    const history = new ChatHistory(join(dir, newChatId()));
+    const meta = newMeta(newChatId(), 'claude-sonnet-4-5');
+    const session = new ChatSession({ meta, store: history.store(meta.id), host: host({}), workspace: undefined, approvals: memoryStore() });
+    const chat = new RecordingChat(new Anthropic({ apiKey: 'sk-ant-test', baseURL: base, maxRetries: 0 }), session);
     const opened: string[] = [];
     const asks = new ClientAsks({ log: { info: () => undefined, warn: () => undefined }, openExternal: async (url) => opened.push(url) });
     asks.attach(chat);
@@ -100,6 +117,12 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
       assert.deepEqual(await Promise.all([chat.settled(first!.askId), chat.settled(second!.askId)]), ['once', 'deny']);
       assert.equal(chat.usage.length, 1, 'the tokens of the one that ran are counted with the chat');
       assert.ok(chat.usage[0]!.input > 0 && chat.usage[0]!.output > 0);
+      await chat.session.flush();
+      assert.deepEqual(
+        { input: chat.session.info.usage.input, output: chat.session.info.usage.output },
+        { input: chat.usage[0]!.input, output: chat.usage[0]!.output },
+        'the open chat’s totals include them (the footer shows these)',
+      );
     });
   });
 
