@@ -10,11 +10,14 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 /** Base64 characters of one image the card draws (the 5 MiB the model takes); a bigger one is named only. */
 const MAX_IMAGE_CHARS = 7_000_000;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Images one card draws; later ones are named only, so a server cannot post hundreds of megabytes to the page. */
+const MAX_IMAGES = 4;
 
 /** The card for a sampling request: what the person reads before the model sees it. */
 export function samplingAsk(askId: string, request: SamplingApproval): Extract<ClientAsk, { kind: 'sampling' }> {
   const skipped = Math.max(0, request.messages.length - SHOWN_MESSAGES);
-  const messages = request.messages.slice(skipped).map((m) => ({ role: m.role, content: contentOf(m).slice(0, 100) }));
+  const images = { left: MAX_IMAGES };
+  const messages = request.messages.slice(skipped).map((m) => ({ role: m.role, content: contentOf(m, images).slice(0, 100) }));
   if (skipped > 0) messages.unshift({ role: 'user', content: [{ type: 'other', label: `${skipped} earlier messages not shown` }] });
   return {
     kind: 'sampling',
@@ -29,17 +32,18 @@ export function samplingAsk(askId: string, request: SamplingApproval): Extract<C
   };
 }
 
-function contentOf(m: SamplingMessage): AskContent[] {
-  const blocks = Array.isArray(m.content) ? m.content : [m.content];
+function contentOf(m: SamplingMessage, images: { left: number }): AskContent[] {
+  const blocks = (Array.isArray(m.content) ? m.content : [m.content]).slice(0, 100);
   return blocks.map((b): AskContent => {
     switch (b.type) {
       case 'text':
         return { type: 'text', text: cut(b.text, SHOWN_CHARS) };
       case 'image':
-        if (IMAGE_TYPES.has(b.mimeType) && b.data.length <= MAX_IMAGE_CHARS && BASE64.test(b.data)) {
+        if (images.left > 0 && IMAGE_TYPES.has(b.mimeType) && b.data.length <= MAX_IMAGE_CHARS && BASE64.test(b.data)) {
+          images.left--;
           return { type: 'image', mimeType: b.mimeType as 'image/png', data: b.data };
         }
-        return { type: 'other', label: `[image, ${cut(b.mimeType, 100)}, not shown]` };
+        return { type: 'other', label: `[image, ${cut(b.mimeType, 100)}, not shown${images.left === 0 ? `: a card draws at most ${MAX_IMAGES}` : ''}]` };
       case 'audio':
         return { type: 'other', label: `[audio, ${cut(b.mimeType, 100)}]` };
       case 'tool_use':
