@@ -61,10 +61,10 @@ export class ServerManager implements vscode.Disposable {
     this.workspace = workspace;
     this.hub = new McpHub([], {
       connection: {
+        handlers: { ...deps.clientHandlers },
         roots: workspace ? [workspace] : [],
         log: (server, line) => log.debug(`[${server}] ${line}`),
         clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
-        handlers: { ...deps.clientHandlers },
       },
     });
     const diagnostics = new ConfigDiagnostics();
