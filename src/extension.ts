@@ -7,6 +7,7 @@ import { registerCommands } from './vscode/commands';
 import { Secrets } from './vscode/secrets';
 import { ServerStatusBar } from './vscode/status-bar';
 import { ServerManager } from './vscode/server-manager';
+import { ClientAsks } from './vscode/client-asks';
 import { registerServerCommands } from './vscode/server-commands';
 import { commandRegistrar } from './vscode/command-registrar';
 import { PromptsTree } from './vscode/trees/prompts-tree';
@@ -52,7 +53,9 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const log = vscode.window.createOutputChannel('MCP Agent', { log: true });
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'file' ? vscode.workspace.workspaceFolders[0].uri.fsPath : undefined;
   const secrets = new Secrets(context.secrets);
-  manager = new ServerManager({ extensionPath: context.extensionPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log });
+  // Made before the hub, which declares sampling and elicitation because these handlers exist.
+  const asks = new ClientAsks({ log, openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))) });
+  manager = new ServerManager({ extensionPath: context.extensionPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log, clientHandlers: asks.handlers });
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));
@@ -65,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     workspace,
     workspaceState: context.workspaceState,
     log,
+    asks,
     // the one chat older versions kept joins the history before the first chat opens
     beforeFirstOpen: () =>
       importLegacyChat(join(storage.fsPath, 'chats', 'current'), history, readSettings().model).catch((err: unknown) => {
@@ -92,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     log,
     secrets,
     manager,
+    asks,
     chat,
     tools,
     resources,

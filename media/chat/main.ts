@@ -4,6 +4,7 @@
  */
 import './zod-csp';
 import { hostMessageSchema, type ChatState, type HostMessage } from '../../src/shared/protocol';
+import { AskCards } from './ask-cards';
 import { Composer } from './composer';
 import { h, icon } from './dom';
 import { ScrollPin } from './scroll-pin';
@@ -21,6 +22,7 @@ import './styles/tools.css';
 import './styles/results.css';
 import './styles/notices.css';
 import './styles/composer.css';
+import './styles/asks.css';
 
 interface SavedState {
   draft?: string;
@@ -73,18 +75,26 @@ const composer = new Composer({
   },
 });
 
+/** Read out without moving the focus; `urgent` interrupts. Cleared first so the same words said twice are read twice. */
+function announce(text: string, urgent: boolean): void {
+  const region = urgent ? alerter : announcer;
+  region.textContent = '';
+  requestAnimationFrame(() => (region.textContent = text));
+}
+
+const asks = new AskCards({
+  onAnswer: (askId, answer) => host.post({ type: 'answerAsk', askId, answer }),
+  onAnnounce: announce,
+  onChange: () => pin.follow(),
+});
+
 const welcome = createWelcome((prompt) => composer.fill(prompt));
 const transcript = new Transcript(messages, {
   onCopy: (text) => host.post({ type: 'copy', text }),
   onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
   onRestore: (turnId) => host.post({ type: 'restore', turnId }),
   onReview: (callId) => host.post({ type: 'reviewEdit', callId }),
-  onAnnounce: (text, urgent) => {
-    const region = urgent ? alerter : announcer;
-    // Cleared first so the same words said twice are read twice.
-    region.textContent = '';
-    requestAnimationFrame(() => (region.textContent = text));
-  },
+  onAnnounce: announce,
   onOpenFile: (path, line) => host.post({ type: 'openFile', path, ...(line ? { line } : {}) }),
   onOpenImage: (mimeType, data) => {
     if (mimeType === 'image/png' || mimeType === 'image/jpeg' || mimeType === 'image/gif' || mimeType === 'image/webp') host.post({ type: 'openImage', mimeType, data });
@@ -103,7 +113,7 @@ const transcript = new Transcript(messages, {
   },
 });
 
-scroller.append(welcome, messages);
+scroller.append(welcome, messages, asks.el);
 root.replaceChildren(h('div', { class: 'chat' }, statusArea, h('div', { class: 'scroll-area' }, scroller, jumpLatest), composer.el), announcer, alerter);
 
 document.addEventListener('keydown', (e) => {
@@ -131,6 +141,7 @@ function handle(msg: HostMessage): void {
     case 'state': return applyState(msg.state);
     case 'replay':
       transcript.replay(msg.events);
+      asks.dropSettled();
       composer.remember(msg.events.flatMap((e) => (e.kind === 'user' ? [e.text] : [])));
       if (hadKey) transcript.keySet();
       return;
@@ -141,6 +152,8 @@ function handle(msg: HostMessage): void {
     case 'slashCompletions': return composer.showSlash(msg.requestId, msg.items);
     case 'focus': return composer.focus();
     case 'completions': return composer.showMentions(msg.requestId, msg.items);
+    case 'ask': return asks.show(msg.ask);
+    case 'askSettled': return asks.settle(msg.askId, msg.outcome);
   }
 }
 

@@ -7,6 +7,7 @@
  * Streaming text deltas are posted but not persisted: the final `assistant_text` replaces them.
  */
 import * as z from 'zod';
+import { fieldValueSchema, formFieldSchema } from './form-field';
 
 const id = z.string().min(1).max(200);
 
@@ -179,6 +180,53 @@ export const mentionSchema = z.object({
 });
 export type Mention = z.infer<typeof mentionSchema>;
 
+/** One piece of a message a server wants the model to answer (sampling), as the card shows it. */
+export const askContentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string().max(100_000) }),
+  z.object({ type: z.literal('image'), mimeType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']), data: z.string().max(7_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/) }),
+  /** Audio, a tool call or a tool result: named, not drawn. */
+  z.object({ type: z.literal('other'), label: z.string().max(2_000) }),
+]);
+export type AskContent = z.infer<typeof askContentSchema>;
+
+/**
+ * A server asks the person something (the client half of MCP): to let the model answer its messages
+ * (sampling), to fill in a form, or to open a page (elicitation). Shown as a card until answered or
+ * withdrawn; not part of the chat's saved events (a server asks the window, not one conversation).
+ */
+export const clientAskSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('sampling'),
+    askId: id,
+    server: z.string().max(200),
+    messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(askContentSchema).max(100) })).max(200),
+    systemPrompt: z.string().max(100_000).optional(),
+    maxTokens: z.number().int().nonnegative(),
+    /** The server's model hints, as it gave them. */
+    modelHint: z.string().max(1_000).optional(),
+    /** The model that would answer. */
+    model: z.string().max(200),
+    /** Tools the server lets the model call in its reply. */
+    tools: z.array(z.string().max(200)).max(200),
+  }),
+  z.object({ kind: z.literal('form'), askId: id, server: z.string().max(200), message: z.string().max(100_000), fields: z.array(formFieldSchema).max(50) }),
+  /** Open a page: the full URL is shown before the person agrees. */
+  z.object({ kind: z.literal('url'), askId: id, server: z.string().max(200), message: z.string().max(100_000), url: z.string().max(10_000) }),
+]);
+export type ClientAsk = z.infer<typeof clientAskSchema>;
+
+/** How an ask ended: the person's answer, or `withdrawn` (the server cancelled it, or it went away). */
+export const askOutcomeSchema = z.enum(['once', 'always', 'deny', 'accept', 'decline', 'cancel', 'withdrawn']);
+export type AskOutcome = z.infer<typeof askOutcomeSchema>;
+
+/** The person's answer to a ClientAsk, of the same kind. */
+export const askAnswerSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('sampling'), decision: approvalDecisionSchema }),
+  z.object({ kind: z.literal('form'), action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string().max(1_000), fieldValueSchema).optional() }),
+  z.object({ kind: z.literal('url'), action: z.enum(['accept', 'decline', 'cancel']) }),
+]);
+export type AskAnswer = z.infer<typeof askAnswerSchema>;
+
 /** Host -> webview. */
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: chatStateSchema }),
@@ -199,6 +247,10 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focus') }),
   /** The answer to a `complete` request (stale ones are told apart by requestId). */
   z.object({ type: z.literal('completions'), requestId: z.number().int(), items: z.array(mentionSchema).max(100) }),
+  /** A server asks the person something: show its card (again, after a reload). */
+  z.object({ type: z.literal('ask'), ask: clientAskSchema }),
+  /** The ask was answered (here or in another chat page) or withdrawn: its card says so and takes no more input. */
+  z.object({ type: z.literal('askSettled'), askId: id, outcome: askOutcomeSchema, error: z.string().max(2_000).optional() }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -244,5 +296,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     mimeType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
     data: z.string().max(7_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/),
   }),
+  /** The answer to a server's ask (the host ignores an id it no longer waits for, and re-checks a form's content). */
+  z.object({ type: z.literal('answerAsk'), askId: id, answer: askAnswerSchema }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -23,6 +23,7 @@ import { ToolApprovals } from './tool-approvals';
 import { KEY_HINT, TurnSettings } from './turn-settings';
 import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
 import type { Secrets } from './secrets';
+import type { AskSurface, ClientAsks } from './client-asks';
 
 
 export interface ChatControllerDeps {
@@ -38,6 +39,8 @@ export interface ChatControllerDeps {
   checkpointsDir?: string;
   /** Runs once before the first chat is opened (e.g. bringing an older chat into the history). */
   beforeFirstOpen?: () => Promise<unknown>;
+  /** What servers ask the person (sampling, elicitation): shown as cards in this chat. */
+  asks?: ClientAsks;
 }
 
 /**
@@ -75,6 +78,7 @@ export class ChatController implements vscode.Disposable {
     this.turns = new TurnSettings(deps.secrets);
     this.onDidChangeApprovals = this.approvals.onDidChange;
     this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
+    deps.asks?.attach(this.askSurface());
     const unsubscribe = deps.hub.on('change', () => this.postState());
     this.disposables.push(
       { dispose: unsubscribe },
@@ -112,6 +116,7 @@ export class ChatController implements vscode.Disposable {
         void this.refreshModels();
         from.post({ type: 'state', state: this.state() });
         from.post({ type: 'replay', events: [...session.events] });
+        for (const m of this.deps.asks?.pending() ?? []) from.post(m);
         this.views.markReady(from);
         return;
       }
@@ -156,6 +161,9 @@ export class ChatController implements vscode.Disposable {
         return;
       case 'openImage':
         return openImage(this.deps.imagesDir, message.mimeType, message.data);
+      case 'answerAsk':
+        this.deps.asks?.answer(message.askId, message.answer);
+        return;
     }
   }
 
@@ -352,6 +360,19 @@ export class ChatController implements vscode.Disposable {
     if (replay) this.views.broadcast({ type: 'replay', events: [...session.events] });
     this.postState();
     this.chatsChanged.fire();
+  }
+
+  /** Where servers' asks are shown: every chat page, with the chat's own key, models and totals. */
+  private askSurface(): AskSurface {
+    return {
+      post: (message) => this.views.broadcast(message),
+      hasPage: () => this.views.anyReady,
+      reveal: async () => void (await vscode.commands.executeCommand('mcpAgent.chat.focus')),
+      client: () => this.turns.client(),
+      models: () => this.turns.models.list(),
+      model: () => this.turns.model,
+      countUsage: (usage) => void this.current().then((session) => session.countUsage(usage)),
+    };
   }
 
   /** Whether this tool, as defined now, runs without asking in this workspace. */

@@ -12,6 +12,7 @@ import { loginShellPath } from './login-shell-path';
 import { readOwnSources } from './own-server-sources';
 import { OwnServers, type OwnServer, type OwnSource } from './own-servers';
 import type { Secrets } from './secrets';
+import type { ClientHandlers } from '../core/mcp/client-handlers';
 import { ServerInputs } from './server-inputs';
 import { ServerTrust } from './server-trust';
 import { readSettings } from './settings';
@@ -28,6 +29,8 @@ export interface ManagerDeps {
   /** Where `password` inputs are kept. */
   secretStorage: vscode.SecretStorage;
   log: vscode.LogOutputChannel;
+  /** What the extension answers when a server asks (sampling, elicitation: cards in the chat). */
+  clientHandlers?: ClientHandlers;
 }
 
 /**
@@ -62,6 +65,7 @@ export class ServerManager implements vscode.Disposable {
     this.oauth = new VscodeOAuth(deps.secretStorage);
     this.hub = new McpHub([], {
       connection: {
+        handlers: { ...deps.clientHandlers },
         roots: workspace ? [workspace] : [],
         log: (server, line) => log.debug(`[${server}] ${line}`),
         clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },

@@ -172,6 +172,11 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     if (clean) this.updateMeta({ title: clean, renamed: true });
   }
 
+  /** Tokens spent for this chat outside its turns (a server's sampling request), counted with its totals. */
+  countUsage(usage: TurnUsage): void {
+    this.addUsage(usage);
+  }
+
   notice(level: 'info' | 'warning' | 'error', text: string, action?: 'setKey'): void {
     this.record({ kind: 'notice', level, text, ...(action ? { action } : {}) });
   }

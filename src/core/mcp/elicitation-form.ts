@@ -5,28 +5,11 @@
  * a form; anything else is refused with the reason, so a server cannot make the host show what it cannot check.
  */
 import * as z from 'zod';
+import { checkValue, type Choice, type FieldValue, type FormField } from '../../shared/form-field';
 
-export type FieldValue = string | number | boolean | string[];
-export interface Choice {
-  value: string;
-  title: string;
-}
+export { checkValue };
 
-interface Common {
-  name: string;
-  /** The label: the schema's title, else the property name. */
-  title: string;
-  description?: string;
-  required: boolean;
-}
-export type FormField = Common &
-  (
-    | { kind: 'text'; format?: 'email' | 'uri' | 'date' | 'date-time'; minLength?: number; maxLength?: number; default?: string }
-    | { kind: 'number'; integer: boolean; minimum?: number; maximum?: number; default?: number }
-    | { kind: 'boolean'; default?: boolean }
-    | { kind: 'select'; choices: Choice[]; default?: string }
-    | { kind: 'multiselect'; choices: Choice[]; minItems?: number; maxItems?: number; default?: string[] }
-  );
+export type { Choice, FieldValue, FormField } from '../../shared/form-field';
 
 export interface ElicitationForm {
   fields: FormField[];
@@ -97,7 +80,7 @@ export function formFromSchema(schema: unknown): ElicitationForm {
 }
 
 function fieldOf(name: string, prop: unknown, required: boolean): FormField {
-  const base = (p: { title?: string; description?: string }): Common => ({ name, title: p.title || name, description: p.description, required });
+  const base = (p: { title?: string; description?: string }): Pick<FormField, 'name' | 'title' | 'description' | 'required'> => ({ name, title: p.title || name, description: p.description, required });
   const multi = MultiProp.safeParse(prop);
   if (multi.success) {
     const p = multi.data;
@@ -136,38 +119,6 @@ export function formDefaults(form: ElicitationForm): Record<string, FieldValue> 
   const out: Record<string, FieldValue> = {};
   for (const f of form.fields) if (f.default !== undefined) out[f.name] = f.default;
   return out;
-}
-
-/** Why `value` does not fit the field, or undefined when it does. */
-export function checkValue(field: FormField, value: unknown): string | undefined {
-  switch (field.kind) {
-    case 'text': {
-      if (typeof value !== 'string') return 'expected text';
-      if (field.minLength !== undefined && value.length < field.minLength) return `at least ${field.minLength} characters`;
-      if (field.maxLength !== undefined && value.length > field.maxLength) return `at most ${field.maxLength} characters`;
-      return field.format ? formatProblem(field.format, value) : undefined;
-    }
-    case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'expected a number';
-      if (field.integer && !Number.isInteger(value)) return 'expected a whole number';
-      if (field.minimum !== undefined && value < field.minimum) return `at least ${field.minimum}`;
-      if (field.maximum !== undefined && value > field.maximum) return `at most ${field.maximum}`;
-      return undefined;
-    }
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'expected yes or no';
-    case 'select':
-      return typeof value === 'string' && field.choices.some((c) => c.value === value) ? undefined : `one of ${field.choices.map((c) => c.value).join(', ')}`;
-    case 'multiselect': {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return 'expected a list of choices';
-      const bad = value.find((v) => !field.choices.some((c) => c.value === v));
-      if (bad !== undefined) return `"${bad}" is not one of ${field.choices.map((c) => c.value).join(', ')}`;
-      if (new Set(value).size !== value.length) return 'a choice is picked twice';
-      if (field.minItems !== undefined && value.length < field.minItems) return `pick at least ${field.minItems}`;
-      if (field.maxItems !== undefined && value.length > field.maxItems) return `pick at most ${field.maxItems}`;
-      return undefined;
-    }
-  }
 }
 
 /**
@@ -229,16 +180,4 @@ function choiceOf(choices: Choice[], typed: string): string | undefined {
   const n = Number(typed);
   if (Number.isInteger(n) && n >= 1 && n <= choices.length) return choices[n - 1]!.value;
   return choices.find((c) => c.value === typed || c.title === typed)?.value;
-}
-
-function formatProblem(format: 'email' | 'uri' | 'date' | 'date-time', value: string): string | undefined {
-  const ok =
-    format === 'email'
-      ? z.email().safeParse(value).success
-      : format === 'uri'
-        ? URL.canParse(value)
-        : format === 'date'
-          ? z.iso.date().safeParse(value).success
-          : z.iso.datetime({ offset: true }).safeParse(value).success;
-  return ok ? undefined : `expected ${format === 'uri' ? 'a URL' : format === 'email' ? 'an email address' : `a ${format} (ISO 8601)`}`;
 }

@@ -1,0 +1,143 @@
+// Sampling and elicitation in the real extension (code-server + Chromium), against the reference server
+// @modelcontextprotocol/server-everything added through the mcpAgent.servers setting (so no trust
+// question): the model calls its sampling tool, the card appears, Allow → the server gets the model's
+// answer; its elicitation form filled in and accepted; Deny and Decline; in light, dark and high
+// contrast, each card's text measured (at least 4.5:1) and shot for a person to look at.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { FrameLocator } from 'playwright-core';
+import { FakeAnthropicApi, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { ASK_CARD_TEXT, measureContrast } from '../fakes/contrast';
+import { repoRoot } from '../support/repo-root';
+import { startVscode, type Vscode } from '../vscode/harness';
+
+const everything = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const SAMPLING_SYSTEM = 'You are a helpful test server.';
+const MODEL_ANSWER = 'Hi from the model, sampled.';
+
+/** The model: asked by the person to sample or to fill a form, it calls the server's tool; a sampling request gets MODEL_ANSWER. */
+function script(body: MessagesBody): Reply {
+  if (JSON.stringify(body.system ?? '').includes(SAMPLING_SYSTEM)) return { text: MODEL_ANSWER };
+  const last = JSON.stringify(body.messages.at(-1)?.content ?? '');
+  if (last.includes('tool_result')) return { text: 'The tool is done.' };
+  if (/please sample/.test(last)) return { toolUses: [{ name: 'everything__trigger-sampling-request', input: { prompt: 'Say hi', maxTokens: 50 } }] };
+  if (/please ask me/.test(last)) return { toolUses: [{ name: 'everything__trigger-elicitation-request', input: {} }] };
+  return { text: 'Say "please sample" or "please ask me".' };
+}
+
+const THEMES = [
+  { theme: 'Default Light Modern', slug: 'light' },
+  { theme: 'Default Dark Modern', slug: 'dark' },
+  { theme: 'Default High Contrast', slug: 'hc' },
+];
+
+describe('sampling and elicitation cards in the real chat', { timeout: 600_000 }, () => {
+  const api = new FakeAnthropicApi(script);
+  let base: string;
+  before(async () => {
+    base = await api.start();
+  });
+  after(() => api.stop());
+
+  for (const { theme, slug } of THEMES) {
+    describe(theme, () => {
+      let vs: Vscode;
+      before(async () => {
+        vs = await startVscode({
+          name: `client-cards-${slug}`,
+          files: { 'a.txt': 'a\n' },
+          settings: {
+            'mcpAgent.apiBaseUrl': base,
+            'mcpAgent.model': 'claude-test',
+            'workbench.colorTheme': theme,
+            'mcpAgent.servers': { everything: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
+          },
+          env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+        });
+      });
+      after(async () => {
+        await vs?.close();
+      });
+
+      /** Sends a message and allows the tool call it leads to. */
+      async function askModel(chat: FrameLocator, text: string): Promise<void> {
+        await chat.locator('#send').waitFor({ state: 'visible' }); // no turn running
+        await chat.locator('#input').fill(text);
+        await chat.locator('#input').press('Enter');
+        const approval = chat.locator('.approval[data-state="pending"]');
+        await approval.waitFor();
+        await approval.locator('button[data-decision="once"]').click();
+      }
+
+      async function checkContrast(chat: FrameLocator, t: { diagnostic(m: string): void }): Promise<void> {
+        const measured = await measureContrast(chat.locator('body'), ASK_CARD_TEXT);
+        assert.ok(measured.length > 5, 'the check measured the cards');
+        const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0]!;
+        t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
+        assert.deepEqual(measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
+      }
+
+      test('the model calls the server’s sampling tool; the card shows the request; Allow sends the model’s answer to the server', async (t) => {
+        const chat = await vs.openChat();
+        // Its sampling and elicitation tools exist only once it has seen the capabilities: wait for it to be ready.
+        await vs.waitForTreeItem('Tools', /everything\s*ready/, 90_000);
+        await askModel(chat, 'please sample');
+        const card = chat.locator('.ask-card[data-kind="sampling"][data-state="pending"]');
+        await card.waitFor({ timeout: 60_000 });
+        const text = await card.innerText();
+        assert.match(text, /everything asks the model for a reply/);
+        assert.match(text, /You are a helpful test server\./);
+        assert.match(text, /Say hi/);
+        assert.match(await card.locator('.ask-max-tokens').innerText(), /^50$/);
+        await checkContrast(chat, t);
+        t.diagnostic(`screenshot: ${await vs.screenshot('sampling-card')}`);
+        await card.locator('button[data-answer="once"]').click();
+        await chat.locator('.ask-card[data-kind="sampling"][data-state="once"]').waitFor();
+        await chat.getByText('The tool is done.').waitFor({ timeout: 60_000 });
+        const toolResult = JSON.stringify(api.requests.at(-1)?.body.messages.at(-1));
+        assert.ok(toolResult.includes(MODEL_ANSWER), `the server got the model's answer: ${toolResult.slice(0, 400)}`);
+      });
+
+      test('the server’s form: every field kind with its defaults, filled in by keyboard and accepted', async (t) => {
+        const chat = await vs.openChat();
+        await askModel(chat, 'please ask me');
+        const card = chat.locator('.ask-card[data-kind="form"][data-state="pending"]');
+        await card.waitFor({ timeout: 60_000 });
+        assert.equal(await card.locator('[data-field="firstLine"] input').inputValue(), 'It was a dark and stormy night.');
+        assert.equal(await card.locator('[data-field="integer"] input').inputValue(), '42');
+        assert.equal(await card.locator('[data-field="legacyTitledEnum"] select option:checked').innerText(), 'Cats');
+        // Accept with the required name empty: the error stands beside it and nothing is sent.
+        await card.locator('button[data-answer="accept"]').click();
+        await card.locator('[data-field="name"] .ask-field-error:not([hidden])').waitFor();
+        await checkContrast(chat, t);
+        t.diagnostic(`screenshot: ${await vs.screenshot('form-card-error')}`);
+        // The focus is on the name: type it and press Enter.
+        await vs.page.keyboard.type('Ada Lovelace');
+        await vs.page.keyboard.press('Enter');
+        await chat.locator('.ask-card[data-kind="form"][data-state="accept"]').waitFor();
+        await chat.getByText('The tool is done.').nth(1).waitFor({ timeout: 60_000 });
+        const toolResult = JSON.stringify(api.requests.at(-1)?.body.messages.at(-1));
+        assert.match(toolResult, /Name: Ada Lovelace/);
+        assert.match(toolResult, /Favorite first line of a story|stormy night/);
+      });
+
+      if (slug === 'light') {
+        test('Deny on a sampling card and Decline on a form reach the server as such; the chat goes on', async (t) => {
+          const chat = await vs.openChat();
+          await askModel(chat, 'please sample');
+          await chat.locator('.ask-card[data-kind="sampling"][data-state="pending"] button[data-answer="deny"]').click();
+          await chat.locator('.ask-card[data-kind="sampling"][data-state="deny"]').waitFor();
+          await chat.getByText('The tool is done.').nth(2).waitFor({ timeout: 60_000 });
+          assert.match(JSON.stringify(api.requests.at(-1)?.body.messages.at(-1)), /User rejected sampling request/);
+          await askModel(chat, 'please ask me');
+          await chat.locator('.ask-card[data-kind="form"][data-state="pending"] button[data-answer="decline"]').click();
+          await chat.locator('.ask-card[data-kind="form"][data-state="decline"]').waitFor();
+          await chat.getByText('The tool is done.').nth(3).waitFor({ timeout: 60_000 });
+          assert.match(JSON.stringify(api.requests.at(-1)?.body.messages.at(-1)), /declin/i);
+          t.diagnostic(`screenshot: ${await vs.screenshot('denied-and-declined')}`);
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,234 @@
+// The cards for what servers ask, in the real chat bundle in headless Chromium: a sampling request
+// (who, the messages with an image, system prompt, limit, hint, model), a form of every field kind the
+// spec allows (defaults filled, checked in the card, errors beside their field), a page to open; each
+// answered by keyboard, announced, withdrawn by the server, readable in light and dark.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formFromSchema } from '../../src/core/mcp/elicitation-form';
+import type { ClientAsk, HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import { ASK_CARD_TEXT, measureContrast } from '../fakes/contrast';
+import { PNG_1PX, readyState } from '../fakes/webview-conversation';
+import type { ChatPage } from '../fakes/webview-harness';
+import { useChatPages } from '../fakes/webview-pages';
+
+const { openChat, screenshotPath } = useChatPages();
+
+const sampling: ClientAsk = {
+  kind: 'sampling',
+  askId: 's1',
+  server: 'everything',
+  messages: [
+    { role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image', mimeType: 'image/png', data: PNG_1PX }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'A single pixel.' }] },
+    { role: 'user', content: [{ type: 'text', text: 'Say it in French.' }, { type: 'other', label: '[audio, audio/wav]' }] },
+  ],
+  systemPrompt: 'You are a terse assistant.',
+  maxTokens: 500,
+  modelHint: 'claude-3-sonnet, claude',
+  model: 'claude-sonnet-4-5',
+  tools: [],
+};
+
+/** Every field kind the spec allows, built by the host's own code from a server's schema. */
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Your name', minLength: 2 },
+    email: { type: 'string', format: 'email', title: 'Email', description: 'Where the receipt goes' },
+    site: { type: 'string', format: 'uri', title: 'Website' },
+    born: { type: 'string', format: 'date', title: 'Birthday', default: '2000-01-31' },
+    when: { type: 'string', format: 'date-time', title: 'Meeting time' },
+    age: { type: 'integer', title: 'Age', minimum: 0, maximum: 150, default: 30 },
+    score: { type: 'number', title: 'Score' },
+    subscribe: { type: 'boolean', title: 'Subscribe to news', default: true },
+    color: { type: 'string', title: 'Colour', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+    size: { type: 'string', enum: ['S', 'M', 'L'], default: 'M' },
+    tags: { type: 'array', title: 'Tags', minItems: 1, maxItems: 2, items: { anyOf: [{ const: 'a', title: 'Alpha' }, { const: 'b', title: 'Beta' }, { const: 'c', title: 'Gamma' }] }, default: ['a'] },
+    plain: { type: 'array', title: 'Plain list', items: { type: 'string', enum: ['x', 'y'] } },
+  },
+  required: ['name', 'email', 'age', 'color', 'tags'],
+};
+const form: ClientAsk = { kind: 'form', askId: 'f1', server: 'shop', message: 'Tell us about you', fields: formFromSchema(SCHEMA).fields };
+const url: ClientAsk = { kind: 'url', askId: 'u1', server: 'auth', message: 'Sign in to continue', url: 'https://login.example.com/oauth/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fevil.example%2F&state=xyz' };
+
+async function openWith(...asks: ClientAsk[]): Promise<ChatPage> {
+  const chat = await openChat({ width: 360, height: 900 });
+  await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
+  await chat.post({ type: 'replay', events: [] } satisfies HostMessage);
+  for (const ask of asks) await chat.post({ type: 'ask', ask } satisfies HostMessage);
+  await chat.page.waitForFunction((n) => document.querySelectorAll('.ask-card').length === n, asks.length);
+  return chat;
+}
+
+async function answers(chat: ChatPage): Promise<Extract<WebviewMessage, { type: 'answerAsk' }>[]> {
+  return (await chat.posted()).filter((m): m is Extract<WebviewMessage, { type: 'answerAsk' }> => m.type === 'answerAsk');
+}
+
+describe('chat webview: cards for what servers ask', () => {
+  test('a sampling card shows who asks, the messages (the image drawn), the system prompt, the limit, the hint and the model; keyboard alone allows it', async () => {
+    const chat = await openWith(sampling);
+    const { page } = chat;
+    const card = page.locator('.ask-card[data-ask-id="s1"]');
+    assert.match(await card.locator('.ask-title').innerText(), /everything asks the model for a reply/);
+    assert.equal(await card.locator('.ask-model').innerText(), 'claude-sonnet-4-5');
+    assert.equal(await card.locator('.ask-model-hint').innerText(), 'claude-3-sonnet, claude');
+    assert.equal(await card.locator('.ask-max-tokens').innerText(), '500');
+    assert.equal(await card.locator('.ask-system .ask-text').innerText(), 'You are a terse assistant.');
+    assert.deepEqual(await card.locator('.ask-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role'))), ['user', 'assistant', 'user']);
+    const img = card.locator('img.ask-image');
+    assert.equal(await img.getAttribute('alt'), 'An image the server sent (image/png)');
+    assert.equal(await img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), 1);
+    assert.match(await card.locator('.ask-other').innerText(), /audio/);
+    // Announced at once, the way an approval is.
+    await page.waitForFunction(() => /Question from a server: everything asks the model for a reply/.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
+    assert.deepEqual(await chat.cspViolations(), []);
+
+    // From the composer, backwards with Shift+Tab, to Allow once; Enter answers.
+    await page.locator('#input').focus();
+    for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement?.getAttribute('data-answer') === 'once')); i++) await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-answer')), 'once', 'Allow once is reachable by keyboard');
+    await page.keyboard.press('Enter');
+    await chat.waitForPosted('answerAsk');
+    assert.deepEqual((await answers(chat)).map((m) => m.answer), [{ kind: 'sampling', decision: 'once' }]);
+    assert.equal(await card.locator('button[data-answer="deny"]').isDisabled(), true, 'one answer only');
+    await chat.post({ type: 'askSettled', askId: 's1', outcome: 'once' } satisfies HostMessage);
+    await card.locator('.ask-outcome:not([hidden])').waitFor();
+    assert.equal(await card.getAttribute('data-state'), 'once');
+    assert.equal(await card.locator('button').count(), 0);
+  });
+
+  test('Deny and Always are answers of their own; a card the server withdraws says so and takes no answer', async () => {
+    const chat = await openWith(sampling, { ...sampling, askId: 's2' }, { ...sampling, askId: 's3' });
+    const { page } = chat;
+    await page.locator('.ask-card[data-ask-id="s1"] button[data-answer="deny"]').click();
+    await page.locator('.ask-card[data-ask-id="s2"] button[data-answer="always"]').click();
+    await chat.waitForPosted('answerAsk', 2);
+    assert.deepEqual((await answers(chat)).map((m) => [m.askId, m.answer]), [
+      ['s1', { kind: 'sampling', decision: 'deny' }],
+      ['s2', { kind: 'sampling', decision: 'always' }],
+    ]);
+    await chat.post({ type: 'askSettled', askId: 's3', outcome: 'withdrawn' } satisfies HostMessage);
+    const withdrawn = page.locator('.ask-card[data-ask-id="s3"]');
+    await page.waitForFunction(() => document.querySelector('.ask-card[data-ask-id="s3"]')?.getAttribute('data-state') === 'withdrawn');
+    assert.match(await withdrawn.locator('.ask-outcome').innerText(), /Withdrawn: the server no longer asks/);
+    assert.equal(await withdrawn.locator('button').count(), 0);
+    // Another chat opened: answered cards go, a pending one stays.
+    await chat.post({ type: 'askSettled', askId: 's1', outcome: 'deny' } satisfies HostMessage);
+    await chat.post({ type: 'replay', events: [] } satisfies HostMessage);
+    assert.deepEqual(await page.locator('.ask-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-ask-id'))), ['s2']);
+  });
+
+  test('a form of every field kind: defaults filled in, wrong answers kept in the card with errors beside their fields, then sent typed', async () => {
+    const chat = await openWith(form);
+    const { page } = chat;
+    const card = page.locator('.ask-card[data-ask-id="f1"]');
+    const field = (name: string) => card.locator(`.ask-field[data-field="${name}"]`);
+    // Defaults.
+    assert.equal(await field('born').locator('input').inputValue(), '2000-01-31');
+    assert.equal(await field('born').locator('input').getAttribute('type'), 'date');
+    assert.equal(await field('email').locator('input').getAttribute('type'), 'email');
+    assert.equal(await field('site').locator('input').getAttribute('type'), 'url');
+    assert.equal(await field('age').locator('input').inputValue(), '30');
+    assert.equal(await field('subscribe').locator('input').isChecked(), true);
+    assert.equal(await field('size').locator('select').inputValue(), 'M');
+    assert.equal(await field('color').locator('select').inputValue(), '', 'no choice is made for the person');
+    assert.deepEqual(await field('color').locator('option').allInnerTexts(), ['Choose…', 'Red', 'Green']);
+    assert.equal(await field('tags').locator('input[value="a"]').isChecked(), true);
+    assert.match(await field('email').innerText(), /Where the receipt goes/);
+
+    // Wrong: nothing is sent; each error is beside its field and the first wrong field has the focus.
+    await field('email').locator('input').fill('not-an-email');
+    await field('age').locator('input').fill('200');
+    await field('when').locator('input').fill('tomorrow');
+    await field('tags').locator('input[value="b"]').check();
+    await field('tags').locator('input[value="c"]').check();
+    await card.locator('button[data-answer="accept"]').click();
+    const errors = await card.locator('.ask-field-error:not([hidden])').evaluateAll((els) => els.map((e) => [e.closest('[data-field]')?.getAttribute('data-field'), e.textContent]));
+    assert.deepEqual(errors, [
+      ['name', 'Your name: required'],
+      ['email', 'Email: expected an email address'],
+      ['when', 'Meeting time: expected a date-time (ISO 8601)'],
+      ['age', 'Age: at most 150'],
+      ['color', 'Colour: required'],
+      ['tags', 'Tags: pick at most 2'],
+    ]);
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name), 'name');
+    assert.equal(await field('email').locator('input').getAttribute('aria-invalid'), 'true');
+    assert.match((await field('email').locator('input').getAttribute('aria-describedby')) ?? '', /-error/);
+    assert.equal((await answers(chat)).length, 0);
+
+    // Fixed as typed: the error goes as soon as the field fits.
+    await field('email').locator('input').fill('ada@example.com');
+    assert.equal(await field('email').locator('.ask-field-error').isHidden(), true);
+    await field('age').locator('input').fill('36');
+    await field('when').locator('input').fill('2026-11-23T13:30:00Z');
+    await field('color').locator('select').selectOption('g');
+    await field('tags').locator('input[value="c"]').uncheck();
+    await field('score').locator('input').fill('2.5');
+    await field('name').locator('input').fill('Ada');
+    await field('name').locator('input').press('Enter');
+    await chat.waitForPosted('answerAsk');
+    assert.deepEqual((await answers(chat)).map((m) => m.answer), [
+      {
+        kind: 'form',
+        action: 'accept',
+        content: { name: 'Ada', email: 'ada@example.com', born: '2000-01-31', when: '2026-11-23T13:30:00Z', age: 36, score: 2.5, subscribe: true, color: 'g', size: 'M', tags: ['a', 'b'] },
+      },
+    ]);
+    await chat.post({ type: 'askSettled', askId: 'f1', outcome: 'accept' } satisfies HostMessage);
+    await page.waitForFunction(() => document.querySelector('.ask-card[data-ask-id="f1"]')?.getAttribute('data-state') === 'accept');
+    assert.equal(await field('name').locator('input').isDisabled(), true);
+  });
+
+  test('Decline and Cancel on a form, and Open on a page whose whole address is shown, are each their own answer', async () => {
+    const chat = await openWith(form, { ...form, askId: 'f2' }, url);
+    const { page } = chat;
+    await page.locator('.ask-card[data-ask-id="f1"] button[data-answer="decline"]').click();
+    await page.locator('.ask-card[data-ask-id="f2"] button[data-answer="cancel"]').click();
+    const page3 = page.locator('.ask-card[data-ask-id="u1"]');
+    assert.equal(await page3.locator('.ask-url').innerText(), url.kind === 'url' ? url.url : '');
+    assert.equal(await page3.locator('.ask-site').innerText(), 'login.example.com');
+    await page3.locator('button[data-answer="accept"]').focus();
+    await page.keyboard.press('Space');
+    await chat.waitForPosted('answerAsk', 3);
+    assert.deepEqual((await answers(chat)).map((m) => [m.askId, m.answer]), [
+      ['f1', { kind: 'form', action: 'decline' }],
+      ['f2', { kind: 'form', action: 'cancel' }],
+      ['u1', { kind: 'url', action: 'accept' }],
+    ]);
+  });
+
+  test('an ask that breaks the protocol is not drawn, and the chat goes on', async () => {
+    const chat = await openWith();
+    await chat.post({ type: 'ask', ask: { kind: 'form', askId: 'bad', server: 'x', message: 'm', fields: [{ kind: 'file', name: 'f', title: 'f', required: true }] } });
+    await chat.post({ type: 'ask', ask: { ...sampling, askId: 'img', messages: [{ role: 'user', content: [{ type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }] }] } });
+    await chat.post({ type: 'ask', ask: sampling });
+    await chat.page.locator('.ask-card[data-ask-id="s1"]').waitFor();
+    assert.equal(await chat.page.locator('.ask-card').count(), 1);
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the cards are readable in ${theme} (contrast at least 4.5:1) and fit a narrow side bar`, async (t) => {
+      const chat = await openChat({ theme, width: 320, height: 1400 });
+      await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
+      await chat.post({ type: 'replay', events: [] } satisfies HostMessage);
+      for (const ask of [sampling, form, url, { ...url, askId: 'u2' }]) await chat.post({ type: 'ask', ask } satisfies HostMessage);
+      const { page } = chat;
+      await page.locator('.ask-card[data-ask-id="u2"]').waitFor();
+      await page.locator('.ask-card[data-ask-id="f1"] button[data-answer="accept"]').click(); // shows the errors
+      await chat.post({ type: 'askSettled', askId: 'u2', outcome: 'decline' } satisfies HostMessage);
+      await page.waitForFunction(() => document.querySelector('.ask-card[data-ask-id="u2"]')?.getAttribute('data-state') === 'decline');
+      const overflow = await page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        return Array.from(document.querySelectorAll('.ask-card *')).filter((el) => el.getBoundingClientRect().right > width + 0.5).map((el) => el.className);
+      });
+      assert.deepEqual(overflow, []);
+      const measured = await measureContrast(page.locator('body'), ASK_CARD_TEXT);
+      for (const s of ASK_CARD_TEXT) assert.ok(measured.some((m) => m.selector === s), `nothing matched ${s}`);
+      const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0]!;
+      t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
+      assert.deepEqual(measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
+      for (const id of ['s1', 'f1', 'u1', 'u2']) await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
+    });
+  }
+});
