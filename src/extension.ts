@@ -109,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     chat.onDidChangeChats(() => chats.refresh()),
     vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
     chatPanel,
-    ...registerCommands({ chat, chatView, chatPanel, secrets, hub, tools, log, workspace, history, sessions: sessionCommands(orchestrator, sessions, transcripts), onError: (m) => keepCommandError(m) }),
+    ...registerCommands({ chat, chatView, chatPanel, secrets, hub, serverLogs: manager.logs, tools, log, workspace, history, sessions: sessionCommands(orchestrator, sessions, transcripts), onError: (m) => keepCommandError(m) }),
     ...registerServerCommands(manager, commandRegistrar(log, keepCommandError)),
   );
 

@@ -12,6 +12,7 @@ import type { ChatHistory } from '../core/chat/chat-history';
 import { historyCommands } from './chat-history-commands';
 import { pickModel } from './model-picker';
 import { commandRegistrar } from './command-registrar';
+import type { ServerLogs } from './server-logs';
 
 export interface CommandDeps {
   chat: ChatController;
@@ -19,6 +20,8 @@ export interface CommandDeps {
   chatPanel: ChatPanel;
   secrets: Secrets;
   hub: McpHub;
+  /** Each server's output channel. */
+  serverLogs: ServerLogs;
   tools: ToolsTree;
   log: vscode.LogOutputChannel;
   workspace: string | undefined;
@@ -81,11 +84,15 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       chat.attach(`${rel}${range}`, `${basename(rel)}:${start.line + 1}-${last}`);
     }),
     register('mcpAgent.restartServer', async (item?: { status?: { name?: string } } | string) => {
-      const name = typeof item === 'string' ? item : (item?.status?.name ?? (await pickServer(hub)));
+      const name = typeof item === 'string' ? item : (item?.status?.name ?? (await pickServer(hub, 'Restart which MCP server?')));
       if (name) await hub.restart(name);
     }),
     register('mcpAgent.refreshTools', () => deps.tools.refresh()),
     register('mcpAgent.showLog', () => log.show()),
+    register('mcpAgent.showServerLog', async (item?: { status?: { name?: string } } | string) => {
+      const name = typeof item === 'string' ? item : (item?.status?.name ?? (await pickServer(hub, 'Show the log of which MCP server?')));
+      if (name) deps.serverLogs.show(name);
+    }),
     register('mcpAgent.resetApprovals', async () => {
       await chat.resetApprovals();
       void vscode.window.showInformationMessage('MCP Agent: every tool asks again before it changes anything.');
@@ -149,9 +156,9 @@ function workspaceRelative(uri: vscode.Uri, workspace: string | undefined): stri
   return rel;
 }
 
-async function pickServer(hub: McpHub): Promise<string | undefined> {
+async function pickServer(hub: McpHub, title: string): Promise<string | undefined> {
   return vscode.window.showQuickPick(
     hub.statuses().map((s) => s.name),
-    { title: 'Restart which MCP server?' },
+    { title },
   );
 }

@@ -12,6 +12,7 @@ import { readOwnSources } from './own-server-sources';
 import { OwnServers, type OwnServer, type OwnSource } from './own-servers';
 import type { Secrets } from './secrets';
 import { ServerInputs } from './server-inputs';
+import { ServerLogs } from './server-logs';
 import { ServerTrust } from './server-trust';
 import { readSettings } from './settings';
 
@@ -39,6 +40,8 @@ export class ServerManager implements vscode.Disposable {
   readonly workspace: string | undefined;
   readonly disabled: DisabledServers;
   readonly trust: ServerTrust;
+  /** Each server's own output channel. */
+  readonly logs = new ServerLogs();
   private readonly own: OwnServers;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly sourcesChanged = new vscode.EventEmitter<void>();
@@ -61,8 +64,10 @@ export class ServerManager implements vscode.Disposable {
         roots: workspace ? [workspace] : [],
         log: (server, line) => log.debug(`[${server}] ${line}`),
         clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
+        handlers: { logging: this.logs },
       },
     });
+    this.logs.follow(this.hub);
     const diagnostics = new ConfigDiagnostics();
     this.trust = new ServerTrust(deps.workspaceState);
     this.disabled = new DisabledServers(deps.workspaceState);
@@ -201,6 +206,6 @@ export class ServerManager implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
-    void this.hub.dispose();
+    void this.hub.dispose().finally(() => this.logs.dispose());
   }
 }
