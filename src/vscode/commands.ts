@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
+import type { CompleteRequestParams } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHub } from '../core/mcp/hub';
 import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';
@@ -13,6 +14,8 @@ import { historyCommands } from './chat-history-commands';
 import { pickModel } from './model-picker';
 import { commandRegistrar } from './command-registrar';
 import type { ServerLogs } from './server-logs';
+import { askArguments } from './argument-input';
+import type { ResourceDocuments } from './resource-documents';
 
 export interface CommandDeps {
   chat: ChatController;
@@ -22,6 +25,8 @@ export interface CommandDeps {
   hub: McpHub;
   /** Each server's output channel. */
   serverLogs: ServerLogs;
+  /** MCP resources as read-only documents. */
+  resources: ResourceDocuments;
   tools: ToolsTree;
   log: vscode.LogOutputChannel;
   workspace: string | undefined;
@@ -97,36 +102,25 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await chat.resetApprovals();
       void vscode.window.showInformationMessage('MCP Agent: every tool asks again before it changes anything.');
     }),
-    register('mcpAgent.openResource', async (server: string, uri: string) => {
-      const result = await hub.readResource(server, uri);
-      const text = result.contents.map((c) => ('text' in c ? c.text : `[binary ${c.mimeType ?? 'content'} of ${c.uri}]`)).join('\n\n');
-      const language = result.contents[0]?.mimeType === 'text/markdown' ? 'markdown' : 'plaintext';
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text, language }), { preview: true });
-    }),
+    register('mcpAgent.openResource', (server: string, uri: string) => deps.resources.show(server, uri)),
     register('mcpAgent.openResourceTemplate', async (server: string, uriTemplate: string) => {
       const template = resourceTemplate(uriTemplate);
-      const values: Record<string, string> = {};
-      for (const name of template.variables) {
-        const value = await vscode.window.showInputBox({ title: `${uriTemplate}: ${name}`, prompt: `Value for {${name}}`, ignoreFocusOut: true });
-        if (value === undefined) return;
-        values[name] = value.trim();
-      }
-      await vscode.commands.executeCommand('mcpAgent.openResource', server, template.expand(values));
+      const values = await askArguments({
+        title: uriTemplate,
+        args: template.variables.map((name) => ({ name, required: true })),
+        complete: completer(hub, server, { type: 'ref/resource', uri: uriTemplate }),
+      });
+      if (values) await deps.resources.show(server, template.expand(values));
     }),
     register('mcpAgent.usePrompt', async (server: string, name: string) => {
       const prompt = hub.status(server)?.prompts.find((p) => p.name === name);
       if (!prompt) throw new Error(`The prompt ${name} of ${server} is no longer offered.`);
-      const args: Record<string, string> = {};
-      for (const arg of prompt.arguments ?? []) {
-        const value = await vscode.window.showInputBox({
-          title: `${prompt.title ?? prompt.name}: ${arg.name}`,
-          prompt: arg.description,
-          ignoreFocusOut: true,
-          validateInput: (v) => (arg.required && !v.trim() ? `${arg.name} is required` : undefined),
-        });
-        if (value === undefined) return;
-        if (value.trim()) args[arg.name] = value.trim();
-      }
+      const args = await askArguments({
+        title: prompt.title ?? prompt.name,
+        args: prompt.arguments ?? [],
+        complete: completer(hub, server, { type: 'ref/prompt', name }),
+      });
+      if (!args) return;
       const result = await hub.getPrompt(server, name, args);
       const text = result.messages
         .map((m) => (m.content.type === 'text' ? m.content.text : `[${m.content.type} content]`))
@@ -147,6 +141,14 @@ function askTargets(uri: vscode.Uri | undefined, selected: vscode.Uri[] | undefi
   if (selected?.length) return selected;
   const editor = vscode.window.activeTextEditor;
   return editor ? [editor.document.uri] : [];
+}
+
+/** The server's suggestions for one argument of `ref`, with the arguments given before it as context. */
+function completer(hub: McpHub, server: string, ref: CompleteRequestParams['ref']): (name: string, value: string, context: Record<string, string>) => Promise<string[]> {
+  return async (name, value, context) => {
+    const result = await hub.complete(server, { ref, argument: { name, value }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) });
+    return result.completion.values;
+  };
 }
 
 function workspaceRelative(uri: vscode.Uri, workspace: string | undefined): string {
