@@ -43,6 +43,12 @@ function until(what: string, on: (listener: () => void) => { dispose(): void }, 
   });
 }
 
+/**
+ * The extension host sends a QuickPick's changes to the workbench from a 0 ms timer (ExtHostQuickInput.update);
+ * a timer set after the change fires after that one, so a command sent then finds the workbench up to date.
+ */
+const quickInputSent = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 const onServers = (a: McpAgentApi) => (listener: () => void) => ({ dispose: a.onServersChanged(listener) });
 const onDocChange = (listener: () => void) => vscode.workspace.onDidChangeTextDocument(listener);
 const onTabs = (listener: () => void) => vscode.window.tabGroups.onDidChangeTabs(listener);
@@ -161,12 +167,16 @@ describe('resources, logs and completions in the editor', () => {
       qp!.value = 'ja';
       await until('Japan alone', onItems, () => labels().join() === 'ja,Japan');
       countryPick!.activeItems = countryPick!.items.filter((i) => i.label === 'Japan');
+      await quickInputSent();
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      await until("Japan's cities", onItems, () => qp !== countryPick && labels().join() === 'Tokyo,Osaka,Kyoto');
+      await until("Japan's cities", onItems, () => qp !== countryPick && labels().join() === 'Tokyo,Osaka,Kyoto').catch((err: Error) => {
+        throw new Error(`${err.message}; shown: ${labels().join()}; asked: ${JSON.stringify(asked)}`);
+      });
       assert.deepEqual(asked.at(-1), { name: 'city', value: '', context: { country: 'Japan' } });
       qp!.value = 'Nara';
       await until('the typed city', onItems, () => labels()[0] === 'Nara');
       qp!.activeItems = qp!.items.filter((i) => i.label === 'Nara');
+      await quickInputSent();
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       assert.deepEqual(await values, { country: 'Japan', city: 'Nara' });
     } finally {
