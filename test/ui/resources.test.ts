@@ -11,10 +11,11 @@ import { startVscode, type Vscode } from '../vscode/harness';
 
 const fake = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-resources.js');
 const PULSES = 100;
+/** [kind, theme id, its label in the theme picker] */
 const THEMES = [
-  ['light', 'Default Light Modern'],
-  ['dark', 'Default Dark Modern'],
-  ['high-contrast', 'Default High Contrast'],
+  ['light', 'Default Light Modern', 'Light Modern'],
+  ['dark', 'Default Dark Modern', 'Dark Modern'],
+  ['high-contrast', 'Default High Contrast', 'Dark High Contrast'],
 ] as const;
 
 describe('MCP resources in the editor', () => {
@@ -83,19 +84,28 @@ describe('MCP resources in the editor', () => {
     await vs.runCommand('MCP Agent: Show Server Log');
     await vs.page.locator('.quick-input-widget').getByRole('option', { name: 'res', exact: true }).click();
     const output = vs.page.locator('.part.panel .monaco-editor .view-lines');
-    await output.filter({ hasText: /ready: resources 1\.0\.0/ }).first().waitFor();
-    assert.doesNotMatch(await output.first().innerText(), /ready: workspace/, 'only its own server');
+    await output.filter({ hasText: /ready:\sresources\s1\.0\.0/ }).first().waitFor().catch(async (err: Error) => {
+      t.diagnostic(`screenshot: ${await vs.screenshot('no-server-log')}`);
+      throw err;
+    });
+    assert.doesNotMatch(await output.first().innerText(), /ready:\sworkspace/, 'only its own server');
     t.diagnostic(`screenshot: ${await vs.screenshot('server-log')}`);
   });
 
-  for (const [kind, theme] of THEMES.slice(1)) {
+  for (const [i, [kind, theme, label]] of THEMES.slice(1).entries()) {
     test(`the document and the completion list in ${kind}`, async (t) => {
       await vs.runCommand('Preferences: Color Theme');
       await quickInput().fill(theme);
-      await vs.page.locator('.quick-input-widget').getByRole('option', { name: theme, exact: true }).click();
+      const row = vs.page.locator('.quick-input-widget .monaco-list-row').filter({ has: vs.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+      await row.first().click().catch(async (err: Error) => {
+        t.diagnostic(`screenshot: ${await vs.screenshot(`no-theme-${kind}`)}`);
+        throw err;
+      });
       await quickInput().waitFor({ state: 'hidden' });
-      await vs.page.locator('.tabs-container .tab', { hasText: 'counter' }).first().click();
-      await editorText(`version ${PULSES}`).waitFor();
+      // Closed, it is let go; opened again, it is subscribed again, and the server pulses another hundred times.
+      await vs.runCommand('View: Close All Editors');
+      await (await vs.waitForTreeItem('Resources', /counter/)).click();
+      await editorText(`version ${PULSES * (i + 2)}`).waitFor();
       t.diagnostic(`screenshot: ${await vs.screenshot(`refreshed-document-${kind}`)}`);
       await completeCountry();
       t.diagnostic(`screenshot: ${await vs.screenshot(`completions-${kind}`)}`);
