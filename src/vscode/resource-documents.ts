@@ -94,11 +94,6 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     return text;
   }
 
-  /** The resources open now and whether each is subscribed to (for tests and the log). */
-  openResources(): Array<{ server: string; uri: string; subscribed: boolean }> {
-    return [...this.open.values()].map(({ server, uri, subscribed }) => ({ server, uri, subscribed }));
-  }
-
   private async track(doc: vscode.Uri, server: string, uri: string): Promise<void> {
     const key = doc.toString();
     if (this.open.has(key)) return;

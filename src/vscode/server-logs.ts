@@ -14,7 +14,7 @@ interface ServerLog {
 }
 
 /** The name of a server's output channel. */
-export function serverLogName(server: string): string {
+function serverLogName(server: string): string {
   return `MCP Agent: ${server}`;
 }
 
