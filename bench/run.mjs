@@ -1,6 +1,6 @@
 // npm run bench: measures our bundles, servers and host client side by side with their baselines in
 // one run, prints one table per section and writes .test-artifacts/bench.json. Never asserts times.
-// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator]   (no names: all sections)
+// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview]   (no names: all sections)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,11 @@ import { benchLargeResult } from './sections/large-result.mjs';
 import { benchSizes } from './sections/sizes.mjs';
 import { benchChat } from './sections/chat.mjs';
 import { benchOrchestrator } from './sections/orchestrator.mjs';
+import { benchOwnServers } from './sections/own-servers.mjs';
+import { onNpmNode } from '../scripts/npm-node.mjs';
+
+onNpmNode();
+import { benchWebview } from './sections/webview.mjs';
 
 const wanted = process.argv.slice(2);
 const on = (name) => wanted.length === 0 || wanted.includes(name);
@@ -68,6 +73,8 @@ const sections = [
   ['chat', () => benchChat()],
   ['http', () => benchHttpRoundTrip({ host, workspace: temp('http') })],
   ['orchestrator', () => benchOrchestrator({ workspace: temp('orchestrator') })],
+  ['own', () => benchOwnServers({ workspace: temp('own') })],
+  ['webview', () => benchWebview()],
 ];
 
 const report = { machine, sections: {} };

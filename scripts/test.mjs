@@ -1,12 +1,16 @@
 // `npm test`: the layer check and the typecheck, then whatever the tests need installed (Chromium, bubblewrap,
 // code-server), the build, the node:test unit and integration suites, then the real-VS-Code rig.
-// Usage: node scripts/test.mjs [--no-vscode]   (`npm run test:unit` is `--no-vscode`: no code-server)
+// Usage: node scripts/test.mjs [--no-vscode | --conformance-only]   (`npm run test:unit` is `--no-vscode`: no
+// code-server; `--conformance-only` builds and runs just the MCP conformance suite, test/conformance/run.mjs)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureVscode } from './ensure-vscode.mjs';
+import { onNpmNode } from './npm-node.mjs';
 
+onNpmNode();
 const withVscode = !process.argv.includes('--no-vscode');
+const conformanceOnly = process.argv.includes('--conformance-only');
 
 function run(cmd, args, opts = {}) {
   console.log(`\n> ${cmd} ${args.join(' ')}`);
@@ -24,6 +28,14 @@ function findTests(dir) {
     if (statSync(p).isDirectory()) return findTests(p);
     return name.endsWith('.test.js') ? [p] : [];
   });
+}
+
+// The official MCP conformance suite against the CLI and the bundled servers (it skips itself, saying why, off linux-x64).
+const conformance = () => run(process.execPath, ['test/conformance/run.mjs']);
+if (conformanceOnly) {
+  run(process.execPath, ['esbuild.mjs']);
+  conformance();
+  process.exit(0);
 }
 
 run(process.execPath, ['scripts/check-layers.mjs']);
@@ -47,4 +59,5 @@ run(process.execPath, [
   ...findTests('out/test/unit'),
   ...findTests('out/test/integration'),
 ]);
+conformance();
 if (withVscode) run(process.execPath, ['scripts/test-vscode.mjs', '--no-build']);

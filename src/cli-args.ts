@@ -48,7 +48,9 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-c
   without asking: you named the file. A missing or broken file stops the CLI (exit 2).
   Servers the workspace defines (.vscode/mcp.json, .mcp.json) start only after you say yes to the exact command
   lines, asked once per file in the REPL on a terminal, or with --trust-workspace-servers; otherwise they are
-  skipped. --yes does not trust them. HTTP servers are listed but cannot be connected yet.
+  skipped. --yes does not trust them. An HTTP server that asks you to sign in (OAuth) shows the authorization
+  server's host, then opens the address with $BROWSER (run without a shell) or prints it; the sign-in is kept in
+  ~/.mcp-agent/oauth.json (or $MCP_AGENT_HOME/oauth.json), readable by you only.
   Reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL like the Anthropic SDK; BRAVE_API_KEY for web_search. When the
   environment lacks ANTHROPIC_API_KEY or BRAVE_API_KEY, they are read from a .env file in the workspace or the current
   folder (nothing else is taken from a .env: ANTHROPIC_BASE_URL comes from the environment only).`;

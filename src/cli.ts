@@ -18,6 +18,7 @@ import { keysFromDotenv } from './cli-dotenv';
 import { CliRenderer } from './cli-render';
 import { MutableOutput } from './cli-muted-output';
 import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from './cli-servers';
+import { cliOAuth } from './cli-oauth';
 import { createSampleDb, sampleDbSummary } from './common/sample-db';
 import type { ClientHandlers } from './core/mcp/client-handlers';
 import { elicitationHandler } from './core/mcp/elicitation-handler';
@@ -25,6 +26,7 @@ import { SamplingBroker } from './core/mcp/sampling-broker';
 import { terminalElicitation } from './cli-elicitation';
 import { terminalSampling } from './cli-sampling';
 import { slashCommand, type SlashContext } from './cli-slash';
+import { withResourceTools } from './core/agent/resource-tools';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -89,7 +91,7 @@ async function main(): Promise<number> {
     elicitation: elicitationHandler(terminalElicitation(terminal, args.yes)),
   };
   const hub = new McpHub([...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs], {
-    connection: { roots: [args.workspace], handlers },
+    connection: { roots: [args.workspace], handlers, oauth: cliOAuth(signInTerminal(args, lines)) },
   });
   hub.start();
   try {
@@ -131,7 +133,7 @@ async function main(): Promise<number> {
           await closeChat(chat);
           chat = fresh;
         },
-        send: async (text) => void (chat && (await runTurn(chat, turnConfig, text))),
+        sendPrompt: async (prompt) => void (chat && (await runPrompt(chat, turnConfig, prompt))),
       };
       return await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
     } finally {
@@ -156,7 +158,7 @@ async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskAppro
     meta = found;
   }
   // "Always" answers last for this run only: the CLI keeps no approvals on disk.
-  const session = new ChatSession({ meta, store: history.store(meta.id), host: hub, workspace: args.workspace, approvals: memoryApprovals(), ask });
+  const session = new ChatSession({ meta, store: history.store(meta.id), host: withResourceTools(hub), workspace: args.workspace, approvals: memoryApprovals(), ask });
   await session.load();
   if (args.continueChat || args.resume) {
     const turns = session.events.filter((e) => e.kind === 'user').length;
@@ -181,6 +183,15 @@ function userServers(args: CliArgs, lines: LineReader, renderer: CliRenderer, ou
   const canAsk = args.prompt === undefined && process.stdin.isTTY === true;
   const term = cliServerTerminal({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t), output, canAsk });
   return ownServers(args, cliLoadContext(args.workspace), term);
+}
+
+/** Sign-in questions go where the consent questions go: asked only in the REPL on a terminal. */
+function signInTerminal(args: CliArgs, lines: LineReader): Parameters<typeof cliOAuth>[0] {
+  return {
+    ask: (p) => lines.ask(p),
+    warn: (t) => void process.stderr.write(`${t}\n`),
+    canAsk: args.prompt === undefined && process.stdin.isTTY === true,
+  };
 }
 
 /** --create-sample-db: says what it did; false when the database could not be made. */
@@ -211,6 +222,15 @@ async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Pro
   running = chat;
   try {
     return await chat.send(text, [], config);
+  } finally {
+    running = undefined;
+  }
+}
+
+async function runPrompt(chat: ChatSession, config: TurnConfig, prompt: Parameters<ChatSession['sendPrompt']>[0]): Promise<TurnStatus | undefined> {
+  running = chat;
+  try {
+    return await chat.sendPrompt(prompt, config);
   } finally {
     running = undefined;
   }

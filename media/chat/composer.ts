@@ -2,9 +2,10 @@
  * The input area: attachment chips, an auto-growing textarea, Send / Stop.
  * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
  */
-import type { Mention, PastedImage } from '../../src/shared/protocol';
+import type { Mention, PastedImage, SlashItem } from '../../src/shared/protocol';
 import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
+import { SlashPopup } from './slash-popup';
 import { basename } from './transcript';
 
 const MAX_TEXT = 200_000;
@@ -22,6 +23,10 @@ export interface ComposerDeps {
   onPickModel: () => void;
   /** Asks the host what `@query` could attach; returns the request's id. */
   onComplete: (query: string) => number;
+  /** A slash command (`/tools`, `/prompt s/n`): the host runs it; it is never sent to the model as text. */
+  onSlash: (text: string) => void;
+  /** Asks the host what the `/` list offers for the text so far; returns the request's id. */
+  onCompleteSlash: (text: string) => number;
 }
 
 /** `@` and what follows it, up to the caret (an e-mail address is not a mention: `@` must start a word). */
@@ -36,6 +41,10 @@ export class Composer {
   private readonly hint: HTMLElement;
   private readonly modelButton: HTMLButtonElement;
   private readonly mentions: MentionPopup;
+  private readonly slash: SlashPopup;
+  private slashRequest = -1;
+  /** The text the `/` list's items were offered for: typed past it, Enter runs what is typed, not a stale item. */
+  private slashFor: string | undefined;
   /** Says why an `@` pick was refused; gone on the next keystroke. */
   private readonly note: HTMLElement;
   private mentionRequest = -1;
@@ -63,12 +72,14 @@ export class Composer {
     this.modelButton.hidden = true;
     this.modelButton.addEventListener('click', () => this.deps.onPickModel());
     this.mentions = new MentionPopup(this.input, (item) => this.pickMention(item));
+    this.slash = new SlashPopup(this.input, (item, run) => this.pickSlash(item, run));
     this.note = h('div', { class: 'composer-note', attrs: { role: 'status' } });
     this.note.hidden = true;
     this.el = h(
       'div',
       { class: 'composer', attrs: { id: 'composer' } },
       this.mentions.el,
+      this.slash.el,
       this.chips,
       this.note,
       h('div', { class: 'input-box' }, this.input, h('div', { class: 'input-actions' }, this.stop, this.send)),
@@ -84,11 +95,16 @@ export class Composer {
       this.updateSend();
       this.deps.onDraft(this.input.value);
       this.lookForMention();
+      this.lookForSlash();
     });
-    this.input.addEventListener('blur', () => this.mentions.close());
+    this.input.addEventListener('blur', () => {
+      this.mentions.close();
+      this.slash.close();
+    });
     this.input.addEventListener('paste', (e) => this.pasteImages(e));
     this.input.addEventListener('keydown', (e) => {
-      if (!e.isComposing && this.mentions.key(e)) {
+      if (e.key === 'Enter' && this.slash.isOpen && this.slashFor !== this.input.value) this.slash.close();
+      if (!e.isComposing && (this.mentions.key(e) || this.slash.key(e))) {
         e.preventDefault();
         return;
       }
@@ -224,6 +240,41 @@ export class Composer {
     this.input.focus();
   }
 
+  /** The host's answer to a `/` request; an answer to an older request, or to text no longer there, is dropped. */
+  showSlash(requestId: number, items: SlashItem[]): void {
+    const text = this.slashText();
+    if (requestId !== this.slashRequest || text === undefined) return;
+    this.slashFor = text;
+    this.slash.show(items);
+  }
+
+  /** The text when it is a command being typed (one line, starting with a single `/`, caret at the end). */
+  private slashText(): string | undefined {
+    const { value, selectionStart, selectionEnd } = this.input;
+    if (selectionStart !== selectionEnd || selectionEnd !== value.length) return undefined;
+    return /^\/(?!\/)[^\n]{0,1000}$/.test(value) ? value : undefined;
+  }
+
+  private lookForSlash(): void {
+    const text = this.slashText();
+    if (text === undefined) {
+      this.slash.close();
+      return;
+    }
+    this.slashRequest = this.deps.onCompleteSlash(text);
+  }
+
+  /** A picked command fills the input; Enter on one that is complete runs it, else the list goes on to its arguments. */
+  private pickSlash(item: SlashItem, run: boolean): void {
+    this.input.value = item.insert;
+    this.autoGrow();
+    this.updateSend();
+    this.deps.onDraft(this.input.value);
+    this.focus();
+    if (run) this.submit();
+    else this.lookForSlash();
+  }
+
   fill(text: string): void {
     this.input.value = text;
     this.autoGrow();
@@ -270,19 +321,28 @@ export class Composer {
 
   private submit(): void {
     const text = this.input.value;
-    if (text.trim() === '/model') {
+    const trimmed = text.trim();
+    this.slash.close();
+    if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
+      // A command: run by the host (or here, /model), never sent; the chips stay for the message that follows.
+      this.sent.push(text);
+      this.recallAt = undefined;
       this.input.value = '';
       this.autoGrow();
       this.updateSend();
-      this.deps.onPickModel();
+      this.deps.onDraft('');
+      if (trimmed === '/model') this.deps.onPickModel();
+      else this.deps.onSlash(trimmed);
       return;
     }
-    if (this.busy || text.trim() === '') return;
+    if (this.busy || trimmed === '') return;
     if (text.length > MAX_TEXT) {
       this.setHint(`Message too long (${text.length.toLocaleString()} characters; the limit is ${MAX_TEXT.toLocaleString()}).`);
       return;
     }
-    this.deps.onSend(text, [...this.attachments.keys()].filter((k) => !this.images.has(k)), [...this.images.values()]);
+    // `//x` is the way to send a line that starts with `/`: one `/` comes off.
+    const message = trimmed.startsWith('//') ? text.replace('/', '') : text;
+    this.deps.onSend(message, [...this.attachments.keys()].filter((k) => !this.images.has(k)), [...this.images.values()]);
     this.images.clear();
     this.sent.push(text);
     this.recallAt = undefined;

@@ -57,6 +57,15 @@ const composer = new Composer({
     host.post({ type: 'complete', requestId, query });
     return requestId;
   },
+  onSlash: (text) => {
+    host.post({ type: 'slash', text });
+    pin.jumpToBottom();
+  },
+  onCompleteSlash: (text) => {
+    const requestId = ++completions;
+    host.post({ type: 'completeSlash', requestId, text });
+    return requestId;
+  },
   // The draft survives the view being hidden and restored.
   onDraft: (draft) => {
     clearTimeout(saveTimer);
@@ -129,6 +138,7 @@ function handle(msg: HostMessage): void {
     case 'delta': return transcript.delta(msg.turnId, msg.blockId, msg.text);
     case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
     case 'attach': return composer.attach(msg.path, msg.label);
+    case 'slashCompletions': return composer.showSlash(msg.requestId, msg.items);
     case 'focus': return composer.focus();
     case 'completions': return composer.showMentions(msg.requestId, msg.items);
   }

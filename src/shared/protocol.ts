@@ -16,6 +16,17 @@ export const toolContentSchema = z.discriminatedUnion('type', [
 ]);
 export type ToolContent = z.infer<typeof toolContentSchema>;
 
+/** What the `/` list offers for the text typed so far: a command, a server/prompt name or a resource URI. */
+export const slashItemSchema = z.object({
+  label: z.string().max(500),
+  detail: z.string().max(500).optional(),
+  /** The composer's whole text once this item is picked. */
+  insert: z.string().max(5000),
+  /** Complete as it is: Enter runs it at once (Tab only fills it in). */
+  runs: z.boolean(),
+});
+export type SlashItem = z.infer<typeof slashItemSchema>;
+
 export const approvalDecisionSchema = z.enum(['once', 'always', 'deny']);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
@@ -50,6 +61,14 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     text: z.string(),
     attachments: z.array(z.string()).default([]),
     at: z.number(),
+    /** The message was an MCP prompt: which one, and its messages as sent (roles kept), for the chat to show. */
+    prompt: z
+      .object({
+        server: z.string().max(200),
+        name: z.string().max(200),
+        messages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(20_000) })).max(200),
+      })
+      .optional(),
   }),
   z.object({ kind: z.literal('assistant_text'), turnId: id, blockId: id, text: z.string() }),
   /** The model's thinking before a reply (shown collapsed). */
@@ -122,6 +141,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     text: z.string(),
     /** `setKey`: the notice says a key is missing; it goes away once one is set. */
     action: z.enum(['setKey']).optional(),
+    /** A slash command's answer (/tools, /help): lines shown as they are, never sent to the model. */
+    listing: z.boolean().optional(),
   }),
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;
@@ -173,6 +194,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     message: z.string().max(500).optional(),
   }),
   z.object({ type: z.literal('attach'), path: z.string(), label: z.string() }),
+  /** The answer to a `completeSlash` request. */
+  z.object({ type: z.literal('slashCompletions'), requestId: z.number().int(), items: z.array(slashItemSchema).max(100) }),
   z.object({ type: z.literal('focus') }),
   /** The answer to a `complete` request (stale ones are told apart by requestId). */
   z.object({ type: z.literal('completions'), requestId: z.number().int(), items: z.array(mentionSchema).max(100) }),
@@ -206,6 +229,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('newChat') }),
   /** What `@query` could attach. */
   z.object({ type: z.literal('complete'), requestId: z.number().int().nonnegative(), query: z.string().max(200) }),
+  /** A slash command typed in the composer (`/tools`, `/prompt s/n k=v`): run by the host, never sent to the model as text. */
+  z.object({ type: z.literal('slash'), text: z.string().min(1).max(10_000) }),
+  /** What the `/` list could offer for the text typed so far. */
+  z.object({ type: z.literal('completeSlash'), requestId: z.number().int().nonnegative(), text: z.string().max(2000) }),
   /** Show the diff of a file change waiting for approval again. */
   z.object({ type: z.literal('reviewEdit'), callId: id }),
   /** Open the model picker (the footer's model button, or /model in the composer). */

@@ -1,4 +1,6 @@
 import { open, readdir, stat } from 'node:fs/promises';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { PastedImage } from '../shared/protocol';
 import { looksBinary } from '../common/file-kind';
 import { Sandbox } from '../common/sandbox';
 
@@ -69,4 +71,95 @@ async function readCapped(file: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Everything attached to one message: workspace files, folders and `@problems` (readAttachments)
+ * and MCP resources (readResourceAttachments), as context blocks, images and what could not be attached.
+ */
+export async function readMessageAttachments(
+  workspace: string | undefined,
+  refs: string[],
+  readResource: ReadResource,
+  problems?: () => string,
+): Promise<{ blocks: string[]; images: PastedImage[]; errors: string[] }> {
+  const resources = refs.filter((r) => parseResourceRef(r) !== undefined);
+  const files = refs.filter((r) => !resources.includes(r));
+  const blocks: string[] = [];
+  const errors: string[] = [];
+  if (files.length > 0) {
+    if (!workspace) errors.push('Open a folder to attach files from it.');
+    else {
+      const read = await readAttachments(workspace, files, problems);
+      blocks.push(...read.blocks);
+      errors.push(...read.errors);
+    }
+  }
+  const read = resources.length > 0 ? await readResourceAttachments(readResource, resources) : { blocks: [], images: [], errors: [] };
+  return { blocks: [...blocks, ...read.blocks], images: read.images, errors: [...errors, ...read.errors] };
+}
+
+/** How an attached MCP resource travels in a message's attachment list: `@resource:<server, URI-encoded>:<uri>`. */
+const RESOURCE_REF = '@resource:';
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+export function resourceRef(server: string, uri: string): string {
+  return `${RESOURCE_REF}${encodeURIComponent(server)}:${uri}`;
+}
+
+export function parseResourceRef(ref: string): { server: string; uri: string } | undefined {
+  if (!ref.startsWith(RESOURCE_REF)) return undefined;
+  const rest = ref.slice(RESOURCE_REF.length);
+  const colon = rest.indexOf(':');
+  if (colon <= 0 || colon === rest.length - 1) return undefined;
+  try {
+    return { server: decodeURIComponent(rest.slice(0, colon)), uri: rest.slice(colon + 1) };
+  } catch {
+    return undefined;
+  }
+}
+
+type ReadResource = (server: string, uri: string) => Promise<ReadResourceResult>;
+
+/**
+ * Reads the MCP resources attached to a message (Add to Chat, `/resource`): text becomes a context
+ * block naming the server and URI, cut like an attached file; an image goes with the message as an
+ * image; other binary content is named, not sent.
+ */
+export async function readResourceAttachments(read: ReadResource, refs: string[]): Promise<{ blocks: string[]; images: PastedImage[]; errors: string[] }> {
+  const blocks: string[] = [];
+  const images: PastedImage[] = [];
+  const errors: string[] = [];
+  for (const ref of refs) {
+    const target = parseResourceRef(ref);
+    if (!target) {
+      errors.push(`Could not attach ${ref}: not a resource reference`);
+      continue;
+    }
+    try {
+      const result = await read(target.server, target.uri);
+      for (const c of result.contents) {
+        const where = `server="${attr(target.server)}" uri="${attr(c.uri)}"`;
+        if ('text' in c && typeof c.text === 'string') {
+          const cut = c.text.length > MAX_ATTACHMENT_BYTES ? `${c.text.slice(0, MAX_ATTACHMENT_BYTES)}\n[… cut at ${MAX_ATTACHMENT_BYTES} of ${c.text.length} characters; read_mcp_resource reads it whole]` : c.text;
+          blocks.push(`<attached_resource ${where}${c.mimeType ? ` mimeType="${attr(c.mimeType)}"` : ''}>\n${cut}\n</attached_resource>`);
+        } else if ('blob' in c && c.mimeType && IMAGE_TYPES.has(c.mimeType) && c.blob.length <= MAX_IMAGE_BASE64) {
+          blocks.push(`<attached_resource ${where} mimeType="${attr(c.mimeType)}">(the image below)</attached_resource>`);
+          images.push({ mimeType: c.mimeType as PastedImage['mimeType'], data: c.blob });
+        } else {
+          blocks.push(`<attached_resource ${where}>[${c.mimeType ?? 'binary'} content, not sent]</attached_resource>`);
+        }
+      }
+    } catch (err) {
+      errors.push(`Could not attach ${target.uri} from ${target.server}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { blocks, images, errors };
+}
+
+/** The API's 5 MB image limit, in base64 characters. */
+const MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
+
+function attr(s: string): string {
+  return s.replace(/[&"<>]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }

@@ -13,7 +13,11 @@ import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
-import { readAttachments } from './attachments';
+import { readMessageAttachments } from './attachments';
+import { withResourceTools } from '../core/agent/resource-tools';
+import { completeSlash } from '../core/chat/slash-completions';
+import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { chatSlash } from './chat-slash';
 import { completeMentions, problemsText } from './mention-completions';
 import { ToolApprovals } from './tool-approvals';
 import { KEY_HINT, TurnSettings } from './turn-settings';
@@ -139,6 +143,11 @@ export class ChatController implements vscode.Disposable {
       case 'complete':
         from.post({ type: 'completions', requestId: message.requestId, items: this.deps.workspace ? await completeMentions(this.deps.workspace, message.query) : [] });
         return;
+      case 'slash':
+        return this.slash(message.text);
+      case 'completeSlash':
+        from.post({ type: 'slashCompletions', requestId: message.requestId, items: completeSlash(message.text, this.deps.hub) });
+        return;
       case 'pickModel':
         await vscode.commands.executeCommand('mcpAgent.pickModel');
         return;
@@ -212,16 +221,10 @@ export class ChatController implements vscode.Disposable {
       return;
     }
     const config = await this.turns.config();
-    const context: string[] = [];
-    const problems: string[] = [];
-    if (attachments.length > 0) {
-      if (!this.deps.workspace) problems.push('Open a folder to attach files from it.');
-      else {
-        const { blocks, errors } = await readAttachments(this.deps.workspace, attachments, problemsText);
-        context.push(...blocks);
-        problems.push(...errors);
-      }
-    }
+    const read = await readMessageAttachments(this.deps.workspace, attachments, (server, uri) => this.deps.hub.readResource(server, uri), problemsText);
+    const context = read.blocks;
+    const problems = read.errors;
+    images = [...images, ...read.images];
     if (!config) {
       await session.send(text, context, undefined, attachments);
       session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
@@ -229,6 +232,28 @@ export class ChatController implements vscode.Disposable {
     }
     for (const p of problems) session.notice('warning', p);
     await session.send(text, context, config, attachments, images);
+  }
+
+  /** A slash command from the composer: its answer is shown in the chat, nothing is sent to the model as text. */
+  async slash(text: string): Promise<void> {
+    const session = await this.current();
+    await session.load();
+    await chatSlash(text, {
+      hub: this.deps.hub,
+      say: (lines) => session.listing(lines),
+      newChat: () => this.newChat(),
+      attach: (ref, label) => this.attach(ref, label),
+      sendPrompt: (prompt) => this.sendPrompt(prompt.server, prompt.name, prompt.args, prompt.result),
+    });
+  }
+
+  /** An MCP prompt as the next message, its messages' roles and embedded content kept (ChatSession.sendPrompt). */
+  async sendPrompt(server: string, name: string, args: Record<string, string>, result: GetPromptResult): Promise<void> {
+    const session = await this.current();
+    await session.load();
+    const config = await this.turns.config();
+    await session.sendPrompt({ server, name, args, result }, config);
+    if (!config) session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
   }
 
   /** Restore on a turn that changed files; the checkpoint comes from the host's own record of the chat. */
@@ -291,7 +316,7 @@ export class ChatController implements vscode.Disposable {
     return new ChatSession({
       meta,
       store: this.deps.history.store(meta.id),
-      host: this.deps.hub,
+      host: withResourceTools(this.deps.hub),
       workspace: this.deps.workspace,
       approvals: this.approvals,
       checkpoints: this.checkpoints,

@@ -5,6 +5,7 @@ import type { McpHub } from '../core/mcp/hub';
 import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';
 import { createSampleDatabase } from './sample-db-command';
+import { resourceRef } from './attachments';
 import type { ChatViewProvider } from './chat-view';
 import type { ChatPanel } from './chat-panel';
 import type { Secrets } from './secrets';
@@ -122,11 +123,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       });
       if (!args) return;
       const result = await hub.getPrompt(server, name, args);
-      const text = result.messages
-        .map((m) => (m.content.type === 'text' ? m.content.text : `[${m.content.type} content]`))
-        .join('\n\n');
       await chatView.reveal();
-      await chat.send(text);
+      await chat.sendPrompt(server, name, args, result);
+    }),
+    register('mcpAgent.addResourceToChat', async (node?: { server?: string; resource?: { uri: string; name: string; title?: string } }) => {
+      if (!node?.server || !node.resource) throw new Error('Pick a resource in the Resources view first.');
+      await chatView.reveal();
+      chat.attach(resourceRef(node.server, node.resource.uri), node.resource.title ?? node.resource.name);
     }),
   ];
 }

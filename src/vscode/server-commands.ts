@@ -42,7 +42,29 @@ export function registerServerCommands(manager: ServerManager, register: Registe
     register('mcpAgent.disableServer', (target?: Target) => setDisabled(manager, target, true)),
     register('mcpAgent.enableServer', (target?: Target) => setDisabled(manager, target, false)),
     register('mcpAgent.importClaudeDesktopConfig', (file?: string) => importClaudeDesktop(manager, file)),
+    register('mcpAgent.signOutServer', (target?: Target) => signOut(manager, target)),
   ];
+}
+
+/** Sign Out of Server: forgets the server's tokens and ends its session; "Restart Server" signs in again. */
+async function signOut(manager: ServerManager, target: Target): Promise<void> {
+  const named = typeof target === 'string' ? target : target && typeof target === 'object' ? (target.status?.name ?? target.own?.definition.name) : undefined;
+  const remote = manager.ownSources().flatMap((s) => s.servers).filter((o) => o.config && o.config.transport !== 'stdio');
+  let own = named ? remote.find((o) => o.definition.name === named) : undefined;
+  if (named && !own) throw new Error(`server ${named} is not an HTTP server: there is nothing to sign out of`);
+  if (!own) {
+    if (remote.length === 0) throw new Error('no HTTP server is running: there is nothing to sign out of');
+    own = (await vscode.window.showQuickPick(remote.map((o) => ({ label: o.definition.name, own: o })), { title: 'Sign out of which MCP server?' }))?.own;
+  }
+  const config = own?.config;
+  if (!own || !config || config.transport === 'stdio') return;
+  const had = await manager.oauth.signOut(config.url);
+  const name = own.definition.name;
+  // A new session without the tokens: the server is disconnected, and says why.
+  if (manager.hub.status(name)) await manager.hub.restart(name);
+  void vscode.window.showInformationMessage(
+    had ? `MCP Agent: signed out of "${name}". "Restart Server" signs in again.` : `MCP Agent: "${name}" had no sign-in to forget.`,
+  );
 }
 
 async function addServer(manager: ServerManager, given?: AddServerArgs): Promise<void> {

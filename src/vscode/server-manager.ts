@@ -1,3 +1,4 @@
+import { VscodeOAuth } from './oauth-front-end';
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { launchLine } from '../core/mcp/config/definition-summary';
@@ -42,6 +43,8 @@ export class ServerManager implements vscode.Disposable {
   readonly trust: ServerTrust;
   /** Each server's own output channel. */
   readonly logs = new ServerLogs();
+  /** Sign-in to remote servers that ask for it (OAuth). */
+  readonly oauth: VscodeOAuth;
   private readonly own: OwnServers;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly sourcesChanged = new vscode.EventEmitter<void>();
@@ -59,11 +62,13 @@ export class ServerManager implements vscode.Disposable {
   constructor(private readonly deps: ManagerDeps) {
     const { workspace, secrets, log } = deps;
     this.workspace = workspace;
+    this.oauth = new VscodeOAuth(deps.secretStorage);
     this.hub = new McpHub([], {
       connection: {
         roots: workspace ? [workspace] : [],
         log: (server, line) => log.debug(`[${server}] ${line}`),
         clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
+        oauth: this.oauth,
         handlers: { logging: this.logs },
       },
     });

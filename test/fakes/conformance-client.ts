@@ -1,12 +1,81 @@
 /**
- * An adapter that lets the official MCP conformance suite (`@modelcontextprotocol/conformance client`) drive
- * the CLI's client half: `node out/test/fakes/conformance-client.js <server-url>` connects with the host's
- * McpConnection and the CLI's own elicitation answers under --yes (a form whose required fields all have
- * defaults is accepted with them), then calls every tool the scenario's server offers once.
+ * The client under test for the official MCP conformance suite (`conformance client --command ...`): the suite
+ * starts a scenario's server and runs `node out/test/fakes/conformance-client.js <server-url>`. This adapter runs
+ * the real CLI (`node dist/cli.js --yes --mcp-config <file>`) with that URL as an `http` server named
+ * `conformance`, so the suite exercises exactly what a person's CLI run does: the config loader, the hub, the
+ * HTTP transport, the OAuth sign-in ($BROWSER), the --yes elicitation and sampling answers. The model is a local
+ * fake Anthropic API that calls every tool the scenario's server offers once, then finishes.
+ *
+ * The CLI is the client here rather than McpConnection alone because the scenarios are about what our product
+ * sends (initialize, the tool call, answers to elicitation, reconnects, OAuth), and the CLI is the
+ * smallest real front end over it.
  */
-import { McpConnection } from '../../src/core/mcp/connection';
-import { elicitationHandler } from '../../src/core/mcp/elicitation-handler';
-import { terminalElicitation } from '../../src/cli-elicitation';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { oauthKey } from '../../src/core/mcp/oauth/oauth-key';
+import { FakeAnthropicApi, isToolResultTurn, type MessagesBody, type Reply } from './anthropic-api';
+import { repoRoot } from '../support/repo-root';
+
+const SERVER = 'conformance';
+
+/** First turn: every tool of the scenario's server at once; after their results: done. */
+function callEveryTool(body: MessagesBody): Reply {
+  if (isToolResultTurn(body)) return { text: 'Called every tool the server offers.' };
+  const tools = (body.tools ?? []).filter((t) => t.name.startsWith(`${SERVER}__`));
+  if (tools.length === 0) return { text: `The ${SERVER} server offered no tools.` };
+  return { toolUses: tools.map((t) => ({ name: t.name, input: sampleArguments(t.input_schema) })) };
+}
+
+/** Plausible arguments for an input schema's required properties (e.g. add_numbers's `a` and `b`). */
+function sampleArguments(schema: unknown): Record<string, unknown> {
+  const s = schema as { properties?: Record<string, { type?: string }>; required?: string[] } | undefined;
+  const args: Record<string, unknown> = {};
+  for (const name of s?.required ?? []) {
+    const type = s?.properties?.[name]?.type;
+    args[name] = type === 'number' || type === 'integer' ? 2 : type === 'boolean' ? true : type === 'string' ? 'conformance' : {};
+  }
+  return args;
+}
+
+/**
+ * `$BROWSER` for the CLI's OAuth: the stand-in browser (oauth-browser.ts) follows the authorization URL's redirects,
+ * as a person clicking Allow would, back to the CLI's loopback listener. The CLI runs $BROWSER without a shell, so
+ * this is a small executable script.
+ */
+function fakeBrowser(dir: string): string {
+  const file = join(dir, 'browser.sh');
+  const stand = join(repoRoot(), 'out', 'test', 'fakes', 'oauth-browser.js');
+  writeFileSync(file, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(stand)} "$1"\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/**
+ * The CLI's sign-in file (MCP_AGENT_HOME/oauth.json), in a temp folder, never the person's own. A scenario with a
+ * pre-registered client (MCP_CONFORMANCE_CONTEXT: client_id, client_secret) finds it there, as a person's
+ * earlier registration would be.
+ */
+function oauthHome(dir: string, url: string): string {
+  const home = join(dir, 'home');
+  mkdirSync(home, { mode: 0o700 });
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}') as { client_id?: string; client_secret?: string };
+  if (context.client_id) {
+    const client = { client_id: context.client_id, client_secret: context.client_secret };
+    writeFileSync(join(home, 'oauth.json'), JSON.stringify({ version: 1, servers: { [oauthKey(url)]: { client } } }), { mode: 0o600 });
+  }
+  return home;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    // stdout and stderr pass through: the suite saves them beside the scenario's checks.
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
 
 async function main(): Promise<number> {
   const url = process.argv.at(-1);
@@ -14,20 +83,25 @@ async function main(): Promise<number> {
     process.stderr.write('usage: conformance-client <server-url>\n');
     return 2;
   }
-  const terminal = { ask: async () => undefined, line: (t: string) => void process.stderr.write(`${t}\n`) };
-  const conn = new McpConnection(
-    { name: 'conformance', transport: 'http', url },
-    { handlers: { elicitation: elicitationHandler(terminalElicitation(terminal, true)) } },
-  );
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-client-'));
+  const api = new FakeAnthropicApi(callEveryTool);
   try {
-    await conn.start();
-    for (const tool of conn.tools) {
-      const result = await conn.callTool(tool.name, {});
-      process.stderr.write(`${tool.name}: ${JSON.stringify(result.content)}\n`);
-    }
-    return 0;
+    const workspace = join(dir, 'workspace');
+    const config = join(dir, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { [SERVER]: { type: 'http', url } } }));
+    mkdirSync(workspace);
+    const env = {
+      ...process.env,
+      ANTHROPIC_API_KEY: 'sk-conformance',
+      ANTHROPIC_BASE_URL: await api.start(),
+      BROWSER: fakeBrowser(dir),
+      MCP_AGENT_HOME: oauthHome(dir, url),
+    };
+    const cli = join(repoRoot(), 'dist', 'cli.js');
+    return await run(process.execPath, [cli, '--workspace', workspace, '--yes', '--mcp-config', config, 'Call every conformance tool.'], env);
   } finally {
-    await conn.close();
+    await api.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

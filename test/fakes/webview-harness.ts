@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
+import { bodyClass, isTheme, themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
 
@@ -64,7 +64,7 @@ ${csp ? `<meta http-equiv="Content-Security-Policy" content="${policy}">` : ''}
   };
 </script>
 <link rel="stylesheet" nonce="${nonce}" href="${origin}/chat.css">
-</head><body class="vscode-${theme}"><div id="root"></div><script nonce="${nonce}" src="${origin}/chat.js"></script></body></html>`;
+</head><body class="${bodyClass(theme)}"><div id="root"></div><script nonce="${nonce}" src="${origin}/chat.js"></script></body></html>`;
 }
 
 export async function startHarness(): Promise<Harness> {
@@ -82,7 +82,8 @@ export async function startHarness(): Promise<Harness> {
       res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(readFileSync(join(dist, url.pathname)));
     } else if (url.pathname === '/chat.html') {
-      const theme = url.searchParams.get('theme') === 'dark' ? 'dark' : 'light';
+      const asked = url.searchParams.get('theme');
+      const theme = isTheme(asked) ? asked : 'light';
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(harnessHtml(origin, theme, url.searchParams.get('csp') !== '0'));
     } else {

@@ -1,8 +1,10 @@
 /**
- * VS Code's Light+ and Dark+ colours as the --vscode-* variables a webview receives, plus the
- * default stylesheet VS Code injects into every webview, so the harness looks like the real panel.
+ * VS Code's Light+, Dark+ and both high-contrast themes as the --vscode-* variables a webview receives, plus
+ * the default stylesheet VS Code injects into every webview, so the harness looks like the real panel.
  */
-export type Theme = 'light' | 'dark';
+export type Theme = 'light' | 'dark' | 'hc-dark' | 'hc-light';
+
+export const THEMES: readonly Theme[] = ['light', 'dark', 'hc-dark', 'hc-light'];
 
 const common = {
   'font-family': '-apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif',
@@ -90,8 +92,129 @@ const light = {
   'scrollbarSlider-background': 'rgba(100, 100, 100, 0.4)',
 };
 
+/*
+ * The high-contrast themes as the chat webview received them in code-server 4.100.3 (VS Code 1.100) with
+ * "Default High Contrast" and "Default High Contrast Light", read from its <html> style: the variables the chat's
+ * CSS uses, and no others. A variable these themes leave unset is absent here too (as it is there), so the
+ * CSS fallbacks are what gets tested.
+ */
+const hcDark = {
+  'button-border': '#6fc3df',
+  'button-foreground': '#ffffff',
+  'button-secondaryForeground': '#ffffff',
+  'chat-requestBackground': '#0c141f',
+  'chat-requestBorder': '#6fc3df',
+  contrastBorder: '#6fc3df',
+  descriptionForeground: 'rgba(255, 255, 255, 0.7)',
+  'editor-background': '#000000',
+  'editor-font-family': "'Droid Sans Mono', 'monospace', monospace",
+  'editor-font-size': '14px',
+  'editor-foreground': '#ffffff',
+  'editorCursor-foreground': '#ffffff',
+  'editorSuggestWidget-background': '#0c141f',
+  'editorSuggestWidget-foreground': '#ffffff',
+  'editorWarning-foreground': '#ffd370',
+  'editorWidget-background': '#0c141f',
+  'editorWidget-border': '#6fc3df',
+  errorForeground: '#f48771',
+  focusBorder: '#f38518',
+  'font-family': 'system-ui, "Ubuntu", "Droid Sans", sans-serif',
+  'font-size': '13px',
+  'font-weight': 'normal',
+  foreground: '#ffffff',
+  'icon-foreground': '#ffffff',
+  'input-background': '#000000',
+  'input-border': '#6fc3df',
+  'input-foreground': '#ffffff',
+  'input-placeholderForeground': 'rgba(255, 255, 255, 0.7)',
+  'inputValidation-errorBackground': '#000000',
+  'inputValidation-errorBorder': '#6fc3df',
+  'inputValidation-warningBackground': '#000000',
+  'inputValidation-warningBorder': '#6fc3df',
+  'list-focusOutline': '#f38518',
+  'list-hoverBackground': 'rgba(255, 255, 255, 0.1)',
+  'panel-border': '#6fc3df',
+  'progressBar-background': '#6fc3df',
+  'scrollbarSlider-background': 'rgba(111, 195, 223, 0.6)',
+  'sideBar-background': '#000000',
+  'testing-iconFailed': '#f14c4c',
+  'testing-iconPassed': '#73c991',
+  'textBlockQuote-border': '#ffffff',
+  'textCodeBlock-background': '#000000',
+  'textLink-activeForeground': '#21a6ff',
+  'textLink-foreground': '#21a6ff',
+  'textPreformat-background': '#ffffff',
+  'textPreformat-foreground': '#000000',
+  'widget-border': '#6fc3df',
+};
+
+const hcLight = {
+  'button-background': '#0f4a85',
+  'button-border': '#0f4a85',
+  'button-foreground': '#ffffff',
+  'button-hoverBackground': '#0f4a85',
+  'button-secondaryBackground': '#ffffff',
+  'button-secondaryForeground': '#292929',
+  'chat-requestBorder': '#0f4a85',
+  contrastBorder: '#0f4a85',
+  descriptionForeground: 'rgba(41, 41, 41, 0.7)',
+  'editor-background': '#ffffff',
+  'editor-font-family': "'Droid Sans Mono', 'monospace', monospace",
+  'editor-font-size': '14px',
+  'editor-foreground': '#292929',
+  'editorCursor-foreground': '#0f4a85',
+  'editorSuggestWidget-background': '#ffffff',
+  'editorSuggestWidget-foreground': '#292929',
+  'editorWarning-foreground': '#895503',
+  'editorWidget-background': '#ffffff',
+  'editorWidget-border': '#0f4a85',
+  errorForeground: '#b5200d',
+  focusBorder: '#006bbd',
+  'font-family': 'system-ui, "Ubuntu", "Droid Sans", sans-serif',
+  'font-size': '13px',
+  'font-weight': 'normal',
+  foreground: '#292929',
+  'icon-foreground': '#292929',
+  'input-background': '#ffffff',
+  'input-border': '#0f4a85',
+  'input-foreground': '#292929',
+  'input-placeholderForeground': 'rgba(41, 41, 41, 0.7)',
+  'inputValidation-errorBackground': '#ffffff',
+  'inputValidation-errorBorder': '#0f4a85',
+  'inputValidation-warningBackground': '#ffffff',
+  'inputValidation-warningBorder': '#0f4a85',
+  'list-activeSelectionBackground': 'rgba(15, 74, 133, 0.1)',
+  'list-focusOutline': '#006bbd',
+  'list-hoverBackground': 'rgba(15, 74, 133, 0.1)',
+  'panel-border': '#0f4a85',
+  'progressBar-background': '#0f4a85',
+  'scrollbarSlider-background': 'rgba(15, 74, 133, 0.4)',
+  'sideBar-background': '#ffffff',
+  'testing-iconFailed': '#b5200d',
+  'testing-iconPassed': '#007100',
+  'textBlockQuote-background': '#f2f2f2',
+  'textBlockQuote-border': '#292929',
+  'textCodeBlock-background': '#f2f2f2',
+  'textLink-activeForeground': '#0f4a85',
+  'textLink-foreground': '#0f4a85',
+  'textPreformat-background': '#09345f',
+  'textPreformat-foreground': '#ffffff',
+  'widget-border': '#0f4a85',
+};
+
+const VARIABLES: Record<Theme, Record<string, string>> = { light, dark, 'hc-dark': hcDark, 'hc-light': hcLight };
+
+/** The classes VS Code puts on a webview's <body> for each theme kind. */
+export function bodyClass(theme: Theme): string {
+  return { light: 'vscode-light', dark: 'vscode-dark', 'hc-dark': 'vscode-high-contrast', 'hc-light': 'vscode-high-contrast-light vscode-high-contrast' }[theme];
+}
+
+export function isTheme(value: string | null): value is Theme {
+  return THEMES.includes(value as Theme);
+}
+
 export function themeCss(theme: Theme): string {
-  const vars = theme === 'dark' ? dark : light;
+  const vars = VARIABLES[theme];
   const decls = Object.entries(vars).map(([k, v]) => `--vscode-${k}: ${v};`).join(' ');
   return `html { ${decls} background: var(--vscode-sideBar-background); }`;
 }

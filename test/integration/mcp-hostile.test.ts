@@ -120,13 +120,13 @@ describe('hostile MCP servers', () => {
     });
   });
 
-  test('a task-only tool is not offered to the model, stays in the status, and a call by name says why', async () => {
+  test('a task-only tool of a server without tasks is not offered to the model, stays in the status, and a call by name says why', async () => {
     await withHub([fakeConfig('raw', 'mcp-raw')], async (hub) => {
       assert.ok(!hub.tools().some((t) => t.qualifiedName === 'raw__taskonly'));
       assert.ok(hub.status('raw')?.tools.some((t) => t.name === 'taskonly'));
       const r = await hub.callTool('raw__taskonly');
       assert.equal(r.isError, true);
-      assert.match(textOf(r), /runs only as a task \(execution\.taskSupport "required"\), which this host does not support yet/);
+      assert.match(textOf(r), /runs only as a task \(execution\.taskSupport "required"\), but the server does not declare tasks for tools\/call/);
     });
   });
 

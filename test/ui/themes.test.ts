@@ -101,7 +101,17 @@ describe('the chat is readable in every theme kind', () => {
         });
         t.diagnostic(JSON.stringify(vars));
         const measured: Measured[] = await chat.locator('body').evaluate((_, selectors: string[]) => {
-          const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? ['0', '0', '0', '0']).map(Number).concat([1]).slice(0, 4);
+          // Read back from a canvas pixel: a color-mix() computes to color(srgb 0-1 ...), which a number match misreads.
+          const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+          ctx.canvas.width = ctx.canvas.height = 1;
+          const rgba = (c: string): number[] => {
+            ctx.clearRect(0, 0, 1, 1);
+            ctx.fillStyle = '#000';
+            ctx.fillStyle = c;
+            ctx.fillRect(0, 0, 1, 1);
+            const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+            return [r, g, b, a / 255];
+          };
           const lum = ([r, g, b]: number[]): number => {
             const ch = (v: number): number => {
               const s = v / 255;

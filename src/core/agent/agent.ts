@@ -73,6 +73,8 @@ export type TurnInput =
       /** Images the person pasted, sent before the text. */
       images?: Array<{ mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }>;
     }
+  /** Several messages at once (an MCP prompt's, roles kept): alternating, the first and the last the person's. */
+  | { messages: Anthropic.MessageParam[] }
   | { retry: true };
 
 /**
@@ -111,7 +113,13 @@ export class Agent {
       }
       emit({ type: 'event', event: e });
     };
-    if (!('retry' in input)) {
+    if ('messages' in input) {
+      const note = this.toolNote();
+      const [first, ...rest] = input.messages;
+      if (first?.role !== 'user' || rest.at(-1)?.role === 'assistant') throw new Error('a turn starts and ends with a message of the person');
+      this.addUserContent([...(note ? [{ type: 'text' as const, text: note }] : []), ...blocks(first)]);
+      for (const message of rest) this.push(message);
+    } else if (!('retry' in input)) {
       const note = this.toolNote();
       this.addUserContent([
         ...(note ? [{ type: 'text' as const, text: note }] : []),

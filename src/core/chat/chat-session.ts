@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { Agent, type Effort, type TurnInput } from '../agent/agent';
@@ -12,6 +13,8 @@ import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from '../transcript/chat-store';
 import type { ApprovalDecision, ChatEvent, PastedImage, TurnUsage } from '../../shared/protocol';
 import { titleFrom, writeMeta, type ChatMeta } from './chat-meta';
+import { promptConversation } from './prompt-messages';
+import { promptCommand } from './slash-commands';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
 export interface TurnConfig {
@@ -128,6 +131,25 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     return config ? this.runTurn(config, { text, context, images }) : undefined;
   }
 
+  /**
+   * An MCP prompt as the person's message: its messages join the conversation with their roles and
+   * what they embed (prompt-messages.ts), the chat shows the prompt's name and messages, and the turn
+   * runs when `config` is given (no key: only shown, like send()).
+   */
+  async sendPrompt(prompt: { server: string; name: string; args?: Record<string, string>; result: GetPromptResult }, config: TurnConfig | undefined): Promise<TurnStatus | undefined> {
+    await this.load();
+    if (this.running) {
+      this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
+      return undefined;
+    }
+    const { server, name } = prompt;
+    const { messages, shown } = promptConversation(prompt.result, `${server}/${name}`);
+    const text = promptCommand(server, name, prompt.args ?? {});
+    this.record({ kind: 'user', id: randomUUID(), text, attachments: [], at: Date.now(), prompt: { server, name, messages: shown } });
+    if (!this.meta.renamed && this.eventList.filter((e) => e.kind === 'user').length === 1) this.updateMeta({ title: titleFrom(`${server}/${name}`) });
+    return config ? this.runTurn(config, { messages }) : undefined;
+  }
+
   /** Asks again for the conversation as it stands, after a failed request. */
   async retry(config: TurnConfig): Promise<TurnStatus | undefined> {
     await this.load();
@@ -152,6 +174,11 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   notice(level: 'info' | 'warning' | 'error', text: string, action?: 'setKey'): void {
     this.record({ kind: 'notice', level, text, ...(action ? { action } : {}) });
+  }
+
+  /** A slash command's answer: shown as lines, kept with the chat, never sent to the model. */
+  listing(lines: string[]): void {
+    this.record({ kind: 'notice', level: 'info', text: lines.join('\n'), listing: true });
   }
 
   checkpoint(turnId: string): Extract<ChatEvent, { kind: 'checkpoint' }> | undefined {

@@ -9,6 +9,7 @@ export function transcriptMarkdown(meta: ChatMeta, events: readonly ChatEvent[])
     switch (e.kind) {
       case 'user':
         out.push('## You', '', e.text, ...(e.attachments.length ? ['', `Attached: ${e.attachments.join(', ')}`] : []), '');
+        for (const m of e.prompt?.messages ?? []) out.push(`**${m.role}:**`, '', m.text, '');
         break;
       case 'assistant_text':
         out.push(e.text, '');

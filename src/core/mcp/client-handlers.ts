@@ -54,9 +54,13 @@ export interface ClientHandlers {
   logging?: LoggingHandler;
 }
 
-/** The capabilities to declare for these handlers (roots are always offered: the host has a workspace). */
+/**
+ * The capabilities to declare for these handlers (roots are always offered: the host has a workspace). `tasks`
+ * says the host takes part in tasks (MCP 2025-11-25) as the one that asks: it calls tools as tasks (tasks.ts).
+ * It lists nothing under it, since it runs no tasks for servers (no task-augmented sampling or elicitation).
+ */
 export function clientCapabilities(handlers: ClientHandlers): ClientCapabilities {
-  const caps: ClientCapabilities = { roots: { listChanged: true } };
+  const caps: ClientCapabilities = { roots: { listChanged: true }, tasks: {} };
   if (handlers.sampling) caps.sampling = { tools: {} };
   const modes = handlers.elicitation?.modes ?? [];
   if (modes.length > 0) {

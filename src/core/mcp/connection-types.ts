@@ -1,5 +1,6 @@
 import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ClientHandlers } from './client-handlers';
+import type { OAuthFrontEnd } from './oauth/front-end';
 import type { ExitInfo } from './stdio-transport';
 
 /** What a connection (connection.ts) is told at its start, and what it reports. */
@@ -22,6 +23,8 @@ export interface ConnectionOptions {
   closeGraceMs?: number;
   /** HTTP: how a dropped event stream is retried when the server sent no `retry` (the SDK's defaults otherwise). */
   reconnection?: StreamableHTTPReconnectionOptions;
+  /** HTTP: how a server that answers 401 is signed in to (OAuth); without it, a 401 is a failure to fix in the config. */
+  oauth?: OAuthFrontEnd;
   clientInfo?: { name: string; version: string };
   /** Where a connection's own log lines go (stdout noise, list failures). Default: nowhere. */
   log?: (server: string, line: string) => void;

@@ -30,7 +30,8 @@ import { configProblem } from './config-check';
 import { GuardedTransport } from './guarded-transport';
 import { carrierFor } from './launch';
 import { ServerLists } from './server-lists';
-import { needsTasks } from './tool-names';
+import { runAsTask } from './tool-names';
+import { callToolAsTask } from './tasks';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
 
@@ -135,6 +136,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       serverVersion: info ? `${info.name} ${info.version}` : undefined,
       transport: this.transportKind,
       instructions: this.client?.getInstructions(),
+      tasks: this.supports('tasks'),
     };
   }
 
@@ -158,6 +160,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       stderrBytes: this.options.stderrBytes,
       closeGraceMs: this.options.closeGraceMs,
       reconnection: this.options.reconnection,
+      oauth: this.options.oauth,
     });
     this.carrier = carrier;
     this.exitPromise = new Promise<never>((_, reject) => (this.rejectExit = reject));
@@ -192,9 +195,9 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   async callTool(name: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
     const client = this.readyClient();
-    const tool = this.tools.find((t) => t.name === name);
-    if (tool && needsTasks(tool)) {
-      throw new McpRequestError('protocol', `tool "${name}" of server ${this.name} runs only as a task (execution.taskSupport "required"), which this host does not support yet`);
+    const asTask = runAsTask(this.tools.find((t) => t.name === name), this.supports('tasks'));
+    if (asTask === undefined) {
+      throw new McpRequestError('protocol', `tool "${name}" of server ${this.name} runs only as a task (execution.taskSupport "required"), but the server does not declare tasks for tools/call`);
     }
     const timeout = opts.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
     // A server that keeps reporting progress must still end: the whole call has a limit too. Enforced here
@@ -203,15 +206,28 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     const totalMs = opts.maxTotalTimeoutMs ?? this.options.callTotalTimeoutMs ?? 600_000;
     const total = new AbortController();
     const timer = setTimeout(() => total.abort(), totalMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, total.signal]) : total.signal;
+    const params = opts.meta ? { name, arguments: args, _meta: opts.meta } : { name, arguments: args };
     const request: RequestOptions = {
-      signal: opts.signal ? AbortSignal.any([opts.signal, total.signal]) : total.signal,
+      signal,
       timeout,
       resetTimeoutOnProgress: true,
       // Always asked for: a long tool that reports progress is then never cut off by the timeout.
       onprogress: (p) => opts.onProgress?.(p.progress, p.total, p.message),
     };
     try {
-      const params = opts.meta ? { name, arguments: args, _meta: opts.meta } : { name, arguments: args };
+      if (asTask) {
+        return await callToolAsTask({
+          client,
+          server: this.name,
+          params,
+          signal,
+          idleMs: timeout,
+          requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
+          onProgress: opts.onProgress,
+          ended: this.exitPromise,
+        });
+      }
       const result = await Promise.race([client.callTool(params, undefined, request), this.exitPromise]);
       return result as CallToolResult;
     } catch (err) {
@@ -265,10 +281,11 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     return this.simpleRequest('completion', opts, (client, o) => client.complete(params, o));
   }
 
-  /** Whether the server declared what a feature needs (e.g. resources.subscribe, completions). */
-  supports(feature: 'subscribe' | 'completions' | 'logging'): boolean {
+  /** Whether the server declared what a feature needs (e.g. resources.subscribe, completions, tasks for tools/call). */
+  supports(feature: 'subscribe' | 'completions' | 'logging' | 'tasks'): boolean {
     const caps = this.client?.getServerCapabilities();
     if (feature === 'subscribe') return caps?.resources?.subscribe === true;
+    if (feature === 'tasks') return Boolean(caps?.tasks?.requests?.tools?.call);
     return Boolean(caps?.[feature]);
   }
 

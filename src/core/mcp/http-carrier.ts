@@ -4,11 +4,16 @@ import { McpStartError, ServerExited } from './errors';
 import { HttpFailure } from './http-failure';
 import { HttpEndpointTransport } from './http-transport';
 import { fetchableUrl, safeUrl } from './http-url';
+import { HostOAuthProvider } from './oauth/client-provider';
+import type { OAuthFrontEnd } from './oauth/front-end';
+import { oauthKey } from './oauth/oauth-key';
 import type { HttpServerConfig } from './types';
 
 export interface HttpCarrierOptions {
   /** How the SDK retries a dropped event stream when the server sent no `retry`. */
   reconnection?: StreamableHTTPReconnectionOptions;
+  /** Sign-in for servers that answer 401; without it a 401 is a failure. */
+  oauth?: OAuthFrontEnd;
 }
 
 /** A server reached at a URL: streamable HTTP (with the HTTP+SSE fallback) or HTTP+SSE. */
@@ -24,7 +29,10 @@ export class HttpCarrier implements Carrier {
   constructor(config: HttpServerConfig, options: HttpCarrierOptions = {}) {
     this.target = safeUrl(config.url);
     const { url, headers } = fetchableUrl(config.url, config.headers);
-    this.transport = new HttpEndpointTransport({ url, mode: config.transport, headers, reconnection: options.reconnection }, this.target);
+    // Credentials the person configured (an Authorization header, a user name in the URL) are theirs to manage: no OAuth on top.
+    const configured = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+    const auth = options.oauth && !configured ? new HostOAuthProvider(oauthKey(config.url), config.name, options.oauth) : undefined;
+    this.transport = new HttpEndpointTransport({ url, mode: config.transport, headers, reconnection: options.reconnection, auth }, this.target);
     this.transport.onlost = (why) => {
       this.note(why);
       if (this.endedWith) return;

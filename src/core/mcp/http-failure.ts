@@ -2,6 +2,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { messageOf } from './errors';
+import { metadataRefusal, OAuthProblem } from './oauth/oauth-errors';
 
 /** What went wrong talking to an HTTP endpoint, in words, with the status when one came. */
 export class HttpFailure extends Error {
@@ -46,13 +47,16 @@ export function describeHttpFailure(err: unknown, what: string, shown: string, f
 }
 
 function describe(err: unknown, what: string, shown: string): HttpFailure {
+  if (err instanceof OAuthProblem) return new HttpFailure(err.message, 401, false, { cause: err });
+  const refused = metadataRefusal(err, shown);
+  if (refused) return new HttpFailure(refused.message, 401, false, { cause: err });
   if (err instanceof UnauthorizedError) {
-    return new HttpFailure(`${shown} asks for authorization (HTTP 401); OAuth is not supported yet: give a token in the server's "headers" (Authorization)`, 401, false, { cause: err });
+    return new HttpFailure(`${shown} asks for authorization (HTTP 401), and signing in is not possible here: give a token in the server's "headers" (Authorization)`, 401, false, { cause: err });
   }
   const status = statusOf(err);
   if (status !== undefined && status > 0) {
     const body = bodyOf(err);
-    const hint = status === 401 ? '; it asks for authorization: OAuth is not supported yet, give a token in the server\'s "headers" (Authorization)' : '';
+    const hint = status === 401 ? '; it asks for authorization: sign in (OAuth), or give a token in the server\'s "headers" (Authorization)' : '';
     return new HttpFailure(`${what} ${shown} answered HTTP ${status}${body ? `: ${body}` : ''}${hint}`, status, false, { cause: err });
   }
   const network = networkCode(err);

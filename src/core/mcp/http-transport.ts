@@ -1,8 +1,11 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, type StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeHttpFailure, HttpFailure } from './http-failure';
+import { authorizeFirst } from './oauth/authorize-first';
+import type { HostOAuthProvider } from './oauth/client-provider';
 import { watchPostStreams } from './post-stream-watch';
 import { hostErrorAnswer } from './server-error';
 
@@ -15,6 +18,8 @@ export interface HttpTransportParams {
   reconnection?: StreamableHTTPReconnectionOptions;
   /** How long after a response stream ended its last events may still be on their way to the client. Default 100 ms. */
   streamEndGraceMs?: number;
+  /** OAuth for a server that answers 401 (oauth/client-provider.ts); without it a 401 is a failure. */
+  auth?: HostOAuthProvider;
 }
 
 /**
@@ -28,7 +33,9 @@ export interface HttpTransportParams {
  *   the server stopped answering), so the host reconnects instead of waiting;
  * - a request whose response stream ended before its answer, on a stream that cannot be resumed, fails
  *   at once rather than at its timeout (post-stream-watch.ts).
- * OAuth will go in through the SDK transports' `authProvider` option (both take one).
+ * - OAuth: the SDK transports' `authProvider` does discovery, registration, refresh and step-up on a
+ *   403 `insufficient_scope`; what the SDK leaves to its caller is here: authorizing before `initialize`
+ *   (oauth/authorize-first.ts), waiting for the person's redirect and sending again after it.
  */
 export class HttpEndpointTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
@@ -48,6 +55,7 @@ export class HttpEndpointTransport implements Transport {
   private closed = false;
   private lost = false;
   private protocolVersion: string | undefined;
+  private authorizing: Promise<void> | undefined;
 
   constructor(
     private readonly params: HttpTransportParams,
@@ -64,7 +72,30 @@ export class HttpEndpointTransport implements Transport {
     try {
       await inner.start();
     } catch (err) {
+      this.remember(err);
+      if (err instanceof UnauthorizedError && inner instanceof SSEClientTransport) return this.startSseAuthorized(inner, err);
       throw describeHttpFailure(err, 'GET of the event stream at', this.shown, this.params.url);
+    }
+    if (!this.params.auth || !(inner instanceof StreamableHTTPClientTransport)) return;
+    try {
+      await authorizeFirst(this.params.url, this.params.headers, this.params.auth);
+    } catch (err) {
+      throw describeHttpFailure(err, 'signing in to', this.shown, this.params.url);
+    }
+  }
+
+  /** HTTP+SSE asks for authorization on its event stream's GET: once the person signed in, the stream is opened again. */
+  private async startSseAuthorized(first: SSEClientTransport, err: UnauthorizedError): Promise<void> {
+    const code = this.params.auth?.takeAuthorizationCode();
+    if (!code) throw describeHttpFailure(err, 'GET of the event stream at', this.shown, this.params.url);
+    try {
+      await first.finishAuth(await code);
+      this.forget(first);
+      const again = this.sse();
+      this.inner = again;
+      await again.start();
+    } catch (second) {
+      throw describeHttpFailure(second, 'GET of the event stream at', this.shown, this.params.url);
     }
   }
 
@@ -80,6 +111,7 @@ export class HttpEndpointTransport implements Transport {
     try {
       await inner.send(message, options);
     } catch (err) {
+      if (err instanceof UnauthorizedError && this.params.auth) return this.sendAuthorized(inner, message, options, err);
       if (this.shouldFallBack(message, err)) return this.fallBack(message, err);
       const failure = describeHttpFailure(err, 'POST to', this.shown, this.params.url);
       this.remember(err);
@@ -98,6 +130,26 @@ export class HttpEndpointTransport implements Transport {
       await Promise.race([inner.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 1000).unref())]);
     }
     await inner?.close().catch(() => undefined);
+    this.params.auth?.close();
+  }
+
+  /**
+   * The SDK met a 401 (or a 403 asking for more scope) mid-session and sent the person to sign in: once
+   * their redirect is back, its code is exchanged (once, however many requests were waiting) and the
+   * message sent again.
+   */
+  private async sendAuthorized(inner: Transport, message: JSONRPCMessage, options: TransportSendOptions | undefined, err: UnauthorizedError): Promise<void> {
+    const code = this.params.auth?.takeAuthorizationCode();
+    const finish = (inner as { finishAuth?: (code: string) => Promise<void> }).finishAuth?.bind(inner);
+    if (code && finish) this.authorizing = code.then(finish).finally(() => (this.authorizing = undefined));
+    try {
+      if (!this.authorizing) throw err;
+      await this.authorizing;
+      await inner.send(message, options);
+    } catch (again) {
+      if ('id' in message && 'method' in message) this.pending.delete(message.id);
+      throw describeHttpFailure(again, 'POST to', this.shown, this.params.url);
+    }
   }
 
   get sessionId(): string | undefined {
@@ -116,8 +168,9 @@ export class HttpEndpointTransport implements Transport {
     });
     const t = new StreamableHTTPClientTransport(this.params.url, {
       requestInit: { headers: this.params.headers },
-      fetch: fetchWatched,
+      fetch: this.watchScope(fetchWatched),
       reconnectionOptions: this.params.reconnection,
+      authProvider: this.params.auth,
     });
     return this.wire(t);
   }
@@ -125,8 +178,27 @@ export class HttpEndpointTransport implements Transport {
   private sse(): SSEClientTransport {
     const t = new SSEClientTransport(this.params.url, {
       requestInit: { headers: this.params.headers },
+      authProvider: this.params.auth,
     });
     return this.wire(t);
+  }
+
+  /** A 403 `insufficient_scope` must send the person to consent to more, not refresh the old scope (client-provider.ts). */
+  private watchScope(base: FetchLike): FetchLike {
+    const provider = this.params.auth;
+    if (!provider) return base;
+    return async (url, init) => {
+      const response = await base(url, init);
+      if (response.status === 403 && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? '')) provider.stepUp();
+      return response;
+    };
+  }
+
+  private forget(old: Transport): void {
+    old.onclose = undefined;
+    old.onerror = undefined;
+    old.onmessage = undefined;
+    void old.close().catch(() => undefined);
   }
 
   private wire<T extends Transport>(t: T): T {

@@ -86,7 +86,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
 
   /**
    * Tools of ready servers as the model sees them, at most `max` (default `maxModelTools`). Tools that run
-   * only as tasks are left out: every call would fail. `statuses()` still lists them.
+   * only as tasks are left out where the server does not take tasks: every call would fail. `statuses()` still lists them.
    */
   tools(opts: { max?: number } = {}): HubTool[] {
     return capFairly(this.callableTools(), opts.max ?? this.options.maxModelTools ?? DEFAULT_MAX_MODEL_TOOLS);
@@ -98,7 +98,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
   }
 
   private callableTools(): HubTool[] {
-    return this.allTools().filter((t) => !needsTasks(t.tool));
+    return this.allTools().filter((t) => !needsTasks(t.tool) || this.entries.get(t.server)?.conn?.supports('tasks'));
   }
 
   findTool(qualifiedName: string): HubTool | undefined {

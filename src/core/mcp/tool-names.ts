@@ -68,7 +68,25 @@ export function capFairly(tools: readonly HubTool[], max: number): HubTool[] {
   return tools.filter((t) => picked.has(t));
 }
 
-/** A tool that runs only as a task (spec 2025-11-25 `execution.taskSupport: "required"`), which this host cannot do yet. */
+/** How a tool may be run (spec 2025-11-25 `execution.taskSupport`; absent means never as a task). */
+export function taskSupport(tool: Tool): 'required' | 'optional' | 'forbidden' {
+  const value = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+  return value === 'required' || value === 'optional' ? value : 'forbidden';
+}
+
+/** A tool that runs only as a task: callable only on a server that takes task-augmented tools/call. */
 export function needsTasks(tool: Tool): boolean {
-  return (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport === 'required';
+  return taskSupport(tool) === 'required';
+}
+
+/**
+ * Whether a call is sent as a task: always for `required`, and for `optional` too when the server takes tasks
+ * (any call may turn out long; as a task it reports its status and is cancelled cleanly). undefined: it cannot
+ * be called at all (it needs tasks the server does not take).
+ */
+export function runAsTask(tool: Tool | undefined, serverTakesTasks: boolean): boolean | undefined {
+  const support = tool ? taskSupport(tool) : 'forbidden';
+  if (support === 'forbidden') return false;
+  if (serverTakesTasks) return true;
+  return support === 'required' ? undefined : false;
 }

@@ -57,6 +57,8 @@ export interface ServerStatus {
   serverVersion?: string;
   /** The server's `instructions` from initialize, for the system prompt. */
   instructions?: string;
+  /** It takes task-augmented tools/call (MCP 2025-11-25), so its task-only tools can be called. */
+  tasks?: boolean;
 }
 
 /** A tool as the model sees it: `<server>__<tool>`. */

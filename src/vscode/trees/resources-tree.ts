@@ -51,6 +51,8 @@ export class ResourcesTree extends HubTree<Node> {
     item.iconPath = new vscode.ThemeIcon(r.mimeType?.startsWith('image/') ? 'file-media' : r.mimeType && !r.mimeType.startsWith('text/') && !/json|xml|yaml|javascript/.test(r.mimeType) ? 'file-binary' : 'file-text');
     item.id = `resource:${node.server}/${r.uri}`;
     item.command = { command: 'mcpAgent.openResource', title: 'Open Resource', arguments: [node.server, r.uri] };
+    // "Add to Chat" in its context menu (package.json) gets this node.
+    item.contextValue = 'resource';
     return item;
   }
 }

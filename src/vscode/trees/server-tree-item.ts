@@ -27,7 +27,9 @@ export function serverItem(status: ServerStatus, count: string, collapsed = true
   const [icon, color] = STATE_ICON[status.state];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.description = status.state === 'ready' ? `ready · ${count}` : status.state;
-  item.contextValue = `server-${status.state}${origin ? '-own' : ''}`;
+  // `-http` lets Sign Out of Server show on remote servers only; `-own` stays last (menus match /-own$/).
+  const http = status.transport === 'streamable-http' || status.transport === 'sse';
+  item.contextValue = `server-${status.state}${http ? '-http' : ''}${origin ? '-own' : ''}`;
   item.id = `server:${status.name}`;
   const tooltip = new vscode.MarkdownString(`**${status.name}** — ${status.state}`);
   if (status.detail) tooltip.appendMarkdown(`\n\n${escape(status.detail)}`);

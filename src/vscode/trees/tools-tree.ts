@@ -82,7 +82,7 @@ export class ToolsTree extends HubTree<ToolsNode> {
       case 'problem':
         return problemItem(node.status) ?? new vscode.TreeItem('');
       case 'tool':
-        return this.toolItem(node.server, node.tool);
+        return this.toolItem(node.server, node.tool, this.hub.status(node.server)?.tasks === true);
     }
   }
 
@@ -110,14 +110,14 @@ export class ToolsTree extends HubTree<ToolsNode> {
     return item;
   }
 
-  private toolItem(server: string, t: Tool): vscode.TreeItem {
+  private toolItem(server: string, t: Tool, serverTakesTasks: boolean): vscode.TreeItem {
     const item = new vscode.TreeItem(t.name);
     item.id = `tool:${server}/${t.name}`;
     const readOnly = t.annotations?.readOnlyHint === true;
-    const taskOnly = needsTasks(t);
+    const taskOnly = needsTasks(t) && !serverTakesTasks;
     item.iconPath = new vscode.ThemeIcon(taskOnly ? 'circle-slash' : readOnly ? 'eye' : 'tools');
     item.description = taskOnly
-      ? 'needs task support (not supported yet)'
+      ? 'needs tasks, which its server does not take'
       : readOnly
         ? 'read-only'
         : this.alwaysAllowed({ server, tool: t })
@@ -127,7 +127,7 @@ export class ToolsTree extends HubTree<ToolsNode> {
             : 'asks first';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${server} · ${t.title ?? t.name}**\n\n`);
-    if (taskOnly) tooltip.appendText('This tool runs only as a task (MCP 2025-11-25), which MCP Agent cannot do yet: it is not offered to the model.\n\n');
+    if (taskOnly) tooltip.appendText('This tool runs only as a task (MCP 2025-11-25), but its server does not declare tasks for tools/call: it is not offered to the model.\n\n');
     if (t.description) tooltip.appendText(`${t.description}\n\n`);
     tooltip.appendCodeblock(JSON.stringify(t.inputSchema, null, 2), 'json');
     item.tooltip = tooltip;

@@ -1,0 +1,194 @@
+import type { HubTool, ServerStatus } from '../mcp/types';
+import { messageOf } from '../mcp/errors';
+
+/** What the slash commands read of the MCP host (McpHub provides it). */
+export interface SlashHub {
+  statuses(): ServerStatus[];
+  status(name: string): ServerStatus | undefined;
+  tools(opts?: { max?: number }): HubTool[];
+}
+
+/**
+ * What a front end does for the commands whose effect is its own: the terminal prints a resource
+ * where the chat attaches it, asks for a missing prompt argument or names it, lists models or opens
+ * a picker. Everything else (parsing, checking, the listings) is here, shared.
+ */
+export interface SlashActions {
+  hub: SlashHub;
+  /** Shows lines to the person (a listing, a usage line, an error); never sent to the model. */
+  say(lines: string[]): void;
+  /** `/model [name]`. */
+  model(name: string | undefined): Promise<void>;
+  /** `/clear`: a new conversation. */
+  clear(): Promise<void>;
+  /** `/resource <server> <uri>`, after checking the server is ready. */
+  resource(server: string, uri: string): Promise<void>;
+  /** `/prompt <server>/<name> [k=v ...]`: the prompt exists; `missing` are its required arguments not given. */
+  prompt(server: string, name: string, args: Record<string, string>, missing: string[]): Promise<void>;
+}
+
+export interface SlashCommand {
+  name: string;
+  usage: string;
+  summary: string;
+  /** Whether it takes arguments (the composer then completes them instead of running it). */
+  takesArgs: boolean;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: '/tools', usage: '/tools', summary: 'the tools of every ready server', takesArgs: false },
+  { name: '/resources', usage: '/resources', summary: 'resources and resource templates', takesArgs: false },
+  { name: '/prompts', usage: '/prompts', summary: 'prompts and their arguments', takesArgs: false },
+  { name: '/resource', usage: '/resource <server> <uri>', summary: 'attach a resource (the terminal prints it)', takesArgs: true },
+  { name: '/prompt', usage: '/prompt <server>/<name> [k=v ...]', summary: 'send a prompt to the model (quote values with spaces: k="a b")', takesArgs: true },
+  { name: '/clear', usage: '/clear', summary: 'start a new conversation', takesArgs: false },
+  { name: '/model', usage: '/model [name]', summary: 'show or change the model', takesArgs: false },
+  { name: '/help', usage: '/help', summary: 'this list', takesArgs: false },
+];
+
+export type SlashLine = { kind: 'text'; text: string } | { kind: 'command'; name: string; args: string[] };
+
+/** A line as typed: a command, or text for the model (`//x` is the text `/x`). */
+export function parseSlash(text: string): SlashLine {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('/')) return { kind: 'text', text };
+  if (trimmed.startsWith('//')) return { kind: 'text', text: trimmed.slice(1) };
+  const [name = '', ...args] = words(trimmed);
+  return { kind: 'command', name, args };
+}
+
+/**
+ * Runs a line that may be a slash command. Returns the text to send to the model instead, or
+ * undefined when the line was a command (known or not): no command ever reaches the model as text.
+ */
+export async function runSlash(text: string, actions: SlashActions): Promise<string | undefined> {
+  const line = parseSlash(text);
+  if (line.kind === 'text') return line.text;
+  const { name, args } = line;
+  try {
+    switch (name) {
+      case '/help':
+        actions.say(helpLines());
+        return undefined;
+      case '/tools':
+        actions.say(toolLines(actions.hub));
+        return undefined;
+      case '/resources':
+        actions.say(resourceLines(actions.hub));
+        return undefined;
+      case '/prompts':
+        actions.say(promptLines(actions.hub));
+        return undefined;
+      case '/resource':
+        return await resource(actions, args);
+      case '/prompt':
+        return await prompt(actions, args);
+      case '/clear':
+        await actions.clear();
+        return undefined;
+      case '/model':
+        await actions.model(args[0]);
+        return undefined;
+      default:
+        actions.say([`unknown command ${name}; /help lists the commands (start with // to send a line beginning with /)`]);
+        return undefined;
+    }
+  } catch (err) {
+    actions.say([`${name} failed: ${messageOf(err)}`]);
+    return undefined;
+  }
+}
+
+export function helpLines(): string[] {
+  return [...SLASH_COMMANDS.map((c) => `${c.usage.padEnd(34)} ${c.summary}`), 'A line starting with // is sent to the model with one / removed.'];
+}
+
+export function toolLines(hub: SlashHub): string[] {
+  const tools = hub.tools({ max: Infinity });
+  if (tools.length === 0) return ['no tools: no server is ready'];
+  return tools.map((t) => `${t.qualifiedName}  ${firstLine(t.tool.description)}`.trimEnd());
+}
+
+export function resourceLines(hub: SlashHub): string[] {
+  const lines = readyServers(hub).flatMap((s) => [
+    ...s.resources.map((r) => `${s.name} ${r.uri}  ${r.title ?? r.name}`),
+    ...s.resourceTemplates.map((t) => `${s.name} ${t.uriTemplate}  (template) ${t.title ?? t.name}`),
+  ]);
+  return lines.length > 0 ? lines : ['no resources'];
+}
+
+export function promptLines(hub: SlashHub): string[] {
+  const lines = readyServers(hub).flatMap((s) =>
+    s.prompts.map((p) => {
+      const args = (p.arguments ?? []).map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(' ');
+      return `/prompt ${s.name}/${p.name} ${args}  ${firstLine(p.description)}`.trimEnd();
+    }),
+  );
+  return lines.length > 0 ? lines : ['no prompts'];
+}
+
+async function resource(actions: SlashActions, args: string[]): Promise<undefined> {
+  const [server, uri] = args;
+  if (!server || !uri || args.length > 2) {
+    actions.say(['usage: /resource <server> <uri>']);
+    return undefined;
+  }
+  const status = actions.hub.status(server);
+  if (status?.state !== 'ready') {
+    actions.say([status ? `server ${server} is not ready (${status.state})` : `there is no server ${server}; /resources lists them`]);
+    return undefined;
+  }
+  await actions.resource(server, uri);
+  return undefined;
+}
+
+async function prompt(actions: SlashActions, args: string[]): Promise<undefined> {
+  const [ref, ...pairs] = args;
+  const slash = ref?.indexOf('/') ?? -1;
+  if (!ref || slash <= 0) {
+    actions.say(['usage: /prompt <server>/<name> [name=value ...]']);
+    return undefined;
+  }
+  const server = ref.slice(0, slash);
+  const name = ref.slice(slash + 1);
+  const values: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) {
+      actions.say([`"${pair}" is not name=value`]);
+      return undefined;
+    }
+    values[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const status = actions.hub.status(server);
+  const found = status?.state === 'ready' ? status.prompts.find((p) => p.name === name) : undefined;
+  if (!found) {
+    actions.say([`server ${server} has no prompt ${name}; /prompts lists them`]);
+    return undefined;
+  }
+  const missing = (found.arguments ?? []).filter((a) => a.required && !(a.name in values)).map((a) => a.name);
+  await actions.prompt(server, name, values, missing);
+  return undefined;
+}
+
+/** The line a prompt run with these arguments is shown as (and recalled as): `/prompt s/n k="a b"`. */
+export function promptCommand(server: string, name: string, args: Record<string, string>): string {
+  const pairs = Object.entries(args).map(([k, v]) => (/[\s"]/.test(v) || v === '' ? `${k}="${v.replace(/"/g, "'")}"` : `${k}=${v}`));
+  return [`/prompt ${server}/${name}`, ...pairs].join(' ');
+}
+
+export function readyServers(hub: SlashHub): ServerStatus[] {
+  return hub.statuses().filter((s) => s.state === 'ready');
+}
+
+function firstLine(text: string | undefined): string {
+  const line = (text ?? '').split('\n')[0] ?? '';
+  return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}
+
+/** Splits on spaces, keeping "quoted parts" (k="a b") together. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:[^\s"]+|"[^"]*")+/g)) out.push(m[0].replace(/"([^"]*)"/g, '$1'));
+  return out;
+}

@@ -1,0 +1,45 @@
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { HostOAuthProvider } from './client-provider';
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * Before `initialize`, asks the server whether it wants authorization, and gets it first when it does.
+ * The SDK would do it on the 401 to `initialize` too, but that request runs on a timeout (15 s) while
+ * the person is in the browser; here the wait has no clock but the sign-in's own. The question is a
+ * `ping`, the one request the spec lets a client send before `initialize`, POSTed as `initialize` will
+ * be (a GET is not enough: servers that offer no standalone stream often leave GET unprotected). A server
+ * that needs no authorization answers it somehow (400 without a session, 200); only a 401 means anything.
+ */
+export async function authorizeFirst(url: URL, headers: Record<string, string> | undefined, provider: HostOAuthProvider, fetchFn: FetchLike = fetch): Promise<void> {
+  const sent = new Headers(headers);
+  const tokens = await provider.tokens();
+  if (tokens) sent.set('Authorization', `Bearer ${tokens.access_token}`);
+  sent.set('Accept', 'application/json, text/event-stream');
+  sent.set('Content-Type', 'application/json');
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-agent-authorization-probe', method: 'ping' });
+  let response: Response;
+  try {
+    response = await fetchFn(url, { method: 'POST', headers: sent, body, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+  } catch {
+    // Unreachable or slow: initialize says so properly.
+    return;
+  }
+  await response.body?.cancel().catch(() => undefined);
+  if (response.status !== 401) return;
+  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+  await authorize(provider, { serverUrl: url, resourceMetadataUrl, scope, fetchFn });
+}
+
+/** auth() through to tokens: when it sent the person to the browser, waits for the redirect and exchanges its code. */
+async function authorize(
+  provider: HostOAuthProvider,
+  options: { serverUrl: URL; resourceMetadataUrl?: URL; scope?: string; fetchFn?: FetchLike },
+): Promise<void> {
+  const result = await auth(provider, options);
+  if (result === 'AUTHORIZED') return;
+  const code = provider.takeAuthorizationCode();
+  if (!code) return;
+  await auth(provider, { ...options, authorizationCode: await code });
+}

