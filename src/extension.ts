@@ -4,6 +4,7 @@ import { ChatController } from './vscode/chat-controller';
 import { ChatViewProvider } from './vscode/chat-view';
 import { ChatPanel } from './vscode/chat-panel';
 import { registerCommands } from './vscode/commands';
+import { ResourceDocuments } from './vscode/resource-documents';
 import { Secrets } from './vscode/secrets';
 import { ServerStatusBar } from './vscode/status-bar';
 import { ServerManager } from './vscode/server-manager';
@@ -85,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const chatPanel = new ChatPanel(context.extensionUri, chat, log);
   const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool), manager);
   const resources = new ResourcesTree(hub);
+  const resourceDocs = new ResourceDocuments(hub, join(storage.fsPath, 'images'), log);
   const prompts = new PromptsTree(hub);
   const chats = new ChatsTree(history, () => chat.currentChatId);
   const orchestrator = new OrchestratorClient(hub);
@@ -100,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     chat,
     tools,
     resources,
+    resourceDocs,
     prompts,
     new ServerStatusBar(hub, manager),
     chat.onDidChangeApprovals(() => tools.refresh()),
@@ -114,7 +117,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     chat.onDidChangeChats(() => chats.refresh()),
     vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
     chatPanel,
-    ...registerCommands({ chat, chatView, chatPanel, secrets, hub, tools, log, workspace, history, sessions: sessionCommands(orchestrator, sessions, transcripts), onError: (m) => keepCommandError(m) }),
+    ...registerCommands({ chat, chatView, chatPanel, secrets, hub, serverLogs: manager.logs, resources: resourceDocs, tools, log, workspace, history, sessions: sessionCommands(orchestrator, sessions, transcripts), onError: (m) => keepCommandError(m) }),
     ...registerServerCommands(manager, commandRegistrar(log, keepCommandError)),
   );
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
+import type { CompleteRequestParams } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHub } from '../core/mcp/hub';
 import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';
@@ -13,6 +14,9 @@ import type { ChatHistory } from '../core/chat/chat-history';
 import { historyCommands } from './chat-history-commands';
 import { pickModel } from './model-picker';
 import { commandRegistrar } from './command-registrar';
+import type { ServerLogs } from './server-logs';
+import { askArguments } from './argument-input';
+import type { ResourceDocuments } from './resource-documents';
 
 export interface CommandDeps {
   chat: ChatController;
@@ -20,6 +24,10 @@ export interface CommandDeps {
   chatPanel: ChatPanel;
   secrets: Secrets;
   hub: McpHub;
+  /** Each server's output channel. */
+  serverLogs: ServerLogs;
+  /** MCP resources as read-only documents. */
+  resources: ResourceDocuments;
   tools: ToolsTree;
   log: vscode.LogOutputChannel;
   workspace: string | undefined;
@@ -82,45 +90,38 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       chat.attach(`${rel}${range}`, `${basename(rel)}:${start.line + 1}-${last}`);
     }),
     register('mcpAgent.restartServer', async (item?: { status?: { name?: string } } | string) => {
-      const name = typeof item === 'string' ? item : (item?.status?.name ?? (await pickServer(hub)));
+      const name = typeof item === 'string' ? item : (item?.status?.name ?? (await pickServer(hub, 'Restart which MCP server?')));
       if (name) await hub.restart(name);
     }),
     register('mcpAgent.refreshTools', () => deps.tools.refresh()),
     register('mcpAgent.showLog', () => log.show()),
+    register('mcpAgent.showServerLog', async (item?: { status?: { name?: string } } | string) => {
+      const name = typeof item === 'string' ? item : (item?.status?.name ?? (await pickServer(hub, 'Show the log of which MCP server?')));
+      if (name) deps.serverLogs.show(name);
+    }),
     register('mcpAgent.resetApprovals', async () => {
       await chat.resetApprovals();
       void vscode.window.showInformationMessage('MCP Agent: every tool asks again before it changes anything.');
     }),
-    register('mcpAgent.openResource', async (server: string, uri: string) => {
-      const result = await hub.readResource(server, uri);
-      const text = result.contents.map((c) => ('text' in c ? c.text : `[binary ${c.mimeType ?? 'content'} of ${c.uri}]`)).join('\n\n');
-      const language = result.contents[0]?.mimeType === 'text/markdown' ? 'markdown' : 'plaintext';
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text, language }), { preview: true });
-    }),
+    register('mcpAgent.openResource', (server: string, uri: string) => deps.resources.show(server, uri)),
     register('mcpAgent.openResourceTemplate', async (server: string, uriTemplate: string) => {
       const template = resourceTemplate(uriTemplate);
-      const values: Record<string, string> = {};
-      for (const name of template.variables) {
-        const value = await vscode.window.showInputBox({ title: `${uriTemplate}: ${name}`, prompt: `Value for {${name}}`, ignoreFocusOut: true });
-        if (value === undefined) return;
-        values[name] = value.trim();
-      }
-      await vscode.commands.executeCommand('mcpAgent.openResource', server, template.expand(values));
+      const values = await askArguments({
+        title: uriTemplate,
+        args: template.variables.map((name) => ({ name, required: true })),
+        complete: completer(hub, server, { type: 'ref/resource', uri: uriTemplate }),
+      });
+      if (values) await deps.resources.show(server, template.expand(values));
     }),
     register('mcpAgent.usePrompt', async (server: string, name: string) => {
       const prompt = hub.status(server)?.prompts.find((p) => p.name === name);
       if (!prompt) throw new Error(`The prompt ${name} of ${server} is no longer offered.`);
-      const args: Record<string, string> = {};
-      for (const arg of prompt.arguments ?? []) {
-        const value = await vscode.window.showInputBox({
-          title: `${prompt.title ?? prompt.name}: ${arg.name}`,
-          prompt: arg.description,
-          ignoreFocusOut: true,
-          validateInput: (v) => (arg.required && !v.trim() ? `${arg.name} is required` : undefined),
-        });
-        if (value === undefined) return;
-        if (value.trim()) args[arg.name] = value.trim();
-      }
+      const args = await askArguments({
+        title: prompt.title ?? prompt.name,
+        args: prompt.arguments ?? [],
+        complete: completer(hub, server, { type: 'ref/prompt', name }),
+      });
+      if (!args) return;
       const result = await hub.getPrompt(server, name, args);
       await chatView.reveal();
       await chat.sendPrompt(server, name, args, result);
@@ -145,6 +146,14 @@ function askTargets(uri: vscode.Uri | undefined, selected: vscode.Uri[] | undefi
   return editor ? [editor.document.uri] : [];
 }
 
+/** The server's suggestions for one argument of `ref`, with the arguments given before it as context. */
+function completer(hub: McpHub, server: string, ref: CompleteRequestParams['ref']): (name: string, value: string, context: Record<string, string>) => Promise<string[]> {
+  return async (name, value, context) => {
+    const result = await hub.complete(server, { ref, argument: { name, value }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) });
+    return result.completion.values;
+  };
+}
+
 function workspaceRelative(uri: vscode.Uri, workspace: string | undefined): string {
   if (!workspace) throw new Error('Open a folder first: the agent only works inside a workspace folder.');
   const rel = vscode.workspace.asRelativePath(uri, false);
@@ -152,9 +161,9 @@ function workspaceRelative(uri: vscode.Uri, workspace: string | undefined): stri
   return rel;
 }
 
-async function pickServer(hub: McpHub): Promise<string | undefined> {
+async function pickServer(hub: McpHub, title: string): Promise<string | undefined> {
   return vscode.window.showQuickPick(
     hub.statuses().map((s) => s.name),
-    { title: 'Restart which MCP server?' },
+    { title },
   );
 }

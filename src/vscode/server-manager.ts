@@ -14,6 +14,7 @@ import { OwnServers, type OwnServer, type OwnSource } from './own-servers';
 import type { Secrets } from './secrets';
 import type { ClientHandlers } from '../core/mcp/client-handlers';
 import { ServerInputs } from './server-inputs';
+import { ServerLogs } from './server-logs';
 import { ServerTrust } from './server-trust';
 import { readSettings } from './settings';
 
@@ -43,6 +44,8 @@ export class ServerManager implements vscode.Disposable {
   readonly workspace: string | undefined;
   readonly disabled: DisabledServers;
   readonly trust: ServerTrust;
+  /** Each server's own output channel. */
+  readonly logs = new ServerLogs();
   /** Sign-in to remote servers that ask for it (OAuth). */
   readonly oauth: VscodeOAuth;
   private readonly own: OwnServers;
@@ -70,8 +73,10 @@ export class ServerManager implements vscode.Disposable {
         log: (server, line) => log.debug(`[${server}] ${line}`),
         clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
         oauth: this.oauth,
+        handlers: { logging: this.logs },
       },
     });
+    this.logs.follow(this.hub);
     const diagnostics = new ConfigDiagnostics();
     this.trust = new ServerTrust(deps.workspaceState);
     this.disabled = new DisabledServers(deps.workspaceState);
@@ -210,6 +215,6 @@ export class ServerManager implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
-    void this.hub.dispose();
+    void this.hub.dispose().finally(() => this.logs.dispose());
   }
 }

@@ -52,6 +52,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
   private byName = new Map<string, HubTool>();
   private settleWaiters: Array<{ done: () => boolean; resolve: () => void }> = [];
   private logLevel: LoggingLevel | undefined;
+  /** Levels set for one server (its own output channel's), over `logLevel`. */
+  private serverLogLevels = new Map<string, LoggingLevel>();
 
   constructor(configs: ServerConfig[], options: HubOptions = {}) {
     super();
@@ -165,10 +167,23 @@ export class McpHub extends TypedEmitter<HubEvents> {
     return conn.complete(params, opts);
   }
 
-  /** The level every server that logs is asked to log at (`logging/setLevel`), now and after restarts. */
-  async setLogLevel(level: LoggingLevel | undefined): Promise<void> {
+  /**
+   * The level servers that log are asked to log at (`logging/setLevel`), now and after restarts: every
+   * server's, or with `server` that one's alone (it then keeps it over later calls for every server).
+   */
+  async setLogLevel(level: LoggingLevel | undefined, server?: string): Promise<void> {
+    if (server !== undefined) {
+      if (level) this.serverLogLevels.set(server, level);
+      else this.serverLogLevels.delete(server);
+      await this.entries.get(server)?.conn?.setLogLevel(level ?? this.logLevel);
+      return;
+    }
     this.logLevel = level;
-    await Promise.all([...this.entries.values()].map((e) => e.conn?.setLogLevel(level)));
+    await Promise.all([...this.entries.values()].map((e) => e.conn?.setLogLevel(this.levelOf(e.config.name))));
+  }
+
+  private levelOf(server: string): LoggingLevel | undefined {
+    return this.serverLogLevels.get(server) ?? this.logLevel;
   }
 
   /** The last stderr lines of a server (for an output channel or a diagnosis). */
@@ -264,7 +279,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     const connection = this.options.connection ?? {};
     const logging = connection.handlers?.logging;
     // The connection asks for its sink by name: it gets this entry's, so one server has one log.
-    const handlers = logging && entry.sink ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.logLevel } } : connection.handlers;
+    const handlers = logging && entry.sink ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.levelOf(entry.config.name) } } : connection.handlers;
     const conn = new McpConnection(entry.config, { ...connection, handlers, roots: this.roots });
     hubLog(entry, 'info', entry.restarts > 0 ? `starting again (restart ${entry.restarts})` : 'starting');
     entry.conn = conn;

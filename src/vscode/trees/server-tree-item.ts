@@ -43,6 +43,12 @@ export function serverItem(status: ServerStatus, count: string, collapsed = true
       tooltip.appendCodeblock(origin.stderr, 'text');
     }
   }
+  if (status.state === 'error' || status.detail) {
+    // The log holds what it said and what happened to it; the link opens it from the tooltip.
+    const args = encodeURIComponent(JSON.stringify([status.name]));
+    tooltip.appendMarkdown(`\n\nIts log has the details: [Show Server Log](command:mcpAgent.showServerLog?${args}) (output channel "MCP Agent: ${escape(status.name)}").`);
+    tooltip.isTrusted = { enabledCommands: ['mcpAgent.showServerLog'] };
+  }
   item.tooltip = tooltip;
   return item;
 }

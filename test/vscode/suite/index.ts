@@ -9,6 +9,7 @@ const TEST_MODULES: Array<() => unknown> = [
   () => require('./servers.test'),
   () => require('./sample-db.test'),
   () => require('./own-servers.test'),
+  () => require('./resources.test'),
 ];
 
 export function run(): Promise<void> {
