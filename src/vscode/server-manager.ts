@@ -68,12 +68,11 @@ export class ServerManager implements vscode.Disposable {
     this.oauth = new VscodeOAuth(deps.secretStorage);
     this.hub = new McpHub([], {
       connection: {
-        handlers: { ...deps.clientHandlers },
         roots: workspace ? [workspace] : [],
         log: (server, line) => log.debug(`[${server}] ${line}`),
         clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
         oauth: this.oauth,
-        handlers: { logging: this.logs },
+        handlers: { ...deps.clientHandlers, logging: this.logs },
       },
     });
     this.logs.follow(this.hub);
