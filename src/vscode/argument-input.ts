@@ -11,6 +11,8 @@ export interface ArgumentInputOptions {
   /** What the values are for, e.g. the prompt's title or the template. */
   title: string;
   args: readonly ArgumentSpec[];
+  /** Values the person already gave (e.g. typed after `/prompt`): not asked again, and sent as context. */
+  given?: Readonly<Record<string, string>>;
   /**
    * The server's suggestions (`completion/complete`) for one argument, given what is typed so far and the
    * arguments entered before it. Left out when the server offers no completions.
@@ -32,8 +34,9 @@ const MAX_SUGGESTIONS = 100;
  * argument left empty is left out), or undefined when the person cancels.
  */
 export async function askArguments(options: ArgumentInputOptions): Promise<Record<string, string> | undefined> {
-  const values: Record<string, string> = {};
+  const values: Record<string, string> = { ...options.given };
   for (const [i, arg] of options.args.entries()) {
+    if (values[arg.name]) continue;
     const value = await askOne(options, arg, i, { ...values });
     if (value === undefined) return undefined;
     if (value) values[arg.name] = value;

@@ -41,9 +41,9 @@ export async function chatSlash(text: string, deps: ChatSlashDeps): Promise<void
       deps.attach(resourceRef(server, uri), known?.title ?? known?.name ?? uri);
     },
     prompt: async (server, name, args, missing) => {
-      // Missing required arguments: the Prompts view's own command asks for them (all of them: it takes none given).
+      // Missing required arguments: the Prompts view's own command asks for those, keeping the ones typed.
       if (missing.length > 0) {
-        await vscode.commands.executeCommand('mcpAgent.usePrompt', server, name);
+        await vscode.commands.executeCommand('mcpAgent.usePrompt', server, name, args);
         return;
       }
       const result = await deps.hub.getPrompt(server, name, args);

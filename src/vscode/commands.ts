@@ -113,12 +113,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       });
       if (values) await deps.resources.show(server, template.expand(values));
     }),
-    register('mcpAgent.usePrompt', async (server: string, name: string) => {
+    register('mcpAgent.usePrompt', async (server: string, name: string, given?: Record<string, string>) => {
       const prompt = hub.status(server)?.prompts.find((p) => p.name === name);
       if (!prompt) throw new Error(`The prompt ${name} of ${server} is no longer offered.`);
       const args = await askArguments({
         title: prompt.title ?? prompt.name,
         args: prompt.arguments ?? [],
+        given,
         complete: completer(hub, server, { type: 'ref/prompt', name }),
       });
       if (!args) return;

@@ -39,7 +39,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/tools', usage: '/tools', summary: 'the tools of every ready server', takesArgs: false },
   { name: '/resources', usage: '/resources', summary: 'resources and resource templates', takesArgs: false },
   { name: '/prompts', usage: '/prompts', summary: 'prompts and their arguments', takesArgs: false },
-  { name: '/resource', usage: '/resource <server> <uri>', summary: 'attach a resource (the terminal prints it)', takesArgs: true },
+  { name: '/resource', usage: '/resource <server> <uri>', summary: 'a resource: attached to your next message in the chat, printed in the terminal', takesArgs: true },
   { name: '/prompt', usage: '/prompt <server>/<name> [k=v ...]', summary: 'send a prompt to the model (quote values with spaces: k="a b")', takesArgs: true },
   { name: '/clear', usage: '/clear', summary: 'start a new conversation', takesArgs: false },
   { name: '/model', usage: '/model [name]', summary: 'show or change the model', takesArgs: false },

@@ -179,6 +179,31 @@ describe('resources, logs and completions in the editor', () => {
       await quickInputSent();
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       assert.deepEqual(await values, { country: 'Japan', city: 'Nara' });
+
+      // Given values (typed after /prompt) are not asked again and are the context of the rest.
+      const askedBefore = asked.length;
+      const cityPick = qp;
+      const more = askArguments({
+        title: 'trip',
+        args: [{ name: 'country', required: true }, { name: 'city' }],
+        given: { country: 'Peru' },
+        createQuickPick,
+        debounceMs: 20,
+        complete: async (name, value, context) => {
+          asked.push({ name, value, context });
+          const r = await hub.complete('res', { ref: { type: 'ref/prompt', name: 'trip' }, argument: { name, value }, context: { arguments: context } });
+          return r.completion.values;
+        },
+      });
+      await until('a city asked for Peru', onItems, () => qp !== cityPick && asked.length > askedBefore);
+      assert.deepEqual(asked.slice(askedBefore).map((a) => a.name), ['city'], 'the given country is not asked again');
+      assert.deepEqual(asked.at(-1)?.context, { country: 'Peru' });
+      qp!.value = 'Cusco';
+      await until('the typed city', onItems, () => labels()[0] === 'Cusco');
+      qp!.activeItems = qp!.items.filter((i) => i.label === 'Cusco');
+      await quickInputSent();
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      assert.deepEqual(await more, { country: 'Peru', city: 'Cusco' });
     } finally {
       await hub.dispose();
     }
