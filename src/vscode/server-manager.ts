@@ -68,7 +68,7 @@ export class ServerManager implements vscode.Disposable {
     this.oauth = new VscodeOAuth(deps.secretStorage);
     this.hub = new McpHub([], {
       connection: {
-        roots: workspace ? [workspace] : [],
+        roots: workspaceRoots(),
         log: (server, line) => log.debug(`[${server}] ${line}`),
         clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
         oauth: this.oauth,
@@ -92,6 +92,8 @@ export class ServerManager implements vscode.Disposable {
       new ConfigWatcher(() => void this.reconfigure()),
       { dispose: this.hub.on('change', () => this.logFailures()) },
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reconfigure()),
+      // Servers are offered every folder of the window as a root, and told (roots/list_changed) when that changes.
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.hub.setRoots(workspaceRoots()).catch((err: unknown) => log.warn(`roots: ${String(err)}`))),
       // The orchestrator runs sub-agents with the Anthropic key; the web server searches with the Brave key.
       secrets.onDidChange(() => void this.reconfigure()),
       vscode.workspace.onDidChangeConfiguration(
@@ -216,4 +218,9 @@ export class ServerManager implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     void this.hub.dispose().finally(() => this.logs.dispose());
   }
+}
+
+/** The window's folders on disk: what servers are offered as roots (a remote or virtual folder is no path for them). */
+export function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
