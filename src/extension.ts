@@ -84,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   };
   const chatView = new ChatViewProvider(context.extensionUri, chat, log);
   const chatPanel = new ChatPanel(context.extensionUri, chat, log);
+  chat.showPagesWith({ visible: () => chatView.visible || chatPanel.visible, reveal: () => chatView.showQuietly() });
   const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool), manager);
   const resources = new ResourcesTree(hub);
   const resourceDocs = new ResourceDocuments(hub, join(storage.fsPath, 'images'), log);

@@ -61,6 +61,7 @@ export class ChatController implements vscode.Disposable {
   /** The pages showing the chat (side bar, editor tab). */
   private readonly views = new ChatViews();
   private hasKey = false;
+  private pages: { visible(): boolean; reveal(): Promise<void> } | undefined;
   /** What each turn runs with: settings, key, model. */
   private readonly turns: TurnSettings;
   private readonly disposables: vscode.Disposable[] = [];
@@ -366,13 +367,21 @@ export class ChatController implements vscode.Disposable {
   private askSurface(): AskSurface {
     return {
       post: (message) => this.views.broadcast(message),
-      hasPage: () => this.views.anyReady,
-      reveal: async () => void (await vscode.commands.executeCommand('mcpAgent.chat.focus')),
+      hasPage: () => this.views.anyReady && (this.pages?.visible() ?? true),
+      reveal: async () => (this.pages ? this.pages.reveal() : void (await vscode.commands.executeCommand('mcpAgent.chat.focus'))),
       client: () => this.turns.client(),
       models: () => this.turns.models.list(),
       model: () => this.turns.model,
       countUsage: (usage) => void this.current().then((session) => session.countUsage(usage)),
     };
+  }
+
+  /**
+   * Where the chat's pages are on screen, for servers' questions: a chat loaded in the side bar but hidden
+   * behind another view would leave a question waiting unseen.
+   */
+  showPagesWith(pages: { visible(): boolean; reveal(): Promise<void> }): void {
+    this.pages = pages;
   }
 
   /** Whether this tool, as defined now, runs without asking in this workspace. */

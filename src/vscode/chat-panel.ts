@@ -16,6 +16,11 @@ export class ChatPanel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
+  /** Whether the chat's editor tab is on screen. */
+  get visible(): boolean {
+    return this.panel?.visible ?? false;
+  }
+
   open(): void {
     if (this.panel) {
       this.panel.reveal();

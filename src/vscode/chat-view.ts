@@ -22,6 +22,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     });
   }
 
+  /** Whether the side bar's chat is on screen (loaded but behind another view counts as not). */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  /** Brings the chat view on screen without taking the keyboard from where the person is typing. */
+  async showQuietly(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+  }
+
   /** Shows the chat view (opening the side bar container if needed). */
   async reveal(): Promise<void> {
     if (this.view) this.view.show(false);

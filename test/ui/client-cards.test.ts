@@ -16,11 +16,15 @@ const everything = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'se
 const SAMPLING_SYSTEM = 'You are a helpful test server.';
 const MODEL_ANSWER = 'Hi from the model, sampled.';
 
+/** Holds the model's call for "please sample later" until the test has put another view in front of the chat. */
+let later: Promise<unknown> = Promise.resolve();
+
 /** The model: asked by the person to sample or to fill a form, it calls the server's tool; a sampling request gets MODEL_ANSWER. */
 function script(body: MessagesBody): Reply {
   if (JSON.stringify(body.system ?? '').includes(SAMPLING_SYSTEM)) return { text: MODEL_ANSWER };
   const last = JSON.stringify(body.messages.at(-1)?.content ?? '');
   if (last.includes('tool_result')) return { text: 'The tool is done.' };
+  if (/please sample later/.test(last)) return { toolUses: [{ name: 'everything__trigger-sampling-request', input: { prompt: 'Say hi', maxTokens: 50 } }], gate: later };
   if (/please sample/.test(last)) return { toolUses: [{ name: 'everything__trigger-sampling-request', input: { prompt: 'Say hi', maxTokens: 50 } }] };
   if (/please ask me/.test(last)) return { toolUses: [{ name: 'everything__trigger-elicitation-request', input: {} }] };
   return { text: 'Say "please sample" or "please ask me".' };
@@ -136,6 +140,36 @@ describe('sampling and elicitation cards in the real chat', { timeout: 600_000 }
           await chat.getByText('The tool is done.').nth(3).waitFor({ timeout: 60_000 });
           assert.match(JSON.stringify(api.requests.at(-1)?.body.messages.at(-1)), /declin/i);
           t.diagnostic(`screenshot: ${await vs.screenshot('denied-and-declined')}`);
+        });
+
+        test('a question that comes while another view covers the chat brings the chat back on screen', async (t) => {
+          const chat = await vs.openChat();
+          // Always allow the sampling tool, so its next call runs while the chat is out of sight.
+          await chat.locator('#send').waitFor({ state: 'visible' });
+          await chat.locator('#input').fill('please sample');
+          await chat.locator('#input').press('Enter');
+          await chat.locator('.approval[data-state="pending"] button[data-decision="always"]').click();
+          await chat.locator('.ask-card[data-kind="sampling"][data-state="pending"] button[data-answer="deny"]').click();
+          await chat.getByText('The tool is done.').nth(4).waitFor({ timeout: 60_000 });
+
+          let release: () => void = () => undefined;
+          later = new Promise<void>((resolve) => (release = resolve));
+          const sent = api.requests.length;
+          await chat.locator('#input').fill('please sample later');
+          await chat.locator('#input').press('Enter');
+          await api.waitForRequests(sent + 1);
+          await vs.runCommand('View: Show Explorer');
+          await vs.page.locator('.part.sidebar .pane-header .title', { hasText: /^Outline$/i }).waitFor();
+          assert.equal(await vs.activityIcon().getAttribute('aria-selected'), 'false', 'the Explorer covers the chat');
+          release();
+          const card = chat.locator('.ask-card[data-kind="sampling"][data-state="pending"]');
+          await card.waitFor({ state: 'visible', timeout: 60_000 });
+          assert.equal(await vs.activityIcon().getAttribute('aria-selected'), 'true', 'the chat is on screen again');
+          await vs.page.locator('.part.sidebar .pane-header .title', { hasText: /^Chat$/i }).waitFor();
+          t.diagnostic(`screenshot: ${await vs.screenshot('revealed-for-question')}`);
+          await card.locator('button[data-answer="once"]').click();
+          await chat.getByText('The tool is done.').nth(5).waitFor({ timeout: 60_000 });
+          t.diagnostic(`screenshot: ${await vs.screenshot('answered-after-reveal')}`);
         });
       }
     });
