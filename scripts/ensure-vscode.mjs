@@ -4,11 +4,12 @@
 // Usage: node scripts/ensure-vscode.mjs [--no-browser] [--no-sandbox] [--no-code-server]
 //   (prints the code-server folder last)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aptGet } from './apt.mjs';
+import { installIntoCache } from './cache-install.mjs';
 import { chromiumPath, chromiumProblem, DEFAULT_CHROMIUM } from './chromium.mjs';
 import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry } from './code-server.mjs';
 
@@ -96,35 +97,25 @@ function removeAbandonedPartials(dir) {
   }
 }
 
-/** Installs into a sibling folder and renames it into place, so an interrupted install is simply redone. */
 function installCodeServer(dir) {
   const started = Date.now();
-  const partial = `${dir}.partial-${process.pid}`;
-  mkdirSync(partial, { recursive: true });
-  writeFileSync(join(partial, 'package.json'), JSON.stringify({ name: 'mcp-agent-code-server', private: true }, null, 2));
   seedRipgrepCache();
   say(`installing code-server@${CODE_SERVER_VERSION} into ${dir} (about a minute)`);
-  const env = {
-    ...process.env,
-    npm_config_unsafe_perm: 'true', // as root the install scripts are refused otherwise
-    npm_config_yes: 'true', // node-pty's install runs `npx node-gyp`
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-  };
-  try {
-    sh('npm', ['install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`], { cwd: partial, env });
-    if (!existsSync(codeServerEntry(partial))) throw new Error('code-server installed without out/node/entry.js');
-    writeFileSync(join(partial, STAMP), `${CODE_SERVER_VERSION}\n`);
-    if (installed(dir)) {
-      rmSync(partial, { recursive: true, force: true }); // another run finished first
-    } else {
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(partial, dir);
-    }
-  } catch (err) {
-    rmSync(partial, { recursive: true, force: true });
-    throw err;
-  }
+  installIntoCache({
+    dir,
+    spec: `code-server@${CODE_SERVER_VERSION}`,
+    env: {
+      ...process.env,
+      npm_config_unsafe_perm: 'true', // as root the install scripts are refused otherwise
+      npm_config_yes: 'true', // node-pty's install runs `npx node-gyp`
+    },
+    check: (partial) => {
+      if (!existsSync(codeServerEntry(partial))) throw new Error('code-server installed without out/node/entry.js');
+    },
+    stamp: { file: STAMP, text: `${CODE_SERVER_VERSION}\n` },
+    isInstalled: installed,
+    say,
+  });
   say(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 

