@@ -58,7 +58,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
       this.changed,
       { dispose: offUpdated },
       vscode.workspace.registerTextDocumentContentProvider(RESOURCE_SCHEME, this),
-      vscode.window.tabGroups.onDidChangeTabs((e) => e.closed.forEach((tab) => this.closedTab(tab))),
+      vscode.window.tabGroups.onDidChangeTabs((e) => e.closed.forEach((tab) => this.closedTab(tab, e.closed))),
       vscode.workspace.onDidCloseTextDocument((doc) => this.closedTab(doc.uri)),
     ];
   }
@@ -126,12 +126,13 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     }
   }
 
-  private closedTab(tabOrUri: vscode.Tab | vscode.Uri): void {
+  /** `closing`: the tabs this event closes, never counted as still showing the document. */
+  private closedTab(tabOrUri: vscode.Tab | vscode.Uri, closing: readonly vscode.Tab[] = []): void {
     const uri = tabOrUri instanceof vscode.Uri ? tabOrUri : tabOrUri.input instanceof vscode.TabInputText ? tabOrUri.input.uri : undefined;
     if (uri?.scheme !== RESOURCE_SCHEME) return;
     const key = uri.toString();
     const entry = this.open.get(key);
-    if (!entry || stillShown(key)) return;
+    if (!entry || stillShown(key, closing)) return;
     this.open.delete(key);
     this.texts.delete(key);
     this.throttle.forget(key);
@@ -152,6 +153,8 @@ function textOf(view: ResourceView): string {
   return view.kind === 'text' ? view.text : `[${view.mimeType} image: open the resource again to see it]`;
 }
 
-function stillShown(key: string): boolean {
-  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+function stillShown(key: string, closing: readonly vscode.Tab[]): boolean {
+  return vscode.window.tabGroups.all.some((g) =>
+    g.tabs.some((t) => !closing.includes(t) && t.input instanceof vscode.TabInputText && t.input.uri.toString() === key),
+  );
 }

@@ -1,17 +1,32 @@
 import * as vscode from 'vscode';
 import type { McpHub } from '../../core/mcp/hub';
 
-/** What the Tools, Resources and Prompts views share: they redraw whenever the hub changes. */
+/** Hub changes closer together than this redraw once. */
+const SETTLE_MS = 50;
+/** Deep enough for the Tools view's source → server → tool. */
+const MAX_DEPTH = 3;
+
+/**
+ * What the Tools, Resources and Prompts views share: they redraw when what they show changed. A redraw the
+ * view did not need is not free: VS Code drops the element handles of the last draw, and a request for the
+ * children of an expanded row still on its way then fails ("No tree item with id ... found"), leaving that
+ * row open and empty until the next redraw, which may never come once the servers have settled.
+ */
 export abstract class HubTree<T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly unsubscribe: () => void;
+  private timer: NodeJS.Timeout | undefined;
+  /** What the view shows, as of the last redraw. */
+  private shown = '';
 
   constructor(protected readonly hub: McpHub) {
-    this.unsubscribe = hub.on('change', () => this.changed.fire());
+    this.unsubscribe = hub.on('change', () => this.settle());
   }
 
+  /** Redraws now (something the hub does not know changed, e.g. an approval). */
   refresh(): void {
+    this.shown = this.signature();
     this.changed.fire();
   }
 
@@ -19,7 +34,36 @@ export abstract class HubTree<T> implements vscode.TreeDataProvider<T>, vscode.D
   abstract getTreeItem(node: T): vscode.TreeItem;
 
   dispose(): void {
+    clearTimeout(this.timer);
     this.unsubscribe();
     this.changed.dispose();
+  }
+
+  private settle(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const signature = this.signature();
+      if (signature === this.shown) return;
+      this.shown = signature;
+      this.changed.fire();
+    }, SETTLE_MS);
+  }
+
+  /** Every row the view can show, as the view would draw it. */
+  private signature(): string {
+    const rows: unknown[] = [];
+    const walk = (node: T | undefined, depth: number): void => {
+      for (const child of this.getChildren(node)) {
+        const item = this.getTreeItem(child);
+        const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip;
+        const icon = item.iconPath instanceof vscode.ThemeIcon ? `${item.iconPath.id}/${item.iconPath.color?.id ?? ''}` : String(item.iconPath ?? '');
+        const label = typeof item.label === 'object' ? item.label.label : item.label;
+        rows.push([depth, item.id, label, item.description, tooltip, item.contextValue, item.collapsibleState, icon, item.command?.command]);
+        if (depth < MAX_DEPTH) walk(child, depth + 1);
+      }
+    };
+    walk(undefined, 1);
+    return JSON.stringify(rows);
   }
 }

@@ -26,20 +26,26 @@ function fakePath(): string {
   return join(vscode.extensions.getExtension(ID)!.extensionPath, 'out', 'test', 'fakes', 'mcp-resources.js');
 }
 
-/** Resolves once `check` holds, checked whenever `on` fires; fails after WITHIN_MS naming what it waited for. */
+/**
+ * Resolves once `check` holds, checked whenever `on` fires; fails after WITHIN_MS naming what it waited for.
+ * It listens before it first checks: a change landing between the two (a server process writing its state
+ * file) would otherwise be missed.
+ */
 function until(what: string, on: (listener: () => void) => { dispose(): void }, check: () => boolean): Promise<void> {
-  if (check()) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const sub = on(() => {
-      if (!check()) return;
+    const finish = (): void => {
       clearTimeout(timer);
       sub.dispose();
       resolve();
+    };
+    const sub = on(() => {
+      if (check()) finish();
     });
     const timer = setTimeout(() => {
       sub.dispose();
       reject(new Error(`timed out waiting for ${what}`));
     }, WITHIN_MS);
+    if (check()) finish();
   });
 }
 
