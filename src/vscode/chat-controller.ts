@@ -236,7 +236,7 @@ export class ChatController implements vscode.Disposable {
     images = [...images, ...read.images];
     if (!config) {
       await session.send(text, context, undefined, attachments);
-      session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
+      sayNoKey(session);
       return;
     }
     for (const p of problems) session.notice('warning', p);
@@ -262,7 +262,7 @@ export class ChatController implements vscode.Disposable {
     await session.load();
     const config = await this.turns.config();
     await session.sendPrompt({ server, name, args, result }, config);
-    if (!config) session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
+    if (!config) sayNoKey(session);
   }
 
   /** Restore on a turn that changed files; the checkpoint comes from the host's own record of the chat. */
@@ -287,7 +287,7 @@ export class ChatController implements vscode.Disposable {
     if (session.busy) return;
     const config = await this.turns.config();
     if (!config) {
-      session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
+      sayNoKey(session);
       return;
     }
     await session.retry(config);
@@ -431,4 +431,9 @@ export class ChatController implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     this.review.dispose();
   }
+}
+
+/** The notice a turn gets when no key is set; its action opens Set API Key, and it goes once a key is set. */
+function sayNoKey(session: ChatSession): void {
+  session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
 }
