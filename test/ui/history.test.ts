@@ -24,6 +24,8 @@ describe('chat history, tokens and models in a real VS Code', () => {
     const row = rig.vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
     await row.waitFor();
     await row.click();
+    // The picker gives the focus back to the chat as it closes: typing before then can land in the closing picker.
+    await rig.vs.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
   test('each turn shows its tokens and cost, the footer the chat\'s total', async (t) => {
