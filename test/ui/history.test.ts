@@ -24,8 +24,6 @@ describe('chat history, tokens and models in a real VS Code', () => {
     const row = rig.vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
     await row.waitFor();
     await row.click();
-    // The picker gives the focus back to the chat as it closes: typing before then can land in the closing picker.
-    await rig.vs.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
   test('each turn shows its tokens and cost, the footer the chat\'s total', async (t) => {
@@ -87,6 +85,8 @@ describe('chat history, tokens and models in a real VS Code', () => {
     assert.ok(!texts.some((r) => /Claude Sonnet 4\b(?!\.)/.test(r)), 'the retired model is not offered');
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('model-picker')}`);
     await pick('Claude Opus 5.5');
+    // The picker gives the focus back to the chat as it closes: typing before then can land in the closing picker.
+    await rig.vs.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await chat.locator('.model-button', { hasText: 'claude-opus-5-5' }).waitFor();
     await ask('Which model?');
     assert.equal(rig.api.requests.at(-1)!.body.model, 'claude-opus-5-5');
