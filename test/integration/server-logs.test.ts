@@ -1,7 +1,8 @@
 // The extension's per-server log sink (src/vscode/log-batcher.ts, which ServerLogs puts in front of each
 // server's LogOutputChannel) fed by the real hub from a real server that floods its log: every line is
 // accounted for, no turn of the event loop writes more than a batch, and the server stays answerable.
-// Also: logging/setLevel set for one server leaves the others at theirs (each channel has its own level).
+// Also: logging/setLevel set for one server leaves the others at theirs (each channel has its own level),
+// and a flood past the host's log budget (src/core/mcp/log-flood.ts) is dropped, counted and said.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,15 +63,18 @@ class Recorder {
     const c = this.counts.get(server) ?? { stderr: 0, message: 0, dropped: 0 };
     this.counts.set(server, c);
     if (/^\[stderr\] stderr \d+$/.test(text)) c.stderr++;
-    else if (/^\[flood\] message \d+$/.test(text)) c.message++;
+    else if (/^\[(flood|burst)\] message \d+$/.test(text)) c.message++;
     else {
-      const dropped = /^\((\d+) lines? dropped/.exec(text);
+      const dropped = /^\((\d+) (?:log )?lines? dropped/.exec(text);
       if (dropped) c.dropped += Number(dropped[1]);
     }
   }
 }
 
-function batchedHub(configs: ServerConfig[], rec: Recorder, maxPendingChars: number | undefined, body: (hub: McpHub) => Promise<void>): Promise<void> {
+/** No log budget: what the batcher does with every line a server sends. */
+const UNLIMITED = { perSecond: Infinity, burst: Infinity };
+
+function batchedHub(configs: ServerConfig[], rec: Recorder, maxPendingChars: number | undefined, body: (hub: McpHub) => Promise<void>, logBudget = UNLIMITED): Promise<void> {
   const sinks: LogBatcher[] = [];
   const logging = {
     sink: (server: string) => {
@@ -79,7 +83,7 @@ function batchedHub(configs: ServerConfig[], rec: Recorder, maxPendingChars: num
       return sink;
     },
   };
-  return withHub(configs, { connection: { handlers: { logging }, closeGraceMs: 200 }, changeDebounceMs: 5 }, async (hub) => {
+  return withHub(configs, { connection: { handlers: { logging }, closeGraceMs: 200, logBudget }, changeDebounceMs: 5 }, async (hub) => {
     await hub.settled();
     try {
       await body(hub);
@@ -139,5 +143,22 @@ describe('per-server logs under a flood', () => {
       await rec.sawLast('quiet', 8);
       assert.deepEqual(messages('quiet'), ['[flood] message 3', '[flood] message 7']);
     });
+  });
+
+  test('200,000 log notifications at once: a call behind them is answered, most are dropped before they are parsed, and the log says how many', T, async () => {
+    const rec = new Recorder();
+    const count = 200_000;
+    // A slow rate, so what is kept does not depend on how fast this machine reads the flood.
+    const budget = { perSecond: 10, burst: 2_000 };
+    await batchedHub([fakeConfig('flood', 'mcp-log-flood')], rec, undefined, async (hub) => {
+      const burst = hub.callTool('flood__burst', { count });
+      assert.equal(textOf(await hub.callTool('flood__ping', {})), 'pong', 'the call made behind the flood is answered');
+      assert.equal(textOf(await burst), `sent ${count}`);
+      // The count comes within a second of the drops (and at the latest when the server is closed).
+      await rec.until(() => rec.accounted('flood') === count);
+      const kept = rec.kept('flood').message;
+      assert.ok(kept < count / 10, `${kept} of ${count} lines were kept: the budget did not hold`);
+      assert.ok(rec.lines.some((l) => l.level === 'warn' && /^\(\d+ log lines dropped: the server logged more than 10 lines a second\)$/.test(l.text)), 'the log says how many were dropped');
+    }, budget);
   });
 });

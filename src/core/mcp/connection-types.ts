@@ -28,6 +28,8 @@ export interface ConnectionOptions {
   clientInfo?: { name: string; version: string };
   /** Where a connection's own log lines go (stdout noise, list failures). Default: nowhere. */
   log?: (server: string, line: string) => void;
+  /** A server's log budget: lines a second and at once past which its log lines are dropped and counted (log-flood.ts). */
+  logBudget?: { perSecond?: number; burst?: number };
   /** What the host answers when the server asks (sampling, elicitation) and where its log goes; declares those capabilities. */
   handlers?: ClientHandlers;
 }

@@ -29,6 +29,7 @@ import type { ExitInfo } from './stdio-transport';
 import { configProblem } from './config-check';
 import { GuardedTransport } from './guarded-transport';
 import { carrierFor } from './launch';
+import { LogFlood } from './log-flood';
 import { ServerLists } from './server-lists';
 import { runAsTask } from './tool-names';
 import { callToolAsTask } from './tasks';
@@ -59,6 +60,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private loggedErrors = 0;
   private readonly sink: ServerLogSink | undefined;
   private logLevel: LoggingLevel | undefined;
+  private logFlood: LogFlood | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -155,7 +157,10 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       throw new McpStartError('spawn', this.errorText);
     }
     const initMs = this.options.initializeTimeoutMs ?? 15_000;
+    const flood = new LogFlood({ ...this.options.logBudget, report: (n, rate) => this.log(`(${n} log line${n === 1 ? '' : 's'} dropped: the server logged more than ${rate.toLocaleString('en-US')} lines a second)`) });
+    this.logFlood = flood;
     const carrier = carrierFor(this.config, {
+      dropsLine: (line) => flood.dropsLine(line),
       maxMessageBytes: this.options.maxMessageBytes,
       stderrBytes: this.options.stderrBytes,
       closeGraceMs: this.options.closeGraceMs,
@@ -167,11 +172,11 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.exitPromise.catch(() => undefined);
     carrier.onend = (end) => this.onEnd(end);
     const sink = this.sink;
-    if (sink) carrier.onstderrline = (line) => sink.log('info', `[stderr] ${line}`);
+    if (sink) carrier.onstderrline = (line) => flood.admitLine() && sink.log('info', `[stderr] ${line}`);
     const client = this.makeClient();
     this.client = client;
     try {
-      await Promise.race([client.connect(new GuardedTransport(carrier.transport), { timeout: initMs }), this.exitPromise]);
+      await Promise.race([client.connect(new GuardedTransport(carrier.transport, flood), { timeout: initMs }), this.exitPromise]);
     } catch (err) {
       if (this.closing) throw this.closedWhileStarting();
       const failure = this.startFailure(err, initMs);
@@ -406,6 +411,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     // Client.close closes the transport; the carrier's close then waits until it is gone (a process: EOF, SIGTERM, SIGKILL, exit).
     await client?.close().catch(() => undefined);
     await carrier?.close().catch(() => undefined);
+    this.logFlood?.close();
   }
 
   private setState(state: ServerState): void {

@@ -1,5 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { LogFlood } from './log-flood';
 import { ProgressTokens } from './progress-tokens';
 import { markServerError } from './server-error';
 
@@ -10,7 +11,8 @@ import { markServerError } from './server-error';
  *   responses at once, so a progress notification that arrives together with its response was dropped
  *   ("unknown token"); this keeps the wire order;
  * - progress for requests nobody waits for any more is dropped quietly (progress-tokens.ts);
- * - a server's error answers are remembered as the server's (server-error.ts).
+ * - a server's error answers are remembered as the server's (server-error.ts);
+ * - log notifications past the server's log budget are dropped and counted (log-flood.ts).
  */
 export class GuardedTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
@@ -18,11 +20,14 @@ export class GuardedTransport implements Transport {
   onclose?: () => void;
   private readonly progress = new ProgressTokens();
 
-  constructor(readonly inner: Transport) {}
+  constructor(
+    readonly inner: Transport,
+    private readonly logs?: LogFlood,
+  ) {}
 
   async start(): Promise<void> {
     this.inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-      if (!this.progress.admit(message)) return;
+      if (!this.progress.admit(message) || (this.logs && !this.logs.admit(message))) return;
       if ('id' in message && !('method' in message)) queueMicrotask(() => this.onmessage?.(markServerError(message), extra));
       else this.onmessage?.(message, extra);
     };

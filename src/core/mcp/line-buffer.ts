@@ -17,6 +17,8 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 export interface LinearReadBufferOptions {
   /** The largest single message kept, in bytes. */
   maxMessageBytes?: number;
+  /** True for a whole line to skip before it is decoded (a log flood past its budget, log-flood.ts). */
+  skip?: (line: Buffer) => boolean;
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -34,6 +36,7 @@ type Line = Buffer | Oversized;
 
 export class LinearReadBuffer {
   private readonly max: number;
+  private readonly skip: ((line: Buffer) => boolean) | undefined;
   private parts: Buffer[] = [];
   private size = 0;
   private oversized: Oversized | undefined;
@@ -41,6 +44,7 @@ export class LinearReadBuffer {
 
   constructor(options: LinearReadBufferOptions = {}) {
     this.max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.skip = options.skip;
   }
 
   append(chunk: Buffer): void {
@@ -67,6 +71,7 @@ export class LinearReadBuffer {
       const line = this.lines.shift();
       if (line === undefined) return null;
       if (!Buffer.isBuffer(line)) return oversizedReply(line, this.max);
+      if (this.skip?.(line)) continue;
       const text = line.toString('utf8').replace(/\r$/, '');
       if (text.trim() === '') continue;
       return parseLine(text);

@@ -7,6 +7,8 @@ export interface StdioCarrierOptions {
   maxMessageBytes?: number;
   stderrBytes?: number;
   closeGraceMs?: number;
+  /** True for a stdout line to drop before it is decoded (the session's log budget, log-flood.ts). */
+  dropsLine?: (line: Buffer) => boolean;
 }
 
 /** A server as a child process speaking MCP on its stdin and stdout. */
@@ -28,6 +30,7 @@ export class StdioCarrier implements Carrier {
       maxMessageBytes: options.maxMessageBytes,
       stderrBytes: options.stderrBytes,
       closeGraceMs: options.closeGraceMs,
+      dropsLine: options.dropsLine,
     });
     this.transport.onstderrline = (line) => this.onstderrline?.(line);
     this.transport.onexit = (info) => this.end(new ServerExited(info));

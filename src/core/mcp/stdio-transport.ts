@@ -18,6 +18,8 @@ export interface HostStdioParams {
   stderrBytes?: number;
   /** How long each step of close waits (stdin EOF, then SIGTERM) before the next, in ms. */
   closeGraceMs?: number;
+  /** True for a stdout line to drop unread (a log flood past its budget, log-flood.ts). */
+  dropsLine?: (line: Buffer) => boolean;
 }
 
 export interface ExitInfo {
@@ -59,7 +61,7 @@ export class HostStdioTransport implements Transport {
   constructor(private readonly params: HostStdioParams) {
     this.graceMs = params.closeGraceMs ?? 2000;
     this.stderrTail = new StderrTail(params.stderrBytes);
-    this.readBuffer = new LinearReadBuffer({ maxMessageBytes: params.maxMessageBytes });
+    this.readBuffer = new LinearReadBuffer({ maxMessageBytes: params.maxMessageBytes, skip: params.dropsLine });
   }
 
   /** Spawns the child; resolves once it runs, rejects when it cannot be started (ENOENT, EACCES). */
