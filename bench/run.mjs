@@ -1,6 +1,6 @@
 // npm run bench: measures our bundles, servers and host client side by side with their baselines in
 // one run, prints one table per section and writes .test-artifacts/bench.json. Never asserts times.
-// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview] [logs]   (no names: all sections)
+// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview] [logs] [checkpoint]   (no names: all sections)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { benchOrchestrator } from './sections/orchestrator.mjs';
 import { benchOwnServers } from './sections/own-servers.mjs';
 import { benchWebview } from './sections/webview.mjs';
 import { benchLogFlood } from './sections/log-flood.mjs';
+import { benchCheckpoint } from './sections/checkpoint.mjs';
 
 const wanted = process.argv.slice(2);
 const on = (name) => wanted.length === 0 || wanted.includes(name);
@@ -77,6 +78,7 @@ const sections = [
   ['own', () => benchOwnServers({ workspace: temp('own') })],
   ['webview', () => benchWebview()],
   ['logs', () => benchLogFlood({ host })],
+  ['checkpoint', () => benchCheckpoint({ temp })],
 ];
 
 const report = { machine, sections: {} };

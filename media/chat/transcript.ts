@@ -2,6 +2,7 @@
  * The message list: turns ChatEvents (live or replayed) and streaming deltas into DOM. Live and
  * replayed chats go through the same `apply`, so they look the same.
  */
+import { notCoveredNote } from '../../src/shared/checkpoint-coverage';
 import type { ApprovalDecision, ChatEvent, TurnAction, TurnUsage } from '../../src/shared/protocol';
 import { tokens, usageDetail, usageLine } from '../../src/shared/usage-format';
 import { ApprovalCard } from './approval-card';
@@ -222,13 +223,19 @@ export class Transcript {
     if (e.usage) turn.append(turnUsage(e.usage));
   }
 
-  /** A turn that changed files can be undone from its message. */
+  /** A turn that changed files can be undone from its message; what its checkpoint could not keep is said there. */
   private checkpoint(e: EventOf<'checkpoint'>): void {
     const n = e.files.length;
-    const shown = e.files.slice(0, 5).map(basename).join(', ') + (n > 5 ? `, … (${n} files)` : '');
-    const button = h('button', { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } }, icon('retry'), h('span', { text: 'Restore files to before this turn' }));
-    button.addEventListener('click', () => this.deps.onRestore(e.turnId));
-    this.turn(e.turnId).append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
+    const turn = this.turn(e.turnId);
+    if (n > 0) {
+      const shown = e.files.slice(0, 5).map(basename).join(', ') + (n > 5 ? `, … (${n} files)` : '');
+      const button = h('button', { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } }, icon('retry'), h('span', { text: 'Restore files to before this turn' }));
+      button.addEventListener('click', () => this.deps.onRestore(e.turnId));
+      turn.append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
+    }
+    if (e.notCovered?.length) {
+      turn.append(h('div', { class: 'checkpoint-left' }, icon('warning'), h('span', { text: notCoveredNote(e.notCovered, e.notCoveredCount) })));
+    }
   }
 
   /** The model's thinking: closed by default, above the text of the same reply. */

@@ -55,6 +55,16 @@ export const turnUsageSchema = z.object({
 });
 export type TurnUsage = z.infer<typeof turnUsageSchema>;
 
+/** A file a turn changed that its checkpoint does not hold: over the size a file may have, or past what one snapshot copies. */
+export const notCoveredSchema = z.object({
+  path: z.string().max(4096),
+  bytes: z.number().int().nonnegative(),
+  reason: z.enum(['size', 'total']),
+  /** The turn deleted it. */
+  deleted: z.boolean().optional(),
+});
+export type NotCoveredFile = z.infer<typeof notCoveredSchema>;
+
 export const chatEventSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('user'),
@@ -135,6 +145,10 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     before: z.string().regex(/^[0-9a-f]{40,64}$/),
     after: z.string().regex(/^[0-9a-f]{40,64}$/),
     files: z.array(z.string().max(4096)).max(10_000),
+    /** Changed files it does not hold, which Restore leaves as they are (absent in chats saved before checkpoints had limits). */
+    notCovered: z.array(notCoveredSchema).max(1_000).optional(),
+    /** How many there were when more than the list holds. */
+    notCoveredCount: z.number().int().nonnegative().optional(),
   }),
   z.object({
     kind: z.literal('notice'),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ShadowGit } from '../core/checkpoint/shadow-git';
-import type { Checkpoint } from '../core/checkpoint/turn-checkpoint';
+import { notCoveredNote } from '../shared/checkpoint-coverage';
+import type { ChatEvent } from '../shared/protocol';
 
 const SHOWN = 12;
 
@@ -12,17 +13,20 @@ function listed(paths: string[]): string {
 
 /**
  * "Restore files to before this turn": says which files will change (and which cannot, having
- * been changed since by someone else), asks, restores. Returns what to tell the chat, or
- * undefined when the person said no.
+ * been changed since by someone else, or being too big for the checkpoint), asks, restores.
+ * Returns what to tell the chat, or undefined when the person said no.
  */
-export async function restoreCheckpoint(git: ShadowGit, checkpoint: Checkpoint): Promise<string | undefined> {
+export async function restoreCheckpoint(git: ShadowGit, checkpoint: Extract<ChatEvent, { kind: 'checkpoint' }>): Promise<string | undefined> {
   const plan = await git.plan(checkpoint.before, checkpoint.after);
+  const notCovered = checkpoint.notCovered?.length ? notCoveredNote(checkpoint.notCovered, checkpoint.notCoveredCount) : '';
   if (plan.restore.length === 0) {
-    return `Nothing to restore: every file this turn changed has been changed again since (${plan.skip.join(', ')}), so they were left as they are.`;
+    const changed = plan.skip.length > 0 ? `every file this turn changed has been changed again since (${plan.skip.join(', ')}), so they were left as they are.` : 'this checkpoint holds no file the turn changed.';
+    return [`Nothing to restore: ${changed}`, notCovered].filter(Boolean).join(' ');
   }
   const detail = [
     `These files go back to how they were before the turn (a file it created is removed):\n${listed(plan.restore)}`,
     plan.skip.length > 0 ? `Left as they are, because they changed again after the turn:\n${listed(plan.skip)}` : '',
+    notCovered,
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -32,5 +36,6 @@ export async function restoreCheckpoint(git: ShadowGit, checkpoint: Checkpoint):
   const done = await git.restore(checkpoint.before, checkpoint.after);
   const parts = [`Restored ${done.restored.length} file${done.restored.length === 1 ? '' : 's'} to before the turn: ${done.restored.join(', ')}.`];
   if (done.skipped.length > 0) parts.push(`Left as they are (changed since by someone else): ${done.skipped.join(', ')}.`);
+  if (notCovered) parts.push(notCovered);
   return parts.join(' ');
 }

@@ -181,9 +181,24 @@ describe('chat webview: following and actions', () => {
     assert.equal(await page.locator('.checkpoint-files').innerText(), 'Changed: a.md, b.py, c, d, e, … (6 files)');
     await restore.click();
     assert.deepEqual(await chat.waitForPosted('restore'), [{ type: 'restore', turnId: 't9' }]);
+    // What the checkpoint could not keep is said under it; a turn whose only change was too big gets the note and no Restore.
+    await chat.post({ type: 'event', event: { kind: 'checkpoint', turnId: 't9', before: hash, after: hash, files: [], notCovered: [] } });
+    assert.equal(await page.locator('.checkpoint-left').count(), 0);
+    const big = { path: 'out/dump.bin', bytes: 300 * 1024 * 1024, reason: 'size' as const };
+    await chat.post({ type: 'event', event: { kind: 'user', id: 'u10', text: 'dump it', attachments: [], at: 10 } });
+    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't10', status: 'done' } });
+    await chat.post({ type: 'event', event: { kind: 'checkpoint', turnId: 't10', before: hash, after: hash, files: [], notCovered: [big, { path: 'b.csv', bytes: 5, reason: 'total', deleted: true }] } });
+    const note = page.locator('.msg.assistant[data-turn-id="t10"] .checkpoint-left');
+    await note.waitFor();
+    assert.equal(
+      await note.innerText(),
+      'Not in the checkpoint, so Restore leaves them as they are: out/dump.bin (300 MiB), b.csv (past the total, deleted by the turn). A checkpoint keeps files up to 10 MiB, 100 MiB a turn.',
+    );
+    assert.equal(await page.locator('.msg.assistant[data-turn-id="t10"] .restore').count(), 0);
     // A checkpoint from an untrusted source with a bad hash is refused by the protocol, not rendered.
     await chat.post({ type: 'event', event: { kind: 'checkpoint', turnId: 'x', before: 'not-a-hash', after: hash, files: [] } } as never);
     assert.equal(await page.locator('.checkpoint').count(), 1);
+    assert.equal(await page.locator('.checkpoint-left').count(), 1);
   });
 
   test('Up recalls the messages sent (a replayed chat\'s too), Down goes back; typed text is never replaced', async () => {

@@ -60,6 +60,8 @@ describe('chat webview in every theme kind', () => {
             await shoot(chat, name('conversation-top'));
             await page.locator('.markdown table').first().scrollIntoViewIfNeeded();
             await shoot(chat, name('conversation-answer'));
+            await page.locator('.checkpoint-left').scrollIntoViewIfNeeded();
+            await shoot(chat, name('conversation-checkpoint'));
           }
         }
 

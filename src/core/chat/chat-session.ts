@@ -7,7 +7,7 @@ import { repairHistory } from '../agent/history-repair';
 import type { ApprovalStore } from '../agent/approval-policy';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
-import { TurnCheckpoint } from '../checkpoint/turn-checkpoint';
+import { TurnCheckpoint, type Checkpoint } from '../checkpoint/turn-checkpoint';
 import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from '../transcript/chat-store';
@@ -242,7 +242,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       );
       this.deps.log?.(`turn ended: ${status}`);
       const changed = await checkpoint?.end();
-      if (changed && turnId) this.record({ kind: 'checkpoint', turnId, ...changed });
+      if (changed && turnId) this.record(checkpointEvent(turnId, changed));
       return status;
     } catch (err) {
       this.notice('error', `The turn failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -320,4 +320,14 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       .catch((err: unknown) => this.deps.log?.(`could not save the chat's details: ${String(err)}`))
       .then(() => this.emit('meta', this.meta));
   }
+}
+
+/** The protocol's limit on the files listed as not covered; more are counted. */
+const MAX_NOT_COVERED = 1_000;
+
+/** Files not covered are listed up to what the protocol carries, and counted. */
+function checkpointEvent(turnId: string, c: Checkpoint): Extract<ChatEvent, { kind: 'checkpoint' }> {
+  const { notCovered, ...rest } = c;
+  if (notCovered.length === 0) return { kind: 'checkpoint', turnId, ...rest };
+  return { kind: 'checkpoint', turnId, ...rest, notCovered: notCovered.slice(0, MAX_NOT_COVERED), ...(notCovered.length > MAX_NOT_COVERED ? { notCoveredCount: notCovered.length } : {}) };
 }

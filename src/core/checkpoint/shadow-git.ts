@@ -4,12 +4,20 @@ import { lstat, mkdir, realpath, unlink, writeFile } from 'node:fs/promises';
 import { devNull } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { isInside } from '../../common/path-inside';
+import { BUILT_IN_EXCLUDED, DEFAULT_LIMITS, excludeOptions, excludePathspecs, notCovered, snapshotScope, type LeftOut, type NotCovered, type SnapshotLimits } from './snapshot-scope';
+
+/** A commit of the work tree, and the files it left out (snapshot-scope.ts). */
+export interface Snapshot {
+  hash: string;
+  left: LeftOut[];
+}
 
 /**
  * Snapshots of the workspace in a git repository of our own (in the extension's storage, with
  * the workspace as its work tree), so a turn's file changes can be undone without touching the
  * person's own git history, index or stash. The workspace's .gitignore files apply, plus a few
- * folders no one wants copied (dependencies, virtualenvs, build output).
+ * folders no one wants copied (dependencies, virtualenvs), which no .gitignore can bring back, and
+ * limits on what one snapshot copies (snapshot-scope.ts).
  */
 export class ShadowGit {
   private ready: Promise<void> | undefined;
@@ -17,14 +25,28 @@ export class ShadowGit {
   constructor(
     private readonly gitDir: string,
     private readonly workTree: string,
+    private readonly limits: SnapshotLimits = DEFAULT_LIMITS,
   ) {}
 
-  /** A commit of the work tree as it is now; its hash. */
-  async snapshot(message: string): Promise<string> {
+  /**
+   * A commit of the work tree as it is now, but for files over the limits and those in `keepOut`
+   * (which keep what the previous snapshot had of them, if anything).
+   */
+  async snapshot(message: string, keepOut: ReadonlySet<string> = new Set()): Promise<Snapshot> {
     await this.init();
-    await this.git(['add', '--all', '--', '.']);
+    const listed = await this.git(['ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard', ...excludeOptions(), '--', '.', ...excludePathspecs()]);
+    // A deleted file is listed as modified too.
+    const candidates = [...new Set(listed.split('\0').filter(Boolean))];
+    const scope = await snapshotScope(candidates, this.workTree, this.limits, keepOut);
+    // Names as they are: a file called `*.txt` must not stage every text file.
+    if (scope.paths.length > 0) await this.git(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], scope.paths.join('\0'));
     await this.git(['commit', '--quiet', '--allow-empty', '--no-verify', '-m', message]);
-    return (await this.git(['rev-parse', 'HEAD'])).trim();
+    return { hash: (await this.git(['rev-parse', 'HEAD'])).trim(), left: scope.left };
+  }
+
+  /** The files changed between two snapshots that neither holds (too big): Restore cannot put them back. */
+  notCovered(before: Snapshot, after: Snapshot): Promise<NotCovered[]> {
+    return notCovered(before.left, after.left, this.workTree);
   }
 
   /** Paths that differ between two snapshots, workspace-relative with `/`. */
@@ -79,7 +101,7 @@ export class ShadowGit {
         await this.git(['config', 'core.quotepath', 'false']);
         await this.git(['config', 'commit.gpgsign', 'false']);
         mkdirSync(join(this.gitDir, 'info'), { recursive: true });
-        writeFileSync(join(this.gitDir, 'info', 'exclude'), EXCLUDED.join('\n') + '\n');
+        writeFileSync(join(this.gitDir, 'info', 'exclude'), BUILT_IN_EXCLUDED.join('\n') + '\n');
       }
     })();
     return this.ready;
@@ -116,13 +138,13 @@ export class ShadowGit {
     return realParent && isInside(root, realParent) ? abs : undefined;
   }
 
-  private git(args: string[]): Promise<string> {
-    return this.gitBuffer(args).then((b) => b.toString('utf8'));
+  private git(args: string[], input?: string): Promise<string> {
+    return this.gitBuffer(args, input).then((b) => b.toString('utf8'));
   }
 
-  private gitBuffer(args: string[]): Promise<Buffer> {
+  private gitBuffer(args: string[], input?: string): Promise<Buffer> {
     return new Promise((resolvePromise, reject) => {
-      execFile(
+      const child = execFile(
         'git',
         args,
         {
@@ -148,9 +170,7 @@ export class ShadowGit {
           else resolvePromise(stdout);
         },
       );
+      child.stdin?.end(input);
     });
   }
 }
-
-/** Never worth a snapshot: they are rebuilt, not written by hand (the workspace's .gitignore adds its own). */
-const EXCLUDED = ['node_modules/', '.venv/', 'venv/', '__pycache__/', '.mcp-agent/sessions/', '*.pyc', '.DS_Store'];

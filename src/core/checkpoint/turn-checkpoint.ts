@@ -1,10 +1,13 @@
-import type { ShadowGit } from './shadow-git';
+import type { ShadowGit, Snapshot } from './shadow-git';
+import type { NotCovered } from './snapshot-scope';
 
 /** A turn's file changes, undoable: the snapshots before and after it, and the paths between them. */
 export interface Checkpoint {
   before: string;
   after: string;
   files: string[];
+  /** Files the turn changed that are too big to keep (snapshot-scope.ts): Restore leaves them as they are. */
+  notCovered: NotCovered[];
 }
 
 /**
@@ -13,7 +16,7 @@ export interface Checkpoint {
  * (no git on the machine) only means no Restore for this turn, never a failed turn.
  */
 export class TurnCheckpoint {
-  private before: Promise<string | undefined> | undefined;
+  private before: Promise<Snapshot | undefined> | undefined;
 
   constructor(
     private readonly git: ShadowGit,
@@ -28,14 +31,15 @@ export class TurnCheckpoint {
     return this.before.then(() => undefined);
   }
 
-  /** After the turn: what it changed, if it changed anything. */
+  /** After the turn: what it changed, if it changed anything (kept or not). */
   async end(): Promise<Checkpoint | undefined> {
     const before = await this.before;
     if (!before) return undefined;
     try {
-      const after = await this.git.snapshot('after a turn');
-      const files = await this.git.changed(before, after);
-      return files.length > 0 ? { before, after, files } : undefined;
+      const after = await this.git.snapshot('after a turn', new Set(before.left.map((f) => f.path)));
+      const files = await this.git.changed(before.hash, after.hash);
+      const left = await this.git.notCovered(before, after);
+      return files.length > 0 || left.length > 0 ? { before: before.hash, after: after.hash, files, notCovered: left } : undefined;
     } catch (err) {
       this.warn(`no checkpoint for this turn: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
