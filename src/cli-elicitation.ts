@@ -23,7 +23,12 @@ export function terminalElicitation(terminal: ApprovalTerminal, yes: boolean, en
 async function askForm(terminal: ApprovalTerminal, yes: boolean, request: FormElicitation, signal: AbortSignal): Promise<ElicitationAnswer> {
   const { form } = request;
   terminal.line(`\nServer ${printable(request.server)} asks: ${printable(request.message)}`);
-  for (const f of form.fields) terminal.line(`  · ${describe(f)}`);
+  const secrets = form.fields.filter((f) => request.secrets.includes(f.name));
+  if (secrets.length > 0) {
+    terminal.line(`  ! WARNING: this form asks for what looks like a secret (${printable(secrets.map((f) => f.title).join(', '))}).`);
+    terminal.line('  ! MCP servers must not ask for passwords, keys, codes or card numbers in a form: do not type one here.');
+  }
+  for (const f of form.fields) terminal.line(`  · ${describe(f)}${request.secrets.includes(f.name) ? ' [looks like a secret]' : ''}`);
   if (yes) {
     const missing = form.fields.filter((f) => f.required && f.default === undefined);
     if (missing.length > 0) {

@@ -2,11 +2,14 @@
  * A server asks the person to fill in a form (MCP elicitation): every field kind the spec allows,
  * defaults filled in, checked in the card before anything is sent (the error beside its field, the
  * first wrong field focused). Accept sends; Decline says no; Cancel dismisses without an answer.
+ * Fields that look like they ask for a secret (the host's guess, secret-fields.ts) are marked, and the
+ * card says first, in a warning box, not to type one: MCP forbids servers to ask for secrets in a form.
  */
 import type { AskAnswer, AskOutcome, ClientAsk } from '../../src/shared/protocol';
 import type { FieldValue } from '../../src/shared/form-field';
 import { AskFrame } from './ask-card';
-import { h } from './dom';
+import { askWarning } from './ask-warning';
+import { h, icon } from './dom';
 import { fieldControl, type FieldControl } from './form-fields';
 
 type FormAsk = Extract<ClientAsk, { kind: 'form' }>;
@@ -20,7 +23,10 @@ export class ElicitationCard {
     const form = this.frame.el as HTMLFormElement;
     form.noValidate = true;
     this.controls = ask.fields.map((f) => fieldControl(f, `ask-${ask.askId}`));
-    this.frame.body.append(h('div', { class: 'ask-message-text', text: ask.message }), h('div', { class: 'ask-fields' }, ...this.controls.map((c) => c.el)));
+    const secret = this.controls.filter((c) => ask.secretFields?.includes(c.field.name));
+    for (const c of secret) markSecret(c);
+    const warning = secret.length > 0 ? askWarning([secretWarning(ask.server, secret.map((c) => c.field.title))]) : null;
+    this.frame.body.append(warning ?? '', h('div', { class: 'ask-message-text', text: ask.message }), h('div', { class: 'ask-fields' }, ...this.controls.map((c) => c.el)));
     const answer = (a: Extract<AskAnswer, { kind: 'form' }>): void => {
       this.frame.sent();
       onAnswer(a);
@@ -47,7 +53,8 @@ export class ElicitationCard {
   }
 
   get announcement(): string {
-    return `${this.ask.server} asks you to fill in a form: ${this.ask.message.slice(0, 200)}`;
+    const secret = this.ask.secretFields?.length ? '. Warning: it asks for what looks like a secret; do not type one.' : '';
+    return `${this.ask.server} asks you to fill in a form: ${this.ask.message.slice(0, 200)}${secret}`;
   }
 
   /** What was filled in, or undefined after showing each error and focusing the first wrong field. */
@@ -78,4 +85,18 @@ export class ElicitationCard {
     };
     this.frame.settle(outcome, text[outcome] ?? 'Answered');
   }
+}
+
+/** What the warning box says: which fields, why not, and where a typed secret would go. */
+function secretWarning(server: string, titles: string[]): string {
+  return (
+    `This form asks for what looks like a secret (${titles.join(', ')}). MCP servers must not ask for passwords, keys, ` +
+    `codes or card numbers in a form: do not type one here. Whatever you type goes to ${server} as it is.`
+  );
+}
+
+/** The field's label says so too, so it is heard with the field. */
+function markSecret(c: FieldControl): void {
+  c.el.classList.add('ask-field-secret');
+  c.el.querySelector('.ask-field-label')?.append(h('span', { class: 'ask-secret-tag' }, icon('warning'), h('span', { text: 'looks like a secret' })));
 }

@@ -223,7 +223,15 @@ export const clientAskSchema = z.discriminatedUnion('kind', [
     /** Tools the server lets the model call in its reply. */
     tools: z.array(z.string().max(200)).max(200),
   }),
-  z.object({ kind: z.literal('form'), askId: id, server: z.string().max(200), message: z.string().max(100_000), fields: z.array(formFieldSchema).max(50) }),
+  z.object({
+    kind: z.literal('form'),
+    askId: id,
+    server: z.string().max(200),
+    message: z.string().max(100_000),
+    fields: z.array(formFieldSchema).max(50),
+    /** Fields that look like they ask for a secret, which MCP forbids in a form: the card warns not to type one. */
+    secretFields: z.array(z.string().max(1_000)).max(50).optional(),
+  }),
   /** Open a page: the full URL is shown before the person agrees. */
   z.object({ kind: z.literal('url'), askId: id, server: z.string().max(200), message: z.string().max(100_000), url: z.string().max(10_000) }),
 ]);

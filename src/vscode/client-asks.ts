@@ -73,7 +73,8 @@ export class ClientAsks {
       elicitation: elicitationHandler({
         form: async (request, signal) => {
           this.limitForms(request.server);
-          const answer = await this.ask({ kind: 'form', askId: randomUUID(), server: request.server, message: request.message, fields: request.form.fields }, signal);
+          const ask: ClientAsk = { kind: 'form', askId: randomUUID(), server: request.server, message: request.message, fields: request.form.fields, ...(request.secrets.length > 0 ? { secretFields: request.secrets } : {}) };
+          const answer = await this.ask(ask, signal);
           return formAnswer(answer);
         },
         url: async (request, signal) => {

@@ -78,5 +78,7 @@ export const ASK_CARD_TEXT = [
   '.ask-choice span',
   '.ask-note',
   '.ask-outcome span',
+  '.ask-warning span',
+  '.ask-secret-tag span',
   '.ask-buttons .btn',
 ];

@@ -181,4 +181,15 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
       assert.equal(chat.posted.filter((m) => m.type === 'askSettled').length, 1);
     });
   });
+
+  test('a form that asks for a password or a key is shown with the fields that look like secrets named, so the card warns', async () => {
+    await withAsker(async (hub, chat, asks) => {
+      const asked = hub.callTool('asker__ask_secret', {}, { timeoutMs: 60_000 });
+      const [card] = await chat.cards(1);
+      assert.equal(card!.kind, 'form');
+      assert.deepEqual(card!.kind === 'form' && card!.secretFields, ['password', 'apiKey', 'code'], 'a yes/no field names no secret it holds');
+      asks.answer(card!.askId, { kind: 'form', action: 'decline' });
+      assert.deepEqual(JSON.parse(textOf(await asked)), { result: { action: 'decline' } });
+    });
+  });
 });

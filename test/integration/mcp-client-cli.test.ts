@@ -98,6 +98,14 @@ describe('the CLI as an MCP client', () => {
     assert.match(d.stdout, /\\"action\\":\\"decline\\"/);
   });
 
+  test('a form that asks for what looks like a secret is shown with a warning not to type one', T, async () => {
+    const schema = JSON.stringify({ type: 'object', properties: { user: { type: 'string', title: 'User' }, pw: { type: 'string', title: 'Password' } }, required: ['pw'] });
+    const r = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, `call probe__elicit schema ${schema}`], env);
+    assert.match(r.stdout, /! WARNING: this form asks for what looks like a secret \(Password\)\.\n {2}! MCP servers must not ask for passwords, keys, codes or card numbers in a form: do not type one here\./);
+    assert.match(r.stdout, /· Password \(required\), text \[looks like a secret\]/);
+    assert.doesNotMatch(r.stdout, /· User, text \[looks like a secret\]/);
+  });
+
   test('slash commands run in the REPL and none reaches the model', T, async () => {
     const toModel = (): number => api.requests.filter((q) => !systemText(q.body).includes('helpful')).length;
     const before = toModel();

@@ -49,6 +49,9 @@ const SCHEMA = {
   required: ['name', 'email', 'age', 'color', 'tags'],
 };
 const form: ClientAsk = { kind: 'form', askId: 'f1', server: 'shop', message: 'Tell us about you', fields: formFromSchema(SCHEMA).fields };
+const SECRET_SCHEMA = { type: 'object', properties: { user: { type: 'string', title: 'User name' }, password: { type: 'string', title: 'Password' }, apiKey: { type: 'string', title: 'API key' } } };
+/** What the host sends for a form whose fields look like secrets (secret-fields.ts names them). */
+const secretForm: ClientAsk = { kind: 'form', askId: 'f9', server: 'shop', message: 'Sign in to your shop account', fields: formFromSchema(SECRET_SCHEMA).fields, secretFields: ['password', 'apiKey'] };
 const url: ClientAsk = { kind: 'url', askId: 'u1', server: 'auth', message: 'Sign in to continue', url: 'https://login.example.com/oauth/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fevil.example%2F&state=xyz' };
 
 async function openWith(...asks: ClientAsk[]): Promise<ChatPage> {
@@ -198,6 +201,26 @@ describe('chat webview: cards for what servers ask', () => {
     ]);
   });
 
+  test('a form that asks for what looks like a secret says first, in a warning box, not to type one, and marks those fields', async () => {
+    const chat = await openWith(secretForm);
+    const { page } = chat;
+    const card = page.locator('.ask-card[data-ask-id="f9"]');
+    const body = card.locator('.ask-body > *');
+    assert.equal(await body.first().getAttribute('class'), 'ask-warnings', 'the warning comes before the message and the fields');
+    assert.equal(
+      await card.locator('.ask-warning').innerText(),
+      'This form asks for what looks like a secret (Password, API key). MCP servers must not ask for passwords, keys, codes or card numbers in a form: do not type one here. Whatever you type goes to shop as it is.',
+    );
+    assert.deepEqual(await card.locator('.ask-field-secret').evaluateAll((els) => els.map((e) => e.getAttribute('data-field'))), ['password', 'apiKey']);
+    assert.equal(await card.getByLabel('Password').count(), 1);
+    assert.match((await card.locator('.ask-field[data-field="password"] input').getAttribute('aria-describedby')) ?? '', /-error/);
+    assert.match(await card.locator('.ask-field[data-field="password"] .ask-field-label').innerText(), /looks like a secret/);
+    await page.waitForFunction(() => /Warning: it asks for what looks like a secret; do not type one\./.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
+    await chat.post({ type: 'ask', ask: form } satisfies HostMessage);
+    await page.locator('.ask-card[data-ask-id="f1"]').waitFor();
+    assert.equal(await page.locator('.ask-card[data-ask-id="f1"] .ask-warnings').count(), 0, 'an ordinary form has no warning');
+  });
+
   test('an ask that breaks the protocol is not drawn, and the chat goes on', async () => {
     const chat = await openWith();
     await chat.post({ type: 'ask', ask: { kind: 'form', askId: 'bad', server: 'x', message: 'm', fields: [{ kind: 'file', name: 'f', title: 'f', required: true }] } });
@@ -207,12 +230,12 @@ describe('chat webview: cards for what servers ask', () => {
     assert.equal(await chat.page.locator('.ask-card').count(), 1);
   });
 
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of ['light', 'dark', 'hc-dark', 'hc-light'] as const) {
     test(`the cards are readable in ${theme} (contrast at least 4.5:1) and fit a narrow side bar`, async (t) => {
       const chat = await openChat({ theme, width: 320, height: 1400 });
       await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
       await chat.post({ type: 'replay', events: [] } satisfies HostMessage);
-      for (const ask of [sampling, form, url, { ...url, askId: 'u2' }]) await chat.post({ type: 'ask', ask } satisfies HostMessage);
+      for (const ask of [sampling, form, secretForm, url, { ...url, askId: 'u2' }]) await chat.post({ type: 'ask', ask } satisfies HostMessage);
       const { page } = chat;
       await page.locator('.ask-card[data-ask-id="u2"]').waitFor();
       await page.locator('.ask-card[data-ask-id="f1"] button[data-answer="accept"]').click(); // shows the errors
@@ -228,7 +251,7 @@ describe('chat webview: cards for what servers ask', () => {
       const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0]!;
       t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
       assert.deepEqual(measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
-      for (const id of ['s1', 'f1', 'u1', 'u2']) await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
+      for (const id of ['s1', 'f1', 'f9', 'u1', 'u2']) await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
     });
   }
 });

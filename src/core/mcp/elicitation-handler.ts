@@ -1,6 +1,7 @@
 import { ErrorCode, McpError, type ElicitRequestParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationHandler, ServerRequestContext } from './client-handlers';
 import { FormSchemaError, formAnswer, formFromSchema, type ElicitationForm } from './elicitation-form';
+import { secretFields } from './secret-fields';
 
 /** What the person did: filled the form in (accept), said no (decline), or dismissed it (cancel). */
 export type ElicitationAnswer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
@@ -9,6 +10,8 @@ export interface FormElicitation {
   server: string;
   message: string;
   form: ElicitationForm;
+  /** Names of the fields that look like they ask for a secret (secret-fields.ts): the front end warns. */
+  secrets: string[];
 }
 
 export interface UrlElicitation {
@@ -50,7 +53,8 @@ async function askForm(ask: ElicitationAsk, params: ElicitRequestParams, ctx: Se
     if (err instanceof FormSchemaError) throw new McpError(ErrorCode.InvalidParams, `cannot show this form: ${err.message}`);
     throw err;
   }
-  const answer = await ask.form({ server: ctx.server, message: params.message, form }, ctx.signal);
+  const secrets = secretFields(form, params.message);
+  const answer = await ask.form({ server: ctx.server, message: params.message, form, secrets }, ctx.signal);
   if (answer.action !== 'accept') return { action: answer.action };
   const checked = formAnswer(form, answer.content);
   if ('errors' in checked) {
