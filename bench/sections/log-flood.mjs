@@ -16,7 +16,7 @@ async function openOurs(host, logBudget) {
   const seen = { lines: 0, droppedReported: 0 };
   const sink = {
     log: (_level, text) => {
-      const dropped = /^\((\d+) log lines? dropped/.exec(text);
+      const dropped = /^\((\d+) log messages? dropped/.exec(text);
       if (dropped) seen.droppedReported += Number(dropped[1]);
       else seen.lines++;
     },
@@ -90,13 +90,13 @@ export async function benchLogFlood({ host, count = 200_000, runs = 3 }) {
     header: ['host', 'ping', 'vs quiet ping', 'vs floor', 'log lines kept / reported dropped'],
     rows: [
       ['ours, no flood (quiet ping, median of 200)', fmtMs(quiet), '1.00x', '-', '-'],
-      row('ours: log budget (1,000 lines/s, 2,000 at once)', ours.ms, ours.seen),
+      row('ours: log budget (1,000 a second, 10,000 at once)', ours.ms, ours.seen),
       row('ours with the budget off (as before)', before.ms, before.seen),
       row('floor: bare client skipping log lines unread', floor.ms),
     ],
     notes: [
       'the ping is answered after the fake has written the whole flood (one write), so the floor is the fake building and writing it',
-      'kept: lines that reached the server\'s log sink; dropped: the sum of its "(N log lines dropped ...)" lines (kept + dropped = the flood)',
+      'kept: lines that reached the server\'s log sink; dropped: the sum of its "(N log messages dropped ...)" lines (kept + dropped = the flood)',
     ],
     data: { count, runs, quietMs: quiet, oursMs: ours.ms, beforeMs: before.ms, floorMs: floor.ms, oursSeen: ours.seen, beforeSeen: before.seen },
   };

@@ -37,21 +37,21 @@ describe('a server log budget', () => {
     assert.equal(flood.dropsLine(progress), false);
     assert.equal(flood.admit({ jsonrpc: '2.0', id: 3, result: {} }), true);
     assert.equal(flood.admit({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }), true);
-    assert.equal(flood.admitLine(), false, 'a stderr line shares the budget');
+    assert.equal(flood.admit(logMessage), false);
     assert.equal(flood.droppedTotal, 3);
   });
 
   test('it refills at its rate up to its burst, and says how many it dropped when closed', () => {
     const { flood, reports, advance } = budget(10, 5);
-    for (let i = 0; i < 5; i++) assert.equal(flood.admitLine(), true);
-    for (let i = 0; i < 7; i++) assert.equal(flood.admitLine(), false);
+    for (let i = 0; i < 5; i++) assert.equal(flood.admit(logMessage), true);
+    for (let i = 0; i < 7; i++) assert.equal(flood.admit(logMessage), false);
     advance(200);
-    assert.equal(flood.admitLine(), true);
-    assert.equal(flood.admitLine(), true);
-    assert.equal(flood.admitLine(), false, '200 ms at 10 a second is 2 lines');
+    assert.equal(flood.admit(logMessage), true);
+    assert.equal(flood.admit(logMessage), true);
+    assert.equal(flood.admit(logMessage), false, '200 ms at 10 a second is 2 lines');
     advance(60_000);
-    for (let i = 0; i < 5; i++) assert.equal(flood.admitLine(), true);
-    assert.equal(flood.admitLine(), false, 'never more than the burst at once');
+    for (let i = 0; i < 5; i++) assert.equal(flood.admit(logMessage), true);
+    assert.equal(flood.admit(logMessage), false, 'never more than the burst at once');
     flood.close();
     assert.deepEqual(reports, [9]);
     flood.close();

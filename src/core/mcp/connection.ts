@@ -157,7 +157,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       throw new McpStartError('spawn', this.errorText);
     }
     const initMs = this.options.initializeTimeoutMs ?? 15_000;
-    const flood = new LogFlood({ ...this.options.logBudget, report: (n, rate) => this.log(`(${n} log line${n === 1 ? '' : 's'} dropped: the server logged more than ${rate.toLocaleString('en-US')} lines a second)`) });
+    const flood = new LogFlood({ ...this.options.logBudget, report: (n, rate) => this.log(`(${n} log message${n === 1 ? '' : 's'} dropped: the server sent more than ${rate.toLocaleString('en-US')} a second)`) });
     this.logFlood = flood;
     const carrier = carrierFor(this.config, {
       dropsLine: (line) => flood.dropsLine(line),
@@ -172,7 +172,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.exitPromise.catch(() => undefined);
     carrier.onend = (end) => this.onEnd(end);
     const sink = this.sink;
-    if (sink) carrier.onstderrline = (line) => flood.admitLine() && sink.log('info', `[stderr] ${line}`);
+    if (sink) carrier.onstderrline = (line) => sink.log('info', `[stderr] ${line}`);
     const client = this.makeClient();
     this.client = client;
     try {

@@ -3,7 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 export interface LogFloodOptions {
   /** Log lines a server may send each second, on average. Default 1,000. */
   perSecond?: number;
-  /** Lines it may send at once before the rate applies (a server's start-up chatter). Default 2,000. */
+  /** Lines it may send at once before the rate applies (a server's start-up chatter). Default 10,000. */
   burst?: number;
   /** Told how many lines were dropped since the last report, at most once per `reportMs`, and at close. */
   report(dropped: number, perSecond: number): void;
@@ -13,7 +13,7 @@ export interface LogFloodOptions {
 }
 
 const DEFAULT_PER_SECOND = 1_000;
-const DEFAULT_BURST = 2_000;
+const DEFAULT_BURST = 10_000;
 const DEFAULT_REPORT_MS = 1_000;
 /** The bytes of a line that can hold where a log notification names its method (whitespace and `"jsonrpc":"2.0"` allowed first). */
 const HEAD_BYTES = 96;
@@ -25,11 +25,12 @@ const HEAD_BYTES = 96;
 const LOG_LINE = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:\s*"notifications\/message"/;
 
 /**
- * One server's log budget (a token bucket over its `notifications/message` and stderr lines). A server
+ * One server's log budget (a token bucket over its `notifications/message`). A server
  * that logs 200,000 lines at once made a tool call on it take seconds: every line was decoded, parsed,
  * schema-checked twice and queued before the answer behind them was read. Past the budget a log line
  * costs one look at its first bytes (`dropsLine`, before it is even decoded) and a count; the count is
- * reported, so the log says how many lines are missing.
+ * reported, so the log says how many lines are missing. Stderr is not counted: it is read apart from the
+ * session's messages, so it cannot hold up an answer, and its log sink bounds it already (log-batcher.ts).
  */
 export class LogFlood {
   private readonly perSecond: number;
@@ -65,11 +66,6 @@ export class LogFlood {
   /** For a parsed message: false for a log notification over the budget (anything else passes). */
   admit(message: JSONRPCMessage): boolean {
     if (!('method' in message) || message.method !== 'notifications/message' || 'id' in message) return true;
-    return this.take();
-  }
-
-  /** For a stderr line: false when over the budget. */
-  admitLine(): boolean {
     return this.take();
   }
 
