@@ -8,7 +8,9 @@ const MAX_TRIES = 3;
 
 /**
  * A server's questions on the terminal. A form is asked field by field (Enter keeps the default); first
- * the person chooses to fill it in, decline, or cancel. A URL is shown whole and opened only after a yes,
+ * the person chooses to fill it in, decline, or cancel; one that looks like it asks for a secret is
+ * warned about first. A URL is shown whole, after its site (the registrable domain, url-site.ts) and a
+ * warning for an international name, and opened only after a yes,
  * with $BROWSER run directly (never through a shell), else printed to open by hand. With --yes a form
  * whose required fields all have defaults is accepted with those defaults; any other form, and every URL,
  * is declined.
@@ -76,6 +78,9 @@ async function askField(terminal: ApprovalTerminal, field: FormField): Promise<F
 
 async function askUrl(terminal: ApprovalTerminal, yes: boolean, request: UrlElicitation, signal: AbortSignal, env: NodeJS.ProcessEnv): Promise<'accept' | 'decline' | 'cancel'> {
   terminal.line(`\nServer ${printable(request.server)} asks you to open a page: ${printable(request.message)}`);
+  const { host, domain, unicode } = request.site;
+  terminal.line(`  site: ${printable(domain)}${host !== domain ? ` (host ${printable(host)})` : ''}`);
+  if (unicode) terminal.line(`  ! WARNING: the site's name has letters outside a-z; written out it reads "${printable(unicode)}", which can pass for another site's name.`);
   terminal.line(`  ${printable(request.url)}`);
   if (yes) {
     terminal.line('  (declined: --yes never opens a page)');

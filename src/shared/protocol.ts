@@ -232,8 +232,22 @@ export const clientAskSchema = z.discriminatedUnion('kind', [
     /** Fields that look like they ask for a secret, which MCP forbids in a form: the card warns not to type one. */
     secretFields: z.array(z.string().max(1_000)).max(50).optional(),
   }),
-  /** Open a page: the full URL is shown before the person agrees. */
-  z.object({ kind: z.literal('url'), askId: id, server: z.string().max(200), message: z.string().max(100_000), url: z.string().max(10_000) }),
+  /** Open a page: the full URL is shown before the person agrees, its registrable domain set apart. */
+  z.object({
+    kind: z.literal('url'),
+    askId: id,
+    server: z.string().max(200),
+    message: z.string().max(100_000),
+    url: z.string().max(10_000),
+    site: z.object({
+      /** The host as in the URL (`xn--` form for an international name), port included. */
+      host: z.string().max(300),
+      /** Its registrable domain by the Public Suffix List (`evil.io` of `login.example.com.evil.io`). */
+      domain: z.string().max(300),
+      /** How an international host reads in Unicode (it may imitate another name). */
+      unicode: z.string().max(300).optional(),
+    }),
+  }),
 ]);
 export type ClientAsk = z.infer<typeof clientAskSchema>;
 

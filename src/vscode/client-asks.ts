@@ -78,7 +78,7 @@ export class ClientAsks {
           return formAnswer(answer);
         },
         url: async (request, signal) => {
-          const answer = await this.ask({ kind: 'url', askId: randomUUID(), server: request.server, message: request.message, url: request.url }, signal);
+          const answer = await this.ask({ kind: 'url', askId: randomUUID(), server: request.server, message: request.message, url: request.url, site: request.site }, signal);
           const action = answer?.kind === 'url' ? answer.action : 'cancel';
           // Opened only now, after the person saw the whole address and agreed.
           if (action === 'accept') await this.deps.openExternal(request.url);

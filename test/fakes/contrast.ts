@@ -66,6 +66,7 @@ export const ASK_CARD_TEXT = [
   '.ask-title',
   '.ask-title code',
   '.ask-facts code',
+  '.ask-host strong',
   '.ask-facts dt',
   '.ask-facts dd',
   '.ask-label',

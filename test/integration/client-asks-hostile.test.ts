@@ -192,4 +192,19 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
       assert.deepEqual(JSON.parse(textOf(await asked)), { result: { action: 'decline' } });
     });
   });
+
+  test('a page to open comes with its site, the registrable domain of a look-alike host, and how an international name reads', async () => {
+    await withAsker(async (hub, chat, asks) => {
+      const asked = hub.callTool('asker__open_url', { url: 'https://login.example.com.evil.io/signin' }, { timeoutMs: 60_000 });
+      const [card] = await chat.cards(1);
+      assert.deepEqual(card!.kind === 'url' && card!.site, { host: 'login.example.com.evil.io', domain: 'evil.io' });
+      asks.answer(card!.askId, { kind: 'url', action: 'decline' });
+      assert.deepEqual(JSON.parse(textOf(await asked)), { result: { action: 'decline' } });
+      const idn = hub.callTool('asker__open_url', { url: 'https://аpple.com/' }, { timeoutMs: 60_000 });
+      const [, second] = await chat.cards(2);
+      assert.deepEqual(second!.kind === 'url' && [second!.url, second!.site], ['https://xn--pple-43d.com/', { host: 'xn--pple-43d.com', domain: 'xn--pple-43d.com', unicode: 'аpple.com' }]);
+      asks.answer(second!.askId, { kind: 'url', action: 'cancel' });
+      await idn;
+    });
+  });
 });

@@ -19,8 +19,14 @@ function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: `tool said: ${JSON.stringify(body.messages.at(-1)?.content).slice(0, 3000)}` };
   const text = lastUserText(body);
   const call = /call (\S+)/.exec(text)?.[1];
-  if (call) return { toolUses: [{ name: call, input: call.endsWith('sampling-request') ? { prompt: 'tell me a joke', maxTokens: 60 } : call.endsWith('elicit') ? { schema: JSON.parse(/schema (.*)$/.exec(text)?.[1] ?? '{}') } : {} }] };
+  if (call) return { toolUses: [{ name: call, input: call.endsWith('sampling-request') ? { prompt: 'tell me a joke', maxTokens: 60 } : call.endsWith('elicit') ? elicitArgs(text) : {} }] };
   return { text: `echo: ${text}` };
+}
+
+/** `call probe__elicit schema {...}` asks a form; `call probe__elicit url <url>` asks to open a page. */
+function elicitArgs(text: string): Record<string, unknown> {
+  const url = /\burl (\S+)/.exec(text)?.[1];
+  return url ? { mode: 'url', url } : { schema: JSON.parse(/schema (.*)$/.exec(text)?.[1] ?? '{}') };
 }
 
 describe('the CLI as an MCP client', () => {
@@ -104,6 +110,14 @@ describe('the CLI as an MCP client', () => {
     assert.match(r.stdout, /! WARNING: this form asks for what looks like a secret \(Password\)\.\n {2}! MCP servers must not ask for passwords, keys, codes or card numbers in a form: do not type one here\./);
     assert.match(r.stdout, /· Password \(required\), text \[looks like a secret\]/);
     assert.doesNotMatch(r.stdout, /· User, text \[looks like a secret\]/);
+  });
+
+  test("a page to open is shown with its site (the registrable domain) first, and an international name with a warning", T, async () => {
+    const r = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call probe__elicit url https://login.example.com.evil.io/signin'], env);
+    assert.match(r.stdout, /asks you to open a page: Open this to sign in\n {2}site: evil\.io \(host login\.example\.com\.evil\.io\)\n {2}https:\/\/login\.example\.com\.evil\.io\/signin\n/);
+    const idn = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call probe__elicit url https://аpple.com/'], env);
+    assert.match(idn.stdout, /site: xn--pple-43d\.com\n {2}! WARNING: the site's name has letters outside a-z; written out it reads "аpple\.com"/);
+    assert.match(idn.stdout, /\(declined: --yes never opens a page\)/);
   });
 
   test('slash commands run in the REPL and none reaches the model', T, async () => {

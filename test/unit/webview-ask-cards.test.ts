@@ -52,7 +52,16 @@ const form: ClientAsk = { kind: 'form', askId: 'f1', server: 'shop', message: 'T
 const SECRET_SCHEMA = { type: 'object', properties: { user: { type: 'string', title: 'User name' }, password: { type: 'string', title: 'Password' }, apiKey: { type: 'string', title: 'API key' } } };
 /** What the host sends for a form whose fields look like secrets (secret-fields.ts names them). */
 const secretForm: ClientAsk = { kind: 'form', askId: 'f9', server: 'shop', message: 'Sign in to your shop account', fields: formFromSchema(SECRET_SCHEMA).fields, secretFields: ['password', 'apiKey'] };
-const url: ClientAsk = { kind: 'url', askId: 'u1', server: 'auth', message: 'Sign in to continue', url: 'https://login.example.com/oauth/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fevil.example%2F&state=xyz' };
+const url: ClientAsk = {
+  kind: 'url',
+  askId: 'u1',
+  server: 'auth',
+  message: 'Sign in to continue',
+  url: 'https://login.example.com.evil.io/oauth/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fevil.example%2F&state=xyz',
+  site: { host: 'login.example.com.evil.io', domain: 'evil.io' },
+};
+/** An international name that reads like a well-known one (a Cyrillic а), as the host sends it. */
+const idnUrl: ClientAsk = { kind: 'url', askId: 'u3', server: 'auth', message: 'Confirm your Apple ID', url: 'https://xn--pple-43d.com:8443/id', site: { host: 'xn--pple-43d.com:8443', domain: 'xn--pple-43d.com', unicode: 'аpple.com' } };
 
 async function openWith(...asks: ClientAsk[]): Promise<ChatPage> {
   const chat = await openChat({ width: 360, height: 900 });
@@ -190,7 +199,10 @@ describe('chat webview: cards for what servers ask', () => {
     await page.locator('.ask-card[data-ask-id="f2"] button[data-answer="cancel"]').click();
     const page3 = page.locator('.ask-card[data-ask-id="u1"]');
     assert.equal(await page3.locator('.ask-url').innerText(), url.kind === 'url' ? url.url : '');
-    assert.equal(await page3.locator('.ask-site').innerText(), 'login.example.com');
+    assert.equal(await page3.locator('.ask-site').innerText(), 'evil.io');
+    assert.equal(await page3.locator('.ask-host').innerText(), 'login.example.com.evil.io');
+    assert.equal(await page3.locator('.ask-host strong').innerText(), 'evil.io', 'the site stands out within the host');
+    assert.equal(await page3.locator('.ask-warnings').count(), 0);
     await page3.locator('button[data-answer="accept"]').focus();
     await page.keyboard.press('Space');
     await chat.waitForPosted('answerAsk', 3);
@@ -221,6 +233,19 @@ describe('chat webview: cards for what servers ask', () => {
     assert.equal(await page.locator('.ask-card[data-ask-id="f1"] .ask-warnings').count(), 0, 'an ordinary form has no warning');
   });
 
+  test('an international name is shown as sent (xn--) with a warning saying how it reads; the announcement names the site', async () => {
+    const chat = await openWith(idnUrl);
+    const { page } = chat;
+    const card = page.locator('.ask-card[data-ask-id="u3"]');
+    assert.equal(await card.locator('.ask-site').innerText(), 'xn--pple-43d.com');
+    assert.equal(await card.locator('.ask-host').count(), 0, 'the host is the site (and its port)');
+    assert.equal(
+      await card.locator('.ask-warning').innerText(),
+      "This site's name has letters outside a–z, so it is shown as your browser sends it (xn--pple-43d.com). Written out it reads “аpple.com”, which can pass for another site's name.",
+    );
+    await page.waitForFunction(() => /open a page on xn--pple-43d\.com\. Warning: its name has letters outside a–z and reads “аpple\.com”/.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
+  });
+
   test('an ask that breaks the protocol is not drawn, and the chat goes on', async () => {
     const chat = await openWith();
     await chat.post({ type: 'ask', ask: { kind: 'form', askId: 'bad', server: 'x', message: 'm', fields: [{ kind: 'file', name: 'f', title: 'f', required: true }] } });
@@ -235,7 +260,7 @@ describe('chat webview: cards for what servers ask', () => {
       const chat = await openChat({ theme, width: 320, height: 1400 });
       await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
       await chat.post({ type: 'replay', events: [] } satisfies HostMessage);
-      for (const ask of [sampling, form, secretForm, url, { ...url, askId: 'u2' }]) await chat.post({ type: 'ask', ask } satisfies HostMessage);
+      for (const ask of [sampling, form, secretForm, url, idnUrl, { ...url, askId: 'u2' }]) await chat.post({ type: 'ask', ask } satisfies HostMessage);
       const { page } = chat;
       await page.locator('.ask-card[data-ask-id="u2"]').waitFor();
       await page.locator('.ask-card[data-ask-id="f1"] button[data-answer="accept"]').click(); // shows the errors
@@ -251,7 +276,7 @@ describe('chat webview: cards for what servers ask', () => {
       const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0]!;
       t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
       assert.deepEqual(measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
-      for (const id of ['s1', 'f1', 'f9', 'u1', 'u2']) await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
+      for (const id of ['s1', 'f1', 'f9', 'u1', 'u3', 'u2']) await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
     });
   }
 });

@@ -2,6 +2,7 @@ import { ErrorCode, McpError, type ElicitRequestParams, type ElicitResult } from
 import type { ElicitationHandler, ServerRequestContext } from './client-handlers';
 import { FormSchemaError, formAnswer, formFromSchema, type ElicitationForm } from './elicitation-form';
 import { secretFields } from './secret-fields';
+import { urlSite, type UrlSite } from './url-site';
 
 /** What the person did: filled the form in (accept), said no (decline), or dismissed it (cancel). */
 export type ElicitationAnswer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
@@ -19,6 +20,8 @@ export interface UrlElicitation {
   message: string;
   /** The full URL, to be shown whole before the person agrees to open it. */
   url: string;
+  /** Whose page it is (its registrable domain) and, for an international name, how it reads. */
+  site: UrlSite;
   elicitationId: string;
 }
 
@@ -74,6 +77,6 @@ async function askUrl(ask: ElicitationAsk, params: ElicitRequestParams, ctx: Ser
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new McpError(ErrorCode.InvalidParams, `only http and https URLs are opened, not ${url.protocol}`);
   if (url.username || url.password) throw new McpError(ErrorCode.InvalidParams, 'a URL with credentials in it is not opened');
-  const action = await ask.url({ server: ctx.server, message: params.message, url: url.href, elicitationId: params.elicitationId }, ctx.signal);
+  const action = await ask.url({ server: ctx.server, message: params.message, url: url.href, site: urlSite(url), elicitationId: params.elicitationId }, ctx.signal);
   return { action };
 }
