@@ -79,7 +79,7 @@ async function main(): Promise<number> {
   let config: TurnConfig | undefined;
   const handlers: ClientHandlers = {
     sampling: new SamplingBroker({
-      ask: terminalSampling(terminal, args.yes),
+      ...terminalSampling(terminal, args.yes),
       create: (body, signal) => client.messages.create(body, { signal }),
       models: () => catalog.list(),
       defaultModel: () => config?.model ?? DEFAULT_MODEL,

@@ -2,9 +2,12 @@
  * A server asks the model for a reply (MCP sampling): the card shows who asks, the system prompt, the
  * messages (images drawn), the token limit, the model hint and the model that would answer, with
  * Allow once / Always for this server / Deny. Nothing reaches the model before the person answers.
+ * "Always" is up to a token budget (the card says how much); a server whose budget is spent asks again,
+ * and its card says first how much it used.
  */
 import type { ApprovalDecision, AskContent, AskOutcome, ClientAsk } from '../../src/shared/protocol';
 import { AskFrame } from './ask-card';
+import { askWarning } from './ask-warning';
 import { h } from './dom';
 
 type SamplingAsk = Extract<ClientAsk, { kind: 'sampling' }>;
@@ -27,7 +30,12 @@ export class SamplingCard {
       h('dd', { class: 'ask-max-tokens', text: ask.maxTokens.toLocaleString('en-US') }),
       ask.tools.length > 0 ? h('dt', { text: 'Tools offered' }) : null,
       ask.tools.length > 0 ? h('dd', { class: 'ask-tools', text: ask.tools.join(', ') }) : null,
+      ask.alwaysLimit !== undefined ? h('dt', { text: 'Always' }) : null,
+      ask.alwaysLimit !== undefined ? h('dd', { class: 'ask-always-limit', text: `up to ${count(ask.alwaysLimit)} tokens until the window closes, then it asks again` }) : null,
     );
+    const spent = ask.spent
+      ? askWarning([`${ask.server} had “Always” and has used its budget: ${count(ask.spent.used)} of ${count(ask.spent.limit)} tokens. It asks again; Always starts a new budget.`])
+      : null;
     const system = ask.systemPrompt
       ? h('div', { class: 'ask-system' }, h('div', { class: 'ask-label', text: 'System prompt' }), h('pre', { class: 'ask-text', text: ask.systemPrompt, attrs: { tabindex: '0', 'aria-label': 'System prompt' } }))
       : null;
@@ -36,7 +44,7 @@ export class SamplingCard {
       { class: 'ask-messages', attrs: { 'aria-label': 'Messages' } },
       ...ask.messages.map((m) => h('li', { class: 'ask-message', attrs: { 'data-role': m.role } }, h('div', { class: 'ask-label', text: ROLE[m.role] }), ...m.content.map(content))),
     );
-    this.frame.body.append(facts, system ?? '', messages);
+    this.frame.body.append(spent ?? '', facts, system ?? '', messages);
     const decide = (decision: ApprovalDecision): void => {
       this.frame.sent();
       onDecide(decision);
@@ -58,13 +66,14 @@ export class SamplingCard {
 
   /** What a screen reader hears when the card appears. */
   get announcement(): string {
-    return `${this.ask.server} asks the model for a reply, on ${this.ask.model}. Allow once, always for this server, or deny.`;
+    const spent = this.ask.spent ? ` Its budget after “Always” is used: ${count(this.ask.spent.used)} of ${count(this.ask.spent.limit)} tokens.` : '';
+    return `${this.ask.server} asks the model for a reply, on ${this.ask.model}.${spent} Allow once, always for this server, or deny.`;
   }
 
   settle(outcome: AskOutcome): void {
     const text: Partial<Record<AskOutcome, string>> = {
       once: 'Allowed once',
-      always: `Always allowed for ${this.ask.server} (until the window closes)`,
+      always: `Always allowed for ${this.ask.server}${this.ask.alwaysLimit !== undefined ? `, up to ${count(this.ask.alwaysLimit)} tokens` : ''} (until the window closes)`,
       deny: 'Denied',
       withdrawn: 'Withdrawn: the server no longer asks',
     };
@@ -82,4 +91,8 @@ function content(c: AskContent): HTMLElement {
     case 'other':
       return h('div', { class: 'ask-other', text: c.label });
   }
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }

@@ -1,4 +1,4 @@
-/** What the host's state says above the chat: no key, Restricted Mode, servers not ready. */
+/** What the host's state says above the chat: no key, Restricted Mode, servers not ready, servers that sample without asking. */
 import type { ChatState } from '../../src/shared/protocol';
 import { h, icon } from './dom';
 
@@ -27,6 +27,17 @@ export function renderStatus(el: HTMLElement, state: ChatState, onSetKey: () => 
       h('div', { class: 'server-problems', attrs: { role: 'status' } }, icon('warning'), h('span', { text: state.serverProblems.join(' · ') })),
     );
   }
+  for (const b of state.samplingBudgets ?? []) parts.push(budgetLine(b));
   el.replaceChildren(...parts);
   el.hidden = parts.length === 0;
+}
+
+/** A server allowed "Always" to sample: how much of its budget it used, so it is never an open tab. */
+function budgetLine(b: NonNullable<ChatState['samplingBudgets']>[number]): HTMLElement {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const text =
+    b.used >= b.limit
+      ? `${b.server}'s sampling budget is spent (${n(b.used)} of ${n(b.limit)} tokens): its next request asks you again.`
+      : `${b.server} may ask the model without asking you: ${n(b.used)} of ${n(b.limit)} tokens used (until the window closes).`;
+  return h('div', { class: 'sampling-budget', attrs: { role: 'status', 'data-server': b.server } }, icon('sparkle'), h('span', { text }));
 }

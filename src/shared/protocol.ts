@@ -179,6 +179,8 @@ export const chatStateSchema = z.object({
       unpricedTurns: z.number().int().nonnegative(),
     })
     .optional(),
+  /** Servers whose sampling runs without asking ("Always for this server"), and how much of their token budget they used. */
+  samplingBudgets: z.array(z.object({ server: z.string().max(200), used: tokens, limit: tokens })).max(100).optional(),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
@@ -222,6 +224,10 @@ export const clientAskSchema = z.discriminatedUnion('kind', [
     model: z.string().max(200),
     /** Tools the server lets the model call in its reply. */
     tools: z.array(z.string().max(200)).max(200),
+    /** The tokens "Always for this server" allows before it asks again. */
+    alwaysLimit: tokens.optional(),
+    /** The server had "Always" and its budget cannot take this request: what it used of how much. */
+    spent: z.object({ used: tokens, limit: tokens }).optional(),
   }),
   z.object({
     kind: z.literal('form'),

@@ -29,6 +29,8 @@ export function samplingAsk(askId: string, request: SamplingApproval): Extract<C
     ...(request.modelHint ? { modelHint: cut(request.modelHint, 1_000) } : {}),
     model: cut(request.model, 200),
     tools: request.tools.slice(0, 200).map((t) => cut(t, 200)),
+    alwaysLimit: request.alwaysLimit,
+    ...(request.spent ? { spent: { used: request.spent.used, limit: request.spent.limit } } : {}),
   };
 }
 

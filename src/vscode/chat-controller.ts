@@ -373,6 +373,7 @@ export class ChatController implements vscode.Disposable {
       models: () => this.turns.models.list(),
       model: () => this.turns.model,
       countUsage: (usage) => void this.current().then((session) => session.countUsage(usage)),
+      budgetsChanged: () => this.postState(),
     };
   }
 
@@ -405,6 +406,7 @@ export class ChatController implements vscode.Disposable {
       .map((s) => `${s.name}: ${s.error ?? 'failed'}`);
     if (!this.deps.workspace) problems.unshift('No folder is open: open one to give the agent a workspace.');
     const meta = this.session?.info;
+    const budgets = this.deps.asks?.samplingBudgets() ?? [];
     return {
       hasKey: this.hasKey,
       trusted: vscode.workspace.isTrusted,
@@ -413,6 +415,7 @@ export class ChatController implements vscode.Disposable {
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : '',
       serverProblems: problems,
       ...(meta ? { chat: { title: meta.title, usage: meta.usage, unpricedTurns: meta.unpricedTurns ?? 0 } } : {}),
+      ...(budgets.length > 0 ? { samplingBudgets: budgets } : {}),
     };
   }
 

@@ -6,6 +6,7 @@ import type { ModelEntry } from '../core/agent/model-catalog';
 import type { ClientHandlers } from '../core/mcp/client-handlers';
 import { elicitationHandler, type ElicitationAnswer } from '../core/mcp/elicitation-handler';
 import { SamplingBroker, type SamplingDecision } from '../core/mcp/sampling-broker';
+import type { BudgetUse } from '../core/mcp/sampling-budget';
 import { costOf } from '../core/usage/prices';
 import { usageOf } from '../core/usage/token-usage';
 import type { AskAnswer, AskOutcome, ClientAsk, HostMessage, TurnUsage } from '../shared/protocol';
@@ -28,6 +29,8 @@ export interface AskSurface {
   model(): string;
   /** Tokens a server's request used, counted with the open chat's. */
   countUsage(usage: TurnUsage): void;
+  /** A server's "Always" budget was granted or used: the chat shows `samplingBudgets()` again. */
+  budgetsChanged(): void;
 }
 
 export interface ClientAsksDeps {
@@ -67,6 +70,8 @@ export class ClientAsks {
       models: async () => (await this.surface?.models()) ?? [],
       defaultModel: () => this.attached().model(),
       onUsage: (server, model, u) => this.countUsage(server, model, u),
+      allowed: (request, budget) => this.log.info(`${request.server} asks: a reply from ${request.model} (sampling), allowed without asking: ${budget.used.toLocaleString('en-US')} of ${budget.limit.toLocaleString('en-US')} tokens used`),
+      onBudget: () => this.surface?.budgetsChanged(),
     });
     this.handlers = {
       sampling: this.broker.handler,
@@ -91,6 +96,11 @@ export class ClientAsks {
   /** The chat that shows the cards; asks before this are refused. */
   attach(surface: AskSurface): void {
     this.surface = surface;
+  }
+
+  /** Servers whose sampling runs without asking, and how much of their budget they used. */
+  samplingBudgets(): BudgetUse[] {
+    return this.broker.budgetUse();
   }
 
   /** The cards still waiting, for a chat page that just loaded. */

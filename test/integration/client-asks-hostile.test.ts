@@ -43,6 +43,11 @@ class RecordingChat implements AskSurface {
     this.usage.push(usage);
     this.session.countUsage(usage);
   }
+  budgetChanges = 0;
+  budgetsChanged(): void {
+    this.budgetChanges++;
+    for (const w of this.waiters.splice(0)) w();
+  }
 
   asks(): ClientAsk[] {
     return this.posted.flatMap((m) => (m.type === 'ask' ? [m.ask] : []));
@@ -205,6 +210,23 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
       assert.deepEqual(second!.kind === 'url' && [second!.url, second!.site], ['https://xn--pple-43d.com/', { host: 'xn--pple-43d.com', domain: 'xn--pple-43d.com', unicode: 'аpple.com' }]);
       asks.answer(second!.askId, { kind: 'url', action: 'cancel' });
       await idn;
+    });
+  });
+
+  test('"Always for this server" grants a token budget the chat is told about, and each request without a card uses it', async () => {
+    await withAsker(async (hub, chat, asks) => {
+      const first = hub.callTool('asker__sample', { text: 'one' }, { timeoutMs: 60_000 });
+      const [card] = await chat.cards(1);
+      assert.equal(card!.kind === 'sampling' && card!.alwaysLimit, 100_000, 'the card says what Always allows');
+      asks.answer(card!.askId, { kind: 'sampling', decision: 'always' });
+      await first;
+      const afterFirst = asks.samplingBudgets();
+      assert.equal(afterFirst.length, 1);
+      assert.ok(afterFirst[0]!.server === 'asker' && afterFirst[0]!.used > 0 && afterFirst[0]!.limit === 100_000);
+      await hub.callTool('asker__sample', { text: 'two' }, { timeoutMs: 60_000 });
+      assert.equal(chat.asks().length, 1, 'no card for the second');
+      assert.ok(asks.samplingBudgets()[0]!.used > afterFirst[0]!.used, 'the second one is counted');
+      assert.ok(chat.budgetChanges >= 2, 'the chat was told each time, to show it');
     });
   });
 });

@@ -67,7 +67,7 @@ describe('the CLI as an MCP client', () => {
   test('--yes approves sampling; the reply comes from the API and its tokens are reported', T, async () => {
     const r = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call everything__trigger-sampling-request'], env);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /\(approved by --yes\)/);
+    assert.match(r.stdout, /\(approved by --yes\)\n {2}\(--yes lets this server sample up to 100,000 tokens this run; past that its requests are denied\)/);
     assert.match(r.stdout, /SAMPLED-REPLY/);
     assert.match(ownStderr(r.stderr), /mcp-agent: sampling for everything on \S+: .* out/);
   });

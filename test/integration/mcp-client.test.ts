@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { ClientHandlers, SinkLevel } from '../../src/core/mcp/client-handlers';
 import { elicitationHandler, type ElicitationAsk } from '../../src/core/mcp/elicitation-handler';
 import { McpHub } from '../../src/core/mcp/hub';
-import { SamplingBroker, type SamplingApproval, type SamplingDecision } from '../../src/core/mcp/sampling-broker';
+import { SamplingBroker, type SamplingApproval, type SamplingBrokerOptions, type SamplingDecision } from '../../src/core/mcp/sampling-broker';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { fakeConfig, repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
@@ -61,7 +61,7 @@ describe('the client half of MCP through the hub', () => {
   });
   after(() => api.stop());
 
-  function broker(decide: (r: SamplingApproval) => SamplingDecision | Promise<SamplingDecision>, asked: SamplingApproval[] = []): SamplingBroker {
+  function broker(decide: (r: SamplingApproval) => SamplingDecision | Promise<SamplingDecision>, asked: SamplingApproval[] = [], extra: Partial<SamplingBrokerOptions> = {}): SamplingBroker {
     return new SamplingBroker({
       ask: async (r) => {
         asked.push(r);
@@ -71,6 +71,7 @@ describe('the client half of MCP through the hub', () => {
       models: async () => [],
       defaultModel: () => 'claude-sonnet-5-5',
       onUsage: (server, model, u) => void usage.push({ server, model, output: u.output_tokens }),
+      ...extra,
     });
   }
 
@@ -119,6 +120,33 @@ describe('the client half of MCP through the hub', () => {
       const fourth = await hub.callTool('everything__trigger-sampling-request', { prompt: 'fourth' });
       assert.match(textOf(fourth), /sampled: /);
       assert.equal(asked.length, before, 'not asked again after "always"');
+    });
+  });
+
+  test('"always" lasts a token budget: requests run without asking until it is spent, then the next one asks again, saying how much was used', T, async () => {
+    const asked: SamplingApproval[] = [];
+    const allowed: Array<{ used: number; limit: number }> = [];
+    const spentBy: number[] = [];
+    const b = broker(() => 'always', asked, {
+      alwaysBudget: 300,
+      allowed: (_r, budget) => void allowed.push({ used: budget.used, limit: budget.limit }),
+      onUsage: (_s, _m, u) => void spentBy.push(u.input_tokens + u.output_tokens),
+    });
+    await withHub([everything], { sampling: b.handler }, async (hub) => {
+      const sample = () => hub.callTool('everything__trigger-sampling-request', { prompt: 'count to three', maxTokens: 40 });
+      await sample();
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0]?.alwaysLimit, 300);
+      assert.equal(asked[0]?.spent, undefined);
+      // Without asking while 40 more output tokens fit.
+      while (asked.length === 1) await sample();
+      assert.ok(allowed.length > 0, 'some ran without asking');
+      const again = asked[1]!;
+      assert.ok(again.spent, 'the request that asks again says the budget is spent');
+      const usedBefore = spentBy.slice(0, -1).reduce((a, n) => a + n, 0);
+      assert.deepEqual(again.spent, { server: 'everything', used: usedBefore, limit: 300 });
+      assert.ok(usedBefore + 40 > 300, `${usedBefore} used: another 40 would have fitted`);
+      assert.deepEqual(b.budgetUse(), [{ server: 'everything', used: spentBy.at(-1), limit: 300 }], '"always" again started a new budget, this request its first use');
     });
   });
 

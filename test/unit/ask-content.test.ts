@@ -9,7 +9,7 @@ import { samplingAsk } from '../../src/vscode/ask-content';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 function ask(messages: SamplingMessage[], extra: { systemPrompt?: string } = {}) {
-  return samplingAsk('a1', { server: 'hostile', messages, maxTokens: 10, model: 'claude-test', tools: [], ...extra });
+  return samplingAsk('a1', { server: 'hostile', messages, maxTokens: 10, model: 'claude-test', tools: [], alwaysLimit: 100_000, ...extra });
 }
 
 describe('the sampling card’s content', () => {

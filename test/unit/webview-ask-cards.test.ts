@@ -29,6 +29,14 @@ const sampling: ClientAsk = {
   tools: [],
 };
 
+/** The same server asking again after its "Always" budget ran out. */
+const spentSampling: ClientAsk = { ...sampling, askId: 's4', alwaysLimit: 100_000, spent: { used: 100_480, limit: 100_000 } };
+/** Two servers allowed "Always": one with budget left, one spent. */
+const budgets = [
+  { server: 'everything', used: 12_345, limit: 100_000 },
+  { server: 'summarizer', used: 100_480, limit: 100_000 },
+];
+
 /** Every field kind the spec allows, built by the host's own code from a server's schema. */
 const SCHEMA = {
   type: 'object',
@@ -246,6 +254,31 @@ describe('chat webview: cards for what servers ask', () => {
     await page.waitForFunction(() => /open a page on xn--pple-43d\.com\. Warning: its name has letters outside a–z and reads “аpple\.com”/.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
   });
 
+  test('"Always" says what it allows; a server whose budget is spent asks again saying how much it used; the chat shows each budget', async () => {
+    const chat = await openWith({ ...sampling, alwaysLimit: 100_000 }, spentSampling);
+    const { page } = chat;
+    const first = page.locator('.ask-card[data-ask-id="s1"]');
+    assert.equal(await first.locator('.ask-always-limit').innerText(), 'up to 100,000 tokens until the window closes, then it asks again');
+    assert.equal(await first.locator('.ask-warnings').count(), 0);
+    const again = page.locator('.ask-card[data-ask-id="s4"]');
+    assert.equal(await again.locator('.ask-body > *').first().getAttribute('class'), 'ask-warnings');
+    assert.equal(await again.locator('.ask-warning').innerText(), 'everything had “Always” and has used its budget: 100,480 of 100,000 tokens. It asks again; Always starts a new budget.');
+    await page.waitForFunction(() => /Its budget after “Always” is used: 100,480 of 100,000 tokens\./.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
+    await first.locator('button[data-answer="always"]').click();
+    await chat.waitForPosted('answerAsk');
+    await chat.post({ type: 'askSettled', askId: 's1', outcome: 'always' } satisfies HostMessage);
+    await first.locator('.ask-outcome:not([hidden])').waitFor();
+    assert.equal(await first.locator('.ask-outcome').innerText(), 'Always allowed for everything, up to 100,000 tokens (until the window closes)');
+    await chat.post({ type: 'state', state: { ...readyState, samplingBudgets: budgets } } satisfies HostMessage);
+    await page.locator('#status .sampling-budget').nth(1).waitFor();
+    assert.deepEqual(await page.locator('#status .sampling-budget').allInnerTexts(), [
+      'everything may ask the model without asking you: 12,345 of 100,000 tokens used (until the window closes).',
+      "summarizer's sampling budget is spent (100,480 of 100,000 tokens): its next request asks you again.",
+    ]);
+    await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
+    await page.waitForFunction(() => document.querySelectorAll('#status .sampling-budget').length === 0);
+  });
+
   test('an ask that breaks the protocol is not drawn, and the chat goes on', async () => {
     const chat = await openWith();
     await chat.post({ type: 'ask', ask: { kind: 'form', askId: 'bad', server: 'x', message: 'm', fields: [{ kind: 'file', name: 'f', title: 'f', required: true }] } });
@@ -258,9 +291,9 @@ describe('chat webview: cards for what servers ask', () => {
   for (const theme of ['light', 'dark', 'hc-dark', 'hc-light'] as const) {
     test(`the cards are readable in ${theme} (contrast at least 4.5:1) and fit a narrow side bar`, async (t) => {
       const chat = await openChat({ theme, width: 320, height: 1400 });
-      await chat.post({ type: 'state', state: readyState } satisfies HostMessage);
+      await chat.post({ type: 'state', state: { ...readyState, samplingBudgets: budgets } } satisfies HostMessage);
       await chat.post({ type: 'replay', events: [] } satisfies HostMessage);
-      for (const ask of [sampling, form, secretForm, url, idnUrl, { ...url, askId: 'u2' }]) await chat.post({ type: 'ask', ask } satisfies HostMessage);
+      for (const ask of [sampling, spentSampling, form, secretForm, url, idnUrl, { ...url, askId: 'u2' }]) await chat.post({ type: 'ask', ask } satisfies HostMessage);
       const { page } = chat;
       await page.locator('.ask-card[data-ask-id="u2"]').waitFor();
       await page.locator('.ask-card[data-ask-id="f1"] button[data-answer="accept"]').click(); // shows the errors
@@ -271,12 +304,13 @@ describe('chat webview: cards for what servers ask', () => {
         return Array.from(document.querySelectorAll('.ask-card *')).filter((el) => el.getBoundingClientRect().right > width + 0.5).map((el) => el.className);
       });
       assert.deepEqual(overflow, []);
-      const measured = await measureContrast(page.locator('body'), ASK_CARD_TEXT);
+      const measured = await measureContrast(page.locator('body'), [...ASK_CARD_TEXT, '.sampling-budget span']);
       for (const s of ASK_CARD_TEXT) assert.ok(measured.some((m) => m.selector === s), `nothing matched ${s}`);
       const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0]!;
       t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
       assert.deepEqual(measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
-      for (const id of ['s1', 'f1', 'f9', 'u1', 'u3', 'u2']) await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
+      await page.locator('#status').screenshot({ path: screenshotPath(`sampling-budgets-${theme}`) });
+      for (const id of ['s1', 's4', 'f1', 'f9', 'u1', 'u3', 'u2']) await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
     });
   }
 });

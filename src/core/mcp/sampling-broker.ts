@@ -4,6 +4,7 @@ import type { ModelEntry } from '../agent/model-catalog';
 import type { SamplingHandler, ServerRequestContext } from './client-handlers';
 import { messageOf } from './errors';
 import { fromAnthropicMessage, toAnthropicRequest } from './sampling-anthropic';
+import { DEFAULT_ALWAYS_BUDGET, SamplingBudgets, type BudgetUse } from './sampling-budget';
 import { pickSamplingModel } from './sampling-model';
 
 /** The spec's answer to a sampling request the person denied (client spec, sampling: "User rejected sampling request"). */
@@ -23,11 +24,21 @@ export interface SamplingApproval {
   model: string;
   /** Names of the tools the server lets the model call in its reply. */
   tools: string[];
+  /** The tokens "always" allows this server before it asks again. */
+  alwaysLimit: number;
+  /** Set when the server had "always" and its budget cannot take this request: what it used. */
+  spent?: BudgetUse;
 }
 
 export interface SamplingBrokerOptions {
-  /** Ask the person; not called for a server they allowed "always". */
+  /** Ask the person; not called for a server they allowed "always" while its budget lasts. */
   ask(request: SamplingApproval, signal: AbortSignal): Promise<SamplingDecision>;
+  /** Told of a request that runs without asking ("always"), with its server's budget before it. */
+  allowed?(request: SamplingApproval, budget: BudgetUse): void;
+  /** The tokens "always" allows a server (input and output) before it asks again. Default 100,000. */
+  alwaysBudget?: number;
+  /** A server's budget was granted, used or taken back. */
+  onBudget?(): void;
   /** Do it: one Messages API call through the host's own client and key. */
   create(body: Anthropic.MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<Anthropic.Message>;
   /** The models the key can use (ModelCatalog.list), to choose among by the server's preferences. */
@@ -42,25 +53,32 @@ export interface SamplingBrokerOptions {
 
 /**
  * Sampling as the host allows it: the person approves every request unless they said "always" for that
- * server, a server has at most a few requests running (a flood is refused, not queued behind the
- * question), and the request runs on the host's Anthropic client with a model chosen from the server's
- * preferences.
+ * server and its token budget lasts (sampling-budget.ts), a server has at most a few requests running (a
+ * flood is refused, not queued behind the question), and the request runs on the host's Anthropic client
+ * with a model chosen from the server's preferences.
  */
 export class SamplingBroker {
   private readonly running = new Map<string, number>();
-  private readonly always = new Set<string>();
+  private readonly budgets: SamplingBudgets;
   readonly handler: SamplingHandler = (params, ctx) => this.sample(params, ctx);
 
-  constructor(private readonly options: SamplingBrokerOptions) {}
+  constructor(private readonly options: SamplingBrokerOptions) {
+    this.budgets = new SamplingBudgets(options.alwaysBudget ?? DEFAULT_ALWAYS_BUDGET, () => options.onBudget?.());
+  }
 
-  /** Whether the person said "always" for this server. */
+  /** Whether the person said "always" for this server (its budget may be spent). */
   isAlwaysAllowed(server: string): boolean {
-    return this.always.has(server);
+    return this.budgets.has(server);
   }
 
   /** Takes back an "always". */
   forget(server: string): void {
-    this.always.delete(server);
+    this.budgets.forget(server);
+  }
+
+  /** What each server with "always" has used of its budget. */
+  budgetUse(): BudgetUse[] {
+    return this.budgets.all();
   }
 
   private async sample(params: CreateMessageRequestParams, ctx: ServerRequestContext) {
@@ -82,33 +100,45 @@ export class SamplingBroker {
   private async approvedAndRun(params: CreateMessageRequestParams, ctx: ServerRequestContext) {
     const models = await this.options.models().catch(() => [] as ModelEntry[]);
     const model = pickSamplingModel(params.modelPreferences, models, this.options.defaultModel());
-    if (!this.always.has(ctx.server)) {
-      const hints = (params.modelPreferences?.hints ?? []).map((h) => h.name).filter((n): n is string => Boolean(n));
-      const decision = await this.options.ask(
-        {
-          server: ctx.server,
-          messages: params.messages,
-          systemPrompt: params.systemPrompt,
-          maxTokens: params.maxTokens,
-          modelHint: hints.length ? hints.join(', ') : undefined,
-          model,
-          tools: (params.tools ?? []).map((t) => t.name),
-        },
-        ctx.signal,
-      );
+    const hints = (params.modelPreferences?.hints ?? []).map((h) => h.name).filter((n): n is string => Boolean(n));
+    const approval: SamplingApproval = {
+      server: ctx.server,
+      messages: params.messages,
+      systemPrompt: params.systemPrompt,
+      maxTokens: params.maxTokens,
+      modelHint: hints.length ? hints.join(', ') : undefined,
+      model,
+      tools: (params.tools ?? []).map((t) => t.name),
+      alwaysLimit: this.budgets.limit,
+    };
+    const before = this.budgets.use(ctx.server);
+    const auto = this.budgets.hold(ctx.server, params.maxTokens);
+    const held = auto ? params.maxTokens : 0;
+    if (auto && before) this.options.allowed?.(approval, before);
+    else {
+      const decision = await this.options.ask(before ? { ...approval, spent: before } : approval, ctx.signal);
       if (decision === 'deny' || ctx.signal.aborted) throw rejected();
-      if (decision === 'always') this.always.add(ctx.server);
+      if (decision === 'always') this.budgets.grant(ctx.server);
     }
+    let used = 0;
+    try {
+      const message = await this.run(params, model, models, ctx.signal);
+      used = message.usage.input_tokens + message.usage.output_tokens;
+      this.options.onUsage?.(ctx.server, message.model, message.usage);
+      return fromAnthropicMessage(message, Boolean(params.tools?.length || params.toolChoice));
+    } finally {
+      this.budgets.settle(ctx.server, held, used);
+    }
+  }
+
+  private async run(params: CreateMessageRequestParams, model: string, models: readonly ModelEntry[], signal: AbortSignal): Promise<Anthropic.Message> {
     const entry = models.find((m) => m.id === model);
     const body = toAnthropicRequest(params, model, entry?.maxTokens ?? undefined);
-    let message: Anthropic.Message;
     try {
-      message = await this.options.create(body, ctx.signal);
+      return await this.options.create(body, signal);
     } catch (err) {
       throw new McpError(ErrorCode.InternalError, `the model request failed: ${messageOf(err)}`);
     }
-    this.options.onUsage?.(ctx.server, message.model, message.usage);
-    return fromAnthropicMessage(message, Boolean(params.tools?.length || params.toolChoice));
   }
 }
 
