@@ -50,9 +50,22 @@ function words(text: string): string {
     .toLowerCase();
 }
 
-/** Whether a piece of text names a secret. */
+const SECRET_ALL = new RegExp(SECRET.source, 'g');
+
+/** A clause that tells the person not to give something ("do not give us your PIN"). */
+const NEGATION = /\b(?:do not|don't|dont|never|not|no)\b/;
+
+/**
+ * Whether a piece of text names a secret it asks for: a clause that names one after a "do not" or "never"
+ * warns against it instead (server-everything's "do not give us your phone number, pin, or other sensitive info").
+ */
 export function namesSecret(text: string | undefined): boolean {
-  return text !== undefined && SECRET.test(words(text));
+  if (text === undefined) return false;
+  // Clauses first: words() turns a sentence's full stop into a space.
+  return text
+    .split(/[;!?()\n]|\.\s/)
+    .map(words)
+    .some((clause) => [...clause.matchAll(SECRET_ALL)].some((hit) => !NEGATION.test(clause.slice(0, hit.index))));
 }
 
 function fieldNamesSecret(f: FormField): boolean {
