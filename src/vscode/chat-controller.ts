@@ -76,7 +76,7 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
-    this.turns = new TurnSettings(deps.secrets);
+    this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;
     this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
     deps.asks?.attach(this.askSurface());

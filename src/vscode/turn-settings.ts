@@ -16,13 +16,17 @@ export class TurnSettings {
   readonly models = new ModelCatalog(() => this.client());
   private autoModel = DEFAULT_MODEL;
 
-  constructor(private readonly secrets: Secrets) {}
+  constructor(
+    private readonly secrets: Secrets,
+    /** Told which of a folder's settings were not used, and why. */
+    private readonly warn?: (line: string) => void,
+  ) {}
 
   /** Undefined without a key. The reply limit never exceeds the model's own. */
   async config(): Promise<TurnConfig | undefined> {
     const client = await this.client();
     if (!client) return undefined;
-    const settings = readSettings();
+    const settings = readSettings(this.warn);
     const model = await this.models.resolve(settings.model);
     const entry = await this.models.entry(model);
     const limit = entry?.maxTokens;
