@@ -35,7 +35,7 @@ export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
  * Which "always" an approval card offers: for this tool in this workspace, for running code (a
  * separate, confirmed choice: code can change any file), or none (files that always ask).
  */
-export const alwaysKindSchema = z.enum(['tool', 'code', 'none']);
+export const alwaysKindSchema = z.enum(['tool', 'code', 'host', 'none']);
 export type AlwaysKind = z.infer<typeof alwaysKindSchema>;
 
 /** Retry the failed request, set the API key, or go on after the iteration cap. */
@@ -102,6 +102,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     /** Short neutral lines, e.g. "Sandboxed (bubblewrap), network off." */
     notes: z.array(z.string()).optional(),
     alwaysKind: alwaysKindSchema.optional(),
+    /** With alwaysKind 'host': the hosts "always" allows (data would leave the machine for them). */
+    hosts: z.array(z.string().max(300)).max(20).optional(),
     /** A file change the host can show as a diff ("Review changes"). */
     review: z.boolean().optional(),
   }),

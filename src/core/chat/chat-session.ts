@@ -8,6 +8,7 @@ import type { ApprovalStore } from '../agent/approval-policy';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
 import { TurnCheckpoint } from '../checkpoint/turn-checkpoint';
+import { EgressGuard } from '../egress/egress-guard';
 import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from '../transcript/chat-store';
@@ -78,10 +79,18 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   private readonly pending = new Map<string, (d: ApprovalDecision) => void>();
   private meta: ChatMeta;
   private metaWrite: Promise<void> = Promise.resolve();
+  /** What may leave the machine: the hosts the person named are read from this chat's own messages. */
+  private readonly egress: EgressGuard;
 
   constructor(private readonly deps: ChatSessionDeps) {
     super();
     this.meta = deps.meta;
+    this.egress = new EgressGuard({ personText: () => this.personText(), store: deps.approvals });
+  }
+
+  /** What the person typed in this chat, oldest first (an MCP prompt counts as the command they typed). */
+  private personText(): string[] {
+    return this.eventList.flatMap((e) => (e.kind === 'user' ? [e.text] : []));
   }
 
   get id(): string {
@@ -223,6 +232,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       workspaceDir: this.deps.workspace,
       beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
       approvals: this.deps.approvals,
+      egress: this.egress,
       askApproval: (request, signal) => this.askApproval(request, signal),
       conversation: this.history,
       onMessage: (m) => void this.deps.store.messages.append(m),
@@ -279,6 +289,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
         warnings: request.warnings,
         notes: request.notes,
         alwaysKind: request.alwaysKind,
+        ...(request.hosts ? { hosts: request.hosts } : {}),
         ...(request.edit ? { review: true } : {}),
       });
       this.deps.onApprovalShown?.(request);
