@@ -2,7 +2,8 @@
  * The input area: attachment chips, an auto-growing textarea, Send / Stop.
  * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
  */
-import type { Mention, PastedImage, SlashItem } from '../../src/shared/protocol';
+import type { PastedImage } from '../../src/shared/protocol';
+import type { Mention, SlashItem } from '../../src/shared/requests';
 import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
 import { SlashPopup } from './slash-popup';
@@ -21,12 +22,12 @@ export interface ComposerDeps {
   onDraft: (text: string) => void;
   /** The model button, or `/model` sent as a message. */
   onPickModel: () => void;
-  /** Asks the host what `@query` could attach; returns the request's id. */
-  onComplete: (query: string) => number;
+  /** Asks the host what `@query` could attach. */
+  completeMentions: (query: string) => Promise<Mention[]>;
   /** A slash command (`/tools`, `/prompt s/n`): the host runs it; it is never sent to the model as text. */
   onSlash: (text: string) => void;
-  /** Asks the host what the `/` list offers for the text so far; returns the request's id. */
-  onCompleteSlash: (text: string) => number;
+  /** Asks the host what the `/` list offers for the text so far. */
+  completeSlash: (text: string) => Promise<SlashItem[]>;
 }
 
 /** `@` and what follows it, up to the caret (an e-mail address is not a mention: `@` must start a word). */
@@ -42,12 +43,14 @@ export class Composer {
   private readonly modelButton: HTMLButtonElement;
   private readonly mentions: MentionPopup;
   private readonly slash: SlashPopup;
-  private slashRequest = -1;
+  /** Counts `/` requests: only the newest one's answer is shown. */
+  private slashRequest = 0;
   /** The text the `/` list's items were offered for: typed past it, Enter runs what is typed, not a stale item. */
   private slashFor: string | undefined;
   /** Says why an `@` pick was refused; gone on the next keystroke. */
   private readonly note: HTMLElement;
-  private mentionRequest = -1;
+  /** Counts `@` requests: only the newest one's answer is shown. */
+  private mentionRequest = 0;
   /** Pasted images by their chip's key; sent with the message, not as workspace paths. */
   private readonly images = new Map<string, PastedImage>();
   private pasted = 0;
@@ -195,9 +198,11 @@ export class Composer {
     }
   }
 
-  /** The host's answer to an `@` request; an answer to an older request is dropped. */
-  showMentions(requestId: number, items: Mention[]): void {
-    if (requestId === this.mentionRequest && this.mentionToken() !== undefined) this.mentions.show(items);
+  /** Asks what `@query` could attach; an answer to an older request, or one that fails, shows nothing. */
+  private async requestMentions(query: string): Promise<void> {
+    const ticket = ++this.mentionRequest;
+    const items = await this.deps.completeMentions(query).catch(() => undefined);
+    if (items && ticket === this.mentionRequest && this.mentionToken() !== undefined) this.mentions.show(items);
   }
 
   /** The `@query` being typed, if the caret is at the end of one. */
@@ -216,7 +221,7 @@ export class Composer {
       return;
     }
     if (!this.mentions.isOpen) this.mentions.showLoading();
-    this.mentionTimer = setTimeout(() => (this.mentionRequest = this.deps.onComplete(token.query)), 80);
+    this.mentionTimer = setTimeout(() => void this.requestMentions(token.query), 80);
   }
 
   /** The `@query` text gives way to a chip, or to a note saying why there is none. */
@@ -240,10 +245,11 @@ export class Composer {
     this.input.focus();
   }
 
-  /** The host's answer to a `/` request; an answer to an older request, or to text no longer there, is dropped. */
-  showSlash(requestId: number, items: SlashItem[]): void {
-    const text = this.slashText();
-    if (requestId !== this.slashRequest || text === undefined) return;
+  /** Asks what the `/` list offers; an answer to an older request, to text no longer there, or one that fails, shows nothing. */
+  private async requestSlash(text: string): Promise<void> {
+    const ticket = ++this.slashRequest;
+    const items = await this.deps.completeSlash(text).catch(() => undefined);
+    if (!items || ticket !== this.slashRequest || this.slashText() !== text) return;
     this.slashFor = text;
     this.slash.show(items);
   }
@@ -261,7 +267,7 @@ export class Composer {
       this.slash.close();
       return;
     }
-    this.slashRequest = this.deps.onCompleteSlash(text);
+    void this.requestSlash(text);
   }
 
   /** A picked command fills the input; Enter on one that is complete runs it, else the list goes on to its arguments. */

@@ -13,6 +13,7 @@ import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
+import { answer, type RequestHandlers } from '../shared/requests';
 import { readMessageAttachments } from './attachments';
 import { withResourceTools } from '../core/agent/resource-tools';
 import { completeSlash } from '../core/chat/slash-completions';
@@ -108,6 +109,12 @@ export class ChatController implements vscode.Disposable {
     return this.session?.id;
   }
 
+  /** What the chat page may ask and get an answer to (shared/requests.ts). */
+  private readonly requests: RequestHandlers = {
+    completeMentions: ({ query }) => (this.deps.workspace ? completeMentions(this.deps.workspace, query) : []),
+    completeSlash: ({ text }) => completeSlash(text, this.deps.hub),
+  };
+
   async handle(message: WebviewMessage, from: ViewConnection): Promise<void> {
     switch (message.type) {
       case 'ready': {
@@ -146,14 +153,11 @@ export class ChatController implements vscode.Disposable {
         if (edit) await this.review.open(message.callId, edit);
         return;
       }
-      case 'complete':
-        from.post({ type: 'completions', requestId: message.requestId, items: this.deps.workspace ? await completeMentions(this.deps.workspace, message.query) : [] });
+      case 'request':
+        from.post(await answer(message, this.requests));
         return;
       case 'slash':
         return this.slash(message.text);
-      case 'completeSlash':
-        from.post({ type: 'slashCompletions', requestId: message.requestId, items: completeSlash(message.text, this.deps.hub) });
-        return;
       case 'pickModel':
         await vscode.commands.executeCommand('mcpAgent.pickModel');
         return;
