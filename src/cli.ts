@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import { ModelClient } from './core/agent/model-client';
 import { statSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { AskApproval, TurnStatus } from './core/agent/types';
@@ -74,7 +74,7 @@ async function main(): Promise<number> {
     return own.exit;
   }
   const terminal = { ask: (p: string) => lines.ask(p), line: (t: string) => renderer.line(t) };
-  const client = new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
+  const client = new ModelClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
   const catalog = new ModelCatalog(async () => client);
   // Set once the model is known; a server's sampling request before then runs on the default.
   let config: TurnConfig | undefined;

@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { ApiError, type ModelClient } from './model-client';
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
@@ -24,7 +25,7 @@ export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 const GO_ON = '[Your reply was cut off by the output limit. Go on from exactly where it stopped, without repeating what you already wrote.]';
 
 export interface AgentOptions {
-  client: Anthropic;
+  client: ModelClient;
   host: ToolHost;
   model: string;
   maxTokens?: number;
@@ -179,7 +180,7 @@ export class Agent {
       event({ kind: 'turn_end', turnId, status: 'max_iterations', error: note, action: 'continue' });
       return 'max_iterations';
     } catch (err) {
-      if (signal.aborted || err instanceof Anthropic.APIUserAbortError) {
+      if (signal.aborted || err instanceof ApiError.APIUserAbortError) {
         event({ kind: 'turn_end', turnId, status: 'stopped' });
         return 'stopped';
       }
@@ -273,7 +274,7 @@ export class Agent {
     const used = usageOf(reply.message.usage);
     this.count(used);
     this.lastPrompt = { tokens: promptTokens(used), messages: this.history.length };
-    if (signal.aborted) throw new Anthropic.APIUserAbortError();
+    if (signal.aborted) throw new ApiError.APIUserAbortError();
     reply.message.content.forEach((block, index) => {
       if (block.type === 'thinking' && block.thinking.trim().length > 0) {
         emit({ type: 'event', event: { kind: 'thinking', turnId, blockId: blockId(index), text: block.thinking } });
@@ -357,5 +358,5 @@ export class Agent {
 
 /** The API's 400 for a request over the model's input window. */
 function promptTooLong(err: unknown): boolean {
-  return err instanceof Anthropic.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
+  return err instanceof ApiError.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
 }

@@ -1,3 +1,4 @@
+import type { ModelClient } from '../agent/model-client';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
@@ -19,7 +20,7 @@ import { promptCommand } from './slash-commands';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
 export interface TurnConfig {
-  client: Anthropic;
+  client: ModelClient;
   model: string;
   maxTokens: number;
   maxIterations: number;
