@@ -71,6 +71,19 @@ describe('orchestrator under faults', () => {
     assert.match(textOf(r), /denied/);
   });
 
+  test('a call that needs approval is refused when the client cannot be asked, saying how to allow it', async () => {
+    const dir = workspace();
+    const orch = await start(dir);
+    reply = writeCall('refused.txt');
+    const r = await orch.call('start_agent', { session_name: 'refused', prompt: 'Write refused.txt' });
+    const text = textOf(r);
+    assert.match(text, /refused without asking/i);
+    assert.match(text, /workspace__write_file/);
+    assert.match(text, /MCP_AGENT_ORCHESTRATOR_APPROVE=all/);
+    assert.match(text, /elicitation/);
+    assert.equal(existsSync(join(dir, 'refused.txt')), false);
+  });
+
   test('a write to a sensitive file is refused without a way to ask, even with APPROVE=all', async () => {
     const dir = workspace();
     const orch = await start(dir, { env: { MCP_AGENT_ORCHESTRATOR_APPROVE: 'all' } });
@@ -122,7 +135,8 @@ describe('orchestrator under faults', () => {
     const port = (listener.address() as AddressInfo).port;
     const code = `import socket, time\ns = socket.create_connection(('127.0.0.1', ${port}))\ntime.sleep(120)\n`;
     reply = (body) => (isToolResultTurn(body) ? { text: 'stopped?' } : { text: '', toolUses: [{ name: 'workspace__run_code', input: { code, timeout: 120 } }] });
-    const orch = await start(dir, { env: { MCP_AGENT_SANDBOX: 'off' } });
+    // The person approves every call for this server; the definition's tools only offer run_code.
+    const orch = await start(dir, { env: { MCP_AGENT_SANDBOX: 'off', MCP_AGENT_ORCHESTRATOR_APPROVE: 'all' } });
     const controller = new AbortController();
     const call = orch.call('start_agent', { session_name: 'tool-cancel', agent_name: 'runner', prompt: 'run it' }, { signal: controller.signal });
     const socket = await connected;

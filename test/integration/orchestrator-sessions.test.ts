@@ -15,6 +15,8 @@ describe('orchestrator sessions', () => {
   let orch: Orchestrator;
   /** What the fake model does with each request, set by each test. */
   let reply: (body: MessagesBody) => Reply = () => ({ text: 'nothing scripted' });
+  /** The questions the person was asked. */
+  const asked: string[] = [];
 
   before(async () => {
     api = new FakeAnthropicApi((body) => reply(body));
@@ -26,7 +28,14 @@ describe('orchestrator sessions', () => {
         'You write the files you are asked for.',
       ),
     });
-    orch = await startOrchestrator(workspace, { env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url } });
+    // A client that can ask the person, and says yes: a definition's tools offer, they do not approve.
+    orch = await startOrchestrator(workspace, {
+      env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url },
+      elicit: (params) => {
+        asked.push(params.message);
+        return { action: 'accept', content: { decision: 'once' } };
+      },
+    });
   });
 
   after(async () => {
@@ -51,6 +60,8 @@ describe('orchestrator sessions', () => {
     assert.match(textOf(r), /Wrote out\/hello\.txt\./);
     assert.match(textOf(r), /Session first \(writer\): done/);
     assert.equal(readFileSync(join(workspace, 'out', 'hello.txt'), 'utf8'), 'hello from a sub-agent\n');
+    assert.equal(asked.length, 1, 'the write was asked, though the definition names the tool');
+    assert.match(asked[0]!, /Sub-agent "writer" asks: Write out\/hello\.txt/);
 
     const first = api.requests[before]!.body;
     assert.equal(first.model, 'claude-haiku-5-5', 'the alias in the definition picks the model');
@@ -115,34 +126,20 @@ describe('orchestrator sessions', () => {
     assert.equal(await updated, 'sessions://list');
   });
 
-  test('a call that needs approval is refused when the client cannot be asked, saying how to allow it', async () => {
-    reply = (body) =>
-      isToolResultTurn(body)
-        ? { text: 'I could not write it.' }
-        : { text: '', toolUses: [{ name: 'workspace__write_file', input: { path: 'refused.txt', content: 'x' } }] };
-    const r = await orch.call('start_agent', { session_name: 'refused', prompt: 'Write refused.txt' });
-    const text = textOf(r);
-    assert.match(text, /refused without asking/i);
-    assert.match(text, /workspace__write_file/);
-    assert.match(text, /MCP_AGENT_ORCHESTRATOR_APPROVE=all/);
-    assert.match(text, /elicitation/);
-    assert.equal(existsSync(join(workspace, 'refused.txt')), false);
-  });
-
   test('clean_sessions needs confirm, and deletes by age, by name or all', async () => {
     const refused = await orch.call('clean_sessions', { confirm: false });
     assert.equal(refused.isError, true);
     const none = await orch.call('clean_sessions', { confirm: true, older_than_days: 1 });
     assert.deepEqual((none.structuredContent as { deleted: string[] }).deleted, [], 'every session is younger than a day');
     const listChanged = new Promise<void>((resolve) => orch.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
-    const one = await orch.call('clean_sessions', { confirm: true, session_name: 'refused' });
-    assert.deepEqual((one.structuredContent as { deleted: string[] }).deleted, ['refused']);
-    assert.equal(existsSync(join(workspace, '.mcp-agent', 'sessions', 'refused')), false);
+    const one = await orch.call('clean_sessions', { confirm: true, session_name: 'second' });
+    assert.deepEqual((one.structuredContent as { deleted: string[] }).deleted, ['second']);
+    assert.equal(existsSync(join(workspace, '.mcp-agent', 'sessions', 'second')), false);
     await listChanged;
-    const missing = await orch.call('clean_sessions', { confirm: true, session_name: 'refused' });
+    const missing = await orch.call('clean_sessions', { confirm: true, session_name: 'second' });
     assert.equal(missing.isError, true);
     const all = await orch.call('clean_sessions', { confirm: true });
-    assert.deepEqual((all.structuredContent as { deleted: string[] }).deleted.sort(), ['first', 'second']);
+    assert.deepEqual((all.structuredContent as { deleted: string[] }).deleted.sort(), ['first']);
     assert.deepEqual(await sessions(orch), []);
     assert.equal((await orch.call('get_session', { session_name: 'first' })).isError, true);
   });
