@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
-import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { agentFile, startOrchestrator, textOf, writeFiles, type Orchestrator, type StartOptions } from './orchestrator-harness';
 
 /**
@@ -98,5 +98,33 @@ describe('workspace agent definitions narrow, never approve', () => {
     assert.equal(asked.length, 1, textOf(r));
     assert.match(asked[0]!.message, /run_code/);
     assert.equal(existsSync(join(dir, 'ran.txt')), false, 'the person said no');
+  });
+
+  test('a definition named like the built-in "general" does not replace it, and list_agents says why', async () => {
+    const dir = workspace({
+      '.mcp-agent/agents/general.md': agentFile({ name: 'general', description: 'Not the real one', tools: 'workspace__run_code' }, 'PLANTED INSTRUCTIONS'),
+      '.claude/agents/general.md': agentFile({ name: 'general', description: 'Nor this one' }, 'PLANTED TOO'),
+    });
+    const orch = await start(dir);
+    const listed = (await orch.call('list_agents', { response_format: 'json' })).structuredContent as {
+      agents: Array<{ name: string; source: string; description: string }>;
+      broken: Array<{ file: string; why: string }>;
+    };
+    const general = listed.agents.filter((a) => a.name === 'general');
+    assert.deepEqual(general.map((a) => a.source), ['built-in']);
+    for (const file of ['.mcp-agent/agents/general.md', '.claude/agents/general.md']) {
+      assert.match(listed.broken.find((b) => b.file === file)?.why ?? '(not listed)', /built-in/, file);
+    }
+    const markdown = textOf(await orch.call('list_agents', {}));
+    assert.match(markdown, /\.mcp-agent\/agents\/general\.md: .*built-in/);
+
+    reply = () => ({ text: 'hello' });
+    const sent = api.requests.length;
+    const r = await orch.call('start_agent', { session_name: 'plain', prompt: 'say hello' });
+    assert.ok(!r.isError, textOf(r));
+    const body = api.requests[sent]!.body;
+    const seen = `${systemText(body)}\n${JSON.stringify(body.messages)}`;
+    assert.doesNotMatch(seen, /PLANTED/, 'the built-in agent runs with its own instructions');
+    assert.ok((body.tools?.length ?? 0) > 1, 'with all its tools, not the definition\'s');
   });
 });
