@@ -5,13 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { agentFile, sessions, startOrchestrator, textOf, writeFiles, type Orchestrator } from './orchestrator-harness';
+import { agentFile, sessionPath, sessions, startOrchestrator, textOf, writeFiles, type Orchestrator } from './orchestrator-harness';
 
 /** Sub-agent sessions through the real orchestrator, its real workspace server and the fake Messages API. */
 
 describe('orchestrator sessions', () => {
   let api: FakeAnthropicApi;
   let workspace: string;
+  /** MCP_AGENT_HOME: the sessions are kept there. */
+  let home: string;
   let orch: Orchestrator;
   /** What the fake model does with each request, set by each test. */
   let reply: (body: MessagesBody) => Reply = () => ({ text: 'nothing scripted' });
@@ -22,6 +24,7 @@ describe('orchestrator sessions', () => {
     api = new FakeAnthropicApi((body) => reply(body));
     await api.start();
     workspace = mkdtempSync(join(tmpdir(), 'orch-sessions-'));
+    home = mkdtempSync(join(tmpdir(), 'orch-sessions-home-'));
     writeFiles(workspace, {
       '.mcp-agent/agents/writer.md': agentFile(
         { name: 'writer', description: 'Writes files', tools: 'workspace__write_file, workspace__read_file', model: 'haiku' },
@@ -30,7 +33,7 @@ describe('orchestrator sessions', () => {
     });
     // A client that can ask the person, and says yes: a definition's tools offer, they do not approve.
     orch = await startOrchestrator(workspace, {
-      env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url },
+      env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home },
       elicit: (params) => {
         asked.push(params.message);
         return { action: 'accept', content: { decision: 'once' } };
@@ -42,6 +45,7 @@ describe('orchestrator sessions', () => {
     await orch?.close();
     await api?.stop();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   });
 
   test('a sub-agent writes a file through the workspace server; the session is saved', async () => {
@@ -70,7 +74,7 @@ describe('orchestrator sessions', () => {
     assert.ok(progress.some((m) => /model call 1/.test(m)), progress.join('\n'));
     assert.ok(progress.some((m) => /calling workspace__write_file/.test(m)), progress.join('\n'));
 
-    const saved = JSON.parse(readFileSync(join(workspace, '.mcp-agent', 'sessions', 'first', 'session.json'), 'utf8'));
+    const saved = JSON.parse(readFileSync(sessionPath(home, workspace, 'first', 'session.json'), 'utf8'));
     assert.equal(saved.status, 'done');
     assert.equal(saved.agent, 'writer');
     assert.equal(saved.turns, 1);
@@ -79,7 +83,7 @@ describe('orchestrator sessions', () => {
     assert.equal(saved.usage.input + saved.usage.cacheRead + saved.usage.cacheWrite, billed);
     assert.ok(saved.usage.output > 0);
     assert.ok(saved.system?.text, 'the system prompt is kept for the next turns');
-    const lines = readFileSync(join(workspace, '.mcp-agent', 'sessions', 'first', 'messages.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(sessionPath(home, workspace, 'first', 'messages.jsonl'), 'utf8').trim().split('\n');
     assert.equal(lines.length, 4, 'prompt, tool call, tool result, reply');
   });
 
@@ -97,7 +101,7 @@ describe('orchestrator sessions', () => {
     const [s] = (await sessions(orch)).filter((x) => x.name === 'first');
     assert.equal(s?.turns, 2);
     assert.ok((s?.tokens ?? 0) > tokensBefore, 'the turn adds its tokens');
-    const saved = JSON.parse(readFileSync(join(workspace, '.mcp-agent', 'sessions', 'first', 'session.json'), 'utf8'));
+    const saved = JSON.parse(readFileSync(sessionPath(home, workspace, 'first', 'session.json'), 'utf8'));
     assert.equal(systemText(body), saved.system.text, 'the resumed turn sends the system prompt the session began with');
   });
 
@@ -134,7 +138,7 @@ describe('orchestrator sessions', () => {
     const listChanged = new Promise<void>((resolve) => orch.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
     const one = await orch.call('clean_sessions', { confirm: true, session_name: 'second' });
     assert.deepEqual((one.structuredContent as { deleted: string[] }).deleted, ['second']);
-    assert.equal(existsSync(join(workspace, '.mcp-agent', 'sessions', 'second')), false);
+    assert.equal(existsSync(sessionPath(home, workspace, 'second')), false);
     await listChanged;
     const missing = await orch.call('clean_sessions', { confirm: true, session_name: 'second' });
     assert.equal(missing.isError, true);
