@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { PRIVATE_FILE, PRIVATE_FOLDER } from '../transcript/jsonl-log';
 
 const tokens = z.number().int().nonnegative();
 
@@ -52,11 +53,14 @@ export async function readMeta(dir: string): Promise<ChatMeta | undefined> {
   }
 }
 
-/** Written to a temporary file and renamed over the old one: a crash leaves the old or the new, never half. */
+/**
+ * Written to a temporary file and renamed over the old one: a crash leaves the old or the new, never half.
+ * Private like the chat's logs (its title is the chat's first words).
+ */
 export async function writeMeta(dir: string, meta: ChatMeta): Promise<void> {
   const file = join(dir, 'meta.json');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER });
   const temp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
-  await writeFile(temp, JSON.stringify(meta), 'utf8');
+  await writeFile(temp, JSON.stringify(meta), { encoding: 'utf8', mode: PRIVATE_FILE });
   await rename(temp, file);
 }
