@@ -1,4 +1,5 @@
 import type { ApprovalStore } from '../../src/core/agent/approval-policy';
+import { isHostKey } from '../../src/core/egress/egress-guard';
 import type { ApprovalRequest, AskApproval } from '../../src/core/agent/types';
 import type { ApprovalDecision } from '../../src/shared/protocol';
 import type { AgentDefinition } from './agent-definitions';
@@ -23,7 +24,8 @@ export type Elicit = (message: string, allowAlways: boolean, signal: AbortSignal
  */
 export function sessionApprovals(mode: ApproveMode, always: Set<string>): ApprovalStore {
   return {
-    has: (key) => mode === 'all' || always.has(key),
+    // APPROVE=all approves tool calls, not data leaving for a host nobody named (egress-guard.ts), as the CLI's --yes.
+    has: (key) => (mode === 'all' && !isHostKey(key)) || always.has(key),
     add: (key) => void always.add(key),
   };
 }
@@ -43,7 +45,7 @@ export function approvalAsker(definition: AgentDefinition, mode: ApproveMode, el
         return 'deny';
       }
     }
-    refusals.push(refusal(request, sensitive ? sensitiveWhy(elicit, mode) : howToAllow(elicit, mode)));
+    refusals.push(refusal(request, request.egress ? egressWhy(request.egress.why, elicit) : sensitive ? sensitiveWhy(elicit, mode) : howToAllow(elicit, mode)));
     return 'deny';
   };
 }
@@ -58,6 +60,11 @@ function questionOf(definition: AgentDefinition, request: ApprovalRequest): stri
 
 function refusal(request: ApprovalRequest, why: string): Refusal {
   return { tool: request.tool.qualifiedName, reason: request.reason, why };
+}
+
+function egressWhy(why: string, elicit: Elicit | undefined): string {
+  const how = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking' : 'this MCP client cannot be asked (it does not declare the elicitation capability)';
+  return `${why} Sending data out needs a person's answer (MCP_AGENT_ORCHESTRATOR_APPROVE=all does not give it), and ${how}`;
 }
 
 function sensitiveWhy(elicit: Elicit | undefined, mode: ApproveMode): string {
