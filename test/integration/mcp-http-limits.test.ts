@@ -100,7 +100,10 @@ test('past 64 connections without a session the oldest are closed, and an initia
   const six = new Promise<void>((resolve) => (sixClosed = resolve));
   for (let i = 0; i < 70; i++) {
     const c = await silentConnection(server.port);
-    void c.closed.then(() => closedOnes.push(i) === 6 && sixClosed());
+    void c.closed.then(() => {
+      closedOnes.push(i);
+      if (closedOnes.length === 6) sixClosed();
+    });
     waiting.push(c);
   }
   await six;
