@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, stat, unlink } from 'node:fs/promises';
+import { lstat, open, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -104,7 +104,7 @@ async function readHolder(lock: string): Promise<Found> {
     if (code === 'ENOENT') return 'gone';
     if (code !== 'ELOOP') throw err;
     // A symlink under the lock's name: nobody's lock; it is removed (the link, never what it points to) once old.
-    const st = await stat(lock).catch(() => undefined);
+    const st = await lstat(lock).catch(() => undefined);
     return { holder: undefined, mtimeMs: st?.mtimeMs ?? 0 };
   }
   try {
