@@ -11,6 +11,7 @@ import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
+import { pageEvents } from '../core/chat/chat-format';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
 import { answer, type RequestHandlers } from '../shared/requests';
@@ -123,7 +124,7 @@ export class ChatController implements vscode.Disposable {
         await this.refreshKey();
         void this.refreshModels();
         from.post({ type: 'state', state: this.state() });
-        from.post({ type: 'replay', events: [...session.events] });
+        from.post({ type: 'replay', events: pageEvents(session.events) });
         for (const m of this.deps.asks?.pending() ?? []) from.post(m);
         this.views.markReady(from);
         return;
@@ -362,7 +363,7 @@ export class ChatController implements vscode.Disposable {
         this.chatsChanged.fire();
       }),
     );
-    if (replay) this.views.broadcast({ type: 'replay', events: [...session.events] });
+    if (replay) this.views.broadcast({ type: 'replay', events: pageEvents(session.events) });
     this.postState();
     this.chatsChanged.fire();
   }

@@ -1,5 +1,4 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { capHistory } from './result-caps';
 
 /** Joins consecutive messages of the same role, as the API expects roles to alternate. */
 export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
@@ -13,9 +12,9 @@ export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): A
 }
 
 /**
- * Makes a restored conversation valid for the API: joins same-role neighbours, answers tool
- * calls left without results (the window closed mid-call) with an error result, and caps tool
- * results saved before the caps existed (one oversized result would fail every later request).
+ * Makes a restored conversation valid for the API: joins same-role neighbours and answers tool
+ * calls left without results (the window closed mid-call) with an error result. (Results are capped
+ * when written; a chat from before that is migrated once: chat-format.ts.)
  */
 export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
   const merged = mergeConsecutive(messages);
@@ -37,7 +36,7 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
       merged[i + 1] = { role: 'user', content: [...missing, ...blocks(next)] };
     } else out.push({ role: 'user', content: missing });
   });
-  return capHistory(out);
+  return out;
 }
 
 export function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { PRIVATE_FILE, PRIVATE_FOLDER } from '../transcript/jsonl-log';
+import { CHAT_FORMAT } from './chat-format';
 
 const tokens = z.number().int().nonnegative();
 
@@ -23,6 +24,8 @@ export const chatMetaSchema = z.object({
   unpricedTurns: z.number().int().nonnegative().optional(),
   /** The system prompt the chat started with (kept so the cached prefix stays the same for the whole chat). */
   system: z.object({ text: z.string(), tools: z.array(z.string()) }).optional(),
+  /** The stored format (chat-format.ts); absent: 1. */
+  format: z.number().int().positive().optional(),
 });
 export type ChatMeta = z.infer<typeof chatMetaSchema>;
 
@@ -32,7 +35,7 @@ export function newChatId(): string {
 }
 
 export function newMeta(id: string, model: string, now = Date.now()): ChatMeta {
-  return { id, title: 'New chat', createdAt: now, updatedAt: now, model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+  return { id, title: 'New chat', createdAt: now, updatedAt: now, model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, format: CHAT_FORMAT };
 }
 
 /** A title from the first message: its first line, shortened at a word. */

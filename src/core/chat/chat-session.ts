@@ -15,6 +15,7 @@ import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from '../transcript/chat-store';
 import type { ApprovalDecision, ChatEvent, PastedImage, TurnUsage } from '../../shared/protocol';
 import { titleFrom, writeMeta, type ChatMeta } from './chat-meta';
+import { CHAT_FORMAT, migrate } from './chat-format';
 import { promptConversation } from './prompt-messages';
 import { promptCommand } from './slash-commands';
 
@@ -117,7 +118,14 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   /** Reads the saved chat once; a turn that was cut off (the window closed, the process died) is closed as interrupted. */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      const [events, messages] = await Promise.all([this.deps.store.events.load(), this.deps.store.messages.load()]);
+      let [events, messages] = await Promise.all([this.deps.store.events.load(), this.deps.store.messages.load()]);
+      const migrated = migrate(this.meta.format, events, messages);
+      if (migrated) {
+        ({ events, messages } = migrated);
+        await Promise.all([this.deps.store.events.replace(events), this.deps.store.messages.replace(messages)]);
+        // Not a use of the chat: its place in the history stays.
+        this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
+      }
       this.eventList = events;
       this.history = repairHistory(messages);
       const lastEnd = events.map((e) => e.kind).lastIndexOf('turn_end');
@@ -323,7 +331,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   /** Changes the meta file (queued, so writes land in order) and tells the front end. */
   private updateMeta(change: Partial<ChatMeta>): void {
-    this.meta = { ...this.meta, ...change, updatedAt: Date.now() };
+    this.meta = { ...this.meta, updatedAt: Date.now(), ...change };
     const meta = this.meta;
     const dir = this.deps.store.dir;
     // Told once it is on disk, so a list read on the news (the Chats view) finds it there.
