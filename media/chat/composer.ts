@@ -7,6 +7,7 @@ import type { Mention, SlashItem } from '../../src/shared/requests';
 import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
 import { SlashPopup } from './slash-popup';
+import { SendQueue } from './send-queue';
 import { basename } from './transcript';
 
 const MAX_TEXT = 200_000;
@@ -24,6 +25,8 @@ export interface ComposerDeps {
   onPickModel: () => void;
   /** Asks the host what `@query` could attach. */
   completeMentions: (query: string) => Promise<Mention[]>;
+  /** Says something to a screen reader without moving the focus. */
+  announce: (text: string) => void;
   /** A slash command (`/tools`, `/prompt s/n`): the host runs it; it is never sent to the model as text. */
   onSlash: (text: string) => void;
   /** Asks the host what the `/` list offers for the text so far. */
@@ -57,6 +60,8 @@ export class Composer {
   private mentionTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly attachments = new Map<string, string>();
   private busy = false;
+  /** What was sent during a turn, to go when it ends. */
+  private readonly queue: SendQueue;
   /** What was sent, oldest first, for Up / Down; `recallAt` is the entry shown, if one is. */
   private sent: string[] = [];
   private recallAt: number | undefined;
@@ -78,11 +83,13 @@ export class Composer {
     this.slash = new SlashPopup(this.input, (item, run) => this.pickSlash(item, run));
     this.note = h('div', { class: 'composer-note', attrs: { role: 'status' } });
     this.note.hidden = true;
+    this.queue = new SendQueue(deps.announce);
     this.el = h(
       'div',
       { class: 'composer', attrs: { id: 'composer' } },
       this.mentions.el,
       this.slash.el,
+      this.queue.el,
       this.chips,
       this.note,
       h('div', { class: 'input-box' }, this.input, h('div', { class: 'input-actions' }, this.stop, this.send)),
@@ -132,7 +139,10 @@ export class Composer {
     this.busy = busy;
     this.stop.hidden = !busy;
     this.send.hidden = busy;
+    this.input.placeholder = busy ? 'Queue a message for when this turn ends…' : 'Ask the agent…';
     this.updateSend();
+    const next = busy ? undefined : this.queue.next();
+    if (next) this.deps.onSend(next.text, next.attachments, next.images);
   }
 
   get isBusy(): boolean {
@@ -341,14 +351,17 @@ export class Composer {
       else this.deps.onSlash(trimmed);
       return;
     }
-    if (this.busy || trimmed === '') return;
+    if (trimmed === '') return;
     if (text.length > MAX_TEXT) {
       this.setHint(`Message too long (${text.length.toLocaleString()} characters; the limit is ${MAX_TEXT.toLocaleString()}).`);
       return;
     }
     // `//x` is the way to send a line that starts with `/`: one `/` comes off.
     const message = trimmed.startsWith('//') ? text.replace('/', '') : text;
-    this.deps.onSend(message, [...this.attachments.keys()].filter((k) => !this.images.has(k)), [...this.images.values()]);
+    const outgoing = { text: message, attachments: [...this.attachments.keys()].filter((k) => !this.images.has(k)), images: [...this.images.values()] };
+    // During a turn it waits its turn, visibly; it is never dropped.
+    if (this.busy) this.queue.add(outgoing);
+    else this.deps.onSend(outgoing.text, outgoing.attachments, outgoing.images);
     this.images.clear();
     this.sent.push(text);
     this.recallAt = undefined;
@@ -362,7 +375,7 @@ export class Composer {
   }
 
   private updateSend(): void {
-    this.send.disabled = this.busy || this.input.value.trim() === '';
+    this.send.disabled = this.input.value.trim() === '';
   }
 
   /** Grows with the text; CSS caps it (max-height) and then it scrolls. */

@@ -49,6 +49,7 @@ jumpLatest.addEventListener('click', () => pin.jumpToBottom());
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 const requests = new Correlator((message) => host.post(message));
 const composer = new Composer({
+  announce: (text) => announce(text, false),
   onSend: (text, attachments, images) => {
     host.post({ type: 'send', text, attachments, images });
     pin.jumpToBottom();
