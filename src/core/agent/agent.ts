@@ -9,7 +9,7 @@ import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capToolResults } from './result-caps';
-import { blocks, repairHistory } from './history-repair';
+import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
 import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
 import { addUsage, NO_USAGE, promptTokens, usageOf, type TokenUsage } from '../usage/token-usage';
@@ -22,6 +22,8 @@ import { unrunnableCalls } from './unrunnable-calls';
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 /** Sent for the person when a reply was cut off by the output limit. */
+/** Ends what was kept of a reply the person stopped while it streamed. */
+const INTERRUPTED = '[Interrupted: the person stopped this reply here.]';
 const GO_ON = '[Your reply was cut off by the output limit. Go on from exactly where it stopped, without repeating what you already wrote.]';
 
 export interface AgentOptions {
@@ -93,6 +95,8 @@ export class Agent {
   private turnUsage: TokenUsage = NO_USAGE;
   /** The prompt size the API reported for the last request, and how long the conversation was then. */
   private lastPrompt: { tokens: number; messages: number } | undefined;
+  /** The text of the reply streaming now, by block, kept if the person stops it. */
+  private partial: { turnId: string; texts: Map<string, string> } | undefined;
 
   private readonly egress: EgressGuard;
 
@@ -181,6 +185,7 @@ export class Agent {
       return 'max_iterations';
     } catch (err) {
       if (signal.aborted || err instanceof ApiError.APIUserAbortError) {
+        this.keepInterrupted(event);
         event({ kind: 'turn_end', turnId, status: 'stopped' });
         return 'stopped';
       }
@@ -188,6 +193,19 @@ export class Agent {
       event({ kind: 'turn_end', turnId, status: 'error', error: message, ...errorAction(err) });
       return 'error';
     }
+  }
+
+  /**
+   * The text of a reply stopped while it streamed is kept, as such: the chat shows it, and the model
+   * sees where it was cut (a reply it never finished, not one it gave in full).
+   */
+  private keepInterrupted(event: (e: ChatEvent) => void): void {
+    const kept = this.partial;
+    this.partial = undefined;
+    const texts = [...(kept?.texts ?? [])].filter(([, text]) => text.trim() !== '');
+    if (!kept || texts.length === 0) return;
+    for (const [blockId, text] of texts) event({ kind: 'assistant_text', turnId: kept.turnId, blockId, text });
+    this.push({ role: 'assistant', content: [{ type: 'text', text: `${texts.map(([, t]) => t).join('\n\n')}\n\n${INTERRUPTED}` }] });
   }
 
   private get maxTokens(): number {
@@ -270,7 +288,14 @@ export class Agent {
       { signal },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
-    const reply = await readReply(stream, (index, text) => emit({ type: 'delta', turnId, blockId: blockId(index), text }));
+    const partial = { turnId, texts: new Map<string, string>() };
+    this.partial = partial;
+    const reply = await readReply(stream, (index, text) => {
+      const id = blockId(index);
+      partial.texts.set(id, (partial.texts.get(id) ?? '') + text);
+      emit({ type: 'delta', turnId, blockId: id, text });
+    });
+    this.partial = undefined;
     const used = usageOf(reply.message.usage);
     this.count(used);
     this.lastPrompt = { tokens: promptTokens(used), messages: this.history.length };
@@ -337,17 +362,13 @@ export class Agent {
   }
 
   /**
-   * A failed request leaves the user message last; the next one joins it so roles keep alternating.
-   * onMessage gets only the new part: a persisted log is append-only and mergeConsecutive() joins it back.
+   * A new message of the person. A turn that was stopped or failed left theirs last, unanswered: it
+   * is closed by a line the model sees (NO_REPLY) instead of being joined to the new one, which would
+   * send both requests as one ("delete the old tests" + "no, just list them").
    */
   private addUserContent(content: Anthropic.ContentBlockParam[]): void {
-    const last = this.history[this.history.length - 1];
-    if (last?.role !== 'user') {
-      this.push({ role: 'user', content });
-      return;
-    }
-    this.history[this.history.length - 1] = { role: 'user', content: [...blocks(last), ...content] };
-    this.options.onMessage?.({ role: 'user', content });
+    if (this.history.at(-1)?.role === 'user') this.push(NO_REPLY_MESSAGE);
+    this.push({ role: 'user', content });
   }
 
   private push(message: Anthropic.MessageParam): void {
