@@ -65,7 +65,7 @@ function findTests(dir) {
 }
 
 if (withTests) {
-  const entries = [...findTests('test/unit'), ...findTests('test/integration'), ...findTests('test/ui')];
+  const entries = ['unit', 'webview', 'integration', 'ui'].flatMap((tier) => findTests(`test/${tier}`));
   // Test helpers that run as their own processes (fake servers, hostile MCP servers, the VS Code launcher).
   const processes = readdirSync('test/fakes').filter((f) => f.endsWith('.ts')).map((f) => `test/fakes/${f}`);
   builds.push({

@@ -1,13 +1,18 @@
 // `npm test`: the layer check and the typecheck, then whatever the tests need installed (Chromium, bubblewrap,
-// code-server), the build, the node:test unit and integration suites, then the real-VS-Code rig.
-// Usage: node scripts/test.mjs [--no-vscode | --conformance-only]   (`npm run test:unit` is `--no-vscode`: no
-// code-server; `--conformance-only` builds and runs just the MCP conformance suite, test/conformance/run.mjs)
+// code-server), the build, the node:test tiers (unit, webview in Chromium, integration with real processes),
+// the MCP conformance suite, then the real-VS-Code rig.
+// Usage: node scripts/test.mjs [--fast | --no-vscode | --conformance-only]
+//   --fast (`npm run test:fast`): the edit-test loop: layers, typecheck, build, test/unit (in-process: no browser,
+//          no code-server, no installs)
+//   --no-vscode (`npm run test:unit`): everything but code-server
+//   --conformance-only: builds and runs just the MCP conformance suite, test/conformance/run.mjs
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureVscode } from './ensure-vscode.mjs';
 const withVscode = !process.argv.includes('--no-vscode');
 const conformanceOnly = process.argv.includes('--conformance-only');
+const fast = process.argv.includes('--fast');
 
 function run(cmd, args, opts = {}) {
   console.log(`\n> ${cmd} ${args.join(' ')}`);
@@ -35,8 +40,17 @@ if (conformanceOnly) {
   process.exit(0);
 }
 
+const started = Date.now();
 run(process.execPath, ['scripts/check-layers.mjs']);
-run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit']);
+run(process.execPath, ['scripts/typecheck.mjs']);
+/** node:test over these files, two at a time; a test that hangs fails after 5 minutes instead of holding CI. */
+const nodeTests = (files) => run(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files]);
+if (fast) {
+  run(process.execPath, ['esbuild.mjs']);
+  nodeTests(findTests('out/test/unit'));
+  console.log(`\nfast tier passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  process.exit(0);
+}
 // Before the first test: the webview tests launch Chromium and the run_code tests use bubblewrap. A test that
 // finds either missing fails at once naming the fix; this step is what makes a fresh machine have them.
 console.log('\n> ensure test prerequisites');
@@ -47,14 +61,6 @@ try {
   process.exit(1);
 }
 run(process.execPath, ['esbuild.mjs']);
-run(process.execPath, [
-  '--test',
-  '--test-reporter=spec',
-  '--test-concurrency=2',
-  // A test that hangs fails after this long instead of holding CI until its own limit.
-  '--test-timeout=300000',
-  ...findTests('out/test/unit'),
-  ...findTests('out/test/integration'),
-]);
+nodeTests(['unit', 'webview', 'integration'].flatMap((tier) => findTests(`out/test/${tier}`)));
 conformance();
 if (withVscode) run(process.execPath, ['scripts/test-vscode.mjs', '--no-build']);

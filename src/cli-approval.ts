@@ -32,7 +32,9 @@ export function terminalApproval(terminal: ApprovalTerminal): AskApproval {
     const prompt =
       request.alwaysKind === 'tool'
         ? 'Allow? [y]es / [N]o / [a]lways for this session: '
-        : request.alwaysKind === 'code'
+        : request.alwaysKind === 'host'
+          ? `Allow? [y]es / [N]o / [a]lways allow ${printable((request.hosts ?? []).join(', '))} for this session: `
+          : request.alwaysKind === 'code'
           ? `Allow? [y]es / [N]o / type "${ALWAYS_CODE}" to run code without asking for the rest of this session (it can change any file here, including .vscode and .git): `
           : 'Allow? [y]es / [N]o (this one always asks): ';
     for (;;) {
@@ -44,7 +46,7 @@ export function terminalApproval(terminal: ApprovalTerminal): AskApproval {
       }
       if (answer === 'y' || answer === 'yes') return 'once';
       const always = answer === 'a' || answer === 'always';
-      if (request.alwaysKind === 'tool' && always) return 'always';
+      if ((request.alwaysKind === 'tool' || request.alwaysKind === 'host') && always) return 'always';
       if (request.alwaysKind === 'code' && answer === ALWAYS_CODE) return 'always';
       // Asked for an "always" that takes more, or is not offered: say so rather than guess.
       if (request.alwaysKind === 'code' && always) {
@@ -54,5 +56,23 @@ export function terminalApproval(terminal: ApprovalTerminal): AskApproval {
       if (request.alwaysKind === 'none' && always) terminal.line('("always" is not offered for this call: denied)');
       return 'deny';
     }
+  };
+}
+
+/**
+ * `--yes` approves tool calls, not data leaving the machine for a place nobody vouched for (egress-guard.ts):
+ * such a call is asked on the terminal when there is one, and refused, saying why, when there is none.
+ */
+export function yesApproval(terminal: ApprovalTerminal | undefined): AskApproval {
+  const asker = terminal && terminalApproval(terminal);
+  return async (request, signal) => {
+    if (!request.egress) return 'once';
+    if (asker) return asker(request, signal);
+    const hosts = request.egress.hosts.join(', ');
+    process.stderr.write(
+      `mcp-agent: refused ${printable(request.tool.qualifiedName)}: ${printable(request.egress.why)} --yes does not cover sending data out; ` +
+        (request.egress.rememberable ? `name ${printable(hosts)} in your prompt or pass --allow-host ${printable(request.egress.hosts[0] ?? '')}.\n` : 'run it in a terminal to be asked.\n'),
+    );
+    return 'deny';
   };
 }

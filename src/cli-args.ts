@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
 import { CHAT_ID } from './core/chat/chat-meta';
+import { hostOf } from './core/egress/hosts';
 
 export interface CliArgs {
   workspace: string;
@@ -21,11 +22,13 @@ export interface CliArgs {
   continueChat: boolean;
   /** Go on with this chat (an id from the chat list or a previous run). */
   resume?: string;
+  /** Hosts data may be sent to without asking, for this run (`--allow-host`, repeatable). */
+  allowHosts: string[];
 }
 
 export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-config <file>]... [--trust-workspace-servers]
                         [--continue | --resume <id>] [--model <name>] [--max-iterations <n>] [--max-tokens <n>]
-                        [--create-sample-db] ["prompt"]
+                        [--allow-host <host>]... [--create-sample-db] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
   Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn, /help lists the slash
@@ -36,6 +39,11 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-c
   (with them) and declines other forms and URLs; otherwise each call that changes something asks: y(es), N(o), or a(lways)
   for the rest of the session; run_code's "always" must be typed out ("always run code"), and a sensitive
   file (.vscode/settings.json, anything in .git, MCP configs) asks every time.
+  Data leaves the machine only for hosts you name: a call that would send a request to a host not named in
+  your messages asks first (y / N / a(lways) for that host, this session), and once the chat has read something
+  that looks like a secret (.env, keys, credential folders) every outbound call asks. --yes does not answer
+  these: they are asked on a terminal and refused without one. --allow-host <host> allows a host (and its
+  subdomains) for this run; repeatable.
   Every chat is saved (in ~/.mcp-agent/chats, or $MCP_AGENT_HOME/chats, shared with the VS Code extension):
   --continue goes on with the workspace's most recent chat, --resume <id> with that one; the id is printed when
   a run ends. After each turn the tokens it used (and its cost, where the model's price is known) go to stderr.
@@ -66,6 +74,7 @@ const OPTIONS = {
   'trust-workspace-servers': { type: 'boolean' },
   continue: { type: 'boolean', short: 'c' },
   resume: { type: 'string', short: 'r' },
+  'allow-host': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -95,6 +104,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     mcpConfigs: (values['mcp-config'] ?? []).filter((v): v is string => typeof v === 'string').map((f) => resolve(f)),
     trustWorkspaceServers: values['trust-workspace-servers'] === true,
     continueChat: values.continue === true,
+    allowHosts: (values['allow-host'] ?? []).filter((v): v is string => typeof v === 'string').map(allowedHost),
   };
   if (typeof values.resume === 'string') {
     if (!CHAT_ID.test(values.resume)) throw new Error(`--resume needs a chat id (letters and digits, as printed when a run ends), not "${values.resume}"`);
@@ -103,6 +113,13 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   if (args.continueChat && args.resume) throw new Error('use --continue or --resume <id>, not both');
   if (positionals.length > 0) args.prompt = positionals.join(' ');
   return args;
+}
+
+/** A host as requests spell it (lower case, punycode); a URL is taken for its host. */
+function allowedHost(value: string): string {
+  const host = hostOf(/^[a-z]+:\/\//i.test(value) ? value : `https://${value}/`);
+  if (!host) throw new Error(`--allow-host needs a host name, such as docs.python.org, not "${value}"`);
+  return host;
 }
 
 function wholeNumber(value: string | boolean | undefined, flag: string, min: number, fallback: number): number {

@@ -6,7 +6,7 @@ import { escapeControls as printable } from './cli-escape';
 import { terminalInput } from './cli-inputs';
 import type { MutableOutput } from './cli-muted-output';
 import type { ServerDefinition } from './core/mcp/config/definition';
-import { launchLine, secretNames } from './core/mcp/config/definition-summary';
+import { consentDetails, launchLine } from './core/mcp/config/definition-summary';
 import { formatDiagnostic, hasErrors } from './core/mcp/config/diagnostic';
 import { loadConfigFiles, type LoadContext, type LoadedFile } from './core/mcp/config/load';
 import { resolveServers } from './core/mcp/config/resolve';
@@ -77,7 +77,7 @@ export async function ownServers(args: CliArgs, ctx: LoadContext, term: ServerTe
   return { configs: servers.map((s) => s.config) };
 }
 
-/** One question for a file's servers, showing exactly what each would run and the names (never values) it is given. */
+/** One question for a file's servers, showing exactly what each would run, the names (never values) the file gives it, and what it takes from the person's side and where that goes. */
 async function consent(file: LoadedFile, ctx: LoadContext, term: ServerTerminal): Promise<boolean> {
   const n = file.definitions.length;
   term.line(`\nThis workspace's ${shown(file, ctx)} defines ${n === 1 ? 'an MCP server' : `${n} MCP servers`}. A server runs on this computer with your rights:`);
@@ -89,10 +89,7 @@ async function consent(file: LoadedFile, ctx: LoadContext, term: ServerTerminal)
 }
 
 function describe(d: ServerDefinition): string {
-  const names = secretNames(d);
-  const what = d.transport === 'stdio' ? 'environment' : 'headers';
-  const cwd = d.transport === 'stdio' ? `\n      in ${d.cwd}` : '';
-  return `  ${d.name}: ${launchLine(d)}${cwd}${names.length ? `\n      ${what}: ${names.join(', ')}` : ''}`;
+  return [`  ${d.name}: ${launchLine(d)}`, ...consentDetails(d).map((line) => `      ${line}`)].join('\n');
 }
 
 function skippedLine(files: LoadedFile[], ctx: LoadContext): string {

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import { ModelClient } from './core/agent/model-client';
 import { statSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { AskApproval, TurnStatus } from './core/agent/types';
@@ -11,7 +11,8 @@ import { ChatSession, type TurnConfig } from './core/chat/chat-session';
 import { usageLine, usageTotal } from './shared/usage-format';
 import { bundledServerConfigs } from './core/mcp/bundled-servers';
 import { McpHub } from './core/mcp/hub';
-import { terminalApproval } from './cli-approval';
+import { terminalApproval, yesApproval } from './cli-approval';
+import { hostKey } from './core/egress/egress-guard';
 import { parseArgs, USAGE, type CliArgs } from './cli-args';
 import { escapeControls } from './cli-escape';
 import { keysFromDotenv } from './cli-dotenv';
@@ -73,7 +74,7 @@ async function main(): Promise<number> {
     return own.exit;
   }
   const terminal = { ask: (p: string) => lines.ask(p), line: (t: string) => renderer.line(t) };
-  const client = new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
+  const client = new ModelClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
   const catalog = new ModelCatalog(async () => client);
   // Set once the model is known; a server's sampling request before then runs on the default.
   let config: TurnConfig | undefined;
@@ -99,7 +100,8 @@ async function main(): Promise<number> {
     for (const s of hub.statuses()) {
       if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
     }
-    const ask: AskApproval = args.yes ? async () => 'once' : terminalApproval({ ...terminal, color: process.stdout.isTTY === true });
+    const onTerminal = { ...terminal, color: process.stdout.isTTY === true };
+    const ask: AskApproval = args.yes ? yesApproval(process.stdin.isTTY === true ? onTerminal : undefined) : terminalApproval(onTerminal);
     const model = await catalog.resolve(args.model);
     const entry = await catalog.entry(model);
     const limit = entry?.maxTokens;
@@ -158,7 +160,7 @@ async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskAppro
     meta = found;
   }
   // "Always" answers last for this run only: the CLI keeps no approvals on disk.
-  const session = new ChatSession({ meta, store: history.store(meta.id), host: withResourceTools(hub), workspace: args.workspace, approvals: memoryApprovals(), ask });
+  const session = new ChatSession({ meta, store: history.store(meta.id), host: withResourceTools(hub), workspace: args.workspace, approvals: memoryApprovals(args.allowHosts), ask });
   await session.load();
   if (args.continueChat || args.resume) {
     const turns = session.events.filter((e) => e.kind === 'user').length;
@@ -276,8 +278,9 @@ function lineReader(rl: Interface): LineReader {
   };
 }
 
-function memoryApprovals(): { has(k: string): boolean; add(k: string): void } {
-  const keys = new Set<string>();
+/** "Always" answers for this run, starting with the hosts of --allow-host. */
+function memoryApprovals(allowHosts: readonly string[]): { has(k: string): boolean; add(k: string): void } {
+  const keys = new Set<string>(allowHosts.map(hostKey));
   return { has: (k) => keys.has(k), add: (k) => void keys.add(k) };
 }
 

@@ -1,8 +1,9 @@
 /**
  * A tool call waiting for the person: reason, warnings, preview, and Allow once / Always / Deny.
- * "Always" comes in three kinds: for an ordinary tool one button; for running code a separate,
- * confirmed choice (code can change any file, .vscode and .git included); none for files that
- * always ask.
+ * "Always" comes in four kinds: for an ordinary tool one button; for running code a separate,
+ * confirmed choice (code can change any file, .vscode and .git included); for the hosts a call would
+ * send data to, one button naming them; none for files that always ask and for outbound calls while
+ * a secret is in the conversation.
  */
 import type { AlwaysKind, ApprovalDecision } from '../../src/shared/protocol';
 import { h, icon } from './dom';
@@ -16,6 +17,8 @@ export interface ApprovalInfo {
   warnings?: string[];
   notes?: string[];
   alwaysKind?: AlwaysKind;
+  /** With alwaysKind 'host': the hosts "always" allows. */
+  hosts?: string[];
 }
 
 const ALWAYS_TOOL = 'Always allow in this workspace';
@@ -27,6 +30,7 @@ const ALWAYS_CODE_CONFIRM = 'Yes, always run code';
 const DECISION_TEXT: Record<AlwaysKind, Record<ApprovalDecision, string>> = {
   tool: { once: 'Allowed once', always: 'Always allowed in this workspace', deny: 'Denied' },
   code: { once: 'Allowed once', always: 'Code runs without asking in this workspace', deny: 'Denied' },
+  host: { once: 'Allowed once', always: 'Always allowed in this workspace', deny: 'Denied' },
   none: { once: 'Allowed once', always: 'Allowed once', deny: 'Denied' },
 };
 
@@ -49,6 +53,7 @@ export class ApprovalCard {
 
     const row = h('div', { class: 'approval-buttons' }, button('once', 'Allow once', 'btn-primary'));
     if (this.kind === 'tool') row.append(button('always', ALWAYS_TOOL, 'btn-secondary'));
+    if (this.kind === 'host') row.append(button('always', `Always allow ${(info.hosts ?? []).join(', ')} in this workspace`, 'btn-secondary'));
     row.append(button('deny', 'Deny', 'btn-secondary btn-deny'));
     // A file change is reviewed in the editor's diff; this brings the diff back if it was closed.
     if (onReview) row.append(h('button', { class: 'btn btn-secondary review', text: 'Review changes', attrs: { type: 'button' }, onClick: onReview }));

@@ -2,10 +2,12 @@
  * The input area: attachment chips, an auto-growing textarea, Send / Stop.
  * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
  */
-import type { Mention, PastedImage, SlashItem } from '../../src/shared/protocol';
+import type { PastedImage } from '../../src/shared/protocol';
+import type { Mention, SlashItem } from '../../src/shared/requests';
 import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
 import { SlashPopup } from './slash-popup';
+import { SendQueue } from './send-queue';
 import { basename } from './transcript';
 
 const MAX_TEXT = 200_000;
@@ -21,12 +23,14 @@ export interface ComposerDeps {
   onDraft: (text: string) => void;
   /** The model button, or `/model` sent as a message. */
   onPickModel: () => void;
-  /** Asks the host what `@query` could attach; returns the request's id. */
-  onComplete: (query: string) => number;
+  /** Asks the host what `@query` could attach. */
+  completeMentions: (query: string) => Promise<Mention[]>;
+  /** Says something to a screen reader without moving the focus. */
+  announce: (text: string) => void;
   /** A slash command (`/tools`, `/prompt s/n`): the host runs it; it is never sent to the model as text. */
   onSlash: (text: string) => void;
-  /** Asks the host what the `/` list offers for the text so far; returns the request's id. */
-  onCompleteSlash: (text: string) => number;
+  /** Asks the host what the `/` list offers for the text so far. */
+  completeSlash: (text: string) => Promise<SlashItem[]>;
 }
 
 /** `@` and what follows it, up to the caret (an e-mail address is not a mention: `@` must start a word). */
@@ -42,18 +46,22 @@ export class Composer {
   private readonly modelButton: HTMLButtonElement;
   private readonly mentions: MentionPopup;
   private readonly slash: SlashPopup;
-  private slashRequest = -1;
+  /** Counts `/` requests: only the newest one's answer is shown. */
+  private slashRequest = 0;
   /** The text the `/` list's items were offered for: typed past it, Enter runs what is typed, not a stale item. */
   private slashFor: string | undefined;
   /** Says why an `@` pick was refused; gone on the next keystroke. */
   private readonly note: HTMLElement;
-  private mentionRequest = -1;
+  /** Counts `@` requests: only the newest one's answer is shown. */
+  private mentionRequest = 0;
   /** Pasted images by their chip's key; sent with the message, not as workspace paths. */
   private readonly images = new Map<string, PastedImage>();
   private pasted = 0;
   private mentionTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly attachments = new Map<string, string>();
   private busy = false;
+  /** What was sent during a turn, to go when it ends. */
+  private readonly queue: SendQueue;
   /** What was sent, oldest first, for Up / Down; `recallAt` is the entry shown, if one is. */
   private sent: string[] = [];
   private recallAt: number | undefined;
@@ -75,11 +83,13 @@ export class Composer {
     this.slash = new SlashPopup(this.input, (item, run) => this.pickSlash(item, run));
     this.note = h('div', { class: 'composer-note', attrs: { role: 'status' } });
     this.note.hidden = true;
+    this.queue = new SendQueue(deps.announce);
     this.el = h(
       'div',
       { class: 'composer', attrs: { id: 'composer' } },
       this.mentions.el,
       this.slash.el,
+      this.queue.el,
       this.chips,
       this.note,
       h('div', { class: 'input-box' }, this.input, h('div', { class: 'input-actions' }, this.stop, this.send)),
@@ -129,7 +139,10 @@ export class Composer {
     this.busy = busy;
     this.stop.hidden = !busy;
     this.send.hidden = busy;
+    this.input.placeholder = busy ? 'Queue a message for when this turn ends…' : 'Ask the agent…';
     this.updateSend();
+    const next = busy ? undefined : this.queue.next();
+    if (next) this.deps.onSend(next.text, next.attachments, next.images);
   }
 
   get isBusy(): boolean {
@@ -195,9 +208,11 @@ export class Composer {
     }
   }
 
-  /** The host's answer to an `@` request; an answer to an older request is dropped. */
-  showMentions(requestId: number, items: Mention[]): void {
-    if (requestId === this.mentionRequest && this.mentionToken() !== undefined) this.mentions.show(items);
+  /** Asks what `@query` could attach; an answer to an older request, or one that fails, shows nothing. */
+  private async requestMentions(query: string): Promise<void> {
+    const ticket = ++this.mentionRequest;
+    const items = await this.deps.completeMentions(query).catch(() => undefined);
+    if (items && ticket === this.mentionRequest && this.mentionToken() !== undefined) this.mentions.show(items);
   }
 
   /** The `@query` being typed, if the caret is at the end of one. */
@@ -216,7 +231,7 @@ export class Composer {
       return;
     }
     if (!this.mentions.isOpen) this.mentions.showLoading();
-    this.mentionTimer = setTimeout(() => (this.mentionRequest = this.deps.onComplete(token.query)), 80);
+    this.mentionTimer = setTimeout(() => void this.requestMentions(token.query), 80);
   }
 
   /** The `@query` text gives way to a chip, or to a note saying why there is none. */
@@ -240,10 +255,11 @@ export class Composer {
     this.input.focus();
   }
 
-  /** The host's answer to a `/` request; an answer to an older request, or to text no longer there, is dropped. */
-  showSlash(requestId: number, items: SlashItem[]): void {
-    const text = this.slashText();
-    if (requestId !== this.slashRequest || text === undefined) return;
+  /** Asks what the `/` list offers; an answer to an older request, to text no longer there, or one that fails, shows nothing. */
+  private async requestSlash(text: string): Promise<void> {
+    const ticket = ++this.slashRequest;
+    const items = await this.deps.completeSlash(text).catch(() => undefined);
+    if (!items || ticket !== this.slashRequest || this.slashText() !== text) return;
     this.slashFor = text;
     this.slash.show(items);
   }
@@ -261,7 +277,7 @@ export class Composer {
       this.slash.close();
       return;
     }
-    this.slashRequest = this.deps.onCompleteSlash(text);
+    void this.requestSlash(text);
   }
 
   /** A picked command fills the input; Enter on one that is complete runs it, else the list goes on to its arguments. */
@@ -335,14 +351,17 @@ export class Composer {
       else this.deps.onSlash(trimmed);
       return;
     }
-    if (this.busy || trimmed === '') return;
+    if (trimmed === '') return;
     if (text.length > MAX_TEXT) {
       this.setHint(`Message too long (${text.length.toLocaleString()} characters; the limit is ${MAX_TEXT.toLocaleString()}).`);
       return;
     }
     // `//x` is the way to send a line that starts with `/`: one `/` comes off.
     const message = trimmed.startsWith('//') ? text.replace('/', '') : text;
-    this.deps.onSend(message, [...this.attachments.keys()].filter((k) => !this.images.has(k)), [...this.images.values()]);
+    const outgoing = { text: message, attachments: [...this.attachments.keys()].filter((k) => !this.images.has(k)), images: [...this.images.values()] };
+    // During a turn it waits its turn, visibly; it is never dropped.
+    if (this.busy) this.queue.add(outgoing);
+    else this.deps.onSend(outgoing.text, outgoing.attachments, outgoing.images);
     this.images.clear();
     this.sent.push(text);
     this.recallAt = undefined;
@@ -356,7 +375,7 @@ export class Composer {
   }
 
   private updateSend(): void {
-    this.send.disabled = this.busy || this.input.value.trim() === '';
+    this.send.disabled = this.input.value.trim() === '';
   }
 
   /** Grows with the text; CSS caps it (max-height) and then it scrolls. */

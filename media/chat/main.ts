@@ -4,6 +4,7 @@
  */
 import './zod-csp';
 import { hostMessageSchema, type ChatState, type HostMessage } from '../../src/shared/protocol';
+import { Correlator } from '../../src/shared/requests';
 import { AskCards } from './ask-cards';
 import { Composer } from './composer';
 import { h, icon } from './dom';
@@ -46,28 +47,21 @@ const pin = new ScrollPin(scroller, messages, (pinned) => {
 jumpLatest.addEventListener('click', () => pin.jumpToBottom());
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
-let completions = 0;
+const requests = new Correlator((message) => host.post(message));
 const composer = new Composer({
+  announce: (text) => announce(text, false),
   onSend: (text, attachments, images) => {
     host.post({ type: 'send', text, attachments, images });
     pin.jumpToBottom();
   },
   onStop: () => host.post({ type: 'stop' }),
   onPickModel: () => host.post({ type: 'pickModel' }),
-  onComplete: (query) => {
-    const requestId = ++completions;
-    host.post({ type: 'complete', requestId, query });
-    return requestId;
-  },
+  completeMentions: (query) => requests.request('completeMentions', { query }),
   onSlash: (text) => {
     host.post({ type: 'slash', text });
     pin.jumpToBottom();
   },
-  onCompleteSlash: (text) => {
-    const requestId = ++completions;
-    host.post({ type: 'completeSlash', requestId, text });
-    return requestId;
-  },
+  completeSlash: (text) => requests.request('completeSlash', { text }),
   // The draft survives the view being hidden and restored.
   onDraft: (draft) => {
     clearTimeout(saveTimer);
@@ -149,9 +143,8 @@ function handle(msg: HostMessage): void {
     case 'delta': return transcript.delta(msg.turnId, msg.blockId, msg.text);
     case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
     case 'attach': return composer.attach(msg.path, msg.label);
-    case 'slashCompletions': return composer.showSlash(msg.requestId, msg.items);
+    case 'response': return requests.settle(msg);
     case 'focus': return composer.focus();
-    case 'completions': return composer.showMentions(msg.requestId, msg.items);
     case 'ask': return asks.show(msg.ask);
     case 'askSettled': return asks.settle(msg.askId, msg.outcome);
   }

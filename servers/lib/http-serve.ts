@@ -3,7 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { refusal } from './http-guard';
+import { PreSessionSockets } from './pre-session-sockets';
+import { readJsonBody } from './request-body';
 
 export interface HttpServeOptions {
   /** 0 picks a free port; the one taken is in the result. */
@@ -32,6 +35,20 @@ interface Session {
 export const MCP_PATH = '/mcp';
 
 /**
+ * What a connection may cost before it carries a session: its headers must arrive within
+ * HEADERS_TIMEOUT_MS and its whole request within REQUEST_TIMEOUT_MS (answered 408 and closed
+ * otherwise; Node checks every CHECK_INTERVAL_MS), and at most MAX_PRE_SESSION_SOCKETS wait at
+ * once. Loopback clients send a request in well under a millisecond; a response, however long
+ * (an SSE stream), is not bounded by these.
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const CHECK_INTERVAL_MS = 1_000;
+const MAX_PRE_SESSION_SOCKETS = 64;
+/** The SDK's own limit on a request body (DEFAULT_MAX_REQUEST_BODY_SIZE). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
  * Streamable HTTP on 127.0.0.1 only, at /mcp, one session per client (Mcp-Session-Id), every
  * request checked by http-guard.ts first.
  */
@@ -49,6 +66,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   };
 
   const openSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // A whole server is built only for a whole initialize: never for a connection still sending, nor for anything else.
+    const body = await readJsonBody(req, MAX_BODY_BYTES);
+    if (!body) return;
+    if (!body.ok) return answer(res, body.status, body.message, {}, body.code);
+    const initializes = Array.isArray(body.value) ? body.value.some(isInitializeRequest) : isInitializeRequest(body.value);
+    if (!initializes) return answer(res, 400, 'Bad request: no Mcp-Session-Id; POST initialize first');
     if (sessions.size >= max) {
       const oldest = [...sessions.entries()].sort((a, b) => a[1].used - b[1].used)[0];
       if (oldest) {
@@ -63,12 +86,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       onsessionclosed: (id) => void closeSession(id),
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
-    // Anything but an initialize (answered 400 by the transport) leaves no session: nothing to keep.
-    if (!transport.sessionId || !sessions.has(transport.sessionId)) {
-      await transport.close().catch(() => undefined);
-      await server.close().catch(() => undefined);
+    await transport.handleRequest(req, res, body.value);
+    if (transport.sessionId !== undefined && sessions.has(transport.sessionId)) {
+      presession.joined(req.socket);
+      return;
     }
+    // An initialize the transport refused (a bad Accept header, say) leaves no session: nothing to keep.
+    await transport.close().catch(() => undefined);
+    await server.close().catch(() => undefined);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -79,6 +104,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (typeof id === 'string') {
       const session = sessions.get(id);
       if (!session) return answer(res, 404, 'Session not found: initialize a new one');
+      presession.joined(req.socket);
       session.used = Date.now();
       return session.transport.handleRequest(req, res);
     }
@@ -86,13 +112,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     return openSession(req, res);
   };
 
-  const http: Server = createServer((req, res) => {
+  const http: Server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       options.log(`request failed: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) answer(res, 500, 'Internal error');
       else res.end();
     });
   });
+  const presession = new PreSessionSockets(http, MAX_PRE_SESSION_SOCKETS, options.log);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, '127.0.0.1', () => {
@@ -113,7 +140,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
 }
 
 /** A JSON-RPC error body, which MCP clients show, with the status that says what happened. */
-function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

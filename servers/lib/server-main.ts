@@ -118,6 +118,13 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
   process.on('SIGTERM', exit);
   process.on('SIGINT', exit);
   process.stderr.write(`${name}: serving ${workspace} at ${serving.url}${token ? ' (bearer token required)' : ''}\n`);
+  if (!token) {
+    process.stderr.write(
+      `${name}: warning: ${HTTP_TOKEN_ENV} is not set, so any process on this machine, of any user, can connect to ` +
+        `${serving.url} and call this server's tools (the workspace server's run_code runs code as you); ` +
+        `set ${HTTP_TOKEN_ENV} to require "Authorization: Bearer <token>"\n`,
+    );
+  }
 }
 
 /** Each HTTP session's server declares logging too, and says what it serves once the session is up. */

@@ -59,10 +59,15 @@ export const GENERAL_AGENT: AgentDefinition = {
   source: 'built-in',
 };
 
+/** The agents the orchestrator brings; no workspace definition may take one of their names. */
+const BUILT_IN_AGENTS: readonly AgentDefinition[] = [GENERAL_AGENT];
+
 /** Reads every definition; a file that cannot be one is listed in `broken` with why, never skipped silently. */
 export async function loadAgents(workspace: string): Promise<AgentCatalog> {
   const sandbox = new Sandbox(workspace);
-  const byName = new Map<string, AgentDefinition>();
+  // Built-ins first: a repository's file named like one would otherwise run where the built-in is expected
+  // (start_agent without agent_name), with the repository's instructions and tools.
+  const byName = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((a) => [a.name, a]));
   const broken: BrokenDefinition[] = [];
   for (const folder of AGENT_FOLDERS) {
     for (const file of await markdownFiles(sandbox, folder, broken)) {
@@ -72,11 +77,11 @@ export async function loadAgents(workspace: string): Promise<AgentCatalog> {
         continue;
       }
       const earlier = byName.get(loaded.name);
-      if (earlier) broken.push({ file, why: `the name "${loaded.name}" is already taken by ${earlier.source}, which is used instead` });
+      if (earlier?.source === 'built-in') broken.push({ file, why: `"${loaded.name}" is the name of a built-in agent, which a definition cannot replace; give it another name` });
+      else if (earlier) broken.push({ file, why: `the name "${loaded.name}" is already taken by ${earlier.source}, which is used instead` });
       else byName.set(loaded.name, loaded);
     }
   }
-  if (!byName.has(GENERAL_AGENT.name)) byName.set(GENERAL_AGENT.name, GENERAL_AGENT);
   return { agents: [...byName.values()], broken };
 }
 

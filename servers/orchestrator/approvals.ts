@@ -1,4 +1,5 @@
 import type { ApprovalStore } from '../../src/core/agent/approval-policy';
+import { isHostKey } from '../../src/core/egress/egress-guard';
 import type { ApprovalRequest, AskApproval } from '../../src/core/agent/types';
 import type { ApprovalDecision } from '../../src/shared/protocol';
 import type { AgentDefinition } from './agent-definitions';
@@ -15,17 +16,16 @@ export interface Refusal {
 export type Elicit = (message: string, allowAlways: boolean, signal: AbortSignal) => Promise<ApprovalDecision>;
 
 /**
- * What a sub-agent may do without asking: the tools its definition names exactly, every tool with
- * MCP_AGENT_ORCHESTRATOR_APPROVE=all, and what the person allowed "always" for this session.
- * Writes to sensitive files never pass here (approval-policy asks for them whatever this says).
+ * What a sub-agent may do without asking: what the person allowed, and nothing else. That is every call
+ * with MCP_AGENT_ORCHESTRATOR_APPROVE=all (set where the person starts the server) and what they answered
+ * "always" for this session. The agent definition has no say: it is the workspace's file, and the
+ * workspace is untrusted. Writes to sensitive files never pass here (approval-policy asks for them
+ * whatever this says).
  */
-export function sessionApprovals(definition: AgentDefinition, mode: ApproveMode, always: Set<string>): ApprovalStore {
-  const approved = [...definition.allow.approved].map((q) => {
-    const at = q.indexOf('__');
-    return `${q.slice(0, at)}/${q.slice(at + 2)}@`;
-  });
+export function sessionApprovals(mode: ApproveMode, always: Set<string>): ApprovalStore {
   return {
-    has: (key) => mode === 'all' || always.has(key) || approved.some((prefix) => key.startsWith(prefix)),
+    // APPROVE=all approves tool calls, not data leaving for a host nobody named (egress-guard.ts), as the CLI's --yes.
+    has: (key) => (mode === 'all' && !isHostKey(key)) || always.has(key),
     add: (key) => void always.add(key),
   };
 }
@@ -45,7 +45,7 @@ export function approvalAsker(definition: AgentDefinition, mode: ApproveMode, el
         return 'deny';
       }
     }
-    refusals.push(refusal(request, sensitive ? sensitiveWhy(elicit, mode) : howToAllow(definition, request, elicit, mode)));
+    refusals.push(refusal(request, request.egress ? egressWhy(request.egress.why, elicit) : sensitive ? sensitiveWhy(elicit, mode) : howToAllow(elicit, mode)));
     return 'deny';
   };
 }
@@ -62,6 +62,11 @@ function refusal(request: ApprovalRequest, why: string): Refusal {
   return { tool: request.tool.qualifiedName, reason: request.reason, why };
 }
 
+function egressWhy(why: string, elicit: Elicit | undefined): string {
+  const how = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking' : 'this MCP client cannot be asked (it does not declare the elicitation capability)';
+  return `${why} Sending data out needs a person's answer (MCP_AGENT_ORCHESTRATOR_APPROVE=all does not give it), and ${how}`;
+}
+
 function sensitiveWhy(elicit: Elicit | undefined, mode: ApproveMode): string {
   const how = elicit
     ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking'
@@ -69,12 +74,11 @@ function sensitiveWhy(elicit: Elicit | undefined, mode: ApproveMode): string {
   return `it writes a file that makes an editor, git or an MCP host run commands, which always needs a person's approval, and ${how}${mode === 'all' ? ' (APPROVE=all does not cover these files)' : ''}`;
 }
 
-function howToAllow(definition: AgentDefinition, request: ApprovalRequest, elicit: Elicit | undefined, mode: ApproveMode): string {
+function howToAllow(elicit: Elicit | undefined, mode: ApproveMode): string {
   const nobody = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only refuses calls that change something' : 'nobody could be asked: this MCP client does not declare the elicitation capability';
-  const where =
-    definition.source === 'built-in'
-      ? `write an agent definition in .mcp-agent/agents/ whose tools name "${request.tool.qualifiedName}"`
-      : `name "${request.tool.qualifiedName}" in the tools of ${definition.source}`;
-  const env = mode === 'read-only' ? 'unset MCP_AGENT_ORCHESTRATOR_APPROVE (to be asked) or set it to all' : 'start the orchestrator with MCP_AGENT_ORCHESTRATOR_APPROVE=all';
-  return `${nobody}. To allow it, ${where}, or ${env}`;
+  const how =
+    mode === 'read-only'
+      ? 'unset MCP_AGENT_ORCHESTRATOR_APPROVE (to be asked) or set it to all'
+      : 'use an MCP client that can ask you (elicitation), or start the orchestrator with MCP_AGENT_ORCHESTRATOR_APPROVE=all';
+  return `${nobody}. To allow it, ${how}`;
 }

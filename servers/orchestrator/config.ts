@@ -1,4 +1,5 @@
 import { DEFAULT_MODEL } from '../../src/core/agent/models';
+import { agentHome } from '../../src/core/chat/chat-home';
 
 /** How the sub-agents' calls that would ask the person are decided when nobody can be asked. */
 export type ApproveMode = 'ask' | 'read-only' | 'all';
@@ -15,6 +16,8 @@ export interface OrchestratorConfig {
   maxParallel: number;
   /** Model calls in one sub-agent turn. */
   maxIterations: number;
+  /** MCP_AGENT_HOME or ~/.mcp-agent: the sessions are kept there, beside the person's chats. */
+  home: string;
   query: QueryConfig;
 }
 
@@ -45,6 +48,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     defaultModel: model,
     maxParallel: wholeNumber(env.MCP_AGENT_ORCHESTRATOR_MAX_PARALLEL, 4, 1, 64),
     maxIterations: wholeNumber(env.MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS, 25, 1, 200),
+    home: agentHome(env),
     query: {
       model,
       maxTokens: wholeNumber(env.CLAUDE_MAX_TOKENS, 8192, 1, 1_000_000),

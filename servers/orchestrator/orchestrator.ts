@@ -1,7 +1,9 @@
+import { sessionsDir } from '../../src/core/chat/chat-home';
 import { ToolError } from '../lib/results';
 import type { AgentCatalog } from './agent-definitions';
 import { lazyClient } from './anthropic-client';
 import { configFromEnv, KEY_HINT, type OrchestratorConfig } from './config';
+import { moveWorkspaceSessions } from './legacy-sessions';
 import { QuerySessions } from './query-sessions';
 import { recoverSessions } from './session-recovery';
 import type { SessionRunner } from './session-runner';
@@ -41,7 +43,7 @@ export interface OrchestratorCore {
 export function createOrchestratorCore(workspace: string, config: OrchestratorConfig = configFromEnv(), servers = new SubServers(workspace)): OrchestratorCore {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   const client = lazyClient(config);
-  const store = new SessionStore(workspace);
+  const store = new SessionStore(sessionsDir(workspace, config.home));
   const queries = new QuerySessions(config.query.maxHistory, config.query.sessionTimeoutMs);
   const listeners = new Set<(name: string, listChanged: boolean) => void>();
   const changed = (name: string, listChanged = false): void => {
@@ -73,7 +75,10 @@ export function createOrchestratorCore(workspace: string, config: OrchestratorCo
     runner: getRunner,
     isRunning: (name) => runner?.isRunning(name) ?? false,
     requireKey,
-    recovered: recoverSessions(store, changed).catch((err: unknown) => log(`orchestrator: could not check the sessions: ${(err as Error).message}`)),
+    // Sessions an earlier version kept in the workspace move first, so recovery sees them too.
+    recovered: moveWorkspaceSessions(workspace, store, log)
+      .then(() => recoverSessions(store, changed))
+      .catch((err: unknown) => log(`orchestrator: could not check the sessions: ${(err as Error).message}`)),
     changed,
     onChanged: (listener) => {
       listeners.add(listener);

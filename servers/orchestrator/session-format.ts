@@ -52,7 +52,6 @@ export function agentsJson(catalog: AgentCatalog): Record<string, unknown> {
       description: a.description,
       tools: a.allow.tools === undefined ? null : [...a.allow.tools],
       servers: [...a.allow.servers],
-      approved_tools: [...a.allow.approved],
       model: a.model ?? null,
       source: a.source,
       warnings: a.allow.warnings,

@@ -161,7 +161,7 @@ export class SessionRunner {
         maxIterations: config.maxIterations,
         workspaceName: basename(workspace),
         workspaceDir: workspace,
-        approvals: sessionApprovals(definition, config.approve, this.alwaysOf(record.name)),
+        approvals: sessionApprovals(config.approve, this.alwaysOf(record.name)),
         askApproval: approvalAsker(definition, config.approve, elicit, refusals),
         keyHint: KEY_HINT,
         settingNames: { maxTokens: 'max_tokens (8192 for sub-agents)', maxIterations: 'MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS' },

@@ -1,16 +1,15 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { lstat, mkdir, readdir, realpath, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { constants } from 'node:fs';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, realpath, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as z from 'zod';
 import { isInside } from '../../src/common/path-inside';
-import { Sandbox } from '../../src/common/sandbox';
 import { readSmallFile } from '../../src/common/small-file';
 import { ToolError } from '../../src/common/tool-error';
-import { JsonlLog } from '../../src/core/transcript/jsonl-log';
+import { JsonlLog, PRIVATE_FILE, PRIVATE_FOLDER } from '../../src/core/transcript/jsonl-log';
 import { writeFileAtomic } from '../lib/atomic-write';
 import { NO_USAGE } from '../../src/core/usage/token-usage';
 
-export const SESSIONS_FOLDER = '.mcp-agent/sessions';
 export const SESSION_NAME = /^[a-zA-Z0-9_-]{1,60}$/;
 const MAX_RECORD_BYTES = 256 * 1024;
 
@@ -50,7 +49,7 @@ const DEVICE_NAME = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
 export function checkSessionName(name: string): void {
   if (!SESSION_NAME.test(name)) {
     throw new ToolError(
-      `"${name.slice(0, 80)}" cannot be a session name: use 1 to 60 letters, digits, "_" or "-" (it names a folder under ${SESSIONS_FOLDER}).`,
+      `"${name.slice(0, 80)}" cannot be a session name: use 1 to 60 letters, digits, "_" or "-" (it names the session's folder).`,
     );
   }
   if (name === 'list') throw new ToolError('"list" cannot be a session name: sessions://list is the list of sessions. Pick another name.');
@@ -62,25 +61,36 @@ export function newRecord(name: string, agent: string, model: string, now = new 
   return { name, agent, model, status: 'running', created: at, lastActivity: at, turns: 0, usage: { ...NO_USAGE }, pid: process.pid };
 }
 
+/** A session's record from its file, or undefined when it is missing, unreadable or not `name`'s. */
+export function readRecord(file: string, name: string): SessionRecord | undefined {
+  const read = readSmallFile(file, MAX_RECORD_BYTES);
+  if (read.kind !== 'read') return undefined;
+  try {
+    const parsed = recordSchema.safeParse(JSON.parse(read.bytes.toString('utf8')));
+    return parsed.success && parsed.data.name === name ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Sessions on disk: `.mcp-agent/sessions/<name>/session.json` (replaced atomically) and
- * `messages.jsonl` (appended). Every path is checked twice: the name by its pattern, and the folder
- * by where it really is (a symlinked `.mcp-agent` or session folder leading out is refused).
+ * Sessions on disk in `dir` (chat-home's sessionsDir: beside the person's chats, never in the workspace):
+ * `<name>/session.json` (replaced atomically) and `messages.jsonl` (appended), private files in
+ * private folders, as a transcript holds whatever the sub-agent read. Every path is checked twice:
+ * the name by its pattern, and the folder by where it really is (a session folder that is a symlink,
+ * or leads out of `dir`, is refused).
  */
 export class SessionStore {
-  private readonly sandbox: Sandbox;
   private readonly writes = new Map<string, Promise<void>>();
 
-  constructor(readonly workspace: string) {
-    this.sandbox = new Sandbox(workspace);
-  }
+  constructor(readonly dir: string) {}
 
   /** Makes the session's folder; refuses a name already taken (mkdir is the atomic test). */
   async create(record: SessionRecord): Promise<void> {
     checkSessionName(record.name);
     const root = await this.sessionsRoot(true);
     try {
-      await mkdir(join(root, record.name));
+      await mkdir(join(root, record.name), { mode: PRIVATE_FOLDER });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
         throw new ToolError(`A session named "${record.name}" exists already. Resume it with resume_agent, or pick another name.`);
@@ -95,7 +105,7 @@ export class SessionStore {
     const previous = this.writes.get(record.name) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(async () => {
       const dir = await this.folder(record.name);
-      await writeFileAtomic(join(dir, 'session.json'), `${JSON.stringify(record, null, 2)}\n`, undefined, this.sandbox.root);
+      await writeFileAtomic(join(dir, 'session.json'), recordText(record), PRIVATE_FILE, await realpath(this.dir));
     });
     this.writes.set(record.name, next);
     return next;
@@ -111,14 +121,7 @@ export class SessionStore {
       if (err instanceof ToolError && /does not exist|no session/.test(err.message)) return undefined;
       throw err;
     }
-    const file = readSmallFile(join(dir, 'session.json'), MAX_RECORD_BYTES);
-    if (file.kind !== 'read') return undefined;
-    try {
-      const parsed = recordSchema.safeParse(JSON.parse(file.bytes.toString('utf8')));
-      return parsed.success && parsed.data.name === name ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    return readRecord(join(dir, 'session.json'), name);
   }
 
   /** Every readable session, newest activity first. */
@@ -135,7 +138,7 @@ export class SessionStore {
     const dir = await this.folder(name);
     const file = join(dir, 'messages.jsonl');
     const st = await lstat(file).catch(() => undefined);
-    if (st && !st.isFile()) throw new ToolError(`${SESSIONS_FOLDER}/${name}/messages.jsonl is not a regular file; nothing was read or written.`);
+    if (st && !st.isFile()) throw new ToolError(`The messages of session "${name}" are not a regular file; nothing was read or written.`);
     return new JsonlLog(file, (v) => {
       const parsed = messageSchema.safeParse(v);
       return parsed.success ? (parsed.data as Anthropic.MessageParam) : undefined;
@@ -153,20 +156,39 @@ export class SessionStore {
     await rm(path, { recursive: true, force: true });
   }
 
-  /** The real sessions folder, checked inside the workspace; created when asked. */
+  /**
+   * Takes in a session kept elsewhere (legacy-sessions.ts): its record and messages are copied into a
+   * hidden folder, which is then renamed into place, so the session appears whole or not at all.
+   * False when the name is taken meanwhile.
+   */
+  async adopt(record: SessionRecord, messages: string | undefined): Promise<boolean> {
+    checkSessionName(record.name);
+    const root = await this.sessionsRoot(true);
+    // A leading dot never matches SESSION_NAME: list() passes over a copy cut short.
+    const temp = await mkdtemp(join(root, `.${record.name}-`));
+    try {
+      if (messages) {
+        await copyFile(messages, join(temp, 'messages.jsonl'), constants.COPYFILE_EXCL);
+        await chmod(join(temp, 'messages.jsonl'), PRIVATE_FILE);
+      }
+      await writeFileAtomic(join(temp, 'session.json'), recordText(record), PRIVATE_FILE, root);
+      if (await lstat(join(root, record.name)).catch(() => undefined)) return false;
+      await rename(temp, join(root, record.name));
+      return true;
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
+  }
+
+  /** The real sessions folder; created (private) when asked. */
   private async sessionsRoot(create: true): Promise<string>;
   private async sessionsRoot(create: false): Promise<string | undefined>;
   private async sessionsRoot(create: boolean): Promise<string | undefined> {
-    if (create) {
-      // forWrite creates the missing folders one by one, each checked to be inside the workspace.
-      // (".folder" cannot be a session's name, so the probe never meets one.)
-      const probe = await this.sandbox.forWrite(`${SESSIONS_FOLDER}/.folder`, true);
-      return dirname(probe.real);
-    }
+    if (create) await mkdir(this.dir, { recursive: true, mode: PRIVATE_FOLDER });
     try {
-      return (await this.sandbox.existing(SESSIONS_FOLDER)).real;
+      return await realpath(this.dir);
     } catch (err) {
-      if (err instanceof ToolError && /does not exist/.test(err.message)) return undefined;
+      if (!create && (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
   }
@@ -179,9 +201,13 @@ export class SessionStore {
     const path = join(root, name);
     const st = await lstat(path).catch(() => undefined);
     if (!st) throw new ToolError(`There is no session named "${name}".`);
-    if (!st.isDirectory()) throw new ToolError(`${SESSIONS_FOLDER}/${name} is not a folder (a symlink or a file); it is not used.`);
+    if (!st.isDirectory()) throw new ToolError(`The folder of session "${name}" is not a folder (a symlink or a file); it is not used.`);
     const real = await realpath(path);
-    if (!isInside(root, real)) throw new ToolError(`${SESSIONS_FOLDER}/${name} leads outside the workspace; it is not used.`);
+    if (!isInside(root, real)) throw new ToolError(`The folder of session "${name}" leads outside ${this.dir}; it is not used.`);
     return real;
   }
+}
+
+function recordText(record: SessionRecord): string {
+  return `${JSON.stringify(record, null, 2)}\n`;
 }

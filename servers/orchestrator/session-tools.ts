@@ -74,8 +74,8 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
       description:
         'Starts a named session of a sub-agent on a task and returns its reply once the turn ends. The sub-agent works in ' +
         'this workspace with the workspace, web and research tools its definition allows; calls that change something ' +
-        'are asked through the client (elicitation) or refused with how to allow them. The session is saved under ' +
-        '.mcp-agent/sessions/<session_name>/; resume_agent continues it.',
+        'are asked through the client (elicitation) or refused with how to allow them. The session is saved outside the ' +
+        "workspace, beside the person's chats (MCP_AGENT_HOME); resume_agent continues it.",
       inputSchema: {
         session_name: sessionName,
         agent_name: z.string().max(200).optional().describe('An agent from list_agents (default: general)'),
@@ -149,7 +149,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
     {
       title: 'Delete agent sessions',
       description:
-        'Deletes saved sessions (their folders under .mcp-agent/sessions/): all of them, those idle for more than ' +
+        'Deletes saved sessions (their folders beside the chats): all of them, those idle for more than ' +
         'older_than_days, or the one named. Running sessions are never deleted. confirm must be true.',
       inputSchema: {
         confirm: z.literal(true).describe('Must be true: deleting cannot be undone'),

@@ -3,10 +3,7 @@ import type { HubTool } from '../../src/core/mcp/types';
 /** The servers a sub-agent can be given: the bundled ones, never the orchestrator itself (no recursion). */
 export const SUB_SERVERS = ['workspace', 'web', 'research'] as const;
 
-/**
- * Claude Code's own tool names, so an agent written for Claude Code gets the nearest tools here.
- * Naming one of these offers the tool but approves nothing (in Claude Code, too, `tools` is not a permission).
- */
+/** Claude Code's own tool names, so an agent written for Claude Code gets the nearest tools here. */
 const CLAUDE_CODE_TOOLS: Record<string, string[]> = {
   Read: ['workspace__read_file'],
   Write: ['workspace__write_file'],
@@ -20,15 +17,14 @@ const CLAUDE_CODE_TOOLS: Record<string, string[]> = {
 };
 
 /**
- * What a definition's `tools` (and `mcpServers`) allow: which tools the sub-agent is offered, and which
- * of them run without asking because the definition names them exactly (`<server>__<tool>`).
+ * Which tools a definition's `tools` (and `mcpServers`) offer the sub-agent. Only that: a definition is
+ * the workspace's file, so it narrows what is offered and approves nothing (approvals.ts: only the person
+ * approves), as `tools` in Claude Code is not a permission either.
  */
 export interface ToolAllowList {
   /** Undefined: every tool of the allowed servers. */
   readonly tools: ReadonlySet<string> | undefined;
   readonly servers: ReadonlySet<string>;
-  /** Tools named exactly: a call to one runs without asking (sensitive-file writes still ask). */
-  readonly approved: ReadonlySet<string>;
   /** Entries that name nothing here, said in words for list_agents. */
   readonly warnings: string[];
 }
@@ -43,9 +39,8 @@ export function parseAllowList(entries: string[] | undefined, mcpServers: string
       else warnings.push(`mcpServers: "${name}" is not a server the orchestrator runs (${SUB_SERVERS.join(', ')}); ignored.`);
     }
   }
-  if (entries === undefined) return { tools: undefined, servers, approved: new Set(), warnings };
+  if (entries === undefined) return { tools: undefined, servers, warnings };
   const tools = new Set<string>();
-  const approved = new Set<string>();
   const wholeServers = new Set<string>();
   for (const raw of entries) {
     const entry = raw.trim().replace(/^mcp__/, '');
@@ -60,11 +55,10 @@ export function parseAllowList(entries: string[] | undefined, mcpServers: string
       wholeServers.add(server);
     } else {
       tools.add(entry);
-      approved.add(entry);
     }
   }
   for (const server of wholeServers) tools.add(`${server}__*`);
-  return { tools, servers, approved, warnings };
+  return { tools, servers, warnings };
 }
 
 function splitName(entry: string): [string, string | undefined] {

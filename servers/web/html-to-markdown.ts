@@ -1,6 +1,13 @@
 import TurndownService from 'turndown';
 import { DEFAULT_PRUNE_LIMITS, type PruneLimits, pruneHtml } from './html-prune.js';
 
+/** What the rules read of a node of turndown's DOM (domino's): the server has no DOM types of its own. */
+interface DomElement {
+  nodeName: string;
+  children: ArrayLike<unknown>;
+  getAttribute(name: string): string | null;
+}
+
 /**
  * Turns an HTML page into markdown a model can read: page chrome (scripts, styles, navigation,
  * footers, forms) dropped, links made absolute so they can be fetched next, the title on top.
@@ -35,7 +42,7 @@ function makeService(state: { current: Conversion }): TurndownService {
     filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href'),
     replacement: (content, node) => {
       const text = content.trim();
-      const href = absolute((node as HTMLElement).getAttribute('href') ?? '', state.current.base);
+      const href = absolute((node as unknown as DomElement).getAttribute('href') ?? '', state.current.base);
       if (!text) return '';
       return href ? `[${text}](${href})` : text;
     },
@@ -44,7 +51,7 @@ function makeService(state: { current: Conversion }): TurndownService {
   service.addRule('compactListItem', {
     filter: 'li',
     replacement: (content, node) => {
-      const parent = node.parentNode as HTMLElement | null;
+      const parent = node.parentNode as unknown as DomElement | null;
       let prefix = '- ';
       if (parent?.nodeName === 'OL') {
         const start = Number(parent.getAttribute('start') ?? '1') || 1;
@@ -58,7 +65,7 @@ function makeService(state: { current: Conversion }): TurndownService {
   service.addRule('imageAlt', {
     filter: 'img',
     replacement: (_content, node) => {
-      const alt = ((node as HTMLElement).getAttribute('alt') ?? '').trim();
+      const alt = ((node as unknown as DomElement).getAttribute('alt') ?? '').trim();
       return alt ? `[image: ${alt}]` : '';
     },
   });

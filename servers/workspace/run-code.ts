@@ -10,11 +10,11 @@ import { guarded, reportProgress, ToolError, type ToolExtra } from '../lib/resul
 import type { Sandbox } from '../../src/common/sandbox';
 import { formatBytes } from '../../src/common/byte-size';
 import { CappedOutput } from './output-capture';
-import { OsSandbox } from './os-sandbox';
+import type { OsSandbox } from './os-sandbox';
 import { killRun, RUN_TOKEN_VAR } from './process-reaper';
 import { SITECUSTOMIZE } from './python-prelude';
 import { RunCgroup } from './run-cgroup';
-import { makeRunDirs, removeLeftoverRuns, runCgroupName, type RunDirs } from './run-dirs';
+import { makeRunDirs, runCgroupName, type RunDirs } from './run-dirs';
 
 const DEFAULT_TIMEOUT_S = 10;
 const MAX_FIGURES = 10;
@@ -173,8 +173,7 @@ async function runPython(code: string, launch: Launch, timeoutS: number, extra: 
   }
 }
 
-export function registerRunCode(server: McpServer, sandbox: Sandbox, os: OsSandbox = OsSandbox.detect()): void {
-  removeLeftoverRuns();
+export function registerRunCode(server: McpServer, sandbox: Sandbox, os: OsSandbox): void {
   const max = maxTimeoutSeconds();
   server.registerTool(
     'run_code',

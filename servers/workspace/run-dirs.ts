@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from './process-alive';
 import { RunCgroup } from './run-cgroup';
 
 /** Every run's temp folder and cgroup is named `mcp-agent-run-<server pid>-…`, so leftovers can be told apart. */
@@ -32,15 +33,6 @@ export function runCgroupName(): string {
   return `${PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * A server killed mid-run (SIGKILL, a crash) cannot clean up after itself; its runs died with it (the
  * sandbox's parent-death signal), and what they left is removed by the next server that starts.
@@ -49,10 +41,10 @@ export function removeLeftoverRuns(): void {
   try {
     for (const name of readdirSync(tmpdir())) {
       const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
-      if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+      if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
     }
   } catch {
     // an unreadable temp folder: nothing to clean
   }
-  RunCgroup.removeLeftovers(PREFIX, (pid) => pid === process.pid || alive(pid));
+  RunCgroup.removeLeftovers(PREFIX, (pid) => pid === process.pid || processAlive(pid));
 }

@@ -1,5 +1,4 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Sandbox } from '../../src/common/sandbox';
 import { registerReadFile } from './read-file';
 import { registerWriteFile } from './write-file';
 import { registerEditFile } from './edit-file';
@@ -7,13 +6,13 @@ import { registerListDirectory } from './list-directory';
 import { registerSearchFiles } from './search-files';
 import { registerRunCode } from './run-code';
 import { registerQueryDatabase } from './query-database';
-import { SqliteStore } from './sqlite-store';
+import type { WorkspaceCore } from './workspace-core';
 
 export const VERSION = '0.1.0';
 
-/** The workspace server: files, Python and SQLite inside one folder, nothing outside it. */
-export function buildWorkspaceServer(workspace: string): McpServer {
-  const sandbox = new Sandbox(workspace);
+/** The workspace server: files, Python and SQLite inside one folder, nothing outside it. One per client session. */
+export function buildWorkspaceServer(core: WorkspaceCore): McpServer {
+  const { sandbox } = core;
   const server = new McpServer(
     { name: 'workspace', title: 'MCP Agent workspace', version: VERSION },
     {
@@ -23,13 +22,12 @@ export function buildWorkspaceServer(workspace: string): McpServer {
         'outside it can be read or written. Long files are read in pages: follow the "continue" notes.',
     },
   );
-  const store = new SqliteStore(sandbox.root);
   registerReadFile(server, sandbox);
   registerWriteFile(server, sandbox);
   registerEditFile(server, sandbox);
   registerListDirectory(server, sandbox);
   registerSearchFiles(server, sandbox);
-  registerRunCode(server, sandbox);
-  registerQueryDatabase(server, sandbox, store);
+  registerRunCode(server, sandbox, core.os);
+  registerQueryDatabase(server, sandbox, core.store);
   return server;
 }

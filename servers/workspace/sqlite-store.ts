@@ -1,15 +1,17 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import AsyncLock from 'async-lock';
 import { ToolError } from '../lib/results';
-import { writeFileAtomic, writeFileAtomicSync } from '../lib/atomic-write';
+import { writeFileAtomic } from '../lib/atomic-write';
 import { formatBytes } from '../../src/common/byte-size';
 import { openInside } from '../../src/common/confined-fs';
 import { TaskStopped, TaskWorker } from './task-worker';
+import { withLockFile } from './lock-file';
 import { looksReadOnly, READ_ONLY_REFUSED } from '../../src/common/sql-read-only';
 import type { Bindable, SqlInput, SqlOutput } from './sql-task';
 
-const SAVE_DELAY_MS = 200;
+/** How long past its own time limit a statement of another process may hold a database's lock file (loading and saving). */
+const LOCK_MARGIN_MS = 5_000;
 /** Said when a database is missing: the demo's tables come only on the person's request, never unasked. */
 const HOW_TO_CREATE =
   'Check the name with search_files pattern "*.db". For the demo database (books and users), the person can run ' +
@@ -35,20 +37,27 @@ interface Stamp {
   ino: number;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
 }
 
-type DiskState = { kind: 'missing' } | { kind: 'empty' } | { kind: 'file'; stamp: Stamp };
+type DiskState = { kind: 'missing' } | { kind: 'empty'; stamp: Stamp } | { kind: 'file'; stamp: Stamp };
 
 /** What the main thread knows of one database file. */
 interface DbFile {
-  rel: string;
-  /** The version on disk that the newest copy started from (undefined: not on disk yet). */
+  /** The version on disk that the worker's copy was loaded from or saved as (undefined: no file then). */
   stamp: Stamp | undefined;
-  /** Bytes after the last finished write, not saved yet. They survive a worker that is stopped. */
-  pending: Uint8Array | undefined;
-  /** Which worker (by generation) holds the newest copy open. */
+  /** Which worker (by generation) holds that copy open; undefined when no worker's copy can be trusted. */
   heldBy: number | undefined;
-  timer: NodeJS.Timeout | undefined;
+}
+
+/** One statement: what it runs on, and how. */
+interface Statement {
+  real: string;
+  rel: string;
+  sql: string;
+  params: Bindable | undefined;
+  signal: AbortSignal;
+  readOnly: boolean;
 }
 
 export interface QueryAnswer {
@@ -57,16 +66,25 @@ export interface QueryAnswer {
   notes: string[];
 }
 
-function sameStamp(a: Stamp | undefined, b: Stamp): boolean {
-  return a !== undefined && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+function stampOf(st: Stats): Stamp {
+  return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+}
+
+/** Any write, ours (a new file by rename) or another program's in place, changes one of these. */
+function sameVersion(a: Stamp | undefined, b: Stamp | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+function versionOf(state: DiskState): Stamp | undefined {
+  return state.kind === 'missing' ? undefined : state.stamp;
 }
 
 async function diskState(real: string): Promise<DiskState> {
   try {
     const st = await stat(real);
     if (!st.isFile()) throw new ToolError(`"${real}" is not a regular file, so it cannot be a database.`);
-    if (st.size === 0) return { kind: 'empty' };
-    return { kind: 'file', stamp: { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } };
+    return { kind: st.size === 0 ? 'empty' : 'file', stamp: stampOf(st) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     throw err;
@@ -95,62 +113,58 @@ function memoryMessage(): string {
 }
 
 /**
- * The databases query_database uses. Statements run in a worker thread (sql-task.ts) that can be
- * stopped; this side knows which version of each file the worker holds, keeps the bytes of every
- * finished write until they are saved (atomically, after a short quiet spell, and on exit), and
- * reloads a file another program changed. A stopped worker loses only the statement it was running.
+ * The databases query_database uses, one store per process (every HTTP session shares it).
+ * Statements run one at a time in a worker thread (sql-task.ts) that can be stopped; this side
+ * knows which version of each file the worker's copy came from and reloads a file that changed on
+ * disk. A statement that may write holds the database's lock file (lock-file.ts) from reading the
+ * file to saving it, so MCP Agent processes on one folder take turns; its result is saved
+ * (atomically) before it is acknowledged, so every other process sees it on its next statement and
+ * a stopped worker or a killed server loses nothing acknowledged. A file another program changed
+ * while a statement ran is never saved over: the statement fails and says so.
  */
 export class SqliteStore {
   private readonly files = new Map<string, DbFile>();
   private worker: TaskWorker | undefined;
   private generation = 0;
-  /** One statement or save at a time: the worker runs one, and a save must not see half a change. */
+  /** One statement at a time: the worker runs one, and the lock file is held once per process. */
   private readonly lock = new AsyncLock({ maxPending: 10_000 });
 
-  constructor(private readonly root: string) {
-    process.once('exit', () => this.flushSync());
-  }
+  constructor(private readonly root: string) {}
 
   query(real: string, rel: string, sql: string, params: Bindable | undefined, signal: AbortSignal, readOnly = false): Promise<QueryAnswer> {
-    return this.lock.acquire('sql', () => this.run(real, rel, sql, params, signal, readOnly));
+    const statement: Statement = { real, rel, sql, params, signal, readOnly };
+    return this.lock.acquire('sql', () => this.run(statement));
   }
 
-  private async run(real: string, rel: string, sql: string, params: Bindable | undefined, signal: AbortSignal, readOnly: boolean): Promise<QueryAnswer> {
-    if (signal.aborted) throw new Error('cancelled');
+  /** Stops the worker; the files hold everything acknowledged. */
+  dispose(): void {
+    this.recycle();
+  }
+
+  private async run(st: Statement): Promise<QueryAnswer> {
+    if (st.signal.aborted) throw new Error('cancelled');
+    const mayWrite = !st.readOnly && !looksReadOnly(st.sql);
+    return mayWrite ? this.locked(st, () => this.runStatement(st, true)) : this.runStatement(st, false);
+  }
+
+  private locked<T>(st: Statement, work: () => Promise<T>): Promise<T> {
+    // The holder runs one statement, which is stopped at its time limit; then it saves.
+    return withLockFile(st.real, { root: this.root, shownAs: st.rel, waitMs: timeoutMs() + LOCK_MARGIN_MS, signal: st.signal }, work);
+  }
+
+  private async runStatement(st: Statement, holdsLock: boolean): Promise<QueryAnswer> {
+    const { real, rel, sql } = st;
     const state = await diskState(real);
-    const file = this.files.get(real) ?? { rel, stamp: undefined, pending: undefined, heldBy: undefined, timer: undefined };
-    const holds = file.heldBy === this.generation && this.worker?.alive === true;
-    let load: SqlInput['load'];
-    let stamp = file.stamp;
-    let warning: string | undefined;
-    const transfer: ArrayBuffer[] = [];
-    if (file.pending) {
-      if (state.kind === 'file' && !sameStamp(file.stamp, state.stamp)) {
-        warning = `${rel} was changed on disk by another program while this server had unsaved changes; this server's version will be saved over it.`;
-      }
-      if (!holds) load = { bytes: file.pending, rel }; // copied to the worker: these bytes stay here until saved
-    } else if (state.kind === 'file') {
-      if (!holds || !sameStamp(file.stamp, state.stamp)) {
-        const bytes = await this.readDatabase(real, rel);
-        load = { bytes, rel };
-        transfer.push(bytes.buffer as ArrayBuffer);
-        stamp = state.stamp;
-      }
-    } else {
-      // Only a statement that writes may bring a database into being; a query gets a clear error.
-      if (looksReadOnly(sql)) {
-        throw new ToolError(
-          state.kind === 'missing'
-            ? `Database "${rel}" does not exist. ${HOW_TO_CREATE}`
-            : `Database "${rel}" is an empty file (0 bytes), not a database yet; a CREATE TABLE statement makes it one.`,
-        );
-      }
-      load = 'new';
-      stamp = undefined;
-    }
-    const out = await this.inWorker({ real, load, sql, params, memoryBytes: memoryMb() * 1024 * 1024, readOnly }, signal, transfer);
-    if (load !== undefined) {
-      file.stamp = stamp;
+    const file = this.files.get(real) ?? { stamp: undefined, heldBy: undefined };
+    this.files.set(real, file);
+    const copy = await this.copyFor(file, state, st);
+    const out = await this.inWorker(
+      { real, load: copy?.load, sql, params: st.params, memoryBytes: memoryMb() * 1024 * 1024, readOnly: st.readOnly },
+      st.signal,
+      copy?.transfer ?? [],
+    );
+    if (copy) {
+      file.stamp = copy.version;
       file.heldBy = out.ok ? this.generation : undefined;
     }
     if (!out.ok) {
@@ -160,19 +174,34 @@ export class SqliteStore {
         throw new ToolError(memoryMessage());
       }
       // A write to a database that did not exist, e.g. an INSERT before any CREATE TABLE: say where the tables come from.
-      throw new ToolError(load === 'new' && state.kind === 'missing' && out.message !== READ_ONLY_REFUSED ? `${out.message} (database "${rel}" did not exist; nothing was saved). ${HOW_TO_CREATE}` : out.message);
+      throw new ToolError(copy?.load === 'new' && state.kind === 'missing' && out.message !== READ_ONLY_REFUSED ? `${out.message} (database "${rel}" did not exist; nothing was saved). ${HOW_TO_CREATE}` : out.message);
     }
     if (out.bytes) {
-      file.pending = out.bytes;
-      this.files.set(real, file);
-      this.scheduleSave(real, file);
-    } else if (load === 'new') {
+      const bytes = out.bytes;
+      await (holdsLock ? this.save(st, file, bytes) : this.locked(st, () => this.save(st, file, bytes)));
+    } else if (copy?.load === 'new') {
       file.heldBy = undefined; // nothing was written: no database comes into being
-    } else {
-      this.files.set(real, file);
     }
-    const notes = [load === 'new' && out.wrote ? `[created ${rel}]` : '', warning ? `[warning: ${warning}]` : ''].filter(Boolean);
+    const notes = copy?.load === 'new' && out.wrote ? [`[created ${rel}]`] : [];
     return { text: out.text, data: out.data, notes };
+  }
+
+  /** The copy the worker must load first, or undefined when the one it holds is the file's current version. */
+  private async copyFor(file: DbFile, state: DiskState, st: Statement): Promise<{ load: SqlInput['load']; transfer: ArrayBuffer[]; version: Stamp | undefined } | undefined> {
+    if (state.kind === 'file') {
+      if (file.heldBy === this.generation && this.worker?.alive === true && sameVersion(file.stamp, state.stamp)) return undefined;
+      const { bytes, version } = await this.readDatabase(st.real, st.rel);
+      return { load: { bytes, rel: st.rel }, transfer: [bytes.buffer as ArrayBuffer], version };
+    }
+    // Only a statement that writes may bring a database into being; a query gets a clear error.
+    if (looksReadOnly(st.sql)) {
+      throw new ToolError(
+        state.kind === 'missing'
+          ? `Database "${st.rel}" does not exist. ${HOW_TO_CREATE}`
+          : `Database "${st.rel}" is an empty file (0 bytes), not a database yet; a CREATE TABLE statement makes it one.`,
+      );
+    }
+    return { load: 'new', transfer: [], version: versionOf(state) };
   }
 
   private async inWorker(input: SqlInput, signal: AbortSignal, transfer: ArrayBuffer[]): Promise<SqlOutput> {
@@ -190,16 +219,19 @@ export class SqliteStore {
     }
   }
 
-  /** Drops the worker and what it held; the next statement starts a new one from the saved or pending bytes. */
+  /** Drops the worker and what it held; the next statement starts a new one from the file. */
   private recycle(): void {
     this.worker?.terminate();
     this.worker = undefined;
   }
 
-  private async readDatabase(real: string, rel: string): Promise<Uint8Array> {
+  /** The file's bytes and the version they are (of the file opened, whatever its name leads to a moment later). */
+  private async readDatabase(real: string, rel: string): Promise<{ bytes: Uint8Array; version: Stamp }> {
     const fh = await openInside(this.root, real, READ_FLAGS, rel);
     let bytes: Buffer;
+    let version: Stamp;
     try {
+      version = stampOf(await fh.stat());
       bytes = await fh.readFile();
     } finally {
       await fh.close();
@@ -211,40 +243,29 @@ export class SqliteStore {
       );
     }
     // A buffer of its own, so that it can be handed to the worker rather than copied.
-    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    return { bytes: bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes), version };
   }
 
-  /** Saves soon: a burst of writes becomes one file write, and reads never cause one. */
-  private scheduleSave(real: string, file: DbFile): void {
-    if (file.timer) clearTimeout(file.timer);
-    file.timer = setTimeout(() => {
-      file.timer = undefined;
-      this.lock
-        .acquire('sql', () => this.save(real, file))
-        .catch((err: Error) => process.stderr.write(`workspace: could not save ${file.rel}: ${err.message}\n`));
-    }, SAVE_DELAY_MS);
-  }
-
-  private async save(real: string, file: DbFile): Promise<void> {
-    const bytes = file.pending;
-    if (!bytes) return;
-    await writeFileAtomic(real, bytes, undefined, this.root);
-    const st = await stat(real);
-    file.stamp = { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
-    if (file.pending === bytes) file.pending = undefined;
-  }
-
-  /** On exit no promise runs any more: pending saves are written synchronously. */
-  flushSync(): void {
-    for (const [real, file] of this.files) {
-      if (file.timer) clearTimeout(file.timer);
-      if (!file.pending) continue;
-      try {
-        writeFileAtomicSync(real, file.pending, this.root);
-        file.pending = undefined;
-      } catch (err) {
-        process.stderr.write(`workspace: could not save ${file.rel}: ${(err as Error).message}\n`);
-      }
+  /**
+   * Saves a statement's result over the version it ran on, and only over that one: another
+   * program's change since then (made without our lock) fails the statement instead of being lost.
+   */
+  private async save(st: Statement, file: DbFile, bytes: Uint8Array): Promise<void> {
+    const now = await diskState(st.real);
+    if (!sameVersion(file.stamp, versionOf(now))) {
+      file.heldBy = undefined;
+      throw new ToolError(
+        `"${st.rel}" was changed by another program while this statement ran, so its result was not saved (that would have ` +
+          'overwritten the other change); nothing was changed. Run the statement again: it then sees the other change.',
+      );
+    }
+    try {
+      await writeFileAtomic(st.real, bytes, undefined, this.root);
+      file.stamp = stampOf(await stat(st.real));
+    } catch (err) {
+      file.heldBy = undefined; // the worker's copy has a change the file lacks: never use it again
+      if (err instanceof ToolError) throw err;
+      throw new ToolError(`Could not save "${st.rel}" (${(err as Error).message}); the statement's change was not kept.`);
     }
   }
 }

@@ -23,8 +23,8 @@ const SENSITIVE_FILES = [
 const SENSITIVE_FOLDERS = ['.husky'];
 
 /**
- * Nested folders where every file is sensitive: agent definitions (one can pre-approve tools for
- * the next sub-agent started) and orchestrator session histories (what a resumed agent believes).
+ * Nested folders where every file is sensitive: agent definitions (the instructions and tools of the
+ * next sub-agent started) and orchestrator session histories (what a resumed agent believes).
  */
 const SENSITIVE_NESTED_FOLDERS = ['.mcp-agent/agents', '.mcp-agent/sessions', '.claude/agents'];
 

@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { fieldValueSchema, formFieldSchema } from './form-field';
+import { requestMessageSchema, responseMessageSchema } from './requests';
 
 const id = z.string().min(1).max(200);
 
@@ -17,17 +18,6 @@ export const toolContentSchema = z.discriminatedUnion('type', [
 ]);
 export type ToolContent = z.infer<typeof toolContentSchema>;
 
-/** What the `/` list offers for the text typed so far: a command, a server/prompt name or a resource URI. */
-export const slashItemSchema = z.object({
-  label: z.string().max(500),
-  detail: z.string().max(500).optional(),
-  /** The composer's whole text once this item is picked. */
-  insert: z.string().max(5000),
-  /** Complete as it is: Enter runs it at once (Tab only fills it in). */
-  runs: z.boolean(),
-});
-export type SlashItem = z.infer<typeof slashItemSchema>;
-
 export const approvalDecisionSchema = z.enum(['once', 'always', 'deny']);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
@@ -35,7 +25,7 @@ export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
  * Which "always" an approval card offers: for this tool in this workspace, for running code (a
  * separate, confirmed choice: code can change any file), or none (files that always ask).
  */
-export const alwaysKindSchema = z.enum(['tool', 'code', 'none']);
+export const alwaysKindSchema = z.enum(['tool', 'code', 'host', 'none']);
 export type AlwaysKind = z.infer<typeof alwaysKindSchema>;
 
 /** Retry the failed request, set the API key, or go on after the iteration cap. */
@@ -112,6 +102,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     /** Short neutral lines, e.g. "Sandboxed (bubblewrap), network off." */
     notes: z.array(z.string()).optional(),
     alwaysKind: alwaysKindSchema.optional(),
+    /** With alwaysKind 'host': the hosts "always" allows (data would leave the machine for them). */
+    hosts: z.array(z.string().max(300)).max(20).optional(),
     /** A file change the host can show as a diff ("Review changes"). */
     review: z.boolean().optional(),
   }),
@@ -184,17 +176,6 @@ export const chatStateSchema = z.object({
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
-/** Something `@` can attach: a file, a folder, the editor's selection, or the Problems list. */
-export const mentionSchema = z.object({
-  kind: z.enum(['file', 'folder', 'selection', 'problems']),
-  label: z.string().max(300),
-  detail: z.string().max(300).optional(),
-  /** What is attached: a workspace-relative path (with #Lx-y for a selection), or `@problems`. */
-  ref: z.string().max(4200),
-  /** Why it cannot be attached (binary, too big): shown instead of a chip. */
-  refused: z.string().max(300).optional(),
-});
-export type Mention = z.infer<typeof mentionSchema>;
 
 /** One piece of a message a server wants the model to answer (sampling), as the card shows it. */
 export const askContentSchema = z.discriminatedUnion('type', [
@@ -284,11 +265,9 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     message: z.string().max(500).optional(),
   }),
   z.object({ type: z.literal('attach'), path: z.string(), label: z.string() }),
-  /** The answer to a `completeSlash` request. */
-  z.object({ type: z.literal('slashCompletions'), requestId: z.number().int(), items: z.array(slashItemSchema).max(100) }),
   z.object({ type: z.literal('focus') }),
-  /** The answer to a `complete` request (stale ones are told apart by requestId). */
-  z.object({ type: z.literal('completions'), requestId: z.number().int(), items: z.array(mentionSchema).max(100) }),
+  /** The answer to a webview `request` (requests.ts): its result, checked by the page against the method's schema. */
+  responseMessageSchema,
   /** A server asks the person something: show its card (again, after a reload). */
   z.object({ type: z.literal('ask'), ask: clientAskSchema }),
   /** The ask was answered (here or in another chat page) or withdrawn: its card says so and takes no more input. */
@@ -321,12 +300,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approve'), callId: id, decision: approvalDecisionSchema }),
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('newChat') }),
-  /** What `@query` could attach. */
-  z.object({ type: z.literal('complete'), requestId: z.number().int().nonnegative(), query: z.string().max(200) }),
+  /** A request with an answer (requests.ts): its params are checked against the method's schema before it is handled. */
+  requestMessageSchema,
   /** A slash command typed in the composer (`/tools`, `/prompt s/n k=v`): run by the host, never sent to the model as text. */
   z.object({ type: z.literal('slash'), text: z.string().min(1).max(10_000) }),
-  /** What the `/` list could offer for the text typed so far. */
-  z.object({ type: z.literal('completeSlash'), requestId: z.number().int().nonnegative(), text: z.string().max(2000) }),
   /** Show the diff of a file change waiting for approval again. */
   z.object({ type: z.literal('reviewEdit'), callId: id }),
   /** Open the model picker (the footer's model button, or /model in the composer). */

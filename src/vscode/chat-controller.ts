@@ -11,8 +11,10 @@ import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
+import { pageEvents } from '../core/chat/chat-format';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
+import { answer, type RequestHandlers } from '../shared/requests';
 import { readMessageAttachments } from './attachments';
 import { withResourceTools } from '../core/agent/resource-tools';
 import { completeSlash } from '../core/chat/slash-completions';
@@ -76,7 +78,7 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
-    this.turns = new TurnSettings(deps.secrets);
+    this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;
     this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
     deps.asks?.attach(this.askSurface());
@@ -108,6 +110,12 @@ export class ChatController implements vscode.Disposable {
     return this.session?.id;
   }
 
+  /** What the chat page may ask and get an answer to (shared/requests.ts). */
+  private readonly requests: RequestHandlers = {
+    completeMentions: ({ query }) => (this.deps.workspace ? completeMentions(this.deps.workspace, query) : []),
+    completeSlash: ({ text }) => completeSlash(text, this.deps.hub),
+  };
+
   async handle(message: WebviewMessage, from: ViewConnection): Promise<void> {
     switch (message.type) {
       case 'ready': {
@@ -116,7 +124,7 @@ export class ChatController implements vscode.Disposable {
         await this.refreshKey();
         void this.refreshModels();
         from.post({ type: 'state', state: this.state() });
-        from.post({ type: 'replay', events: [...session.events] });
+        from.post({ type: 'replay', events: pageEvents(session.events) });
         for (const m of this.deps.asks?.pending() ?? []) from.post(m);
         this.views.markReady(from);
         return;
@@ -146,14 +154,11 @@ export class ChatController implements vscode.Disposable {
         if (edit) await this.review.open(message.callId, edit);
         return;
       }
-      case 'complete':
-        from.post({ type: 'completions', requestId: message.requestId, items: this.deps.workspace ? await completeMentions(this.deps.workspace, message.query) : [] });
+      case 'request':
+        from.post(await answer(message, this.requests));
         return;
       case 'slash':
         return this.slash(message.text);
-      case 'completeSlash':
-        from.post({ type: 'slashCompletions', requestId: message.requestId, items: completeSlash(message.text, this.deps.hub) });
-        return;
       case 'pickModel':
         await vscode.commands.executeCommand('mcpAgent.pickModel');
         return;
@@ -358,7 +363,7 @@ export class ChatController implements vscode.Disposable {
         this.chatsChanged.fire();
       }),
     );
-    if (replay) this.views.broadcast({ type: 'replay', events: [...session.events] });
+    if (replay) this.views.broadcast({ type: 'replay', events: pageEvents(session.events) });
     this.postState();
     this.chatsChanged.fire();
   }

@@ -1,3 +1,4 @@
+import type { ModelClient } from '../core/agent/model-client';
 import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
@@ -23,7 +24,7 @@ export interface AskSurface {
   hasPage(): boolean;
   /** Opens the chat view (a card must not wait unseen). */
   reveal(): Promise<void>;
-  client(): Promise<Anthropic | undefined>;
+  client(): Promise<ModelClient | undefined>;
   models(): Promise<readonly ModelEntry[]>;
   /** The model the chat uses now. */
   model(): string;

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { formatBytes } from '../common/byte-size';
 import { looksBinary } from '../common/file-kind';
-import type { Mention } from '../shared/protocol';
+import type { Mention } from '../shared/requests';
 import { PROBLEMS_REF } from './attachments';
 
 /** Past this a file is refused at once (a smaller one over the 200 KB reading cap is attached cut). */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { modelDetail, pickable, type ModelCatalog } from '../core/agent/model-catalog';
+import { readSettings } from './settings';
 
 interface ModelItem extends vscode.QuickPickItem {
   /** '' for automatic. */
@@ -13,7 +14,7 @@ interface ModelItem extends vscode.QuickPickItem {
  */
 export async function pickModel(catalog: ModelCatalog, current: string): Promise<void> {
   const models = pickable(await catalog.list(true));
-  const chosen = vscode.workspace.getConfiguration('mcpAgent').get<string>('model', '').trim();
+  const chosen = readSettings().model;
   const auto = await catalog.resolve(undefined);
   const items: ModelItem[] = [
     { id: '', label: `${chosen === '' ? '$(check) ' : ''}Automatic`, description: auto, detail: 'The newest active Sonnet the Models API lists' },

@@ -20,6 +20,9 @@ const sessionSchema = z.object({
 export type SessionInfo = z.infer<typeof sessionSchema>;
 
 const agentSchema = z.object({ name: z.string(), description: z.string().optional() });
+const brokenSchema = z.object({ file: z.string(), why: z.string() });
+/** The agents a session can run, and the definition files that are not used with why (a name a built-in agent has, ...). */
+export type AgentList = { agents: Array<z.infer<typeof agentSchema>>; broken: Array<z.infer<typeof brokenSchema>> };
 
 /**
  * What the Sessions view and its commands ask of the orchestrator server, through its own tools
@@ -37,9 +40,9 @@ export class OrchestratorClient {
     return z.object({ sessions: z.array(sessionSchema) }).parse(json).sessions;
   }
 
-  async agents(): Promise<Array<z.infer<typeof agentSchema>>> {
+  async agents(): Promise<AgentList> {
     const json = await this.call('list_agents', { response_format: 'json' });
-    return z.object({ agents: z.array(agentSchema) }).parse(json).agents;
+    return z.object({ agents: z.array(agentSchema), broken: z.array(brokenSchema).default([]) }).parse(json);
   }
 
   start(session: string, agent: string | undefined, prompt: string, opts: CallOptions): Promise<unknown> {

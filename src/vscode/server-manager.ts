@@ -199,7 +199,7 @@ export class ServerManager implements vscode.Disposable {
 
   private async bundledConfigs(): Promise<ServerConfig[]> {
     if (!this.workspace) return [];
-    const settings = readSettings();
+    const settings = readSettings((line) => this.deps.log.warn(line));
     const [brave, anthropic] = await Promise.all([this.deps.secrets.braveKey(), this.deps.secrets.anthropicKey()]);
     // Each server takes only its share of this (the Brave key goes to the web server alone, the Anthropic key to the orchestrator).
     const env: NodeJS.ProcessEnv = {

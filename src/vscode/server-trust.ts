@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../core/mcp/config/definition';
-import { launchLine, secretNames } from '../core/mcp/config/definition-summary';
+import { consentDetails, launchLine } from '../core/mcp/config/definition-summary';
 
 const KEY = 'mcpAgent.serverTrust';
 const START = 'Start Servers';
@@ -35,8 +35,9 @@ export class ServerTrust {
   }
 
   /**
-   * One modal for one file's new or changed servers: exactly what each would run and the names
-   * (never the values) of what it is given. Inputs show as `${input:id}`, so a secret is never on
+   * One modal for one file's new or changed servers: exactly what each would run, the names (never
+   * the values) of what the file gives it, and each value it takes from the person's environment or
+   * inputs with where that is sent, as its reference (`${env:GITHUB_TOKEN}`), so a secret is never on
    * screen. The answer is remembered for each of them; closing the dialog decides nothing.
    */
   async ask(label: string, definitions: readonly ServerDefinition[]): Promise<TrustAnswer | undefined> {
@@ -54,11 +55,7 @@ export class ServerTrust {
   }
 }
 
-/** What the modal says of one server. */
+/** What the modal says of one server (definition-summary.ts, shared with the CLI). */
 export function describe(d: ServerDefinition): string {
-  const names = secretNames(d);
-  const lines = [`${d.name}: ${launchLine(d)}`];
-  if (d.transport === 'stdio') lines.push(`  in ${d.cwd}`);
-  if (names.length) lines.push(`  ${d.transport === 'stdio' ? 'environment' : 'headers'}: ${names.join(', ')}`);
-  return lines.join('\n');
+  return [`${d.name}: ${launchLine(d)}`, ...consentDetails(d).map((line) => `  ${line}`)].join('\n');
 }

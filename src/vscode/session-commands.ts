@@ -93,9 +93,15 @@ export function sessionCommands(client: OrchestratorClient, tree: SessionsTree, 
 
   return {
     'mcpAgent.startSession': async () => {
-      const agents = await client.agents();
-      const agent = await vscode.window.showQuickPick(agents.map((a) => ({ label: a.name, detail: a.description })), { title: 'Start a session: which agent?' });
+      const { agents, broken } = await client.agents();
+      // Files that are not used are shown with why, so a definition that could not take a built-in's name is never silently gone.
+      const notUsed = broken.length ? [{ label: 'Not used', kind: vscode.QuickPickItemKind.Separator }, ...broken.map((b) => ({ label: b.file, detail: b.why, broken: true }))] : [];
+      const agent = await vscode.window.showQuickPick([...agents.map((a) => ({ label: a.name, detail: a.description, broken: false })), ...notUsed], { title: 'Start a session: which agent?' });
       if (!agent) return;
+      if ('broken' in agent && agent.broken) {
+        void vscode.window.showWarningMessage(`MCP Agent: ${agent.label} is not used: ${agent.detail ?? ''}`);
+        return;
+      }
       const taken = new Set((await client.sessions()).map((s) => s.name));
       const name = await vscode.window.showInputBox({
         title: 'Session name',

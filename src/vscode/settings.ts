@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { decide, effortRank, EFFORTS, numberRank, type EffortSetting, type FolderRule } from '../core/settings/folder-settings';
 
 export interface AgentSettings {
   /** The model the person chose; empty: the newest active Sonnet the Models API lists. */
@@ -6,7 +7,7 @@ export interface AgentSettings {
   apiBaseUrl: string | undefined;
   maxIterations: number;
   /** `output_config.effort` for models that take it; '' leaves it to the model. */
-  effort: '' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  effort: EffortSetting;
   maxTokens: number;
   toolTimeoutMs: number;
   runCodeMaxTimeoutSeconds: number;
@@ -14,18 +15,41 @@ export interface AgentSettings {
   runCodeNetwork: boolean;
 }
 
-/** The `mcpAgent.*` settings, read fresh each time so changes apply to the next turn. */
-export function readSettings(): AgentSettings {
+/** The log line of each folder value that was not used, said once per value (settings are read every turn). */
+const said = new Set<string>();
+
+/**
+ * The `mcpAgent.*` settings, read fresh each time so changes apply to the next turn. Each is read
+ * under its rule (core/settings/folder-settings.ts): where the key and the conversation go
+ * (`apiBaseUrl`, `model`) and what may reach the network come from the person's own settings only;
+ * limits that decide what a turn costs may be lowered by a folder, never raised. `get()` is never
+ * used: it lets a folder's value win.
+ */
+export function readSettings(log?: (line: string) => void): AgentSettings {
   const c = vscode.workspace.getConfiguration('mcpAgent');
-  const base = c.get<string>('apiBaseUrl', '').trim();
+  const trusted = vscode.workspace.isTrusted;
+  const read = <T>(key: string, rule: FolderRule, fallback: T, rank: (v: T) => number, valid: (v: unknown) => v is T): T => {
+    const i = c.inspect<unknown>(key);
+    const own = (v: unknown): T | undefined => (valid(v) ? v : undefined);
+    const decided = decide(`mcpAgent.${key}`, rule, { person: own(i?.globalValue), folder: [i?.workspaceValue, i?.workspaceFolderValue].map(own), fallback }, trusted, rank);
+    if (decided.ignored && !said.has(decided.ignored)) {
+      said.add(decided.ignored);
+      log?.(decided.ignored);
+    }
+    return decided.value;
+  };
+  const isString = (v: unknown): v is string => typeof v === 'string';
+  const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  const isEffort = (v: unknown): v is EffortSetting => v === '' || (EFFORTS as readonly unknown[]).includes(v);
+  const base = read('apiBaseUrl', 'person', '', () => 0, isString).trim();
   return {
-    model: c.get<string>('model', '').trim(),
+    model: read('model', 'person', '', () => 0, isString).trim(),
     apiBaseUrl: base || process.env.ANTHROPIC_BASE_URL || undefined,
-    maxIterations: Math.max(1, c.get<number>('maxIterations', 10)),
-    effort: (['low', 'medium', 'high', 'xhigh', 'max'] as const).find((e) => e === c.get<string>('effort', '')) ?? '',
-    maxTokens: Math.max(256, c.get<number>('maxTokens', 8192)),
-    toolTimeoutMs: Math.max(1, c.get<number>('toolTimeoutSeconds', 120)) * 1000,
-    runCodeMaxTimeoutSeconds: Math.max(1, c.get<number>('runCodeMaxTimeoutSeconds', 120)),
-    runCodeNetwork: c.get<boolean>('runCodeNetwork', false) === true,
+    maxIterations: Math.max(1, read('maxIterations', 'lower', 10, numberRank, isNumber)),
+    effort: read('effort', 'lower', '' as EffortSetting, effortRank, isEffort),
+    maxTokens: Math.max(256, read('maxTokens', 'lower', 8192, numberRank, isNumber)),
+    toolTimeoutMs: Math.max(1, read('toolTimeoutSeconds', 'lower', 120, numberRank, isNumber)) * 1000,
+    runCodeMaxTimeoutSeconds: Math.max(1, read('runCodeMaxTimeoutSeconds', 'lower', 120, numberRank, isNumber)),
+    runCodeNetwork: read('runCodeNetwork', 'person', false, () => 0, (v): v is boolean => typeof v === 'boolean'),
   };
 }

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import { ModelClient } from '../core/agent/model-client';
 import { ModelCatalog } from '../core/agent/model-catalog';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
 import type { TurnConfig } from '../core/chat/chat-session';
@@ -16,13 +16,17 @@ export class TurnSettings {
   readonly models = new ModelCatalog(() => this.client());
   private autoModel = DEFAULT_MODEL;
 
-  constructor(private readonly secrets: Secrets) {}
+  constructor(
+    private readonly secrets: Secrets,
+    /** Told which of a folder's settings were not used, and why. */
+    private readonly warn?: (line: string) => void,
+  ) {}
 
   /** Undefined without a key. The reply limit never exceeds the model's own. */
   async config(): Promise<TurnConfig | undefined> {
     const client = await this.client();
     if (!client) return undefined;
-    const settings = readSettings();
+    const settings = readSettings(this.warn);
     const model = await this.models.resolve(settings.model);
     const entry = await this.models.entry(model);
     const limit = entry?.maxTokens;
@@ -39,9 +43,9 @@ export class TurnSettings {
     };
   }
 
-  async client(): Promise<Anthropic | undefined> {
+  async client(): Promise<ModelClient | undefined> {
     const apiKey = await this.secrets.anthropicKey();
-    return apiKey ? new Anthropic({ apiKey, baseURL: readSettings().apiBaseUrl, maxRetries: 2 }) : undefined;
+    return apiKey ? new ModelClient({ apiKey, baseURL: readSettings().apiBaseUrl, maxRetries: 2 }) : undefined;
   }
 
   /** Reads the model list again (a new key may see other models) and what "automatic" means now. */

@@ -7,6 +7,12 @@
  * Flags:
  *   --auth-endpoint=URL  the authorization server metadata names this authorization endpoint instead
  *                        (a hostile server: `javascript:...`, `file:///...`)
+ *   --registration-endpoint=URL, --token-endpoint=URL  the same for the registration and token endpoints
+ *   --authorization-server=URL  the protected-resource metadata names this authorization server instead
+ *                        of this process
+ *   --listen=IP          listens on this address (e.g. the machine's own private address, to be a
+ *                        server on a private network) instead of 127.0.0.1; an http issuer off loopback
+ *                        needs MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL=1, as --ipv6 does
  *   --sse                the MCP endpoint speaks the older HTTP+SSE transport (GET /mcp, POST /messages)
  *   --ipv6               listens on [::1] instead of 127.0.0.1 (code-server rewrites a browser's
  *                        127.0.0.1/localhost addresses to its port proxy; [::1] it leaves alone); the SDK
@@ -34,9 +40,19 @@ const flag = (name: string): string | undefined => {
   const hit = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   return hit === undefined ? undefined : hit.split('=').slice(1).join('=');
 };
-const hostileEndpoint = flag('auth-endpoint');
+/** What the authorization server's metadata says instead of the truth. */
+const endpointOverrides = Object.fromEntries(
+  (
+    [
+      ['authorization_endpoint', flag('auth-endpoint')],
+      ['registration_endpoint', flag('registration-endpoint')],
+      ['token_endpoint', flag('token-endpoint')],
+    ] as const
+  ).filter(([, url]) => url !== undefined),
+);
+const otherAuthorizationServer = flag('authorization-server');
 const legacy = flag('sse') !== undefined;
-const host = flag('ipv6') !== undefined ? '::1' : '127.0.0.1';
+const host = flag('ipv6') !== undefined ? '::1' : (flag('listen') ?? '127.0.0.1');
 
 const stats = { registrations: 0, authorizations: 0, exchanges: 0, refreshes: 0 };
 interface Grant {
@@ -132,17 +148,17 @@ async function main(): Promise<void> {
   const listening = app.listen(0, host);
   await new Promise<void>((resolve) => listening.once('listening', () => resolve()));
   const port = (listening.address() as AddressInfo).port;
-  const base = new URL(`http://${host === '::1' ? '[::1]' : host}:${port}/`);
+  const base = new URL(`http://${host.includes(':') ? `[${host}]` : host}:${port}/`);
   const mcpUrl = new URL('/mcp', base);
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
 
-  if (hostileEndpoint !== undefined) {
-    const metadata = { ...createOAuthMetadata({ provider, issuerUrl: base, scopesSupported: ['mcp', 'admin'] }), authorization_endpoint: hostileEndpoint };
+  if (Object.keys(endpointOverrides).length > 0) {
+    const metadata = { ...createOAuthMetadata({ provider, issuerUrl: base, scopesSupported: ['mcp', 'admin'] }), ...endpointOverrides };
     app.get('/.well-known/oauth-authorization-server', (_req, res) => void res.json(metadata));
   }
   // What the resource asks for by default: the admin scope only when a tool needs it (step-up).
   app.get('/.well-known/oauth-protected-resource/mcp', (_req, res) =>
-    void res.json({ resource: mcpUrl.href, authorization_servers: [base.href], scopes_supported: ['mcp'], resource_name: 'oauth-fake' }),
+    void res.json({ resource: mcpUrl.href, authorization_servers: [otherAuthorizationServer ?? base.href], scopes_supported: ['mcp'], resource_name: 'oauth-fake' }),
   );
   app.use(mcpAuthRouter({ provider, issuerUrl: base, scopesSupported: ['mcp', 'admin'], resourceServerUrl: mcpUrl, resourceName: 'oauth-fake' }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl });

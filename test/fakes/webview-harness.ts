@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import type { RequestMethod, RequestParams, RequestResult } from '../../src/shared/requests';
 import { bodyClass, isTheme, themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
@@ -30,6 +31,8 @@ export interface ChatPage {
   /** Deliver a host -> webview message (unvalidated on purpose: tests send bad ones too). */
   post(message: HostMessage | unknown): Promise<void>;
   posted(): Promise<WebviewMessage[]>;
+  /** Answers the newest `method` request whose params pass `match` (waiting for one) with `result`; gives its params. */
+  answerRequest<M extends RequestMethod>(method: M, result: RequestResult<M>, match?: (params: RequestParams<M>) => boolean): Promise<RequestParams<M>>;
   waitForPosted(type: WebviewMessage['type'], count?: number): Promise<WebviewMessage[]>;
   stats(): Promise<{ deltas: number; markdownRenders: number; frames: number }>;
   /** What the page's CSP refused so far (a clean chat triggers none). */
@@ -131,6 +134,18 @@ export async function startHarness(): Promise<Harness> {
             [type, count] as const,
           );
           return (await chat.posted()).filter((m) => m.type === type);
+        },
+        async answerRequest(method, result, match = () => true) {
+          type Asked = Extract<WebviewMessage, { type: 'request' }>;
+          const find = async (): Promise<Asked | undefined> =>
+            (await chat.posted()).filter((m): m is Asked => m.type === 'request' && m.method === method && match(m.params as never)).at(-1);
+          let asked = await find();
+          while (!asked) {
+            await page.waitForFunction((n) => (window as unknown as { __posted: unknown[] }).__posted.length > n, (await chat.posted()).length);
+            asked = await find();
+          }
+          await chat.post({ type: 'response', id: asked.id, result } satisfies HostMessage);
+          return asked.params as never;
         },
         cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
         stats: () => page.evaluate(() => ({ ...(window as unknown as { __mcpAgentChat: { deltas: number; markdownRenders: number; frames: number } }).__mcpAgentChat })),

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -9,6 +9,9 @@ import { RESULT_LIMITS } from '../../src/core/agent/result-caps';
 import type { AgentOutput } from '../../src/core/agent/types';
 import { McpHub } from '../../src/core/mcp/hub';
 import { ChatStore } from '../../src/core/transcript/chat-store';
+import { ChatSession } from '../../src/core/chat/chat-session';
+import { CHAT_FORMAT } from '../../src/core/chat/chat-format';
+import { newMeta, readMeta, writeMeta } from '../../src/core/chat/chat-meta';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, type MessagesBody } from '../fakes/anthropic-api';
 import { fakeConfig } from './mcp-support';
@@ -89,7 +92,7 @@ describe('a 3 MB tool result, through the real agent, SDK and an MCP server', ()
     assert.equal((await run(restored, 'still there?')).status, 'done');
   });
 
-  test('a chat saved uncapped by an older version is repaired on load and can be sent', T, async () => {
+  test('a chat saved uncapped by an older version is migrated once when opened, then sent capped', T, async () => {
     const store = new ChatStore(join(dir, 'old-chat'));
     const big = 'line of an old result\n'.repeat(Math.ceil(THREE_MB / 22));
     const lines: unknown[] = [
@@ -104,22 +107,42 @@ describe('a 3 MB tool result, through the real agent, SDK and an MCP server', ()
       join(store.dir, 'events.jsonl'),
       `${JSON.stringify({ kind: 'tool_result', callId: 'toolu_old', isError: false, content: [{ type: 'text', text: big }], durationMs: 5 })}\n`,
     );
-    const shown = (await store.events.load())[0];
+    // The meta of a chat of the first format: no `format`.
+    const { format: _f, ...old } = newMeta('oldchat1', 'claude-test', 1000);
+    await writeMeta(store.dir, old);
+    const open = async (): Promise<ChatSession> => {
+      const session = new ChatSession({ meta: (await readMeta(store.dir))!, store, host: hub, workspace: dir, approvals: { has: () => true, add: () => undefined }, ask: async () => 'once' });
+      await session.load();
+      await session.flush();
+      return session;
+    };
+
+    const session = await open();
+    const shown = session.events[0];
     assert.ok(shown?.kind === 'tool_result');
     const shownText = shown.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
     assert.ok(Buffer.byteLength(shownText) <= RESULT_LIMITS.textPerResult, 'the page gets a capped result');
+    // Migrated on disk, once: the logs are the capped ones, the chat is stamped, and its place in the history kept.
+    assert.ok(statSync(join(store.dir, 'events.jsonl')).size < RESULT_LIMITS.textPerResult * 2);
+    assert.ok(statSync(join(store.dir, 'messages.jsonl')).size < RESULT_LIMITS.textPerResult * 2);
+    const stamped = await readMeta(store.dir);
+    assert.deepEqual([stamped?.format, stamped?.updatedAt], [CHAT_FORMAT, 1000]);
+    const migratedAt = statSync(join(store.dir, 'messages.jsonl')).mtimeMs;
 
     api.setScript([{ text: 'repaired' }]);
-    const { status } = await run(agent({ history: await store.messages.load() }), 'go on');
-    assert.equal(status, 'done');
+    assert.equal(await session.send('go on', [], { client, model: 'claude-test', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 10_000, keyHint: '' }), 'done');
     const sent = toolResultText(api.requests.at(-1)!.body);
     assert.ok(Buffer.byteLength(sent) <= RESULT_LIMITS.textPerResult);
     assert.match(sent, /lines 1-\d[\d,]* \(\d+ KiB\) above and lines [\d,]+-[\d,]+ below/);
+    await session.flush();
+    const appended = statSync(join(store.dir, 'messages.jsonl')).mtimeMs;
+    session.dispose();
 
-    // the same history handed to the agent without the store's load is repaired by the agent itself
-    api.setScript([{ text: 'repaired again' }]);
-    const raw = lines as Anthropic.MessageParam[];
-    assert.equal((await run(agent({ history: raw }), 'go on')).status, 'done');
-    assert.match(toolResultText(api.requests.at(-1)!.body), /call echo__big again/);
+    // Opened again: read as it is, never rewritten.
+    const again = await open();
+    assert.equal(statSync(join(store.dir, 'messages.jsonl')).mtimeMs, appended);
+    assert.ok(appended >= migratedAt);
+    assert.equal(again.messages.length, 6);
+    again.dispose();
   });
 });

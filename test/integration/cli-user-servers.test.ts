@@ -202,4 +202,29 @@ describe('the CLI with MCP servers from config files', () => {
     const afterSecret = r.output.slice(r.typedAt[2]);
     assert.doesNotMatch(afterSecret, /typed-secret/, 'the password was not echoed');
   });
+
+  test("the question shows every value taken from the person's environment or inputs as its reference, with where it is sent; never the value", { skip: !haveScript() && 'script(1) is not installed' }, async () => {
+    const ws = dir('cli-tty-values-');
+    mkdirSync(join(ws, '.vscode'));
+    writeFileSync(
+      join(ws, '.vscode', 'mcp.json'),
+      JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'key', description: 'Key', password: true }],
+        servers: {
+          gh: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Client-Version': '${env:GITHUB_TOKEN}', Accept: 'text/plain' } },
+          tool: reportServer({ args: [fake('mcp-report'), '--key=${input:key}'], env: { TOKEN: 'Bearer ${env:GITHUB_TOKEN}' } }),
+        },
+      }),
+    );
+    const r = await runCliOnTerminal(['--workspace', ws], { ...env, GITHUB_TOKEN: 'ghp_never-on-screen' }, [
+      ['Start them? [y/N] ', 'n'],
+      ['You: ', 'exit'],
+    ]);
+    assert.equal(r.code, 0, r.output);
+    const out = r.output.replace(/\r/g, '');
+    assert.match(out, /gh: HTTP https:\/\/mcp\.example\.com\/mcp\n\s+headers: Accept\n\s+from your environment and inputs:\n\s+header X-Client-Version = \$\{env:GITHUB_TOKEN\} → https:\/\/mcp\.example\.com\n/);
+    assert.ok(out.includes(`argument 2 = --key=\${input:key} → ${process.execPath}`), out);
+    assert.ok(out.includes(`environment TOKEN = Bearer \${env:GITHUB_TOKEN} → ${process.execPath}`), out);
+    assert.doesNotMatch(out, /ghp_never-on-screen/);
+  });
 });

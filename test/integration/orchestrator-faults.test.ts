@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { childrenOf, sessions, startOrchestrator, textOf, waitForSession, type Orchestrator } from './orchestrator-harness';
+import { childrenOf, sessionPath, sessions, startOrchestrator, textOf, waitForSession, type Orchestrator } from './orchestrator-harness';
 
 /** Approvals through elicitation, cancellation, a killed server, parallel and busy sessions, hostile names, no key. */
 
@@ -19,6 +19,8 @@ function writeCall(path: string, content = 'x'): (body: MessagesBody) => Reply {
 
 describe('orchestrator under faults', () => {
   let api: FakeAnthropicApi;
+  /** MCP_AGENT_HOME of every orchestrator here: where they keep the sessions. */
+  let home: string;
   let reply: (body: MessagesBody) => Reply = () => ({ text: 'nothing scripted' });
   const workspaces: string[] = [];
   const open: Orchestrator[] = [];
@@ -29,12 +31,13 @@ describe('orchestrator under faults', () => {
     return dir;
   };
   const start = async (dir: string, options: Parameters<typeof startOrchestrator>[1] = {}): Promise<Orchestrator> => {
-    const o = await startOrchestrator(dir, { ...options, env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, ...options.env } });
+    const o = await startOrchestrator(dir, { ...options, env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home, ...options.env } });
     open.push(o);
     return o;
   };
 
   before(async () => {
+    home = mkdtempSync(join(tmpdir(), 'orch-faults-home-'));
     api = new FakeAnthropicApi((body) => reply(body));
     await api.start();
   });
@@ -42,7 +45,7 @@ describe('orchestrator under faults', () => {
   after(async () => {
     await Promise.all(open.map((o) => o.close().catch(() => undefined)));
     await api?.stop();
-    for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [...workspaces, home]) rmSync(dir, { recursive: true, force: true });
   });
 
   test('a client that declares elicitation is asked, and its answer decides', async () => {
@@ -69,6 +72,19 @@ describe('orchestrator under faults', () => {
     assert.equal(asked.length, 2);
     assert.equal(existsSync(join(dir, 'denied.txt')), false);
     assert.match(textOf(r), /denied/);
+  });
+
+  test('a call that needs approval is refused when the client cannot be asked, saying how to allow it', async () => {
+    const dir = workspace();
+    const orch = await start(dir);
+    reply = writeCall('refused.txt');
+    const r = await orch.call('start_agent', { session_name: 'refused', prompt: 'Write refused.txt' });
+    const text = textOf(r);
+    assert.match(text, /refused without asking/i);
+    assert.match(text, /workspace__write_file/);
+    assert.match(text, /MCP_AGENT_ORCHESTRATOR_APPROVE=all/);
+    assert.match(text, /elicitation/);
+    assert.equal(existsSync(join(dir, 'refused.txt')), false);
   });
 
   test('a write to a sensitive file is refused without a way to ask, even with APPROVE=all', async () => {
@@ -122,7 +138,8 @@ describe('orchestrator under faults', () => {
     const port = (listener.address() as AddressInfo).port;
     const code = `import socket, time\ns = socket.create_connection(('127.0.0.1', ${port}))\ntime.sleep(120)\n`;
     reply = (body) => (isToolResultTurn(body) ? { text: 'stopped?' } : { text: '', toolUses: [{ name: 'workspace__run_code', input: { code, timeout: 120 } }] });
-    const orch = await start(dir, { env: { MCP_AGENT_SANDBOX: 'off' } });
+    // The person approves every call for this server; the definition's tools only offer run_code.
+    const orch = await start(dir, { env: { MCP_AGENT_SANDBOX: 'off', MCP_AGENT_ORCHESTRATOR_APPROVE: 'all' } });
     const controller = new AbortController();
     const call = orch.call('start_agent', { session_name: 'tool-cancel', agent_name: 'runner', prompt: 'run it' }, { signal: controller.signal });
     const socket = await connected;
@@ -143,7 +160,7 @@ describe('orchestrator under faults', () => {
     await api.waitForRequests(sent + 1);
     process.kill(first.pid, 'SIGKILL');
     assert.ok((await call) instanceof Error, 'the call fails with the connection');
-    const saved = JSON.parse(readFileSync(join(dir, '.mcp-agent', 'sessions', 'killed', 'session.json'), 'utf8'));
+    const saved = JSON.parse(readFileSync(sessionPath(home, dir, 'killed', 'session.json'), 'utf8'));
     assert.equal(saved.status, 'running', 'the killed process could not save anything more');
 
     const second = await start(dir);
@@ -168,10 +185,10 @@ describe('orchestrator under faults', () => {
     await api.waitForRequests(sent + 1);
     await orch.close();
     await call;
-    const saved = JSON.parse(readFileSync(join(dir, '.mcp-agent', 'sessions', 'reloaded', 'session.json'), 'utf8'));
+    const saved = JSON.parse(readFileSync(sessionPath(home, dir, 'reloaded', 'session.json'), 'utf8'));
     assert.equal(saved.status, 'interrupted');
     assert.match(saved.detail, /stopped during this turn/);
-    assert.match(readFileSync(join(dir, '.mcp-agent', 'sessions', 'reloaded', 'messages.jsonl'), 'utf8'), /before the reload/);
+    assert.match(readFileSync(sessionPath(home, dir, 'reloaded', 'messages.jsonl'), 'utf8'), /before the reload/);
   });
 
   test('sessions run in parallel up to the cap; a busy session and one past the cap are refused at once', async () => {
@@ -194,15 +211,15 @@ describe('orchestrator under faults', () => {
     assert.match(textOf(busy), /running a turn now/);
     const clean = await orch.call('clean_sessions', { confirm: true });
     assert.deepEqual((clean.structuredContent as { kept_running: string[] }).kept_running.sort(), ['par-a', 'par-b']);
-    assert.ok(existsSync(join(dir, '.mcp-agent', 'sessions', 'par-a', 'session.json')), 'a running session is never deleted');
+    assert.ok(existsSync(sessionPath(home, dir, 'par-a', 'session.json')), 'a running session is never deleted');
     release();
     const [ra, rb] = await Promise.all([a, b]);
     assert.match(textOf(ra), /done: A/);
     assert.match(textOf(rb), /done: B/);
-    assert.equal(existsSync(join(dir, '.mcp-agent', 'sessions', 'par-c')), false);
+    assert.equal(existsSync(sessionPath(home, dir, 'par-c')), false);
   });
 
-  test('hostile session and agent names never leave the workspace', async () => {
+  test('hostile session and agent names never leave their folders', async () => {
     const dir = workspace();
     const outside = workspace();
     const orch = await start(dir);
@@ -222,12 +239,14 @@ describe('orchestrator under faults', () => {
     assert.match(textOf(badAgent), /no agent named/);
     await assert.rejects(orch.client.readResource({ uri: 'sessions://..%2F..%2Fetc' }));
 
-    // A sessions folder that is a symlink out of the workspace is refused, and nothing is written there.
-    mkdirSync(join(dir, '.mcp-agent'), { recursive: true });
-    symlinkSync(outside, join(dir, '.mcp-agent', 'sessions'));
+    // A session folder in the sessions folder that is a symlink leading out is never used.
     const r = await orch.call('start_agent', { session_name: 'via-link', prompt: 'p' });
-    assert.equal(r.isError, true, textOf(r));
-    assert.match(textOf(r), /outside the workspace/);
+    assert.ok(!r.isError, textOf(r));
+    rmSync(sessionPath(home, dir, 'via-link'), { recursive: true });
+    symlinkSync(outside, sessionPath(home, dir, 'via-link'));
+    const resumed = await orch.call('resume_agent', { session_name: 'via-link', prompt: 'p' });
+    assert.equal(resumed.isError, true, textOf(resumed));
+    assert.match(textOf(resumed), /is not a folder \(a symlink or a file\); it is not used/);
     assert.deepEqual(readdirSync(outside), []);
 
     // Agent definitions behind a symlink leading out are not read, and the reason is listed.
@@ -245,7 +264,7 @@ describe('orchestrator under faults', () => {
 
   test('the servers the orchestrator starts hold no Anthropic key and exit with it', { skip: process.platform !== 'linux' }, async () => {
     const dir = workspace();
-    const orch = await startOrchestrator(dir, { env: { ANTHROPIC_API_KEY: 'sk-ant-orchestrator-secret', ANTHROPIC_BASE_URL: api.url } });
+    const orch = await startOrchestrator(dir, { env: { ANTHROPIC_API_KEY: 'sk-ant-orchestrator-secret', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home } });
     reply = () => ({ text: 'ok' });
     const r = await orch.call('start_agent', { session_name: 'env', prompt: 'p' });
     assert.ok(!r.isError, textOf(r));
@@ -262,7 +281,7 @@ describe('orchestrator under faults', () => {
 
   test('without a key every tool says how to set it, and the server keeps serving', { timeout: ENOUGH }, async () => {
     const dir = workspace();
-    const orch = await startOrchestrator(dir, { env: { ANTHROPIC_BASE_URL: api.url } });
+    const orch = await startOrchestrator(dir, { env: { ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home } });
     open.push(orch);
     const { tools } = await orch.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), ['clean_sessions', 'get_session', 'list_agents', 'list_sessions', 'query', 'resume_agent', 'start_agent']);
@@ -279,6 +298,7 @@ describe('orchestrator under faults', () => {
       assert.match(textOf(r), /ANTHROPIC_API_KEY/, t.name);
     }
     assert.equal(existsSync(join(dir, '.mcp-agent')), false, 'nothing was written');
+    assert.equal(existsSync(sessionPath(home, dir)), false, 'nor beside the chats');
   });
 });
 

@@ -13,12 +13,15 @@ import {
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { sessionsDir } from '../../src/core/chat/chat-home';
 import { repoRoot } from '../support/repo-root';
 
 export interface Orchestrator {
   client: Client;
   pid: number;
   stderr: () => string;
+  /** Resolves once the server's stderr matches `pattern` (checked now and on each chunk it writes). */
+  untilStderr: (pattern: RegExp) => Promise<void>;
   /** Calls a tool; `signal` cancels it, `onprogress` gets its progress notifications. */
   call: (
     name: string,
@@ -44,8 +47,10 @@ export async function startOrchestrator(workspace: string, options: StartOptions
     stderr: 'pipe',
   });
   let stderr = '';
+  const waiting = new Set<() => void>();
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+    for (const check of waiting) check();
   });
   const client = new Client(
     { name: 'orchestrator-test', version: '0.0.0' },
@@ -60,6 +65,16 @@ export async function startOrchestrator(workspace: string, options: StartOptions
     client,
     pid: transport.pid ?? -1,
     stderr: () => stderr,
+    untilStderr: (pattern) =>
+      new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (!pattern.test(stderr)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      }),
     call: async (name, args, opts = {}) =>
       (await client.callTool({ name, arguments: args }, undefined, {
         signal: opts.signal,
@@ -81,6 +96,11 @@ export function writeFiles(workspace: string, files: Record<string, string>): vo
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, content);
   }
+}
+
+/** A path in the folder where an orchestrator started with MCP_AGENT_HOME=`home` keeps `workspace`'s sessions. */
+export function sessionPath(home: string, workspace: string, ...parts: string[]): string {
+  return join(sessionsDir(workspace, home), ...parts);
 }
 
 /** An agent definition file's text. */

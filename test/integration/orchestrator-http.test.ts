@@ -8,12 +8,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
-import { childrenOf, textOf } from './orchestrator-harness';
+import { childrenOf, sessionPath, textOf } from './orchestrator-harness';
 
 // Over --http every client session gets its own MCP server, but they share one orchestrator: one
 // session store and runner, and one set of sub-servers for the whole process.
 test('over --http two clients share the sessions and one set of sub-servers', { skip: process.platform !== 'linux' }, async (t) => {
   const workspace = mkdtempSync(join(tmpdir(), 'orch-http-'));
+  const home = mkdtempSync(join(tmpdir(), 'orch-http-home-'));
   const api = new FakeAnthropicApi(() => ({ text: 'done over http' }));
   await api.start();
   const clients: Client[] = [];
@@ -23,8 +24,9 @@ test('over --http two clients share the sessions and one set of sub-servers', { 
     await server?.stop();
     await api.stop();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   });
-  server = await startBundledHttp('orchestrator', workspace, { ANTHROPIC_API_KEY: 'sk-http', ANTHROPIC_BASE_URL: api.url });
+  server = await startBundledHttp('orchestrator', workspace, { ANTHROPIC_API_KEY: 'sk-http', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home });
   const connect = async (): Promise<Client> => {
     const c = new Client({ name: 'orch-http-test', version: '0' });
     await c.connect(new StreamableHTTPClientTransport(new URL(server!.url)));
@@ -44,6 +46,6 @@ test('over --http two clients share the sessions and one set of sub-servers', { 
   assert.ok(!second.isError, textOf(second));
   assert.equal(childrenOf(server.child.pid!).length, 3, 'workspace, web and research started once for the process');
   await server.stop();
-  assert.equal(JSON.parse(readFileSync(join(workspace, '.mcp-agent', 'sessions', 'shared', 'session.json'), 'utf8')).status, 'done');
+  assert.equal(JSON.parse(readFileSync(sessionPath(home, workspace, 'shared', 'session.json'), 'utf8')).status, 'done');
 });
 

@@ -7,11 +7,13 @@ import { bundledServerConfigs } from '../../src/core/mcp/bundled-servers';
 import { McpHub } from '../../src/core/mcp/hub';
 import { FakeAnthropicApi, isToolResultTurn } from '../fakes/anthropic-api';
 import { repoRoot, textOf } from './mcp-support';
+import { sessionPath } from './orchestrator-harness';
 
 // The orchestrator as the extension and the CLI start it: one of the bundled servers, its share of the
 // host's environment carrying the key, called through our own hub with progress.
 test('our hub starts the orchestrator with the key and sees a sub-agent work through progress', async (t) => {
   const workspace = mkdtempSync(join(tmpdir(), 'orch-hub-'));
+  const home = mkdtempSync(join(tmpdir(), 'orch-hub-home-'));
   const api = new FakeAnthropicApi((body) =>
     isToolResultTurn(body)
       ? { text: 'Listed the folder.' }
@@ -23,8 +25,9 @@ test('our hub starts the orchestrator with the key and sees a sub-agent work thr
     await hub?.dispose();
     await api.stop();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   });
-  const source = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-hub', ANTHROPIC_BASE_URL: api.url };
+  const source = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-hub', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home };
   const configs = bundledServerConfigs(join(repoRoot(), 'dist'), workspace, source).filter((c) => c.name === 'orchestrator');
   assert.equal(configs.length, 1, 'the orchestrator bundle is one of the bundled servers');
   hub = new McpHub(configs, { connection: { roots: [workspace] } });
@@ -51,5 +54,5 @@ test('our hub starts the orchestrator with the key and sees a sub-agent work thr
   // This SDK version sends the key as a bearer token; older ones as x-api-key.
   const headers = api.requests[0]?.headers;
   assert.equal(headers?.['x-api-key'] ?? headers?.authorization?.replace(/^Bearer /, ''), 'sk-ant-hub', 'the key reached the orchestrator through its env share');
-  assert.ok(existsSync(join(workspace, '.mcp-agent', 'sessions', 'from-hub', 'session.json')));
+  assert.ok(existsSync(sessionPath(home, workspace, 'from-hub', 'session.json')), 'kept beside the chats, in the MCP_AGENT_HOME the host passed on');
 });

@@ -5,34 +5,47 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { agentFile, sessions, startOrchestrator, textOf, writeFiles, type Orchestrator } from './orchestrator-harness';
+import { agentFile, sessionPath, sessions, startOrchestrator, textOf, writeFiles, type Orchestrator } from './orchestrator-harness';
 
 /** Sub-agent sessions through the real orchestrator, its real workspace server and the fake Messages API. */
 
 describe('orchestrator sessions', () => {
   let api: FakeAnthropicApi;
   let workspace: string;
+  /** MCP_AGENT_HOME: the sessions are kept there. */
+  let home: string;
   let orch: Orchestrator;
   /** What the fake model does with each request, set by each test. */
   let reply: (body: MessagesBody) => Reply = () => ({ text: 'nothing scripted' });
+  /** The questions the person was asked. */
+  const asked: string[] = [];
 
   before(async () => {
     api = new FakeAnthropicApi((body) => reply(body));
     await api.start();
     workspace = mkdtempSync(join(tmpdir(), 'orch-sessions-'));
+    home = mkdtempSync(join(tmpdir(), 'orch-sessions-home-'));
     writeFiles(workspace, {
       '.mcp-agent/agents/writer.md': agentFile(
         { name: 'writer', description: 'Writes files', tools: 'workspace__write_file, workspace__read_file', model: 'haiku' },
         'You write the files you are asked for.',
       ),
     });
-    orch = await startOrchestrator(workspace, { env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url } });
+    // A client that can ask the person, and says yes: a definition's tools offer, they do not approve.
+    orch = await startOrchestrator(workspace, {
+      env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home },
+      elicit: (params) => {
+        asked.push(params.message);
+        return { action: 'accept', content: { decision: 'once' } };
+      },
+    });
   });
 
   after(async () => {
     await orch?.close();
     await api?.stop();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   });
 
   test('a sub-agent writes a file through the workspace server; the session is saved', async () => {
@@ -51,6 +64,8 @@ describe('orchestrator sessions', () => {
     assert.match(textOf(r), /Wrote out\/hello\.txt\./);
     assert.match(textOf(r), /Session first \(writer\): done/);
     assert.equal(readFileSync(join(workspace, 'out', 'hello.txt'), 'utf8'), 'hello from a sub-agent\n');
+    assert.equal(asked.length, 1, 'the write was asked, though the definition names the tool');
+    assert.match(asked[0]!, /Sub-agent "writer" asks: Write out\/hello\.txt/);
 
     const first = api.requests[before]!.body;
     assert.equal(first.model, 'claude-haiku-5-5', 'the alias in the definition picks the model');
@@ -59,7 +74,7 @@ describe('orchestrator sessions', () => {
     assert.ok(progress.some((m) => /model call 1/.test(m)), progress.join('\n'));
     assert.ok(progress.some((m) => /calling workspace__write_file/.test(m)), progress.join('\n'));
 
-    const saved = JSON.parse(readFileSync(join(workspace, '.mcp-agent', 'sessions', 'first', 'session.json'), 'utf8'));
+    const saved = JSON.parse(readFileSync(sessionPath(home, workspace, 'first', 'session.json'), 'utf8'));
     assert.equal(saved.status, 'done');
     assert.equal(saved.agent, 'writer');
     assert.equal(saved.turns, 1);
@@ -68,7 +83,7 @@ describe('orchestrator sessions', () => {
     assert.equal(saved.usage.input + saved.usage.cacheRead + saved.usage.cacheWrite, billed);
     assert.ok(saved.usage.output > 0);
     assert.ok(saved.system?.text, 'the system prompt is kept for the next turns');
-    const lines = readFileSync(join(workspace, '.mcp-agent', 'sessions', 'first', 'messages.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(sessionPath(home, workspace, 'first', 'messages.jsonl'), 'utf8').trim().split('\n');
     assert.equal(lines.length, 4, 'prompt, tool call, tool result, reply');
   });
 
@@ -86,7 +101,7 @@ describe('orchestrator sessions', () => {
     const [s] = (await sessions(orch)).filter((x) => x.name === 'first');
     assert.equal(s?.turns, 2);
     assert.ok((s?.tokens ?? 0) > tokensBefore, 'the turn adds its tokens');
-    const saved = JSON.parse(readFileSync(join(workspace, '.mcp-agent', 'sessions', 'first', 'session.json'), 'utf8'));
+    const saved = JSON.parse(readFileSync(sessionPath(home, workspace, 'first', 'session.json'), 'utf8'));
     assert.equal(systemText(body), saved.system.text, 'the resumed turn sends the system prompt the session began with');
   });
 
@@ -115,34 +130,20 @@ describe('orchestrator sessions', () => {
     assert.equal(await updated, 'sessions://list');
   });
 
-  test('a call that needs approval is refused when the client cannot be asked, saying how to allow it', async () => {
-    reply = (body) =>
-      isToolResultTurn(body)
-        ? { text: 'I could not write it.' }
-        : { text: '', toolUses: [{ name: 'workspace__write_file', input: { path: 'refused.txt', content: 'x' } }] };
-    const r = await orch.call('start_agent', { session_name: 'refused', prompt: 'Write refused.txt' });
-    const text = textOf(r);
-    assert.match(text, /refused without asking/i);
-    assert.match(text, /workspace__write_file/);
-    assert.match(text, /MCP_AGENT_ORCHESTRATOR_APPROVE=all/);
-    assert.match(text, /elicitation/);
-    assert.equal(existsSync(join(workspace, 'refused.txt')), false);
-  });
-
   test('clean_sessions needs confirm, and deletes by age, by name or all', async () => {
     const refused = await orch.call('clean_sessions', { confirm: false });
     assert.equal(refused.isError, true);
     const none = await orch.call('clean_sessions', { confirm: true, older_than_days: 1 });
     assert.deepEqual((none.structuredContent as { deleted: string[] }).deleted, [], 'every session is younger than a day');
     const listChanged = new Promise<void>((resolve) => orch.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
-    const one = await orch.call('clean_sessions', { confirm: true, session_name: 'refused' });
-    assert.deepEqual((one.structuredContent as { deleted: string[] }).deleted, ['refused']);
-    assert.equal(existsSync(join(workspace, '.mcp-agent', 'sessions', 'refused')), false);
+    const one = await orch.call('clean_sessions', { confirm: true, session_name: 'second' });
+    assert.deepEqual((one.structuredContent as { deleted: string[] }).deleted, ['second']);
+    assert.equal(existsSync(sessionPath(home, workspace, 'second')), false);
     await listChanged;
-    const missing = await orch.call('clean_sessions', { confirm: true, session_name: 'refused' });
+    const missing = await orch.call('clean_sessions', { confirm: true, session_name: 'second' });
     assert.equal(missing.isError, true);
     const all = await orch.call('clean_sessions', { confirm: true });
-    assert.deepEqual((all.structuredContent as { deleted: string[] }).deleted.sort(), ['first', 'second']);
+    assert.deepEqual((all.structuredContent as { deleted: string[] }).deleted.sort(), ['first']);
     assert.deepEqual(await sessions(orch), []);
     assert.equal((await orch.call('get_session', { session_name: 'first' })).isError, true);
   });

@@ -90,7 +90,7 @@ describe('query_database on the sample database', () => {
   });
 
   test('a change made by another program is seen on the next call', async () => {
-    // Let pending writes land first, so the other program sees them too.
+    // Changed while no server runs, and while one does.
     await w.close();
     py('db.execute("INSERT INTO books (title, author, year, genre) VALUES (\'Dune\', \'Frank Herbert\', 1965, \'Science Fiction\')"); db.commit()');
     w = await startWorkspace(ws);
@@ -121,7 +121,7 @@ describe('query_database on missing, empty and corrupt files', () => {
     assert.match(made.text, /\[created new\.db\]/);
     await q('INSERT INTO t VALUES (?)', ['hello'], 'new.db');
     assert.deepEqual(rowsOf((await q('SELECT a FROM t', undefined, 'new.db')).text), [{ a: 'hello' }]);
-    await w.close(); // exit flushes pending saves
+    await w.close(); // a new server sees what this one saved
     w = await startWorkspace(ws);
     assert.deepEqual(rowsOf((await q('SELECT a FROM t', undefined, 'new.db')).text), [{ a: 'hello' }]);
   });
@@ -195,11 +195,11 @@ describe('limits: a statement can be stopped and the database lives on', () => {
     await lq('CREATE TABLE IF NOT EXISTS marks (v TEXT)');
     const done = await lq('INSERT INTO marks VALUES (?)', ['finished']);
     assert.equal(done.isError, false, done.text);
-    // Straight after, before the finished write is saved: the worker holding it is stopped.
+    // Straight after the finished write: the worker holding it is stopped.
     const cut = await lq('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) INSERT INTO marks SELECT \'cut\' FROM c');
     assert.match(cut.text, /time limit/);
     assert.deepEqual(rowsOf((await lq('SELECT v FROM marks')).text), [{ v: 'finished' }]);
-    await limited.close(); // exit saves what is pending
+    await limited.close();
     assert.equal(py('print(db.execute("SELECT group_concat(v) FROM marks").fetchone()[0])'), 'finished');
     assert.equal(py('print(db.execute("PRAGMA integrity_check").fetchone()[0])'), 'ok');
     limited = await startWorkspace(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '1000', MCP_AGENT_SQL_MEMORY_MB: '64' });

@@ -90,9 +90,11 @@ describe('the chat in a real VS Code', () => {
 
   test('"Ask Agent About File" from the explorer attaches the file and focuses the input', async (t) => {
     await vs.page.getByRole('tab', { name: /Explorer/ }).first().click();
-    // notes.txt, written by the test before, joins the tree when the file watcher reports it: wait for it, so the
-    // rows no longer move under the clicks below.
-    await vs.page.locator('.explorer-folders-view .monaco-list-row .label-name', { hasText: /^notes\.txt$/ }).waitFor();
+    // Every file on disk joins the tree when the file watcher reports it: wait for all of them (whatever ran
+    // before), so the rows no longer move under the clicks below.
+    for (const name of readdirSync(vs.workspace).filter((n) => !n.startsWith('.'))) {
+      await vs.page.locator('.explorer-folders-view .monaco-list-row .label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }).waitFor();
+    }
     const row = vs.page
       .locator('.explorer-folders-view .monaco-list-row')
       .filter({ has: vs.page.locator('.label-name', { hasText: /^example\.txt$/ }) });

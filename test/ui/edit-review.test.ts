@@ -16,7 +16,7 @@ function model(body: MessagesBody): Reply {
 }
 
 describe('reviewable edits in a real VS Code', () => {
-  const rig = chatRig('edit-review', model, { 'notes.md': 'Shopping\n- milk\n- bread\n' });
+  const rig = chatRig('edit-review', model, { 'notes.md': 'Shopping\n- milk\n- bread\n', 'list.md': 'Shopping\n- milk\n- bread\n' });
 
   const acceptInEditor = () => rig.vs.page.locator('.editor-actions .action-label[aria-label^="Accept Change"]');
 
@@ -40,7 +40,7 @@ describe('reviewable edits in a real VS Code', () => {
   });
 
   test('a file created by someone else after the review is not overwritten', async () => {
-    const chat = rig.vs.chatFrame();
+    const chat = await rig.vs.openChat();
     await chat.locator('#input').fill('now write fresh.md');
     await chat.locator('#input').press('Enter');
     await rig.vs.page.locator('.tabs-container .tab', { hasText: 'fresh.md (new file)' }).waitFor();
@@ -50,24 +50,33 @@ describe('reviewable edits in a real VS Code', () => {
     assert.equal(readFileSync(join(rig.vs.workspace, 'fresh.md'), 'utf8'), 'written by the person meanwhile\n');
   });
 
-  test('"Restore files to before this turn" undoes the first turn after the person confirms', async (t) => {
-    const chat = rig.vs.chatFrame();
-    const restore = chat.locator('.checkpoint .restore');
-    assert.equal(await restore.count(), 1, 'only the turn that changed a file offers it');
-    assert.match(await chat.locator('.checkpoint-files').innerText(), /Changed: notes\.md/);
-    await restore.click();
+  test('"Restore files to before this turn" undoes a turn after the person confirms, and leaves what the person wrote', async (t) => {
+    // Its own turn and files: nothing here depends on the tests before it.
+    const chat = await rig.vs.openChat();
+    const earlier = await chat.locator('.checkpoint').count();
+    await chat.locator('#input').fill('please write list.md');
+    await chat.locator('#input').press('Enter');
+    await rig.vs.page.locator('.tabs-container .tab', { hasText: 'list.md (proposed change)' }).waitFor();
+    await acceptInEditor().click();
+    // This turn's checkpoint: the one after those of earlier turns.
+    const checkpoint = chat.locator('.checkpoint').nth(earlier);
+    await checkpoint.waitFor();
+    assert.equal(readFileSync(join(rig.vs.workspace, 'list.md'), 'utf8'), 'Shopping\n- tea\n');
+    writeFileSync(join(rig.vs.workspace, 'mine.md'), 'the person wrote this after the turn\n');
+    assert.match(await checkpoint.locator('.checkpoint-files').innerText(), /Changed: list\.md/);
+    await checkpoint.locator('.restore').click();
     const dialog = rig.vs.page.locator('.monaco-dialog-box');
     await dialog.waitFor();
-    assert.match(await dialog.innerText(), /Restore 1 file to before this turn\?[\s\S]*notes\.md/);
+    assert.match(await dialog.innerText(), /Restore 1 file to before this turn\?[\s\S]*list\.md/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('restore-confirm')}`);
     await dialog.locator('.monaco-button', { hasText: 'Restore' }).click();
-    await chat.locator('.notice', { hasText: 'Restored 1 file to before the turn: notes.md.' }).waitFor();
-    assert.equal(readFileSync(join(rig.vs.workspace, 'notes.md'), 'utf8'), 'Shopping\n- milk\n- bread\n');
-    assert.equal(readFileSync(join(rig.vs.workspace, 'fresh.md'), 'utf8'), 'written by the person meanwhile\n', "the person's file is not the turn's to undo");
+    await chat.locator('.notice', { hasText: 'Restored 1 file to before the turn: list.md.' }).waitFor();
+    assert.equal(readFileSync(join(rig.vs.workspace, 'list.md'), 'utf8'), 'Shopping\n- milk\n- bread\n');
+    assert.equal(readFileSync(join(rig.vs.workspace, 'mine.md'), 'utf8'), 'the person wrote this after the turn\n', "the person's file is not the turn's to undo");
   });
 
   test('a file named in an answer opens at its line; a path outside is no link', async () => {
-    const chat = rig.vs.chatFrame();
+    const chat = await rig.vs.openChat();
     await chat.locator('#input').fill('where is the list?');
     await chat.locator('#input').press('Enter');
     const link = chat.locator('.markdown .file-link', { hasText: 'notes.md:2' });

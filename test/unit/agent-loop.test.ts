@@ -459,8 +459,12 @@ describe('agent loop against the fake Messages API', () => {
     assert.ok(end?.kind === 'turn_end' && end.action === 'retry' && end.retryAfterS === 1, JSON.stringify(end));
     const second = await run(a, 'two');
     assert.equal(second.status, 'done');
-    const roles = api.requests.at(-1)!.body.messages.map((m) => m.role);
-    assert.deepEqual(roles, ['user'], 'the failed user message joined the next one');
+    // Never merged: the failed message is closed by a line the model sees, and the new one is a turn of its own.
+    const sent = unmarked(api.requests.at(-1)!.body.messages);
+    assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.match(JSON.stringify(sent[1]), /No reply to the message above: its turn was stopped by the person or its request failed/);
+    assert.match(JSON.stringify(sent[0]), /"one"/);
+    assert.doesNotMatch(JSON.stringify(sent[2]), /"one"/);
   });
 
   test('Retry asks again for the same conversation, adding nothing; with nothing failed it says so', async () => {
@@ -492,15 +496,16 @@ describe('agent loop against the fake Messages API', () => {
 });
 
 describe('repairHistory', () => {
-  test('answers a dangling tool_use and merges same-role neighbours', () => {
+  test('answers a dangling tool_use; two messages of the person in a row stay two turns, the first closed', () => {
     const fixed = repairHistory([
       { role: 'user', content: 'a' },
       { role: 'user', content: 'b' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'x__y', input: {} }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'paused, then went on' }] },
     ]);
-    assert.equal(fixed.length, 3);
-    assert.equal(fixed[0]!.role, 'user');
-    assert.equal((fixed[0]!.content as unknown[]).length, 2);
-    assert.match(JSON.stringify(fixed[2]), /Interrupted/);
+    assert.deepEqual(fixed.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
+    assert.match(JSON.stringify(fixed[1]), /No reply to the message above/);
+    assert.equal((fixed[3]!.content as unknown[]).length, 2, "one turn's replies are joined");
+    assert.match(JSON.stringify(fixed[4]), /Interrupted/);
   });
 });

@@ -25,6 +25,44 @@ describe('how the loop handles each stop reason, and thinking', () => {
     return { status, events, agent, end: events.find((e): e is Extract<ChatEvent, { kind: 'turn_end' }> => e.kind === 'turn_end') };
   }
 
+  test('Stop while a reply streams: what came is kept as an interrupted reply, and the next message is a turn of its own', async () => {
+    api.setScript([{ text: 'Deleting the old tests now: first test_a.py, then test_b.py, then the rest of them', chunk: 4, delayMs: 40 }, { text: 'Here is the list.' }]);
+    api.requests.length = 0;
+    const agent = new Agent({ client, host: host({}), model: 'claude-test', workspaceName: 'ws', approvals: memoryStore(), askApproval: async () => 'once' });
+    const stop = new AbortController();
+    const out: AgentOutput[] = [];
+    const stopped = agent.runTurn({ text: 'delete the old tests' }, (o) => {
+      out.push(o);
+      if (o.type === 'delta') stop.abort();
+    }, stop.signal);
+    assert.equal(await stopped, 'stopped');
+    const kept = out.flatMap((o) => (o.type === 'event' && o.event.kind === 'assistant_text' ? [o.event.text] : []));
+    assert.equal(kept.length, 1, 'the chat keeps what it showed');
+    assert.ok('Deleting the old tests now'.startsWith(kept[0]!.slice(0, 10)), kept[0]);
+
+    const next = await agent.runTurn({ text: 'no, just list them' }, () => undefined, new AbortController().signal);
+    assert.equal(next, 'done');
+    const sent = unmarked(api.requests.at(-1)!.body.messages);
+    assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.match(JSON.stringify(sent[1]), /Interrupted: the person stopped this reply here/);
+    assert.doesNotMatch(JSON.stringify(sent[2]), /delete the old tests/, 'the stopped request is not sent again as part of the new one');
+  });
+
+  test('Stop before any reply: the stopped message is closed for the model, never joined to the next', async () => {
+    api.setScript([{ hang: true }, { text: 'Here is the list.' }]);
+    api.requests.length = 0;
+    const agent = new Agent({ client, host: host({}), model: 'claude-test', workspaceName: 'ws', approvals: memoryStore(), askApproval: async () => 'once' });
+    const stop = new AbortController();
+    const stopped = agent.runTurn({ text: 'delete the old tests' }, () => undefined, stop.signal);
+    await api.waitForRequests(1);
+    stop.abort();
+    assert.equal(await stopped, 'stopped');
+    assert.equal(await agent.runTurn({ text: 'no, just list them' }, () => undefined, new AbortController().signal), 'done');
+    const sent = unmarked(api.requests.at(-1)!.body.messages);
+    assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.match(JSON.stringify(sent[1]), /No reply to the message above/);
+  });
+
   test('a reply cut off by max_tokens goes on by itself once, and the person sees both parts', async () => {
     const { status, events } = await turn([{ text: 'Once upon a time', stopReason: 'max_tokens' }, { text: ' they lived happily.' }]);
     assert.equal(status, 'done');

@@ -8,6 +8,7 @@ import type { ConfigDiagnostic } from '../../src/core/mcp/config/diagnostic';
 import { expandEnvReferences } from '../../src/core/mcp/config/env-expansion';
 import { loadConfigFiles, type LoadedFile } from '../../src/core/mcp/config/load';
 import { resolveServers } from '../../src/core/mcp/config/resolve';
+import { render } from '../../src/core/mcp/config/template';
 import { userConfigSource, workspaceConfigSources } from '../../src/core/mcp/config/sources';
 import type { ServerConfig } from '../../src/core/mcp/types';
 
@@ -147,7 +148,18 @@ describe("Claude's mcpServers format", () => {
   });
 
   test('expansion is one pass over the text', () => {
-    assert.deepEqual(expandEnvReferences('${A}${B:-${A}}', { A: '${B}' }), { value: '${B}${A}', missing: [] });
-    assert.deepEqual(expandEnvReferences('${X}-${Y}', {}), { value: '-', missing: ['X', 'Y'] });
+    const expanded = (text: string, env: NodeJS.ProcessEnv): { value: string; missing: string[] } => {
+      const { template, missing } = expandEnvReferences(text, env);
+      return { value: render(template, () => ''), missing };
+    };
+    assert.deepEqual(expanded('${A}${B:-${A}}', { A: '${B}' }), { value: '${B}${A}', missing: [] });
+    assert.deepEqual(expanded('${X}-${Y}', {}), { value: '-', missing: ['X', 'Y'] });
+  });
+
+  test('each reference keeps how it was written beside its value, so it can be shown instead of the value', () => {
+    assert.deepEqual(expandEnvReferences('Bearer ${TOKEN}', { TOKEN: 'tok-1' }).template, ['Bearer ', { variable: '${TOKEN}', value: 'tok-1' }]);
+    assert.deepEqual(expandEnvReferences('${PORT:-8080}/x', {}).template, [{ variable: '${PORT:-8080}', value: '8080' }, '/x']);
+    assert.deepEqual(expandEnvReferences('plain', {}).template, ['plain']);
+    assert.deepEqual(expandEnvReferences('', {}).template, ['']);
   });
 });

@@ -76,19 +76,55 @@ describe('fingerprints', () => {
     assert.equal(write(ws, '{ "mcpServers": { "renamed": { "command": "node", "args": ["a.js"], "env": { "A": "1", "B": "${TOKEN}" } } } }'), base, 'nor the name');
     assert.notEqual(write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["b.js"], "env": { "A": "1", "B": "${TOKEN}" } } } }'), base);
     assert.notEqual(write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["a.js"], "env": { "A": "2", "B": "${TOKEN}" } } } }'), base);
-    assert.equal(write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["a.js"], "env": { "A": "1", "B": "${OTHER:-t1}" } } } }'), base, 'it is of the resolved values');
+    assert.notEqual(write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["a.js"], "env": { "A": "1", "B": "${OTHER:-t1}" } } } }'), base, 'a variable counts as the reference shown, not the value it has today');
   });
 
-  test('an input answer is not part of it (secrets stay out); the environment a variable draws on is', () => {
+  test('neither an input answer nor the value of the person\'s variable is part of it (secrets stay out); the reference is', () => {
     const ws = dir('fp-input-');
     mkdirSync(join(ws, '.vscode'));
     const text = '{ "servers": { "s": { "command": "x", "args": ["${input:k}", "${env:REGION}"] } }, "inputs": [{ "type": "promptString", "id": "k", "description": "k" }] }';
     writeFileSync(join(ws, '.vscode', 'mcp.json'), text);
     const fp = (env: NodeJS.ProcessEnv): string => loadConfigFiles([workspaceConfigSources(ws)[0]], ctx(ws, env))[0].definitions[0].fingerprint;
     assert.equal(fp({ REGION: 'eu' }), fp({ REGION: 'eu' }));
-    assert.notEqual(fp({ REGION: 'eu' }), fp({ REGION: 'us' }));
+    assert.equal(fp({ REGION: 'eu' }), fp({ REGION: 'us' }), 'a renewed value of the same variable is not a new server');
     const [file] = loadConfigFiles([workspaceConfigSources(ws)[0]], ctx(ws, { REGION: 'eu' }));
-    assert.equal(launchLine(file.definitions[0]), "x '${input:k}' eu");
+    assert.equal(launchLine(file.definitions[0]), "x '${input:k}' '${env:REGION}'");
+  });
+
+  test('each value from the person\'s side that the question shows changes it when it changes, even to a variable with the same value', () => {
+    const ws = dir('fp-person-');
+    mkdirSync(join(ws, '.vscode'));
+    mkdirSync(join(ws, 'sub'));
+    const env = { A: 'same', B: 'same', SUB: 'sub' };
+    const fp = (server: Record<string, unknown>): string => {
+      writeFileSync(join(ws, '.vscode', 'mcp.json'), JSON.stringify({ servers: { s: server } }));
+      return loadConfigFiles([workspaceConfigSources(ws)[0]], ctx(ws, env))[0].definitions[0].fingerprint;
+    };
+    const pairs: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [{ type: 'http', url: 'https://h.example/mcp', headers: { 'X-Client-Version': '${env:A}' } }, { type: 'http', url: 'https://h.example/mcp', headers: { 'X-Client-Version': '${env:B}' } }],
+      [{ type: 'http', url: 'https://h.example/${env:A}' }, { type: 'http', url: 'https://h.example/${env:B}' }],
+      [{ command: 'x', args: ['--v=${env:A}'] }, { command: 'x', args: ['--v=${env:B}'] }],
+      [{ command: 'x', env: { V: '${env:A}' } }, { command: 'x', env: { V: '${env:B}' } }],
+      [{ command: 'x', env: { V: 'same' } }, { command: 'x', env: { V: '${env:A}' } }],
+      [{ command: 'x', cwd: '${workspaceFolder}/sub' }, { command: 'x', cwd: '${workspaceFolder}/${env:SUB}' }],
+    ];
+    for (const [before, after] of pairs) assert.notEqual(fp(before), fp(after), JSON.stringify(after));
+  });
+
+  test('a reference never hashes like the same characters written as text (Claude\'s format leaves ${env:X} as written)', () => {
+    const ws = dir('fp-literal-');
+    mkdirSync(join(ws, '.vscode'));
+    writeFileSync(join(ws, '.vscode', 'mcp.json'), '{ "servers": { "s": { "type": "http", "url": "https://h.example/mcp", "headers": { "X": "${env:GITHUB_TOKEN}" } } } }');
+    writeFileSync(join(ws, '.mcp.json'), '{ "mcpServers": { "s": { "type": "http", "url": "https://h.example/mcp", "headers": { "X": "${env:GITHUB_TOKEN}" } } } }');
+    const [vscode, claude] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws, { GITHUB_TOKEN: 't' }));
+    assert.notEqual(vscode.definitions[0].fingerprint, claude.definitions[0].fingerprint);
+  });
+
+  test('a definition that takes nothing from the person keeps the fingerprint it always had, so answers given before still count', () => {
+    const ws = dir('fp-stable-');
+    writeFileSync(join(ws, '.mcp.json'), '{ "mcpServers": { "s": { "type": "http", "url": "https://x.example/mcp", "headers": { "Accept": "text/plain" } } } }');
+    const [, file] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws));
+    assert.equal(file.definitions[0].fingerprint, '8b9996c58791a0ccebd6e892b5748d29e5a2fd06005e50ed4db157865b8590af');
   });
 });
 

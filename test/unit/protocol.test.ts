@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chatEventSchema, hostMessageSchema, webviewMessageSchema } from '../../src/shared/protocol';
+import { answer, Correlator, type RequestHandlers, type RequestMessage } from '../../src/shared/requests';
 
 describe('the webview -> host protocol rejects what it does not know', () => {
   const rejected: Array<[string, unknown]> = [
@@ -46,5 +47,33 @@ describe('approval_request carries what the card needs', () => {
   test('an unknown kind of "always" or a warning that is not text is refused', () => {
     assert.equal(chatEventSchema.safeParse({ ...base, alwaysKind: 'everything' }).success, false);
     assert.equal(chatEventSchema.safeParse({ ...base, warnings: [{ html: '<b>x</b>' }] }).success, false);
+  });
+});
+
+describe('requests with answers (shared/requests.ts)', () => {
+  test('the correlator pairs answers with requests, checks results, and drops answers nobody waits for', async () => {
+    const sent: RequestMessage[] = [];
+    const c = new Correlator((m) => sent.push(m));
+    const first = c.request('completeSlash', { text: '/to' });
+    const second = c.request('completeMentions', { query: 'rea' });
+    assert.deepEqual(sent.map((m) => [m.method, m.id]), [['completeSlash', 0], ['completeMentions', 1]]);
+    c.settle({ type: 'response', id: 1, result: [{ kind: 'file', label: 'a', ref: 'a' }] });
+    c.settle({ type: 'response', id: 0, result: [{ label: 'bad' }] });
+    c.settle({ type: 'response', id: 7, result: [] });
+    assert.deepEqual(await second, [{ kind: 'file', label: 'a', ref: 'a' }]);
+    await assert.rejects(first, /invalid completeSlash result/);
+  });
+
+  test("the host checks params before a handler sees them, and a handler's failure is an answer too", async () => {
+    const handlers: RequestHandlers = {
+      completeMentions: async ({ query }) => [{ kind: 'file', label: query, ref: query }],
+      completeSlash: () => {
+        throw new Error('no hub');
+      },
+    };
+    assert.deepEqual(await answer({ type: 'request', id: 1, method: 'completeMentions', params: { query: 'x' } }, handlers), { type: 'response', id: 1, result: [{ kind: 'file', label: 'x', ref: 'x' }] });
+    assert.match((await answer({ type: 'request', id: 2, method: 'completeMentions', params: { query: 'x'.repeat(500) } }, handlers)).error ?? '', /invalid completeMentions params/);
+    assert.deepEqual(await answer({ type: 'request', id: 3, method: 'completeSlash', params: { text: '/' } }, handlers), { type: 'response', id: 3, error: 'no hub' });
+    assert.equal(webviewMessageSchema.safeParse({ type: 'request', id: 4, method: 'runCommand', params: {} }).success, false, 'an unknown method is refused on arrival');
   });
 });

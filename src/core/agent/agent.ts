@@ -1,16 +1,15 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { ApiError, type ModelClient } from './model-client';
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
 import { describeApiError, errorAction } from './api-errors';
-import { approvalKey, approvalNeed, changeApproval, type ApprovalNeed, type ApprovalStore } from './approval-policy';
-import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
-import { EXPECT_BASE } from '../../common/reviewed-edit';
-import { proposeEdit, type ProposedEdit } from './proposed-edit';
+import type { ApprovalStore } from './approval-policy';
+import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
+import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capToolResults } from './result-caps';
-import { blocks, repairHistory } from './history-repair';
-import { readOnlyTool, totalTimeout, withEdit } from './tool-call-rules';
+import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
 import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
 import { addUsage, NO_USAGE, promptTokens, usageOf, type TokenUsage } from '../usage/token-usage';
@@ -22,12 +21,13 @@ import { unrunnableCalls } from './unrunnable-calls';
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
-const CANCELLED = 'Cancelled: the person stopped the turn.';
 /** Sent for the person when a reply was cut off by the output limit. */
+/** Ends what was kept of a reply the person stopped while it streamed. */
+const INTERRUPTED = '[Interrupted: the person stopped this reply here.]';
 const GO_ON = '[Your reply was cut off by the output limit. Go on from exactly where it stopped, without repeating what you already wrote.]';
 
 export interface AgentOptions {
-  client: Anthropic;
+  client: ModelClient;
   host: ToolHost;
   model: string;
   maxTokens?: number;
@@ -44,6 +44,8 @@ export interface AgentOptions {
   workspaceDir?: string;
   /** Called before the first call of a turn that may change something (e.g. to snapshot the workspace). */
   beforeChange?: () => Promise<void>;
+  /** What may leave the machine (egress-guard.ts); unset: a guard that knows no host the person named, keeping "always" answers in `approvals`. */
+  egress?: EgressGuard;
   /** Conversation so far (restored from disk): copied and repaired (see repairHistory). */
   history?: Anthropic.MessageParam[];
   /** The conversation itself, already repaired: the agent adds to this array, so it lives in one place (the chat session's). */
@@ -93,9 +95,14 @@ export class Agent {
   private turnUsage: TokenUsage = NO_USAGE;
   /** The prompt size the API reported for the last request, and how long the conversation was then. */
   private lastPrompt: { tokens: number; messages: number } | undefined;
+  /** The text of the reply streaming now, by block, kept if the person stops it. */
+  private partial: { turnId: string; texts: Map<string, string> } | undefined;
+
+  private readonly egress: EgressGuard;
 
   constructor(private readonly options: AgentOptions) {
     this.history = options.conversation ?? repairHistory(options.history ?? []);
+    this.egress = options.egress ?? new EgressGuard({ personText: () => [], store: options.approvals });
     this.system = options.system;
   }
 
@@ -169,7 +176,7 @@ export class Agent {
           return 'done';
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
-        const results = await this.runTools(turnId, uses, tools, emit, signal, refusals);
+        const results = await this.runTools(turnId, uses, emit, signal, refusals);
         this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name]))) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
@@ -177,7 +184,8 @@ export class Agent {
       event({ kind: 'turn_end', turnId, status: 'max_iterations', error: note, action: 'continue' });
       return 'max_iterations';
     } catch (err) {
-      if (signal.aborted || err instanceof Anthropic.APIUserAbortError) {
+      if (signal.aborted || err instanceof ApiError.APIUserAbortError) {
+        this.keepInterrupted(event);
         event({ kind: 'turn_end', turnId, status: 'stopped' });
         return 'stopped';
       }
@@ -185,6 +193,19 @@ export class Agent {
       event({ kind: 'turn_end', turnId, status: 'error', error: message, ...errorAction(err) });
       return 'error';
     }
+  }
+
+  /**
+   * The text of a reply stopped while it streamed is kept, as such: the chat shows it, and the model
+   * sees where it was cut (a reply it never finished, not one it gave in full).
+   */
+  private keepInterrupted(event: (e: ChatEvent) => void): void {
+    const kept = this.partial;
+    this.partial = undefined;
+    const texts = [...(kept?.texts ?? [])].filter(([, text]) => text.trim() !== '');
+    if (!kept || texts.length === 0) return;
+    for (const [blockId, text] of texts) event({ kind: 'assistant_text', turnId: kept.turnId, blockId, text });
+    this.push({ role: 'assistant', content: [{ type: 'text', text: `${texts.map(([, t]) => t).join('\n\n')}\n\n${INTERRUPTED}` }] });
   }
 
   private get maxTokens(): number {
@@ -267,11 +288,18 @@ export class Agent {
       { signal },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
-    const reply = await readReply(stream, (index, text) => emit({ type: 'delta', turnId, blockId: blockId(index), text }));
+    const partial = { turnId, texts: new Map<string, string>() };
+    this.partial = partial;
+    const reply = await readReply(stream, (index, text) => {
+      const id = blockId(index);
+      partial.texts.set(id, (partial.texts.get(id) ?? '') + text);
+      emit({ type: 'delta', turnId, blockId: id, text });
+    });
+    this.partial = undefined;
     const used = usageOf(reply.message.usage);
     this.count(used);
     this.lastPrompt = { tokens: promptTokens(used), messages: this.history.length };
-    if (signal.aborted) throw new Anthropic.APIUserAbortError();
+    if (signal.aborted) throw new ApiError.APIUserAbortError();
     reply.message.content.forEach((block, index) => {
       if (block.type === 'thinking' && block.thinking.trim().length > 0) {
         emit({ type: 'event', event: { kind: 'thinking', turnId, blockId: blockId(index), text: block.thinking } });
@@ -284,115 +312,63 @@ export class Agent {
   }
 
   /**
-   * Runs the calls of one reply concurrently; results come back in the model's order. A call in
-   * `refusals` is not run: it is answered with its error.
+   * Runs the calls of one reply concurrently through the approved-call path; results come back in
+   * the model's order. A call in `refusals` is not run: it is answered with its error.
    */
   private async runTools(
     turnId: string,
     uses: Anthropic.ToolUseBlock[],
-    tools: HubTool[],
     emit: (out: AgentOutput) => void,
     signal: AbortSignal,
     refusals: ReadonlyMap<string, string>,
   ): Promise<Anthropic.ToolResultBlockParam[]> {
     const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
-    const byName = new Map(tools.map((t) => [t.qualifiedName, t]));
+    const path: CallPath = {
+      host: this.options.host,
+      approvals: this.options.approvals,
+      askApproval: this.options.askApproval,
+      egress: this.egress,
+      workspaceDir: this.options.workspaceDir,
+      beforeChange: this.options.beforeChange,
+      toolTimeoutMs: this.options.toolTimeoutMs,
+    };
     return Promise.all(
       uses.map(async (use): Promise<Anthropic.ToolResultBlockParam> => {
-        const tool = byName.get(use.name);
+        const tool = resolveTool(this.options.host, use.name);
         const input = (use.input ?? {}) as Record<string, unknown>;
-        event({
-          kind: 'tool_call',
-          turnId,
-          callId: use.id,
-          server: tool?.server ?? '?',
-          tool: tool?.tool.name ?? use.name,
-          input,
-        });
-        let started = Date.now();
-        const fail = (text: string): Anthropic.ToolResultBlockParam => {
-          event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs: Date.now() - started });
+        event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? use.name, input });
+        const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
+          event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
           return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
         };
         const refusal = refusals.get(use.id);
         if (refusal) return fail(refusal);
-        if (!tool) return fail(`There is no tool named ${use.name} (its server may have stopped). Available: ${[...byName.keys()].join(', ') || 'none'}.`);
-        if (signal.aborted) return fail(CANCELLED);
-        const need = approvalNeed(tool, input, this.options.approvals);
-        const edit = need.ask && this.options.workspaceDir ? await proposeEdit(this.options.workspaceDir, tool, input) : undefined;
-        let gate = await this.gate(use.id, tool, input, edit ? withEdit(need, edit) : need, signal, edit);
-        // Either way the card's duration is the call's, not the person's thinking time (a denial's is none).
-        if (!gate.ok || gate.asked) started = Date.now();
-        if (!gate.ok) return fail(gate.why);
-        const call = (meta?: Record<string, unknown>): ReturnType<ToolHost['callTool']> =>
-          this.options.host.callTool(tool.qualifiedName, input, {
-            signal,
-            timeoutMs: this.options.toolTimeoutMs,
-            // progress notifications reset timeoutMs; the setting bounds the whole call, unless the tool says its work is long
-            maxTotalTimeoutMs: totalTimeout(tool, this.options.toolTimeoutMs),
-            onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
-            meta,
-          });
-        try {
-          const firstTry = !need.ask && need.readOnlyCall === true;
-          if (!firstTry && !readOnlyTool(tool) && this.options.beforeChange) {
-            await this.options.beforeChange();
-            started = Date.now(); // the snapshot is not the call's time
-          }
-          // A reviewed change is made only to the file the person saw.
-          let result = await call(firstTry ? { [READ_ONLY_CALL]: true } : edit ? { [EXPECT_BASE]: edit.base } : undefined);
-          if (firstTry && result._meta?.[WOULD_WRITE] === true && !signal.aborted) {
-            // SQLite itself found that the statement writes (nothing was changed): now it asks like any change.
-            gate = await this.gate(use.id, tool, input, changeApproval(tool, input, this.options.approvals), signal);
-            started = Date.now();
-            if (!gate.ok) return fail(gate.why);
-            await this.options.beforeChange?.();
-            started = Date.now();
-            result = await call();
-          }
-          if (signal.aborted) return fail(CANCELLED);
-          const { forModel, forChat } = convertToolResult(result);
-          const isError = result.isError === true;
-          event({ kind: 'tool_result', callId: use.id, isError, content: capChatContent(forChat, use.name), durationMs: Date.now() - started });
-          return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
-        } catch (err) {
-          if (signal.aborted) return fail(CANCELLED);
-          return fail(`${tool.qualifiedName} failed: ${err instanceof Error ? err.message : String(err)}`);
-        }
+        if (!tool) return fail(`There is no tool named ${use.name} (its server may have stopped). Available: ${this.options.host.tools().map((t) => t.qualifiedName).join(', ') || 'none'}.`);
+        const outcome = await approvedCall(path, {
+          callId: use.id,
+          tool,
+          input,
+          signal,
+          conversation: this.history,
+          onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
+        });
+        if (!outcome.ok) return fail(outcome.why, outcome.durationMs);
+        const { forModel, forChat } = convertToolResult(outcome.result);
+        const isError = outcome.result.isError === true;
+        event({ kind: 'tool_result', callId: use.id, isError, content: capChatContent(forChat, use.name), durationMs: outcome.durationMs });
+        return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
       }),
     );
   }
 
-  /** Asks the person when `need` says so; says whether the call may go on and whether anyone was asked. */
-  private async gate(
-    callId: string,
-    tool: HubTool,
-    input: Record<string, unknown>,
-    need: ApprovalNeed,
-    signal: AbortSignal,
-    edit?: ProposedEdit,
-  ): Promise<{ ok: true; asked: boolean } | { ok: false; why: string }> {
-    if (!need.ask) return { ok: true, asked: false };
-    const { ask: _ask, ...prompt } = need;
-    const decision = await this.options.askApproval({ callId, tool, input, ...prompt, ...(edit ? { edit } : {}) }, signal);
-    if (signal.aborted) return { ok: false, why: CANCELLED };
-    if (decision === 'deny') return { ok: false, why: 'The person denied this tool call. Do not retry it; ask them what they want instead.' };
-    if (decision === 'always' && need.alwaysKind !== 'none') await this.options.approvals.add(approvalKey(tool));
-    return { ok: true, asked: true };
-  }
-
   /**
-   * A failed request leaves the user message last; the next one joins it so roles keep alternating.
-   * onMessage gets only the new part: a persisted log is append-only and mergeConsecutive() joins it back.
+   * A new message of the person. A turn that was stopped or failed left theirs last, unanswered: it
+   * is closed by a line the model sees (NO_REPLY) instead of being joined to the new one, which would
+   * send both requests as one ("delete the old tests" + "no, just list them").
    */
   private addUserContent(content: Anthropic.ContentBlockParam[]): void {
-    const last = this.history[this.history.length - 1];
-    if (last?.role !== 'user') {
-      this.push({ role: 'user', content });
-      return;
-    }
-    this.history[this.history.length - 1] = { role: 'user', content: [...blocks(last), ...content] };
-    this.options.onMessage?.({ role: 'user', content });
+    if (this.history.at(-1)?.role === 'user') this.push(NO_REPLY_MESSAGE);
+    this.push({ role: 'user', content });
   }
 
   private push(message: Anthropic.MessageParam): void {
@@ -403,5 +379,5 @@ export class Agent {
 
 /** The API's 400 for a request over the model's input window. */
 function promptTooLong(err: unknown): boolean {
-  return err instanceof Anthropic.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
+  return err instanceof ApiError.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
 }

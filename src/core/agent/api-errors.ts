@@ -1,38 +1,38 @@
-import Anthropic from '@anthropic-ai/sdk';
+import { ApiError } from './model-client';
 import type { TurnAction } from '../../shared/protocol';
 
 /** Turns an Anthropic SDK error into a sentence that says what happened and what to do. */
 export function describeApiError(err: unknown, keyHint: string): string {
-  if (err instanceof Anthropic.AuthenticationError) {
+  if (err instanceof ApiError.AuthenticationError) {
     return `The Anthropic API rejected the API key (401). ${keyHint}`;
   }
-  if (err instanceof Anthropic.PermissionDeniedError) {
+  if (err instanceof ApiError.PermissionDeniedError) {
     return `The API key may not use this model or feature (403): ${apiMessage(err)}`;
   }
-  if (err instanceof Anthropic.RateLimitError) {
+  if (err instanceof ApiError.RateLimitError) {
     const retry = err.headers?.get('retry-after');
     return `Rate limited by the Anthropic API (429) after retrying${retry ? `; it asks to wait ${retry} s` : ''}. Try again in a moment.`;
   }
-  if (err instanceof Anthropic.NotFoundError) {
+  if (err instanceof ApiError.NotFoundError) {
     return `Not found (404): ${apiMessage(err)}. Check the model name and the API base URL settings.`;
   }
-  if (err instanceof Anthropic.BadRequestError) {
+  if (err instanceof ApiError.BadRequestError) {
     return `The Anthropic API refused the request (400): ${apiMessage(err)}`;
   }
-  if (err instanceof Anthropic.APIConnectionTimeoutError) {
+  if (err instanceof ApiError.APIConnectionTimeoutError) {
     return 'The Anthropic API did not answer in time. Check your connection and try again.';
   }
-  if (err instanceof Anthropic.APIConnectionError) {
+  if (err instanceof ApiError.APIConnectionError) {
     return `Could not reach the Anthropic API (${err.message}). Check your connection or the API base URL setting.`;
   }
-  if (err instanceof Anthropic.APIError) {
+  if (err instanceof ApiError.APIError) {
     if (err.status === 529) return 'The Anthropic API is overloaded (529) even after retrying. Try again shortly.';
     return `The Anthropic API failed (${err.status ?? 'no status'}): ${apiMessage(err)}`;
   }
   return err instanceof Error ? err.message : String(err);
 }
 
-function apiMessage(err: InstanceType<typeof Anthropic.APIError>): string {
+function apiMessage(err: InstanceType<typeof ApiError.APIError>): string {
   const body = err.error as { error?: { message?: string } } | undefined;
   return body?.error?.message ?? err.message;
 }
@@ -45,9 +45,9 @@ const MAX_WAIT_S = 600;
  * retrying (429, 529, 5xx, a dropped or timed-out connection) after the wait the API asked for.
  */
 export function errorAction(err: unknown): { action?: TurnAction; retryAfterS?: number } {
-  if (err instanceof Anthropic.AuthenticationError) return { action: 'setKey' };
-  if (err instanceof Anthropic.APIConnectionError) return { action: 'retry' };
-  if (!(err instanceof Anthropic.APIError)) return {};
+  if (err instanceof ApiError.AuthenticationError) return { action: 'setKey' };
+  if (err instanceof ApiError.APIConnectionError) return { action: 'retry' };
+  if (!(err instanceof ApiError.APIError)) return {};
   const status = err.status ?? 0;
   if (status !== 429 && status !== 529 && status < 500) return {};
   const wait = retryAfterSeconds(err.headers);

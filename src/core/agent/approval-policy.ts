@@ -20,8 +20,10 @@ export interface ApprovalPrompt {
   warnings: string[];
   /** Short neutral lines, e.g. the sandbox the code runs in. */
   notes: string[];
-  /** Which "always" may be offered: for the tool, for running code (its own, clearly worded choice), or none. */
+  /** Which "always" may be offered: for the tool, for running code (its own, clearly worded choice), for hosts, or none. */
   alwaysKind: AlwaysKind;
+  /** With alwaysKind 'host': the hosts "always" would allow. */
+  hosts?: string[];
 }
 
 /** `readOnlyCall`: it runs without asking only because its SQL reads; the server is told to hold it to that. */
@@ -103,7 +105,7 @@ const CODE_REACH =
   'Code can change any file in this workspace, including .vscode and .git, where the editor and git find commands to run.';
 
 /** Every string a path-like argument holds (a list of paths too), in argument order. */
-function pathsIn(input: Record<string, unknown>): string[] {
+export function pathsIn(input: Record<string, unknown>): string[] {
   return Object.entries(input)
     .filter(([key]) => PATH_KEY.test(key) && !CONTENT_KEY.test(key))
     .flatMap(([, value]) => (Array.isArray(value) ? value : [value]))
@@ -154,7 +156,8 @@ function reasonFor(tool: HubTool, input: Record<string, unknown>): string {
   }
 }
 
-function previewOf(tool: HubTool, input: Record<string, unknown>): string {
+/** The call as the person is shown it: the content, code or SQL it carries, else its arguments. */
+export function previewOf(tool: HubTool, input: Record<string, unknown>): string {
   let text: string;
   if (typeof input.content === 'string') text = input.content;
   else if (typeof input.code === 'string') text = input.code;

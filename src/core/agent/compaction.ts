@@ -1,3 +1,4 @@
+import type { ModelClient } from './model-client';
 import type Anthropic from '@anthropic-ai/sdk';
 
 /** Compact when a request would fill more than this share of the model's input window. */
@@ -58,7 +59,7 @@ export function keptFrom(history: readonly Anthropic.MessageParam[], keepTurns =
  * come along verbatim, within a share of the window.
  */
 export async function compact(
-  client: Anthropic,
+  client: ModelClient,
   request: { model: string; system: string; window: number },
   history: readonly Anthropic.MessageParam[],
   signal: AbortSignal,

@@ -1,5 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { capHistory } from './result-caps';
+
+/** Closes a message of the person that got no reply (its turn was stopped or failed), so turns are never merged. */
+export const NO_REPLY = '[No reply to the message above: its turn was stopped by the person or its request failed. Nothing more is being done for it; answer the message that follows, and carry out the one above only if asked again.]';
+export const NO_REPLY_MESSAGE: Anthropic.MessageParam = { role: 'assistant', content: [{ type: 'text', text: NO_REPLY }] };
 
 /** Joins consecutive messages of the same role, as the API expects roles to alternate. */
 export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
@@ -13,12 +16,15 @@ export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): A
 }
 
 /**
- * Makes a restored conversation valid for the API: joins same-role neighbours, answers tool
- * calls left without results (the window closed mid-call) with an error result, and caps tool
- * results saved before the caps existed (one oversized result would fail every later request).
+ * Makes a restored conversation valid for the API: closes a message of the person that got no reply
+ * (NO_REPLY), joins the replies of one turn (a paused reply goes on in a new message), and answers tool
+ * calls left without results (the window closed mid-call) with an error result. (Results are capped
+ * when written; a chat from before that is migrated once: chat-format.ts.)
  */
 export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
-  const merged = mergeConsecutive(messages);
+  // Two messages of the person in a row are two turns (an older version joined them): the first got no reply.
+  const separated = messages.flatMap((m, i) => (m.role === 'user' && messages[i - 1]?.role === 'user' ? [NO_REPLY_MESSAGE, m] : [m]));
+  const merged = mergeConsecutive(separated);
   const out: Anthropic.MessageParam[] = [];
   merged.forEach((message, i) => {
     out.push(message);
@@ -37,7 +43,7 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
       merged[i + 1] = { role: 'user', content: [...missing, ...blocks(next)] };
     } else out.push({ role: 'user', content: missing });
   });
-  return capHistory(out);
+  return out;
 }
 
 export function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {

@@ -1,3 +1,4 @@
+import type { ModelClient } from './model-client';
 import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_MODEL } from './models';
 
@@ -30,7 +31,7 @@ export class ModelCatalog {
   /** The last error, for a picker to say why it has nothing to offer. */
   lastError: string | undefined;
 
-  constructor(private readonly client: () => Promise<Anthropic | undefined>) {}
+  constructor(private readonly client: () => Promise<ModelClient | undefined>) {}
 
   async list(force = false): Promise<ModelEntry[]> {
     if (!force && this.cached && Date.now() - this.cached.at < FRESH_MS) return this.cached.models;

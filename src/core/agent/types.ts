@@ -2,10 +2,14 @@ import type { ProposedEdit } from './proposed-edit';
 import type { ApprovalDecision, ChatEvent } from '../../shared/protocol';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ApprovalPrompt } from './approval-policy';
+import type { EgressQuestion } from '../egress/egress-guard';
 
 /** What the agent needs of the MCP host; McpHub provides it. */
 export interface ToolHost {
+  /** The tools offered to the model (a server with hundreds may be cut down). */
   tools(): HubTool[];
+  /** A tool by its qualified name among all tools, offered or not; without it, tools() is searched. */
+  findTool?(qualifiedName: string): HubTool | undefined;
   callTool(qualifiedName: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   /** Servers' states; their `instructions` (from initialize) go into the system prompt. */
   statuses?(): ServerStatus[];
@@ -23,6 +27,8 @@ export interface ApprovalRequest extends ApprovalPrompt {
   input: Record<string, unknown>;
   /** For a file write or edit: the change itself, for a front end to show as a diff. */
   edit?: ProposedEdit;
+  /** Set when the call would send data out of the machine where nobody vouched for it (egress-guard.ts). */
+  egress?: EgressQuestion;
 }
 
 /** The front end's way of asking the person; resolves with their decision (or 'deny' when the turn is cancelled). */

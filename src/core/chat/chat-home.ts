@@ -3,15 +3,26 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 
+/** MCP Agent's own folder for the person's files: `MCP_AGENT_HOME` or `~/.mcp-agent`. */
+export function agentHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.MCP_AGENT_HOME?.trim() || join(homedir(), '.mcp-agent');
+}
+
 /**
- * Where a workspace's chats are kept: `<home>/chats/<folder name>-<hash of its path>/`, with home
- * `MCP_AGENT_HOME` or `~/.mcp-agent`. Outside the workspace (chats are not the project's files
- * and must not end up in its git) and the same for the extension and the CLI, so `--continue`
- * picks up a chat started in the editor.
+ * Where a workspace's chats are kept: `<home>/chats/<folder name>-<hash of its path>/`. Outside the
+ * workspace (chats are not the project's files and must not end up in its git) and the same for the
+ * extension and the CLI, so `--continue` picks up a chat started in the editor.
  */
 export function chatsDir(workspace: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.MCP_AGENT_HOME?.trim() || join(homedir(), '.mcp-agent');
-  return join(home, 'chats', workspaceKey(workspace));
+  return join(agentHome(env), 'chats', workspaceKey(workspace));
+}
+
+/**
+ * Where the orchestrator keeps a workspace's sub-agent sessions: beside its chats, for the same
+ * reason (a transcript holds whatever the sub-agent read, a git-ignored `.env` included).
+ */
+export function sessionsDir(workspace: string, home: string = agentHome()): string {
+  return join(home, 'sessions', workspaceKey(workspace));
 }
 
 function workspaceKey(workspace: string | undefined): string {

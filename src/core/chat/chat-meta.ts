@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { PRIVATE_FILE, PRIVATE_FOLDER } from '../transcript/jsonl-log';
+import { CHAT_FORMAT } from './chat-format';
 
 const tokens = z.number().int().nonnegative();
 
@@ -22,6 +24,8 @@ export const chatMetaSchema = z.object({
   unpricedTurns: z.number().int().nonnegative().optional(),
   /** The system prompt the chat started with (kept so the cached prefix stays the same for the whole chat). */
   system: z.object({ text: z.string(), tools: z.array(z.string()) }).optional(),
+  /** The stored format (chat-format.ts); absent: 1. */
+  format: z.number().int().positive().optional(),
 });
 export type ChatMeta = z.infer<typeof chatMetaSchema>;
 
@@ -31,7 +35,7 @@ export function newChatId(): string {
 }
 
 export function newMeta(id: string, model: string, now = Date.now()): ChatMeta {
-  return { id, title: 'New chat', createdAt: now, updatedAt: now, model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+  return { id, title: 'New chat', createdAt: now, updatedAt: now, model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, format: CHAT_FORMAT };
 }
 
 /** A title from the first message: its first line, shortened at a word. */
@@ -52,11 +56,14 @@ export async function readMeta(dir: string): Promise<ChatMeta | undefined> {
   }
 }
 
-/** Written to a temporary file and renamed over the old one: a crash leaves the old or the new, never half. */
+/**
+ * Written to a temporary file and renamed over the old one: a crash leaves the old or the new, never half.
+ * Private like the chat's logs (its title is the chat's first words).
+ */
 export async function writeMeta(dir: string, meta: ChatMeta): Promise<void> {
   const file = join(dir, 'meta.json');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER });
   const temp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
-  await writeFile(temp, JSON.stringify(meta), 'utf8');
+  await writeFile(temp, JSON.stringify(meta), { encoding: 'utf8', mode: PRIVATE_FILE });
   await rename(temp, file);
 }

@@ -1,3 +1,4 @@
+import type { ModelClient } from '../agent/model-client';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
@@ -8,17 +9,19 @@ import type { ApprovalStore } from '../agent/approval-policy';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
 import { TurnCheckpoint, type Checkpoint } from '../checkpoint/turn-checkpoint';
+import { EgressGuard } from '../egress/egress-guard';
 import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from '../transcript/chat-store';
 import type { ApprovalDecision, ChatEvent, PastedImage, TurnUsage } from '../../shared/protocol';
 import { titleFrom, writeMeta, type ChatMeta } from './chat-meta';
+import { CHAT_FORMAT, migrate } from './chat-format';
 import { promptConversation } from './prompt-messages';
 import { promptCommand } from './slash-commands';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
 export interface TurnConfig {
-  client: Anthropic;
+  client: ModelClient;
   model: string;
   maxTokens: number;
   maxIterations: number;
@@ -78,10 +81,18 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   private readonly pending = new Map<string, (d: ApprovalDecision) => void>();
   private meta: ChatMeta;
   private metaWrite: Promise<void> = Promise.resolve();
+  /** What may leave the machine: the hosts the person named are read from this chat's own messages. */
+  private readonly egress: EgressGuard;
 
   constructor(private readonly deps: ChatSessionDeps) {
     super();
     this.meta = deps.meta;
+    this.egress = new EgressGuard({ personText: () => this.personText(), store: deps.approvals });
+  }
+
+  /** What the person typed in this chat, oldest first (an MCP prompt counts as the command they typed). */
+  private personText(): string[] {
+    return this.eventList.flatMap((e) => (e.kind === 'user' ? [e.text] : []));
   }
 
   get id(): string {
@@ -107,7 +118,14 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   /** Reads the saved chat once; a turn that was cut off (the window closed, the process died) is closed as interrupted. */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      const [events, messages] = await Promise.all([this.deps.store.events.load(), this.deps.store.messages.load()]);
+      let [events, messages] = await Promise.all([this.deps.store.events.load(), this.deps.store.messages.load()]);
+      const migrated = migrate(this.meta.format, events, messages);
+      if (migrated) {
+        ({ events, messages } = migrated);
+        await Promise.all([this.deps.store.events.replace(events), this.deps.store.messages.replace(messages)]);
+        // Not a use of the chat: its place in the history stays.
+        this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
+      }
       this.eventList = events;
       this.history = repairHistory(messages);
       const lastEnd = events.map((e) => e.kind).lastIndexOf('turn_end');
@@ -223,6 +241,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       workspaceDir: this.deps.workspace,
       beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
       approvals: this.deps.approvals,
+      egress: this.egress,
       askApproval: (request, signal) => this.askApproval(request, signal),
       conversation: this.history,
       onMessage: (m) => void this.deps.store.messages.append(m),
@@ -279,6 +298,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
         warnings: request.warnings,
         notes: request.notes,
         alwaysKind: request.alwaysKind,
+        ...(request.hosts ? { hosts: request.hosts } : {}),
         ...(request.edit ? { review: true } : {}),
       });
       this.deps.onApprovalShown?.(request);
@@ -311,7 +331,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   /** Changes the meta file (queued, so writes land in order) and tells the front end. */
   private updateMeta(change: Partial<ChatMeta>): void {
-    this.meta = { ...this.meta, ...change, updatedAt: Date.now() };
+    this.meta = { ...this.meta, updatedAt: Date.now(), ...change };
     const meta = this.meta;
     const dir = this.deps.store.dir;
     // Told once it is on disk, so a list read on the news (the Chats view) finds it there.

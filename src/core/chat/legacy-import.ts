@@ -18,7 +18,9 @@ export async function importLegacyChat(oldDir: string, history: ChatHistory, mod
   const meta = newMeta(newChatId(), model, info.birthtimeMs || info.mtimeMs);
   const dir = history.chatDir(meta.id);
   await cp(oldDir, dir, { recursive: true, errorOnExist: true, force: false });
-  await writeMeta(dir, { ...meta, title: first ? titleFrom(first) : 'Earlier chat', updatedAt: info.mtimeMs });
+  // Without a format: it is of the first one, and is migrated when first opened (chat-format.ts).
+  const { format: _current, ...unversioned } = meta;
+  await writeMeta(dir, { ...unversioned, title: first ? titleFrom(first) : 'Earlier chat', updatedAt: info.mtimeMs });
   await rm(oldDir, { recursive: true, force: true });
   return meta.id;
 }

@@ -1,4 +1,4 @@
-import type { SlashItem } from '../../shared/protocol';
+import type { SlashItem } from '../../shared/requests';
 import { readyServers, SLASH_COMMANDS, type SlashHub } from './slash-commands';
 
 const MAX_ITEMS = 50;

@@ -5,6 +5,7 @@ import type { FetchLike, Transport, TransportSendOptions } from '@modelcontextpr
 import { isInitializeRequest, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeHttpFailure, HttpFailure } from './http-failure';
 import { authorizeFirst } from './oauth/authorize-first';
+import { discoveryFetch } from './oauth/discovery-fetch';
 import type { HostOAuthProvider } from './oauth/client-provider';
 import { watchPostStreams } from './post-stream-watch';
 import { hostErrorAnswer } from './server-error';
@@ -78,7 +79,7 @@ export class HttpEndpointTransport implements Transport {
     }
     if (!this.params.auth || !(inner instanceof StreamableHTTPClientTransport)) return;
     try {
-      await authorizeFirst(this.params.url, this.params.headers, this.params.auth);
+      await authorizeFirst(this.params.url, this.params.headers, this.params.auth, discoveryFetch(this.params.url, undefined, fetch));
     } catch (err) {
       throw describeHttpFailure(err, 'signing in to', this.shown, this.params.url);
     }
@@ -167,8 +168,7 @@ export class HttpEndpointTransport implements Transport {
       onUnanswered: (ids) => this.failUnanswered(ids),
     });
     const t = new StreamableHTTPClientTransport(this.params.url, {
-      requestInit: { headers: this.params.headers },
-      fetch: this.watchScope(fetchWatched),
+      ...this.requests(this.watchScope(fetchWatched)),
       reconnectionOptions: this.params.reconnection,
       authProvider: this.params.auth,
     });
@@ -177,10 +177,21 @@ export class HttpEndpointTransport implements Transport {
 
   private sse(): SSEClientTransport {
     const t = new SSEClientTransport(this.params.url, {
-      requestInit: { headers: this.params.headers },
+      ...this.requests(),
       authProvider: this.params.auth,
     });
     return this.wire(t);
+  }
+
+  /**
+   * How an SDK transport sends: the config's headers on every request. With OAuth the SDK also fetches
+   * what the server's metadata names and would merge those headers into it: then every request goes
+   * through oauth/discovery-fetch.ts, which adds them on the server's own origin only and checks every
+   * other URL before anything is sent.
+   */
+  private requests(base?: FetchLike): { requestInit: RequestInit; fetch?: FetchLike } {
+    if (!this.params.auth) return { requestInit: { headers: this.params.headers }, fetch: base };
+    return { requestInit: {}, fetch: discoveryFetch(this.params.url, this.params.headers, base ?? fetch) };
   }
 
   /** A 403 `insufficient_scope` must send the person to consent to more, not refresh the old scope (client-provider.ts). */

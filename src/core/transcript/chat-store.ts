@@ -1,7 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { capChatContent, capMessage } from '../agent/result-caps';
 import { chatEventSchema, type ChatEvent } from '../../shared/protocol';
 import { JsonlLog } from './jsonl-log';
 
@@ -14,17 +13,14 @@ export class ChatStore {
   readonly messages: JsonlLog<Anthropic.MessageParam>;
 
   constructor(readonly dir: string) {
+    // Read and checked, never changed: a chat of an older format is migrated once (chat-format.ts).
     this.events = new JsonlLog(join(dir, 'events.jsonl'), (v) => {
       const parsed = chatEventSchema.safeParse(v);
-      if (!parsed.success) return undefined;
-      // a chat saved before results were capped must not put megabytes into the page
-      const e = parsed.data;
-      return e.kind === 'tool_result' ? { ...e, content: capChatContent(e.content) } : e;
+      return parsed.success ? parsed.data : undefined;
     });
     this.messages = new JsonlLog(join(dir, 'messages.jsonl'), (v) => {
       const m = v as Anthropic.MessageParam;
-      // capped here too (repairHistory caps again, changing nothing), so a restored chat stays sendable
-      return m && (m.role === 'user' || m.role === 'assistant') && m.content !== undefined ? capMessage(m) : undefined;
+      return m && (m.role === 'user' || m.role === 'assistant') && m.content !== undefined ? m : undefined;
     });
   }
 

@@ -1,10 +1,15 @@
-import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
+/** A conversation holds whatever was read in it (a `.env`, a key): its owner's alone, like the sign-ins. */
+export const PRIVATE_FILE = 0o600;
+export const PRIVATE_FOLDER = 0o700;
+
 /**
- * An append-only JSONL file. Appends are queued so they land in order; a torn last line (the
- * window closed mid-write) or a line that fails validation is skipped on load, never fatal, and
- * the first append after one starts on a new line so it is not glued onto the fragment.
+ * An append-only JSONL file, readable by its owner only (0600 in folders it makes 0700). Appends are
+ * queued so they land in order; a torn last line (the window closed mid-write) or a line that fails
+ * validation is skipped on load, never fatal, and the first append after one starts on a new line so
+ * it is not glued onto the fragment.
  */
 export class JsonlLog<T> {
   private queue: Promise<void> = Promise.resolve();
@@ -20,9 +25,13 @@ export class JsonlLog<T> {
     const line = `${JSON.stringify(record)}\n`;
     this.queue = this.queue.then(async () => {
       try {
-        await mkdir(dirname(this.file), { recursive: true });
-        const lead = this.tailChecked || (await endsWithNewline(this.file)) ? '' : '\n';
-        await appendFile(this.file, lead + line, 'utf8');
+        await mkdir(dirname(this.file), { recursive: true, mode: PRIVATE_FOLDER });
+        const first = !this.tailChecked;
+        const lead = !first || (await endsWithNewline(this.file)) ? '' : '\n';
+        await appendFile(this.file, lead + line, { encoding: 'utf8', mode: PRIVATE_FILE });
+        // A file kept by a version that wrote it readable by all is made private when next written
+        // (not being able to is no reason to lose the record).
+        if (first) await chmod(this.file, PRIVATE_FILE).catch(() => undefined);
         this.tailChecked = true;
       } catch (err) {
         this.failed = err instanceof Error ? err : new Error(String(err));
@@ -39,9 +48,9 @@ export class JsonlLog<T> {
     const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');
     this.queue = this.queue.then(async () => {
       try {
-        await mkdir(dirname(this.file), { recursive: true });
+        await mkdir(dirname(this.file), { recursive: true, mode: PRIVATE_FOLDER });
         const temp = `${this.file}.${process.pid}.tmp`;
-        await writeFile(temp, text, 'utf8');
+        await writeFile(temp, text, { encoding: 'utf8', mode: PRIVATE_FILE });
         await rename(temp, this.file);
         this.tailChecked = true;
       } catch (err) {

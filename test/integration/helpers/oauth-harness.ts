@@ -13,8 +13,11 @@ export async function startOAuthFake(...flags: string[]): Promise<HttpServerProc
   const script = join(repoRoot(), 'out', 'test', 'fakes', 'oauth-server.js');
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`node esbuild.mjs\` first`);
   const ipv6 = flags.includes('--ipv6');
-  const p = await startHttpServerProcess([script, ...flags], { ready: /listening (\d+)/, env: ipv6 ? { MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL: '1' } : {} });
-  return ipv6 ? { ...p, url: `http://[::1]:${p.port}/mcp` } : p;
+  const listen = flags.find((f) => f.startsWith('--listen='))?.slice('--listen='.length);
+  const offLoopback = ipv6 || listen !== undefined;
+  const p = await startHttpServerProcess([script, ...flags], { ready: /listening (\d+)/, env: offLoopback ? { MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL: '1' } : {} });
+  if (ipv6) return { ...p, url: `http://[::1]:${p.port}/mcp` };
+  return listen ? { ...p, url: `http://${listen.includes(':') ? `[${listen}]` : listen}:${p.port}/mcp` } : p;
 }
 
 /** What a browser ends on after following every redirect from `url`. */

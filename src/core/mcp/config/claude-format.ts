@@ -6,6 +6,7 @@ import type { ConfigDiagnostic } from './diagnostic';
 import { expandEnvReferences } from './env-expansion';
 import type { JsoncDocument } from './jsonc-document';
 import { serverEntries, type ServerEntry } from './server-entries';
+import type { Template } from './template';
 import { checkUrl, mapValues, TRANSPORT_HINT } from './transport';
 import { issueDiagnostics } from './zod-diagnostics';
 
@@ -54,10 +55,10 @@ function readEntry(doc: JsoncDocument, source: ConfigSource, ctx: ClaudeContext,
   const what = `server "${entry.key}"`;
   const error = (at: JSONPath, message: string): void =>
     void problems.push({ file: source.file, ...doc.anchor([...entry.path, ...at]), severity: 'error', message: `${what}: ${message}`, server: entry.key });
-  const expand = (text: string, at: JSONPath): string[] => {
-    const { value, missing } = expandEnvReferences(text, ctx.env);
+  const expand = (text: string, at: JSONPath): Template => {
+    const { template, missing } = expandEnvReferences(text, ctx.env);
     for (const name of missing) error(at, `\${${name}} is not set: set ${name} in the environment, or give a default with \${${name}:-default}`);
-    return [value];
+    return template;
   };
   const type = entry.raw.type;
   if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'sse') {
@@ -77,6 +78,7 @@ function readEntry(doc: JsoncDocument, source: ConfigSource, ctx: ClaudeContext,
       args: args.map((a, i) => expand(a, ['args', i])),
       env: mapValues(env, (v, name) => expand(v, ['env', name])),
       cwd: resolve(ctx.workspaceFolder),
+      cwdShown: resolve(ctx.workspaceFolder),
     };
   }
   const parsed = Http.safeParse(entry.raw);

@@ -37,8 +37,13 @@ export interface StdioDefinition extends DefinitionBase {
   env: Record<string, Template>;
   /** Absolute. */
   cwd: string;
-  /** The envFile it read, absolute. */
-  envFile?: string;
+  /**
+   * What the person is shown for `cwd`: the path, or, when it was written with a value from their side
+   * (`${userHome}/x`, `${env:DIR}`), as written, so a value is never on screen.
+   */
+  cwdShown: string;
+  /** The envFile it read: absolute, shown as cwd is, and the names `env` takes from it (those `env` does not set itself). */
+  envFile?: { path: string; shown: string; names: string[] };
 }
 
 export interface HttpDefinition extends DefinitionBase {

@@ -1,5 +1,8 @@
+import type { Template, TemplatePart } from './template';
+
 export interface EnvExpansion {
-  value: string;
+  /** Each `${VAR}` a part of its own that keeps its reference (see template.ts); the file's text between them as written. */
+  template: Template;
   /** Variables that were unset (or empty) and had no `:-default`. */
   missing: string[];
 }
@@ -13,11 +16,17 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
  */
 export function expandEnvReferences(text: string, env: NodeJS.ProcessEnv): EnvExpansion {
   const missing: string[] = [];
-  const value = text.replace(REFERENCE, (_whole, name: string, fallback: string | undefined) => {
+  const template: TemplatePart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(REFERENCE)) {
+    const [whole, name, fallback] = match;
+    if (match.index > last) template.push(text.slice(last, match.index));
+    last = match.index + whole.length;
     const v = env[name];
-    if (fallback !== undefined) return v ? v : fallback;
-    if (v === undefined) missing.push(name);
-    return v ?? '';
-  });
-  return { value, missing };
+    if (fallback === undefined && v === undefined) missing.push(name);
+    const value = fallback !== undefined ? v || fallback : (v ?? '');
+    template.push({ variable: whole, value });
+  }
+  if (last < text.length || template.length === 0) template.push(text.slice(last));
+  return { template, missing };
 }

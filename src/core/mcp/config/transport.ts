@@ -1,12 +1,12 @@
-import type { Template } from './template';
+import { renderWithoutInputs, type Template } from './template';
 
 /** What a server's `type` may be, for messages. */
 export const TRANSPORT_HINT = '"stdio" (a program to run), "http" or "sse" (a server at a URL)';
 
 /** Why a URL cannot be reached over HTTP; unchecked while it still holds an input. */
 export function checkUrl(url: Template): string | undefined {
-  if (url.some((p) => typeof p !== 'string')) return undefined;
-  const text = url.join('');
+  const text = renderWithoutInputs(url);
+  if (text === undefined) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(text);

@@ -6,7 +6,7 @@ import type { ConfigDiagnostic } from './diagnostic';
 import { readEnvFile } from './env-file';
 import type { JsoncDocument } from './jsonc-document';
 import { serverEntries, type ServerEntry } from './server-entries';
-import { inputsOf, literal, type Template } from './template';
+import { inputsOf, literal, preview, renderWithoutInputs, takesFromPerson, type Template } from './template';
 import { checkUrl, mapValues, TRANSPORT_HINT } from './transport';
 import { readInputs, type InputRequest } from './vscode-inputs';
 import { expandVscodeVariables, type VariableContext } from './vscode-variables';
@@ -79,14 +79,16 @@ class EntryReader {
       const command = this.expand(data.command, ['command']);
       const args = (data.args ?? []).map((a, i) => this.expand(a, ['args', i]));
       const envFile = data.envFile === undefined ? undefined : this.path(data.envFile, 'envFile');
-      const cwd = data.cwd === undefined ? resolve(this.ctx.workspaceFolder) : this.path(data.cwd, 'cwd');
+      const cwd = data.cwd === undefined ? { path: resolve(this.ctx.workspaceFolder), shown: resolve(this.ctx.workspaceFolder) } : this.path(data.cwd, 'cwd');
       // A Map, so a hostile "__proto__" key is just a name.
-      const env = new Map(Object.entries(envFile ? this.envFile(envFile) : {}));
+      const env = new Map(Object.entries(envFile ? this.envFile(envFile.path) : {}));
+      const fromFile = [...env.keys()];
       for (const [name, value] of Object.entries(data.env ?? {})) {
         if (value !== null) env.set(name, this.expand(String(value), ['env', name]));
       }
       if (this.failed || cwd === undefined) return undefined;
-      return { ...base, transport, command, args, env: Object.fromEntries(env), cwd, ...(envFile ? { envFile } : {}), inputs: this.used };
+      const envFileRead = envFile && { ...envFile, names: fromFile.filter((n) => !Object.hasOwn(data.env ?? {}, n)) };
+      return { ...base, transport, command, args, env: Object.fromEntries(env), cwd: cwd.path, cwdShown: cwd.shown, ...(envFileRead ? { envFile: envFileRead } : {}), inputs: this.used };
     }
     const data = this.validate(Http);
     if (!data) return undefined;
@@ -132,19 +134,24 @@ class EntryReader {
     return template;
   }
 
-  /** An absolute cwd or envFile; relative ones are taken from the workspace folder, as VS Code does. */
-  private path(text: string, field: 'cwd' | 'envFile'): string | undefined {
+  /**
+   * An absolute cwd or envFile, and what is shown for it (as written when it takes a value from the
+   * person's side); relative ones are taken from the workspace folder, as VS Code does.
+   */
+  private path(text: string, field: 'cwd' | 'envFile'): { path: string; shown: string } | undefined {
     const template = this.expand(text, [field]);
-    if (template.some((p) => typeof p !== 'string')) {
+    const written = renderWithoutInputs(template);
+    if (written === undefined) {
       this.error([field], `"${field}" cannot use \${input:...}: where a server runs and what it reads must be visible in the file`);
       return undefined;
     }
-    const path = resolve(this.ctx.workspaceFolder, template.join(''));
+    const path = resolve(this.ctx.workspaceFolder, written);
+    const shown = takesFromPerson(template) ? preview(template) : path;
     if (this.source.origin === 'workspace' && !isInsideWorkspace(this.ctx.workspaceFolder, path)) {
-      this.error([field], `"${field}" is outside the workspace folder (${path}): a server defined in the workspace may only use files inside it; move it inside, or define this server in your own config`);
+      this.error([field], `"${field}" is outside the workspace folder (${shown}): a server defined in the workspace may only use files inside it; move it inside, or define this server in your own config`);
       return undefined;
     }
-    return path;
+    return { path, shown };
   }
 
   private envFile(path: string): Record<string, Template> {

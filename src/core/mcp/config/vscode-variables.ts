@@ -19,7 +19,10 @@ const REFERENCE = /\$\{([^${}]+)\}/g;
 /**
  * Resolves `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${pathSeparator}`
  * (`${/}`) and `${env:NAME}` (empty when unset, as in VS Code) in one pass, so a resolved value is never
- * scanned again; `${input:id}` becomes a part of its own for later.
+ * scanned again; `${input:id}` becomes a part of its own for later. `${env:NAME}` and `${userHome}` are
+ * the person's, not the file's: they stay parts that remember their reference, so the consent question
+ * shows `${env:GITHUB_TOKEN}` and never the token. The workspace folder's own path is not kept apart:
+ * it is the folder the person opened, already shown as where the server runs, and no secret.
  */
 export function expandVscodeVariables(text: string, ctx: VariableContext): Expanded {
   const template: TemplatePart[] = [];
@@ -37,10 +40,15 @@ export function expandVscodeVariables(text: string, ctx: VariableContext): Expan
     }
     const value = variable(name, ctx);
     if (value === undefined) unknown.push(whole);
-    push(template, value ?? whole);
+    if (value !== undefined && isPersons(name)) template.push({ variable: whole, value });
+    else push(template, value ?? whole);
   }
   push(template, text.slice(last));
   return { template: template.length ? template : [''], unknown };
+}
+
+function isPersons(name: string): boolean {
+  return name.startsWith('env:') || name === 'userHome';
 }
 
 function variable(name: string, ctx: VariableContext): string | undefined {

@@ -4,7 +4,8 @@
 // A command's listing and a prompt sent as a message (roles visible) render; screenshots light and dark.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostMessage, SlashItem, WebviewMessage } from '../../src/shared/protocol';
+import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import type { SlashItem } from '../../src/shared/requests';
 import { useChatPages } from '../fakes/webview-pages';
 import { readyState } from '../fakes/webview-conversation';
 import type { ChatPage } from '../fakes/webview-harness';
@@ -19,9 +20,7 @@ const COMMANDS: SlashItem[] = [
 
 /** Answers the newest completeSlash request the page sent for `text` with `items`. */
 async function answer(chat: ChatPage, text: string, items: SlashItem[]): Promise<void> {
-  await chat.page.waitForFunction((t) => (window as unknown as { __posted: WebviewMessage[] }).__posted.some((m) => m.type === 'completeSlash' && m.text === t), text);
-  const asked = (await chat.posted()).filter((m): m is Extract<WebviewMessage, { type: 'completeSlash' }> => m.type === 'completeSlash' && m.text === text).at(-1)!;
-  await chat.post({ type: 'slashCompletions', requestId: asked.requestId, items } satisfies HostMessage);
+  await chat.answerRequest('completeSlash', items, (params) => params.text === text);
 }
 
 const sent = async (chat: ChatPage): Promise<WebviewMessage[]> => (await chat.posted()).filter((m) => m.type === 'send' || m.type === 'slash' || m.type === 'pickModel');

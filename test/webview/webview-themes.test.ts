@@ -67,18 +67,13 @@ describe('chat webview in every theme kind', () => {
 
         // The `@` popup (one item refused, with why) and the chip a picked item becomes.
         await page.fill('#input', 'compare with @rea');
-        const [complete] = await chat.waitForPosted('complete');
-        assert.equal(complete.type, 'complete');
-        await chat.post({
-          type: 'completions',
-          requestId: complete.requestId,
-          items: [
+        const asked = await chat.answerRequest('completeMentions', [
             { kind: 'file', label: 'reading-list.md', detail: 'notes', ref: 'notes/reading-list.md' },
             { kind: 'folder', label: 'reports', detail: 'folder', ref: 'reports' },
             { kind: 'file', label: 'readings.sqlite', detail: 'data', ref: 'data/readings.sqlite', refused: 'binary file: cannot be attached' },
             { kind: 'problems', label: 'Problems', detail: '3 errors, 1 warning', ref: '@problems' },
-          ],
-        });
+          ]);
+        assert.equal(asked.query, 'rea');
         await page.locator('.mention-popup .mention-item').first().waitFor();
         await check(t, chat, 'mention-popup', problems);
         await shoot(chat, name('mention-popup'));

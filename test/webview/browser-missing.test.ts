@@ -64,7 +64,7 @@ test('the real-VS-Code harness refuses a missing browser before starting code-se
 
 // A missing browser, and one that is there but fails to launch (after the harness started its HTTP server).
 test('a whole webview test file without a working browser fails and exits instead of hanging', async () => {
-  const file = join(repoRoot(), 'out', 'test', 'unit', 'webview-chat.test.js');
+  const file = join(repoRoot(), 'out', 'test', 'webview', 'webview-chat.test.js');
   for (const browser of ['/nonexistent/chromium', '/bin/false']) {
     const r = await runTestFile(file, browser, 60_000);
     assert.equal(r.hung, false, `the test process with MCP_AGENT_CHROMIUM=${browser} was still running after 60 s:\n${r.output.slice(-2000)}`);

@@ -8,6 +8,35 @@ import { pendingApproval, PNG_1PX, readyState } from '../fakes/webview-conversat
 const { openChat, openReady, scrollToTopByWheel, screenshotPath } = useChatPages();
 
 describe('chat webview: following and actions', () => {
+  test('Enter during a turn queues the message visibly; it goes when the turn ends, and one taken back never goes', async () => {
+    const chat = await openChat({ height: 520 });
+    const { page } = chat;
+    await chat.post({ type: 'state', state: { ...readyState, busy: true } });
+    const input = page.locator('#input');
+    await input.fill('first, while the turn runs');
+    await input.press('Enter');
+    await input.fill('second, taken back');
+    await input.press('Enter');
+    await input.fill('third');
+    await input.press('Enter');
+    const queued = page.locator('.queued .queued-text');
+    assert.deepEqual(await queued.allTextContents(), ['first, while the turn runs', 'second, taken back', 'third']);
+    assert.equal(await input.inputValue(), '', 'what was typed is in the queue, not lost');
+    assert.deepEqual((await chat.posted()).filter((m) => m.type === 'send'), [], 'nothing is sent while the turn runs');
+    await page.screenshot({ path: screenshotPath('queued-light') });
+    await page.locator('.queued-item', { hasText: 'second' }).locator('.queued-remove').click();
+
+    // Each end of a turn sends the next one: one turn at a time.
+    await chat.post({ type: 'state', state: { ...readyState, busy: false } });
+    await chat.waitForPosted('send', 1);
+    await chat.post({ type: 'state', state: { ...readyState, busy: true } });
+    await chat.post({ type: 'state', state: { ...readyState, busy: false } });
+    await chat.waitForPosted('send', 2);
+    const sent = (await chat.posted()).flatMap((m) => (m.type === 'send' ? [m.text] : []));
+    assert.deepEqual(sent, ['first, while the turn runs', 'third']);
+    assert.equal(await page.locator('.queued').isVisible(), false);
+  });
+
   test('the chat follows through an approval, a denial and an error; a reader who scrolled up gets "jump to latest"', async () => {
     const chat = await openChat({ height: 420 });
     const { page } = chat;

@@ -1,0 +1,23 @@
+import { Sandbox } from '../../src/common/sandbox';
+import { OsSandbox } from './os-sandbox';
+import { removeLeftoverRuns } from './run-dirs';
+import { SqliteStore } from './sqlite-store';
+
+/**
+ * What every session of one workspace server process shares, made once: over HTTP each client gets
+ * its own MCP server, but one store (so sessions see each other's writes and cost no thread of their
+ * own) and one probe of the OS sandbox (a process start, too slow to pay per connection).
+ */
+export interface WorkspaceCore {
+  sandbox: Sandbox;
+  store: SqliteStore;
+  os: OsSandbox;
+  dispose: () => Promise<void>;
+}
+
+export function createWorkspaceCore(workspace: string): WorkspaceCore {
+  const sandbox = new Sandbox(workspace);
+  removeLeftoverRuns();
+  const store = new SqliteStore(sandbox.root);
+  return { sandbox, store, os: OsSandbox.detect(), dispose: async () => store.dispose() };
+}

@@ -1,0 +1,125 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { approvalKey, approvalNeed, changeApproval, previewOf, type ApprovalNeed, type ApprovalPrompt, type ApprovalStore } from '../agent/approval-policy';
+import { proposeEdit, type ProposedEdit } from '../agent/proposed-edit';
+import { readOnlyTool, totalTimeout, withEdit } from '../agent/tool-call-rules';
+import type { AskApproval, ToolHost } from '../agent/types';
+import type { EgressGuard, EgressQuestion } from '../egress/egress-guard';
+import { urlsInInput } from '../egress/hosts';
+import type { CallToolResult, HubTool } from '../mcp/types';
+import { EXPECT_BASE } from '../../common/reviewed-edit';
+import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
+
+/**
+ * The one path every tool call takes, whoever asks for it (the model, a sub-agent, later an MCP App's
+ * view or a tree action): decide approval and egress, show a file change as the change it makes,
+ * snapshot before a change, call, and for SQL that turned out to write, ask and call again.
+ * It takes the resolved tool: names are looked up once, by resolveTool(), against every tool.
+ */
+export interface CallPath {
+  host: Pick<ToolHost, 'callTool'>;
+  approvals: ApprovalStore;
+  askApproval: AskApproval;
+  egress: EgressGuard;
+  /** The workspace folder: file writes are shown as the change they make, and refused if the file changed after review. */
+  workspaceDir?: string;
+  /** Called before the first call that may change something (a checkpoint of the workspace). */
+  beforeChange?: () => Promise<void>;
+  toolTimeoutMs?: number;
+}
+
+export interface CallRequest {
+  callId: string;
+  tool: HubTool;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+  /** What the model has seen so far: the egress guard reads it for signs of a secret. */
+  conversation: readonly Anthropic.MessageParam[];
+  onProgress?: (progress: number, total?: number, message?: string) => void;
+}
+
+/** `durationMs` is the call's own time: never the person's thinking time, nor a snapshot's. */
+export type CallOutcome = { ok: true; result: CallToolResult; durationMs: number } | { ok: false; why: string; durationMs: number };
+
+export const CANCELLED = 'Cancelled: the person stopped the turn.';
+const DENIED = 'The person denied this tool call. Do not retry it; ask them what they want instead.';
+
+/** The tool a name stands for, among every tool of every ready server (never a capped list). */
+export function resolveTool(host: Pick<ToolHost, 'tools' | 'findTool'>, qualifiedName: string): HubTool | undefined {
+  return host.findTool ? host.findTool(qualifiedName) : host.tools().find((t) => t.qualifiedName === qualifiedName);
+}
+
+export async function approvedCall(path: CallPath, request: CallRequest): Promise<CallOutcome> {
+  const { tool, input, signal } = request;
+  let started = Date.now();
+  const fail = (why: string): CallOutcome => ({ ok: false, why, durationMs: Date.now() - started });
+  if (signal.aborted) return fail(CANCELLED);
+  const need = approvalNeed(tool, input, path.approvals);
+  const egress = path.egress.check(tool, input, request.conversation);
+  const edit = need.ask && path.workspaceDir ? await proposeEdit(path.workspaceDir, tool, input) : undefined;
+  let gate = await ask(path, request, withEgress(tool, input, edit ? withEdit(need, edit) : need, egress), edit);
+  // Either way the duration is the call's, not the person's thinking time (a denial's is none).
+  if (!gate.ok || gate.asked) started = Date.now();
+  if (!gate.ok) return fail(gate.why);
+  const call = (meta?: Record<string, unknown>): Promise<CallToolResult> =>
+    path.host.callTool(tool.qualifiedName, input, {
+      signal,
+      timeoutMs: path.toolTimeoutMs,
+      // progress notifications reset timeoutMs; the setting bounds the whole call, unless the tool says its work is long
+      maxTotalTimeoutMs: totalTimeout(tool, path.toolTimeoutMs),
+      onProgress: request.onProgress,
+      meta,
+    });
+  try {
+    const firstTry = !need.ask && need.readOnlyCall === true;
+    if (!firstTry && !readOnlyTool(tool) && path.beforeChange) {
+      await path.beforeChange();
+      started = Date.now(); // the snapshot is not the call's time
+    }
+    // A reviewed change is made only to the file the person saw.
+    let result = await call(firstTry ? { [READ_ONLY_CALL]: true } : edit ? { [EXPECT_BASE]: edit.base } : undefined);
+    if (firstTry && result._meta?.[WOULD_WRITE] === true && !signal.aborted) {
+      // SQLite itself found that the statement writes (nothing was changed): now it asks like any change.
+      gate = await ask(path, request, withEgress(tool, input, changeApproval(tool, input, path.approvals), egress));
+      started = Date.now();
+      if (!gate.ok) return fail(gate.why);
+      await path.beforeChange?.();
+      started = Date.now();
+      result = await call();
+    }
+    if (signal.aborted) return fail(CANCELLED);
+    return { ok: true, result, durationMs: Date.now() - started };
+  } catch (err) {
+    if (signal.aborted) return fail(CANCELLED);
+    return fail(`${tool.qualifiedName} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** One question for both: the tool's approval (when it needs one) carries the egress warning; else the egress question stands alone. */
+function withEgress(tool: HubTool, input: Record<string, unknown>, need: ApprovalNeed, egress: EgressQuestion | undefined): ApprovalNeed & { egress?: EgressQuestion } {
+  if (!egress) return need;
+  if (need.ask) return { ...need, warnings: [...need.warnings, egress.why], egress };
+  const prompt: ApprovalPrompt = {
+    reason: egress.hosts.length > 0 ? `Send a request to ${egress.hosts.join(', ')}` : `Reach outside this machine through ${tool.server} · ${tool.tool.name}`,
+    // The addresses themselves are what the person judges (a query string carrying data stands out).
+    preview: urlsInInput(input).join('\n') || previewOf(tool, input),
+    warnings: [egress.why],
+    notes: [],
+    alwaysKind: egress.rememberable ? 'host' : 'none',
+    ...(egress.rememberable ? { hosts: egress.hosts } : {}),
+  };
+  return { ask: true, ...prompt, egress };
+}
+
+type Gate = { ok: true; asked: boolean } | { ok: false; why: string };
+
+/** Asks the person when `need` says so; says whether the call may go on and whether anyone was asked. */
+async function ask(path: CallPath, request: CallRequest, need: ApprovalNeed & { egress?: EgressQuestion }, edit?: ProposedEdit): Promise<Gate> {
+  if (!need.ask) return { ok: true, asked: false };
+  const { ask: _ask, egress, ...prompt } = need;
+  const decision = await path.askApproval({ callId: request.callId, tool: request.tool, input: request.input, ...prompt, ...(edit ? { edit } : {}), ...(egress ? { egress } : {}) }, request.signal);
+  if (request.signal.aborted) return { ok: false, why: CANCELLED };
+  if (decision === 'deny') return { ok: false, why: egress ? `${DENIED} (It would have sent data to ${egress.hosts.join(', ') || 'the outside world'}.)` : DENIED };
+  if (decision === 'always' && need.alwaysKind === 'host') await path.egress.allow(need.hosts ?? []);
+  else if (decision === 'always' && need.alwaysKind !== 'none') await path.approvals.add(approvalKey(request.tool));
+  return { ok: true, asked: true };
+}
