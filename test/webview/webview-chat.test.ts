@@ -304,21 +304,24 @@ describe('chat webview', () => {
     assert.equal((await chat.posted()).filter((m) => m.type === 'send').length, 1);
   });
 
-  test('busy: Send is disabled, Stop is shown and posts stop, Escape stops too', async () => {
+  test('busy: Stop is shown and posts stop, Escape stops too; Enter queues the message for after the turn', async () => {
     const chat = await openReady();
     const { page } = chat;
     await chat.post({ type: 'state', state: { ...readyState, busy: true } });
     await page.waitForSelector('#stop', { state: 'visible' });
-    assert.equal(await page.locator('#send').isDisabled(), true);
+    assert.equal(await page.locator('#send').isVisible(), false);
     await page.fill('#input', 'queued question');
     await page.press('#input', 'Enter');
     await page.click('#stop');
     await page.press('#input', 'Escape');
     assert.equal((await chat.waitForPosted('stop', 2)).length, 2);
-    assert.equal((await chat.posted()).some((m) => m.type === 'send'), false);
-    assert.equal(await page.inputValue('#input'), 'queued question');
+    assert.equal((await chat.posted()).some((m) => m.type === 'send'), false, 'nothing is sent while the turn runs');
+    assert.deepEqual(await page.locator('.queued .queued-text').allTextContents(), ['queued question']);
     await chat.post({ type: 'state', state: readyState });
     await page.waitForSelector('#stop', { state: 'hidden' });
+    const [sent] = await chat.waitForPosted('send');
+    assert.equal(sent?.type === 'send' && sent.text, 'queued question', 'the queued message goes once the turn has ended');
+    await page.fill('#input', 'next');
     assert.equal(await page.locator('#send').isEnabled(), true);
   });
 
