@@ -35,7 +35,7 @@ const builds = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   {
     ...node,
-    entryPoints: ['src/cli.ts'],
+    entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
   },

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { ChatHistory } from '../src/core/chat/chat-history';
 import { newChatId, newMeta } from '../src/core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../src/core/chat/chat-session';
-import { bundledServerConfigs } from '../src/core/mcp/bundled-servers';
-import { McpHub } from '../src/core/mcp/hub';
+import { bundledServerConfigs } from '../src/core/mcp/hub/bundled-servers';
+import { McpHub } from '../src/core/mcp/hub/hub';
 import { FakeAnthropicApi, type MessagesBody, type Reply } from '../test/fakes/anthropic-api';
 
 export interface CachingRun {

@@ -1,4 +1,4 @@
-import type { ApprovalStore } from '../../src/core/agent/approval-policy';
+import type { ApprovalStore } from '../../src/core/tool-call/approval-policy';
 import { isHostKey } from '../../src/core/egress/egress-guard';
 import type { ApprovalRequest, AskApproval } from '../../src/core/agent/types';
 import type { ApprovalDecision } from '../../src/shared/protocol';

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { isInside } from '../../src/common/path-inside';
 import { readSmallFile } from '../../src/common/small-file';
 import { ToolError } from '../../src/common/tool-error';
-import { JsonlLog, PRIVATE_FILE, PRIVATE_FOLDER } from '../../src/core/transcript/jsonl-log';
+import { JsonlLog, PRIVATE_FILE, PRIVATE_FOLDER } from '../../src/core/chat/jsonl-log';
 import { writeFileAtomic } from '../lib/atomic-write';
 import { NO_USAGE } from '../../src/core/usage/token-usage';
 

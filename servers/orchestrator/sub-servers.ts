@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { bundledServerConfigs } from '../../src/core/mcp/bundled-servers';
-import type { McpHub } from '../../src/core/mcp/hub';
+import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
+import type { McpHub } from '../../src/core/mcp/hub/hub';
 import { SUB_SERVERS } from './tool-allowlist';
 
 /**
@@ -32,7 +32,7 @@ export class SubServers {
       (SUB_SERVERS as readonly string[]).includes(c.name),
     );
     // The MCP client side loads only when a sub-agent first needs its servers.
-    const { McpHub: Hub } = await import('../../src/core/mcp/hub');
+    const { McpHub: Hub } = await import('../../src/core/mcp/hub/hub');
     if (this.disposed) throw new Error('the orchestrator is shutting down');
     const hub = new Hub(configs, {
       connection: { roots: [this.workspace], log: (server, line) => this.log(`orchestrator: ${server}: ${line}`) },

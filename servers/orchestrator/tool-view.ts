@@ -1,5 +1,5 @@
 import type { ToolHost } from '../../src/core/agent/types';
-import type { McpHub } from '../../src/core/mcp/hub';
+import type { McpHub } from '../../src/core/mcp/hub/hub';
 import { offers, type ToolAllowList } from './tool-allowlist';
 
 /** The hub as one sub-agent sees it: only the tools its definition allows, and their servers' states. */

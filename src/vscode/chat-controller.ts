@@ -5,8 +5,8 @@ import { openWorkspaceFile } from './open-file';
 import { EditReview } from './edit-review';
 import { restoreCheckpoint } from './checkpoint-restore';
 import { ShadowGit } from '../core/checkpoint/shadow-git';
-import type { McpHub } from '../core/mcp/hub';
-import type { ProposedEdit } from '../core/agent/proposed-edit';
+import type { McpHub } from '../core/mcp/hub/hub';
+import type { ProposedEdit } from '../core/tool-call/proposed-edit';
 import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
@@ -15,7 +15,7 @@ import { pageEvents } from '../core/chat/chat-format';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
 import { answer, type RequestHandlers } from '../shared/requests';
-import { readMessageAttachments } from './attachments';
+import { readMessageAttachments } from '../core/chat/attachments';
 import { withResourceTools } from '../core/agent/resource-tools';
 import { completeSlash } from '../core/chat/slash-completions';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
@@ -25,7 +25,7 @@ import { ToolApprovals } from './tool-approvals';
 import { KEY_HINT, TurnSettings } from './turn-settings';
 import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
 import type { Secrets } from './secrets';
-import type { AskSurface, ClientAsks } from './client-asks';
+import type { AskSurface, ClientAsks } from '../core/chat/client-asks';
 
 
 export interface ChatControllerDeps {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHub } from '../core/mcp/hub';
+import type { McpHub } from '../core/mcp/hub/hub';
 import { runSlash } from '../core/chat/slash-commands';
-import { resourceRef } from './attachments';
+import { resourceRef } from '../core/chat/attachments';
 
 export interface ChatSlashDeps {
   hub: McpHub;

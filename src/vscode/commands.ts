@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { CompleteRequestParams } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHub } from '../core/mcp/hub';
+import type { McpHub } from '../core/mcp/hub/hub';
 import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';
 import { createSampleDatabase } from './sample-db-command';
-import { resourceRef } from './attachments';
+import { resourceRef } from '../core/chat/attachments';
 import type { ChatViewProvider } from './chat-view';
 import type { ChatPanel } from './chat-panel';
 import type { Secrets } from './secrets';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConfigDiagnostic } from '../core/mcp/config/diagnostic';
-import { isSettingSource, type ReadSource } from './own-server-sources';
+import { isSettingSource, type ReadSource } from '../core/mcp/config/own-server-sources';
 
 /**
  * Problems in MCP config files as VS Code diagnostics on those files (the Problems view, squiggles

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ProposedEdit } from '../core/agent/proposed-edit';
+import type { ProposedEdit } from '../core/tool-call/proposed-edit';
 import type { ApprovalDecision } from '../shared/protocol';
 
 /** The URI scheme of the proposed side of a review diff (and of the empty side of a new file). */

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { formatBytes } from '../common/byte-size';
 import { looksBinary } from '../common/file-kind';
 import type { Mention } from '../shared/requests';
-import { PROBLEMS_REF } from './attachments';
+import { PROBLEMS_REF } from '../core/chat/attachments';
 
 /** Past this a file is refused at once (a smaller one over the 200 KB reading cap is attached cut). */
 export const MAX_MENTION_BYTES = 1024 * 1024;

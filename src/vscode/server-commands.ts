@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import type { Register } from './command-registrar';
 import type { ConfigSource } from '../core/mcp/config/definition';
 import { safeServerName } from '../core/mcp/config/server-names';
-import { isSettingSource, SETTING_FILE } from './own-server-sources';
-import type { OwnServer } from './own-servers';
+import { isSettingSource, SETTING_FILE } from '../core/mcp/config/own-server-sources';
+import type { OwnServer } from '../core/mcp/config/own-servers';
 import {
   addServerToFile,
   claudeDesktopConfigPath,
@@ -17,7 +17,7 @@ import {
   suggestedName,
   writeConfig,
   type ServerEntryJson,
-} from './server-config-edit';
+} from '../core/mcp/config/server-config-edit';
 import type { ServerManager } from './server-manager';
 
 /** What Add Server is given when run from a script or test instead of answering its questions. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { LoggingHandler, ServerLogSink } from '../core/mcp/client-handlers';
-import { LogBatcher } from './log-batcher';
+import type { LoggingHandler, ServerLogSink } from '../core/mcp/client/client-handlers';
+import { LogBatcher } from '../core/mcp/client/log-batcher';
 
 /** What ServerLogs needs of the hub: the level one server is asked to log at. */
 export interface LogLevelTarget {

@@ -1,20 +1,21 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../core/mcp/config/definition';
 import { consentDetails, launchLine } from '../core/mcp/config/definition-summary';
+import type { ServerTrustAnswers, TrustAnswer } from '../core/mcp/config/own-servers';
 
 const KEY = 'mcpAgent.serverTrust';
 const START = 'Start Servers';
 const START_ONE = 'Start Server';
 const DONT = "Don't Start";
 
-export type TrustAnswer = 'trusted' | 'declined';
+
 
 /**
  * The person's answers about servers a workspace defines, remembered per definition fingerprint in
  * workspaceState: the same definition is never asked about twice, and any change to what it would
  * run (command, arguments, environment, folder, URL, headers) makes it new and asks again.
  */
-export class ServerTrust {
+export class ServerTrust implements ServerTrustAnswers {
   constructor(private readonly state: vscode.Memento) {}
 
   answer(d: ServerDefinition): TrustAnswer | undefined {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { McpHub } from '../core/mcp/hub';
-import { ORCHESTRATOR, type OrchestratorClient, type SessionInfo } from './orchestrator-client';
+import type { McpHub } from '../core/mcp/hub/hub';
+import { ORCHESTRATOR, type OrchestratorClient, type SessionInfo } from '../core/sessions/orchestrator-client';
 import type { SessionsTree } from './trees/sessions-tree';
 
 const SCHEME = 'mcp-agent-session';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { McpHub } from '../core/mcp/hub';
-import { HELD_TEXT } from './own-servers';
+import type { McpHub } from '../core/mcp/hub/hub';
+import { HELD_TEXT } from '../core/mcp/config/own-servers';
 import type { OwnServerView } from './trees/tools-tree';
 
 /**

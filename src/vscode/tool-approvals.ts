@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { approvalKey, type ApprovalStore } from '../core/agent/approval-policy';
+import { approvalKey, type ApprovalStore } from '../core/tool-call/approval-policy';
 import type { HubTool } from '../core/mcp/types';
 
 const APPROVALS_KEY = 'mcpAgent.alwaysAllowed';

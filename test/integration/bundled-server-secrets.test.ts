@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundledServerConfigs } from '../../src/core/mcp/bundled-servers';
-import { McpHub } from '../../src/core/mcp/hub';
+import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
+import { McpHub } from '../../src/core/mcp/hub/hub';
 import { repoRoot, textOf } from './mcp-support';
 
 test("the workspace server's own environment holds neither the Brave nor the Anthropic key", async (t) => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { startUpstreams, type Upstreams } from '../fakes/upstreams';
-import { keysFromDotenv } from '../../src/cli-dotenv';
+import { keysFromDotenv } from '../../src/cli/dotenv';
 import { cli } from './helpers/cli-process';
 
 /** "search X" makes the model call web_search; anything else is echoed. */

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bundledServerConfigs } from '../../src/core/mcp/bundled-servers';
-import type { SinkLevel } from '../../src/core/mcp/client-handlers';
-import { McpHub } from '../../src/core/mcp/hub';
+import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
+import type { SinkLevel } from '../../src/core/mcp/client/client-handlers';
+import { McpHub } from '../../src/core/mcp/hub/hub';
 import { startUpstreams, type Upstreams } from '../fakes/upstreams';
 import { repoRoot } from './mcp-support';
 

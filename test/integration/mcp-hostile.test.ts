@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAILURE_META_KEY, McpHub } from '../../src/core/mcp/hub';
+import { FAILURE_META_KEY, McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { fakeConfig, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 

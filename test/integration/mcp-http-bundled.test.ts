@@ -7,7 +7,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpHub } from '../../src/core/mcp/hub';
+import { McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot, textOf } from './mcp-support';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bundledServerConfigs } from '../../src/core/mcp/bundled-servers';
-import { FAILURE_META_KEY, McpHub, type HubOptions } from '../../src/core/mcp/hub';
+import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
+import { FAILURE_META_KEY, McpHub, type HubOptions } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { fake, fakeConfig, isAlive, repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 

@@ -1,7 +1,7 @@
 /** What the MCP host tests share: where the fake servers are, configs for them, small waits. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpHub, type HubOptions } from '../../src/core/mcp/hub';
+import { McpHub, type HubOptions } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig, ServerStatus } from '../../src/core/mcp/types';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';

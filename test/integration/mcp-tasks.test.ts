@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClientHandlers } from '../../src/core/mcp/client-handlers';
-import { elicitationHandler } from '../../src/core/mcp/elicitation-handler';
-import { FAILURE_META_KEY, type McpHub } from '../../src/core/mcp/hub';
+import type { ClientHandlers } from '../../src/core/mcp/client/client-handlers';
+import { elicitationHandler } from '../../src/core/mcp/client/elicitation-handler';
+import { FAILURE_META_KEY, type McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { fakeConfig, repoRoot, textOf, withHub } from './mcp-support';
 

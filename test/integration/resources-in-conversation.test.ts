@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { McpHub } from '../../src/core/mcp/hub';
+import { McpHub } from '../../src/core/mcp/hub/hub';
 import { LIST_RESOURCES, READ_RESOURCE, withResourceTools } from '../../src/core/agent/resource-tools';
 import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
@@ -16,7 +16,7 @@ import { ChatSession, type TurnConfig } from '../../src/core/chat/chat-session';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { memoryStore } from '../fakes/tool-host';
 import { runCli } from './helpers/cli-process';
-import { parseResourceRef, readResourceAttachments, resourceRef } from '../../src/vscode/attachments';
+import { parseResourceRef, readResourceAttachments, resourceRef } from '../../src/core/chat/attachments';
 import { fake, fakeConfig, repoRoot, textOf } from './mcp-support';
 
 const T = { timeout: 90_000 };

@@ -1,4 +1,4 @@
-// The extension's per-server log sink (src/vscode/log-batcher.ts, which ServerLogs puts in front of each
+// The extension's per-server log sink (src/core/mcp/client/log-batcher.ts, which ServerLogs puts in front of each
 // server's LogOutputChannel) fed by the real hub from a real server that floods its log: every line is
 // accounted for, no turn of the event loop writes more than a batch, and the server stays answerable.
 // Also: logging/setLevel set for one server leaves the others at theirs (each channel has its own level),
@@ -6,10 +6,10 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SinkLevel } from '../../src/core/mcp/client-handlers';
-import type { McpHub } from '../../src/core/mcp/hub';
+import type { SinkLevel } from '../../src/core/mcp/client/client-handlers';
+import type { McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
-import { LogBatcher, type LogWriter } from '../../src/vscode/log-batcher';
+import { LogBatcher, type LogWriter } from '../../src/core/mcp/client/log-batcher';
 import { fakeConfig, textOf, withHub } from './mcp-support';
 
 const T = { timeout: 60_000 };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { Agent } from '../../src/core/agent/agent';
 import { repairHistory } from '../../src/core/agent/history-repair';
-import { approvalKey } from '../../src/core/agent/approval-policy';
+import { approvalKey } from '../../src/core/tool-call/approval-policy';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost } from '../../src/core/agent/types';
 import type { CallOptions, CallToolResult } from '../../src/core/mcp/types';
 import { host, memoryStore } from '../fakes/tool-host';

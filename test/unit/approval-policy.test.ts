@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { approvalNeed, changeApproval } from '../../src/core/agent/approval-policy';
+import { approvalNeed, changeApproval } from '../../src/core/tool-call/approval-policy';
 import { READ_ONLY_CALLS } from '../../src/common/sql-read-only';
 import type { HubTool } from '../../src/core/mcp/types';
 

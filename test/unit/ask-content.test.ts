@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
 import { clientAskSchema } from '../../src/shared/protocol';
-import { samplingAsk } from '../../src/vscode/ask-content';
+import { samplingAsk } from '../../src/core/chat/ask-content';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 

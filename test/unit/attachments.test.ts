@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readAttachments } from '../../src/vscode/attachments';
+import { readAttachments } from '../../src/core/chat/attachments';
 
 describe('attachments from the webview are read through the sandbox', () => {
   let base: string;

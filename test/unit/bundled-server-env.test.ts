@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bundledServerEnv } from '../../src/core/mcp/bundled-servers';
+import { bundledServerEnv } from '../../src/core/mcp/hub/bundled-servers';
 
 const HOST = {
   ANTHROPIC_API_KEY: 'sk-ant-secret',

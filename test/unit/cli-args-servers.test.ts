@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { parseArgs, USAGE } from '../../src/cli-args';
+import { parseArgs, USAGE } from '../../src/cli/args';
 
 describe('CLI arguments for the person\'s own MCP servers', () => {
   test('--mcp-config is repeatable and resolved; --trust-workspace-servers is its own flag, not implied by --yes', () => {

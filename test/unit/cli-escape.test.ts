@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeControls, StreamEscaper } from '../../src/cli-escape';
+import { escapeControls, StreamEscaper } from '../../src/cli/escape';
 
 test('controls are shown as escapes; newline, tab and ordinary text pass', () => {
   assert.equal(escapeControls('a\tb\nc'), 'a\tb\nc');

@@ -1,10 +1,10 @@
-// A server's sampling on the terminal (src/cli-sampling.ts) with --yes: approved as an "always" with the
+// A server's sampling on the terminal (src/cli/sampling.ts) with --yes: approved as an "always" with the
 // budget said; once the broker says that budget is spent, denied and said so; a request that runs without
 // asking is still shown with the budget used.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { terminalSampling } from '../../src/cli-sampling';
-import type { SamplingApproval } from '../../src/core/mcp/sampling-broker';
+import { terminalSampling } from '../../src/cli/sampling';
+import type { SamplingApproval } from '../../src/core/sampling/sampling-broker';
 
 function terminal() {
   const lines: string[] = [];

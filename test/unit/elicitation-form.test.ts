@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FormSchemaError, formAnswer, formDefaults, formFromSchema, parseTyped } from '../../src/core/mcp/elicitation-form';
+import { FormSchemaError, formAnswer, formDefaults, formFromSchema, parseTyped } from '../../src/core/mcp/client/elicitation-form';
 
 const schema = {
   type: 'object',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonlLog } from '../../src/core/transcript/jsonl-log';
+import { JsonlLog } from '../../src/core/chat/jsonl-log';
 
 const asRecord = (v: unknown): { n: number } | undefined =>
   typeof v === 'object' && v !== null && typeof (v as { n?: unknown }).n === 'number' ? (v as { n: number }) : undefined;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readLoginShellPath } from '../../src/vscode/login-shell-path';
+import { readLoginShellPath } from '../../src/core/mcp/transport/login-shell-path';
 
 const homes: string[] = [];
 after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));

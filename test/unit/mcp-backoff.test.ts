@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RestartBudget } from '../../src/core/mcp/backoff';
+import { RestartBudget } from '../../src/core/mcp/hub/backoff';
 
 describe('RestartBudget', () => {
   test('doubles the delay up to the cap and gives up after maxRestarts in the window', () => {

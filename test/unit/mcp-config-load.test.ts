@@ -9,7 +9,7 @@ import { launchLine, secretNames } from '../../src/core/mcp/config/definition-su
 import { loadConfigFiles, type LoadContext } from '../../src/core/mcp/config/load';
 import { MAX_SERVER_NAME_LENGTH, uniqueServerNames } from '../../src/core/mcp/config/server-names';
 import { userConfigSource, workspaceConfigSources } from '../../src/core/mcp/config/sources';
-import { BUNDLED_SERVER_NAMES } from '../../src/core/mcp/bundled-servers';
+import { BUNDLED_SERVER_NAMES } from '../../src/core/mcp/hub/bundled-servers';
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));

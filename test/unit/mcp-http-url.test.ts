@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fetchableUrl, safeUrl } from '../../src/core/mcp/http-url';
+import { fetchableUrl, safeUrl } from '../../src/core/mcp/transport/http-url';
 import { configProblem } from '../../src/core/mcp/config-check';
 
 test('safeUrl leaves out user name, password, query values and fragment', () => {

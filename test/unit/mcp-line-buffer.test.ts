@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LinearReadBuffer } from '../../src/core/mcp/line-buffer';
+import { LinearReadBuffer } from '../../src/core/mcp/transport/line-buffer';
 
 const line = (msg: unknown): string => `${JSON.stringify(msg)}\n`;
 

@@ -2,7 +2,7 @@
 // before they are decoded, that it counts each line once, refills at its rate, and reports what it dropped.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LogFlood } from '../../src/core/mcp/log-flood';
+import { LogFlood } from '../../src/core/mcp/transport/log-flood';
 
 const line = (o: unknown): Buffer => Buffer.from(JSON.stringify(o));
 const tsOrder = line({ method: 'notifications/message', params: { level: 'info', data: 'x' }, jsonrpc: '2.0' });

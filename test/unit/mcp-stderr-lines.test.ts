@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StderrLines } from '../../src/core/mcp/stderr-lines';
+import { StderrLines } from '../../src/core/mcp/transport/stderr-lines';
 
 test('stderr is split into lines across chunks, multi-byte characters included, the last one on end', () => {
   const lines: string[] = [];

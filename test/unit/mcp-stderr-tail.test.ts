@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StderrTail } from '../../src/core/mcp/stderr-tail';
+import { StderrTail } from '../../src/core/mcp/transport/stderr-tail';
 
 describe('StderrTail', () => {
   test('keeps only the last capacity bytes however much comes in', () => {

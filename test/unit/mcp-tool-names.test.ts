@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { capFairly, qualifyTools, sanitizeName } from '../../src/core/mcp/tool-names';
+import { capFairly, qualifyTools, sanitizeName } from '../../src/core/mcp/hub/tool-names';
 
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;

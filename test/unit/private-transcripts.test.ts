@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newMeta, writeMeta } from '../../src/core/chat/chat-meta';
-import { JsonlLog } from '../../src/core/transcript/jsonl-log';
+import { JsonlLog } from '../../src/core/chat/jsonl-log';
 
 // A transcript holds whatever was read in the conversation (a git-ignored .env included): like oauth.json,
 // its files are 0600 in 0700 folders.

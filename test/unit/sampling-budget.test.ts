@@ -2,7 +2,7 @@
 // checked before each request with the output limits of the running ones held, after which it asks again.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SamplingBudgets } from '../../src/core/mcp/sampling-budget';
+import { SamplingBudgets } from '../../src/core/sampling/sampling-budget';
 
 describe('a sampling budget after "always"', () => {
   test('no budget, no running without asking; a granted one lets requests run while their output limit fits', () => {

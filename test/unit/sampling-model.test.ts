@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ModelEntry } from '../../src/core/agent/model-catalog';
-import { pickSamplingModel } from '../../src/core/mcp/sampling-model';
-import { fromAnthropicMessage, toAnthropicRequest } from '../../src/core/mcp/sampling-anthropic';
+import { pickSamplingModel } from '../../src/core/sampling/sampling-model';
+import { fromAnthropicMessage, toAnthropicRequest } from '../../src/core/sampling/sampling-anthropic';
 
 const model = (id: string, line: string, createdAt: string, lifecycle: ModelEntry['lifecycle'] = 'active'): ModelEntry => ({
   id, name: id, line, createdAt, lifecycle, retiresAt: null, maxInputTokens: null, maxTokens: 1000,

@@ -2,8 +2,8 @@
 // the chat card and the terminal can warn: MCP servers must not ask for sensitive information in a form.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formFromSchema } from '../../src/core/mcp/elicitation-form';
-import { namesSecret, secretFields } from '../../src/core/mcp/secret-fields';
+import { formFromSchema } from '../../src/core/mcp/client/elicitation-form';
+import { namesSecret, secretFields } from '../../src/core/mcp/client/secret-fields';
 
 const secrets = (properties: Record<string, unknown>, message = 'Fill this in'): string[] => {
   const schema = { type: 'object', properties };

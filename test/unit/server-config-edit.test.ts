@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { loadConfigFiles } from '../../src/core/mcp/config/load';
 import { join } from 'node:path';
-import { addServerToFile, writeConfig, entryFromCommandLine, entryFromUrl, serversFromClaudeDesktop, suggestedName } from '../../src/vscode/server-config-edit';
+import { addServerToFile, writeConfig, entryFromCommandLine, entryFromUrl, serversFromClaudeDesktop, suggestedName } from '../../src/core/mcp/config/server-config-edit';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

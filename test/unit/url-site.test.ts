@@ -2,7 +2,7 @@
 // look-alike host names its real site, and an international name with how it reads.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { urlSite } from '../../src/core/mcp/url-site';
+import { urlSite } from '../../src/core/mcp/client/url-site';
 
 const site = (url: string) => urlSite(new URL(url));
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvalNeed } from '../../src/core/agent/approval-policy';
+import { approvalNeed } from '../../src/core/tool-call/approval-policy';
 import type { ApprovalRequest } from '../../src/core/agent/types';
 import { EgressGuard } from '../../src/core/egress/egress-guard';
 import { approvedCall } from '../../src/core/tool-call/approved-call';

@@ -4,7 +4,7 @@
 // answered by keyboard, announced, withdrawn by the server, readable in light and dark.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formFromSchema } from '../../src/core/mcp/elicitation-form';
+import { formFromSchema } from '../../src/core/mcp/client/elicitation-form';
 import type { ClientAsk, HostMessage, WebviewMessage } from '../../src/shared/protocol';
 import { ASK_CARD_TEXT, measureContrast } from '../fakes/contrast';
 import { PNG_1PX, readyState } from '../fakes/webview-conversation';

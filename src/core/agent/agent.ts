@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatEvent } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
 import { describeApiError, errorAction } from './api-errors';
-import type { ApprovalStore } from './approval-policy';
+import type { ApprovalStore } from '../tool-call/approval-policy';
 import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';

@@ -1,7 +1,7 @@
-import type { ProposedEdit } from './proposed-edit';
+import type { ProposedEdit } from '../tool-call/proposed-edit';
 import type { ApprovalDecision, ChatEvent } from '../../shared/protocol';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
-import type { ApprovalPrompt } from './approval-policy';
+import type { ApprovalPrompt } from '../tool-call/approval-policy';
 import type { EgressQuestion } from '../egress/egress-guard';
 
 /** What the agent needs of the MCP host; McpHub provides it. */

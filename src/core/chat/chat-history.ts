@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHAT_ID, readMeta, writeMeta, type ChatMeta } from './chat-meta';
-import { ChatStore } from '../transcript/chat-store';
+import { ChatStore } from './chat-store';
 import { transcriptMarkdown } from './transcript-markdown';
 
 /**

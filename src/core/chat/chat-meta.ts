@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { PRIVATE_FILE, PRIVATE_FOLDER } from '../transcript/jsonl-log';
+import { PRIVATE_FILE, PRIVATE_FOLDER } from './jsonl-log';
 import { CHAT_FORMAT } from './chat-format';
 
 const tokens = z.number().int().nonnegative();

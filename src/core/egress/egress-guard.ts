@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ApprovalStore } from '../agent/approval-policy';
-import { runsCode, sandboxClaim } from '../agent/sandbox-status';
+import type { ApprovalStore } from '../tool-call/approval-policy';
+import { runsCode, sandboxClaim } from '../tool-call/sandbox-status';
 import type { HubTool } from '../mcp/types';
 import { hostOf, hostsNamedIn, isUnder, urlsInInput } from './hosts';
 import { SecretWatch } from './secret-signs';

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { pathsIn } from '../agent/approval-policy';
+import { pathsIn } from '../tool-call/approval-policy';
 
 /**
  * Signs that a secret has entered the conversation: a call that named a secret-looking file (`.env`,

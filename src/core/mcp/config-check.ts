@@ -1,4 +1,4 @@
-import { safeUrl } from './http-url';
+import { safeUrl } from './transport/http-url';
 import type { HttpServerConfig, ServerConfig, StdioServerConfig } from './types';
 
 /** Why a config cannot be started, before anything is spawned or fetched (either would fail at once). */

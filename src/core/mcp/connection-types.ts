@@ -1,7 +1,7 @@
 import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ClientHandlers } from './client-handlers';
+import type { ClientHandlers } from './client/client-handlers';
 import type { OAuthFrontEnd } from './oauth/front-end';
-import type { ExitInfo } from './stdio-transport';
+import type { ExitInfo } from './transport/stdio-transport';
 
 /** What a connection (connection.ts) is told at its start, and what it reports. */
 export interface ConnectionOptions {

@@ -19,19 +19,19 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Carrier, TransportKind } from './carrier';
-import { clientCapabilities, type ServerLogSink } from './client-handlers';
+import type { Carrier, TransportKind } from './transport/carrier';
+import { clientCapabilities, type ServerLogSink } from './client/client-handlers';
 import type { ConnectionEvents, ConnectionOptions } from './connection-types';
-import { installClientHandlers } from './client-requests';
+import { installClientHandlers } from './client/client-requests';
 import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
-import type { ExitInfo } from './stdio-transport';
+import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
-import { GuardedTransport } from './guarded-transport';
-import { carrierFor } from './launch';
-import { LogFlood } from './log-flood';
+import { GuardedTransport } from './transport/guarded-transport';
+import { carrierFor } from './transport/launch';
+import { LogFlood } from './transport/log-flood';
 import { ServerLists } from './server-lists';
-import { runAsTask } from './tool-names';
+import { runAsTask } from './hub/tool-names';
 import { callToolAsTask } from './tasks';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Carrier } from './carrier';
+import type { Carrier } from './transport/carrier';
 import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
 import { hostErrorOf, serverErrorOf } from './server-error';
 

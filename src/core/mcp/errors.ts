@@ -1,4 +1,4 @@
-import type { ExitInfo } from './stdio-transport';
+import type { ExitInfo } from './transport/stdio-transport';
 
 /**
  * Why a request to a server failed, in words a person can act on. `kind` lets callers decide:

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { approvalKey, approvalNeed, changeApproval, previewOf, type ApprovalNeed, type ApprovalPrompt, type ApprovalStore } from '../agent/approval-policy';
-import { proposeEdit, type ProposedEdit } from '../agent/proposed-edit';
-import { readOnlyTool, totalTimeout, withEdit } from '../agent/tool-call-rules';
+import { approvalKey, approvalNeed, changeApproval, previewOf, type ApprovalNeed, type ApprovalPrompt, type ApprovalStore } from './approval-policy';
+import { proposeEdit, type ProposedEdit } from './proposed-edit';
+import { readOnlyTool, totalTimeout, withEdit } from './tool-call-rules';
 import type { AskApproval, ToolHost } from '../agent/types';
 import type { EgressGuard, EgressQuestion } from '../egress/egress-guard';
 import { urlsInInput } from '../egress/hosts';

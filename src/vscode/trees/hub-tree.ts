@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { McpHub } from '../../core/mcp/hub';
+import type { McpHub } from '../../core/mcp/hub/hub';
 
 /** Hub changes closer together than this redraw once. */
 const SETTLE_MS = 50;

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { ServerStatus } from '../../core/mcp/types';
-import type { OwnServer, OwnSource } from '../own-servers';
-import { isSettingSource } from '../own-server-sources';
+import type { OwnServer, OwnSource } from '../../core/mcp/config/own-servers';
+import { isSettingSource } from '../../core/mcp/config/own-server-sources';
 
 /** A heading of the Tools view: the bundled servers, the setting, or one config file. */
 export interface ServerGroup {

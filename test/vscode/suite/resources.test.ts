@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { McpAgentApi } from '../../../src/extension';
-import { McpHub } from '../../../src/core/mcp/hub';
+import { McpHub } from '../../../src/core/mcp/hub/hub';
 import { askArguments } from '../../../src/vscode/argument-input';
 
 const ID = 'mcp-agent.mcp-agent';

@@ -1,5 +1,5 @@
-import { BUNDLED_SERVER_NAMES } from '../bundled-servers';
-import { sanitizeName } from '../tool-names';
+import { BUNDLED_SERVER_NAMES } from '../hub/bundled-servers';
+import { sanitizeName } from '../hub/tool-names';
 
 /** Long enough to read, short enough to leave most of a 64-character tool name to the tool. */
 export const MAX_SERVER_NAME_LENGTH = 32;

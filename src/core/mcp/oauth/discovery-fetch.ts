@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { safeUrl } from '../http-url';
+import { safeUrl } from '../transport/http-url';
 import { discoveryRefusal, type Resolved } from './discovery-rules';
 import { OAuthProblem } from './oauth-errors';
 

@@ -1,5 +1,5 @@
 import { addressClass, describeAddress, type AddressClass } from '../../../common/address-class';
-import { safeUrl } from '../http-url';
+import { safeUrl } from '../transport/http-url';
 
 /** A URL and every address its host resolved to (an IP literal is its own one address). */
 export interface Resolved {

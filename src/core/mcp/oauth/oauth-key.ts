@@ -1,4 +1,4 @@
-import { fetchableUrl } from '../http-url';
+import { fetchableUrl } from '../transport/http-url';
 
 /**
  * The key a server's authorization is kept under: its URL as fetched (without any user name or

@@ -10,7 +10,7 @@ export interface OAuthRecord {
 
 /**
  * Where a front end keeps authorizations, keyed by the server's URL: a 0600 file for the CLI
- * (cli-oauth.ts), SecretStorage for VS Code (vscode/oauth-secrets.ts). The PKCE verifier is not stored:
+ * (cli/oauth.ts), SecretStorage for VS Code (vscode/oauth-secrets.ts). The PKCE verifier is not stored:
  * the redirect is caught by the same process that started the flow, so it never needs to outlive it.
  */
 export interface OAuthStore {

@@ -1,0 +1,301 @@
+import { ModelClient } from '../core/agent/model-client';
+import { statSync } from 'node:fs';
+import { createInterface, type Interface } from 'node:readline';
+import type { AskApproval, TurnStatus } from '../core/agent/types';
+import { ChatHistory } from '../core/chat/chat-history';
+import { ModelCatalog } from '../core/agent/model-catalog';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
+import { chatsDir } from '../core/chat/chat-home';
+import { newChatId, newMeta } from '../core/chat/chat-meta';
+import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
+import { usageLine, usageTotal } from '../shared/usage-format';
+import { bundledServerConfigs } from '../core/mcp/hub/bundled-servers';
+import { McpHub } from '../core/mcp/hub/hub';
+import { terminalApproval, yesApproval } from './approval';
+import { hostKey } from '../core/egress/egress-guard';
+import { parseArgs, USAGE, type CliArgs } from './args';
+import { escapeControls } from './escape';
+import { keysFromDotenv } from './dotenv';
+import { CliRenderer } from './render';
+import { MutableOutput } from './muted-output';
+import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from './servers';
+import { cliOAuth } from './oauth';
+import { createSampleDb, sampleDbSummary } from '../common/sample-db';
+import type { ClientHandlers } from '../core/mcp/client/client-handlers';
+import { elicitationHandler } from '../core/mcp/client/elicitation-handler';
+import { SamplingBroker } from '../core/sampling/sampling-broker';
+import { terminalElicitation } from './elicitation';
+import { terminalSampling } from './sampling';
+import { slashCommand, type SlashContext } from './slash';
+import { withResourceTools } from '../core/agent/resource-tools';
+
+/** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
+async function main(): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(process.argv.slice(2), process.env);
+  } catch (err) {
+    process.stderr.write(`mcp-agent: ${escapeControls((err as Error).message)}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!isDirectory(args.workspace)) {
+    process.stderr.write(`mcp-agent: workspace "${args.workspace}" is not a directory\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.createSampleDb) {
+    const made = await makeSampleDb(args.workspace);
+    if (!made) return 1;
+    if (args.prompt === undefined) return 0;
+  }
+  const { env, notes } = keysFromDotenv([...new Set([args.workspace, process.cwd()])], process.env);
+  for (const note of notes) process.stderr.write(`mcp-agent: ${escapeControls(note)}\n`);
+  if (!env.ANTHROPIC_API_KEY) {
+    process.stderr.write(
+      'mcp-agent: set ANTHROPIC_API_KEY to your Anthropic API key (https://console.anthropic.com/settings/keys), ' +
+        'in the environment or in a .env file in the workspace.\n',
+    );
+    return 2;
+  }
+
+  const output = new MutableOutput(process.stdout);
+  const rl = createInterface({ input: process.stdin, output, terminal: process.stdin.isTTY === true });
+  const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true);
+  const lines = lineReader(rl);
+  // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
+  rl.on('SIGINT', () => onInterrupt(rl));
+  process.on('SIGINT', () => onInterrupt(rl));
+  const own = await userServers(args, lines, renderer, output);
+  if ('exit' in own) {
+    rl.close();
+    return own.exit;
+  }
+  const terminal = { ask: (p: string) => lines.ask(p), line: (t: string) => renderer.line(t) };
+  const client = new ModelClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
+  const catalog = new ModelCatalog(async () => client);
+  // Set once the model is known; a server's sampling request before then runs on the default.
+  let config: TurnConfig | undefined;
+  const handlers: ClientHandlers = {
+    sampling: new SamplingBroker({
+      ...terminalSampling(terminal, args.yes),
+      create: (body, signal) => client.messages.create(body, { signal }),
+      models: () => catalog.list(),
+      defaultModel: () => config?.model ?? DEFAULT_MODEL,
+      onUsage: (server, model, u) =>
+        process.stderr.write(
+          `mcp-agent: sampling for ${escapeControls(server)} on ${escapeControls(model)}: ${usageLine({ input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0 })}\n`,
+        ),
+    }).handler,
+    elicitation: elicitationHandler(terminalElicitation(terminal, args.yes)),
+  };
+  const hub = new McpHub([...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs], {
+    connection: { roots: [args.workspace], handlers, oauth: cliOAuth(signInTerminal(args, lines)) },
+  });
+  hub.start();
+  try {
+    await hub.settled();
+    for (const s of hub.statuses()) {
+      if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
+    }
+    const onTerminal = { ...terminal, color: process.stdout.isTTY === true };
+    const ask: AskApproval = args.yes ? yesApproval(process.stdin.isTTY === true ? onTerminal : undefined) : terminalApproval(onTerminal);
+    const model = await catalog.resolve(args.model);
+    const entry = await catalog.entry(model);
+    const limit = entry?.maxTokens;
+    let chat = await openChat(args, model, hub, ask, renderer);
+    if (!chat) return 2;
+    const turnConfig: TurnConfig = {
+      client,
+      model,
+      contextWindow: entry?.maxInputTokens ?? DEFAULT_CONTEXT_WINDOW,
+      maxIterations: args.maxIterations,
+      maxTokens: limit ? Math.min(args.maxTokens, limit) : args.maxTokens,
+      toolTimeoutMs: 120_000,
+      keyHint: 'Check ANTHROPIC_API_KEY.',
+      settingNames: { maxTokens: 'the --max-tokens option', maxIterations: 'the --max-iterations option' },
+    };
+    config = turnConfig;
+    try {
+      if (args.prompt !== undefined) {
+        const status = await runTurn(chat, turnConfig, args.prompt);
+        return status === 'done' || status === 'max_iterations' || status === 'max_tokens' ? 0 : 1;
+      }
+      const slash: SlashContext = {
+        hub,
+        line: (t) => renderer.line(t),
+        model: () => turnConfig.model,
+        models: () => catalog.list(),
+        setModel: (m) => (turnConfig.model = m),
+        clear: async () => {
+          const fresh = await openChat({ ...args, continueChat: false, resume: undefined }, turnConfig.model, hub, ask, renderer);
+          if (!fresh || !chat) return;
+          await closeChat(chat);
+          chat = fresh;
+        },
+        sendPrompt: async (prompt) => void (chat && (await runPrompt(chat, turnConfig, prompt))),
+      };
+      return await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
+    } finally {
+      await closeChat(chat);
+    }
+  } finally {
+    rl.close();
+    await hub.dispose();
+  }
+}
+
+/** A new chat, or the one --continue / --resume names, shown on the terminal as it runs; undefined (said why) when there is none. */
+async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskApproval, renderer: CliRenderer): Promise<ChatSession | undefined> {
+  const history = new ChatHistory(chatsDir(args.workspace));
+  let meta = newMeta(newChatId(), model);
+  if (args.continueChat || args.resume) {
+    const found = args.resume ? await history.get(args.resume) : await history.latest();
+    if (!found) {
+      process.stderr.write(args.resume ? `mcp-agent: there is no chat ${args.resume} in this workspace\n` : 'mcp-agent: there is no earlier chat in this workspace to continue\n');
+      return undefined;
+    }
+    meta = found;
+  }
+  // "Always" answers last for this run only: the CLI keeps no approvals on disk.
+  const session = new ChatSession({ meta, store: history.store(meta.id), host: withResourceTools(hub), workspace: args.workspace, approvals: memoryApprovals(args.allowHosts), ask });
+  await session.load();
+  if (args.continueChat || args.resume) {
+    const turns = session.events.filter((e) => e.kind === 'user').length;
+    renderer.line(escapeControls(`[continuing "${meta.title}" (${meta.id}), ${turns} message${turns === 1 ? '' : 's'} so far]`));
+  }
+  session.on('event', (event) => {
+    renderer.handle({ type: 'event', event });
+    if (event.kind === 'turn_end' && event.usage) process.stderr.write(`mcp-agent: this turn: ${usageLine(event.usage)} · chat: ${usageTotal(session.info.usage, session.info.unpricedTurns ?? 0)}\n`);
+  });
+  session.on('transient', (output) => renderer.handle(output));
+  return session;
+}
+
+async function closeChat(chat: ChatSession): Promise<void> {
+  await chat.flush();
+  if (chat.events.length > 0) process.stderr.write(`mcp-agent: chat ${chat.id} saved; go on with --resume ${chat.id} (or --continue)\n`);
+  chat.dispose();
+}
+
+/** The servers of --mcp-config files and, with consent, the workspace's own MCP configs (servers.ts). */
+function userServers(args: CliArgs, lines: LineReader, renderer: CliRenderer, output: MutableOutput): Promise<OwnServers> {
+  const canAsk = args.prompt === undefined && process.stdin.isTTY === true;
+  const term = cliServerTerminal({ ask: (p) => lines.ask(p), line: (t) => renderer.line(t), output, canAsk });
+  return ownServers(args, cliLoadContext(args.workspace), term);
+}
+
+/** Sign-in questions go where the consent questions go: asked only in the REPL on a terminal. */
+function signInTerminal(args: CliArgs, lines: LineReader): Parameters<typeof cliOAuth>[0] {
+  return {
+    ask: (p) => lines.ask(p),
+    warn: (t) => void process.stderr.write(`${t}\n`),
+    canAsk: args.prompt === undefined && process.stdin.isTTY === true,
+  };
+}
+
+/** --create-sample-db: says what it did; false when the database could not be made. */
+async function makeSampleDb(workspace: string): Promise<boolean> {
+  try {
+    const outcome = await createSampleDb(workspace);
+    if (outcome.kind === 'created') {
+      process.stderr.write(`mcp-agent: created ${escapeControls(outcome.path)} with ${sampleDbSummary()}\n`);
+    } else {
+      process.stderr.write(`mcp-agent: did not create ${escapeControls(outcome.path)}: ${escapeControls(outcome.reason)}\n`);
+    }
+    return outcome.kind !== 'refused';
+  } catch (err) {
+    process.stderr.write(`mcp-agent: could not create the sample database: ${escapeControls((err as Error).message)}\n`);
+    return false;
+  }
+}
+
+/** The chat whose turn Ctrl+C stops; with none running, Ctrl+C leaves. */
+let running: ChatSession | undefined;
+
+function onInterrupt(rl: Interface): void {
+  if (running) running.stop();
+  else rl.close();
+}
+
+async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Promise<TurnStatus | undefined> {
+  running = chat;
+  try {
+    return await chat.send(text, [], config);
+  } finally {
+    running = undefined;
+  }
+}
+
+async function runPrompt(chat: ChatSession, config: TurnConfig, prompt: Parameters<ChatSession['sendPrompt']>[0]): Promise<TurnStatus | undefined> {
+  running = chat;
+  try {
+    return await chat.sendPrompt(prompt, config);
+  } finally {
+    running = undefined;
+  }
+}
+
+async function repl(chat: () => ChatSession, config: TurnConfig, lines: LineReader, renderer: CliRenderer, slash: SlashContext): Promise<number> {
+  renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C stops a running turn.');
+  for (;;) {
+    const text = await lines.ask('You: ');
+    if (text === undefined || ['exit', 'quit'].includes(text.trim().toLowerCase())) return 0;
+    if (!text.trim()) continue;
+    const message = await slashCommand(text, slash);
+    if (message !== undefined) await runTurn(chat(), config, message);
+  }
+}
+
+interface LineReader {
+  /** The next line typed after showing `prompt`; undefined once input has ended. */
+  ask(prompt: string): Promise<string | undefined>;
+}
+
+/** One queue of lines for the REPL and the approval questions, so piped input works for both. */
+function lineReader(rl: Interface): LineReader {
+  const buffered: string[] = [];
+  const waiting: Array<(line: string | undefined) => void> = [];
+  let ended = false;
+  rl.on('line', (line) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else buffered.push(line);
+  });
+  rl.on('close', () => {
+    ended = true;
+    for (const w of waiting.splice(0)) w(undefined);
+  });
+  return {
+    ask(prompt) {
+      process.stdout.write(prompt);
+      if (buffered.length > 0) return Promise.resolve(buffered.shift());
+      if (ended) return Promise.resolve(undefined);
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+  };
+}
+
+/** "Always" answers for this run, starting with the hosts of --allow-host. */
+function memoryApprovals(allowHosts: readonly string[]): { has(k: string): boolean; add(k: string): void } {
+  const keys = new Set<string>(allowHosts.map(hostKey));
+  return { has: (k) => keys.has(k), add: (k) => void keys.add(k) };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`mcp-agent: ${escapeControls(err instanceof Error ? err.message : String(err))}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,83 @@
+import type { AgentOutput } from '../core/agent/types';
+import { escapeControls as safe, StreamEscaper } from './escape';
+
+const dim = (s: string, color: boolean): string => (color ? `\x1b[2m${s}\x1b[0m` : s);
+const red = (s: string, color: boolean): string => (color ? `\x1b[31m${s}\x1b[0m` : s);
+
+function oneLine(value: unknown, max = 200): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const flat = (text ?? '').replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/**
+ * Prints what a turn reports to the terminal: streamed text as it comes, each tool call and its
+ * result on lines of their own, and the end of the turn when it did not simply finish. Everything
+ * that comes from the model, a tool or a server goes through `safe`: only the CLI's own colours
+ * reach the terminal as escape sequences.
+ */
+export class CliRenderer {
+  private midLine = false;
+  private names = new Map<string, string>();
+  private readonly stream = new StreamEscaper();
+
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    private readonly color: boolean,
+  ) {}
+
+  handle(output: AgentOutput): void {
+    if (output.type === 'delta') {
+      const text = this.stream.write(output.text);
+      if (text.length === 0) return;
+      this.out.write(text);
+      this.midLine = !text.endsWith('\n');
+      return;
+    }
+    if (output.type === 'progress') return; // a terminal line per progress tick would drown the output
+    const e = output.event;
+    switch (e.kind) {
+      case 'tool_call':
+        this.names.set(e.callId, safe(`${e.server}__${e.tool}`));
+        this.line(dim(`[tool] ${this.names.get(e.callId)} ${safe(oneLine(e.input))}`, this.color));
+        break;
+      case 'tool_result': {
+        const name = this.names.get(e.callId) ?? 'tool';
+        const text = e.content.map((c) => (c.type === 'text' ? c.text : `[${c.mimeType} image]`)).join(' ');
+        const label = e.isError ? red(`[error] ${name}`, this.color) : dim(`[result] ${name}`, this.color);
+        this.line(`${label} ${dim(`(${e.durationMs} ms)`, this.color)} ${safe(oneLine(text))}`);
+        break;
+      }
+      case 'turn_end':
+        this.flushStream();
+        if (this.midLine) this.line('');
+        if (e.status === 'error') this.line(red(`Error: ${safe(e.error ?? 'the turn failed')}`, this.color));
+        else if (e.status === 'stopped') this.line(dim('[stopped]', this.color));
+        else if (e.status === 'max_iterations' || e.status === 'max_tokens') this.line(dim(safe(e.error ?? '[a limit was reached]'), this.color));
+        break;
+      case 'compaction':
+        this.line(dim(`[conversation compacted: ${e.replaced} earlier messages summarised to fit the context window]`, this.color));
+        break;
+      case 'notice':
+        this.line(e.level === 'error' ? red(safe(e.text), this.color) : dim(safe(e.text), this.color));
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Prints a line of the CLI's own; text in it from elsewhere must already have gone through escapeControls. */
+  line(text: string): void {
+    this.flushStream();
+    if (this.midLine) this.out.write('\n');
+    this.out.write(`${text}\n`);
+    this.midLine = false;
+  }
+
+  private flushStream(): void {
+    const held = this.stream.flush();
+    if (!held) return;
+    this.out.write(held);
+    this.midLine = true;
+  }
+}

@@ -1,0 +1,62 @@
+import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { escapeControls as printable } from './escape';
+import type { McpHub } from '../core/mcp/hub/hub';
+import { runSlash } from '../core/chat/slash-commands';
+
+/** What the REPL's slash commands act on. */
+export interface SlashContext {
+  hub: McpHub;
+  line(text: string): void;
+  model(): string;
+  /** The models the key can use, for /model without a name. */
+  models(): Promise<Array<{ id: string; name: string }>>;
+  setModel(model: string): void;
+  /** Starts a new conversation. */
+  clear(): Promise<void>;
+  /** Runs a turn with a prompt's messages (what /prompt does). */
+  sendPrompt(prompt: { server: string; name: string; args: Record<string, string>; result: GetPromptResult }): Promise<void>;
+}
+
+/**
+ * The REPL's slash commands: parsing, checks and listings are src/core's (shared with the chat
+ * composer); here is what the terminal does with them. Returns the text to send to the model
+ * instead, or undefined when the line was a command (known or not).
+ */
+export function slashCommand(text: string, ctx: SlashContext): Promise<string | undefined> {
+  return runSlash(text, {
+    hub: ctx.hub,
+    say: (lines) => lines.forEach((l) => ctx.line(printable(l))),
+    clear: async () => {
+      await ctx.clear();
+      ctx.line('[new conversation]');
+    },
+    model: async (chosen) => {
+      if (chosen) {
+        ctx.setModel(chosen);
+        ctx.line(`[model: ${printable(chosen)}]`);
+        return;
+      }
+      ctx.line(`model: ${printable(ctx.model())}`);
+      for (const m of await ctx.models()) ctx.line(`  ${printable(m.id)}  ${printable(m.name)}`);
+    },
+    resource: async (server, uri) => {
+      const result = await ctx.hub.readResource(server, uri);
+      for (const c of result.contents) {
+        if ('text' in c) ctx.line(printable(c.text));
+        else ctx.line(`[${printable(c.mimeType ?? 'binary')} content, ${Math.floor((c.blob.length * 3) / 4)} bytes]`);
+      }
+    },
+    prompt: async (server, name, args, missing) => {
+      const ref = `${server}/${name}`;
+      // The terminal names what is missing rather than asking: the line can simply be typed again.
+      if (missing.length > 0) {
+        ctx.line(`prompt ${printable(ref)} needs ${printable(missing.map((m) => `${m}=…`).join(' '))}`);
+        return;
+      }
+      const result = await ctx.hub.getPrompt(server, name, args);
+      const n = result.messages.length;
+      ctx.line(`[prompt ${printable(ref)}: ${n} message${n === 1 ? '' : 's'}: ${printable(result.messages.map((m) => m.role).join(', '))}]`);
+      await ctx.sendPrompt({ server, name, args, result });
+    },
+  });
+}

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StdioServerConfig } from '../types';
+
+/** The servers the extension ships, in the order they are shown. */
+export const BUNDLED_SERVER_NAMES = ['workspace', 'web', 'research', 'orchestrator'] as const;
+
+export type BundledServerName = (typeof BUNDLED_SERVER_NAMES)[number];
+
+/**
+ * Stdio configs for the bundled servers whose bundle exists:
+ * `<node> <distDir>/servers/<name>.js <workspace>`. The command is process.execPath, which in the
+ * extension host is VS Code's Electron binary: ELECTRON_RUN_AS_NODE=1 makes it behave as plain
+ * Node (and is ignored by Node itself, so the same configs work from the CLI).
+ * `source` is the environment to pick from (the host's, plus keys from secret storage): each server gets
+ * only its share of it (bundledServerEnv), on top of the small default environment the host passes.
+ */
+export function bundledServerConfigs(distDir: string, workspace: string, source: NodeJS.ProcessEnv): StdioServerConfig[] {
+  return BUNDLED_SERVER_NAMES.map((name) => ({ name, script: join(distDir, 'servers', `${name}.js`) }))
+    .filter(({ script }) => existsSync(script))
+    .map(({ name, script }) => ({
+      name,
+      transport: 'stdio' as const,
+      command: process.execPath,
+      args: [script, workspace],
+      env: { ...bundledServerEnv(name, source), ELECTRON_RUN_AS_NODE: '1' },
+      cwd: workspace,
+    }));
+}
+
+/** Settings every bundled server may read: locale, temp folder and the project's own non-secret knobs. */
+const FOR_EVERY_SERVER = /^(MCP_AGENT_(?!HTTP_TOKEN$)[A-Z0-9_]+|LANG|LC_[A-Z]+|TMPDIR)$/;
+
+const WORKSPACE_ONLY = /^(PYTHONPATH|VIRTUAL_ENV)$/;
+const WEB_ONLY = /^(BRAVE_API_KEY|BRAVE_SEARCH_URL|WEATHER_API_URL|ESPN_API_URL)$/;
+const RESEARCH_ONLY = /^ARXIV_API_URL$/;
+/** The Anthropic key and endpoint, and the claude-agent seed's CLAUDE_* settings of its query tool. */
+const ORCHESTRATOR_ONLY = /^(ANTHROPIC_API_KEY|ANTHROPIC_BASE_URL|CLAUDE_[A-Z0-9_]+)$/;
+
+/** Keys and upstream addresses go only to the server that uses them: a key is never where it is not needed. */
+const FOR_ONE_SERVER: Record<BundledServerName, RegExp> = {
+  workspace: WORKSPACE_ONLY,
+  web: WEB_ONLY,
+  research: RESEARCH_ONLY,
+  // It alone takes the Anthropic key (it runs the sub-agents), plus what the servers it starts for them need:
+  // it hands each of those only its own share again.
+  orchestrator: new RegExp([ORCHESTRATOR_ONLY, WORKSPACE_ONLY, WEB_ONLY, RESEARCH_ONLY].map((r) => `(?:${r.source})`).join('|')),
+};
+
+/** What one bundled server sees of an environment; nothing else of it (tokens, other keys) passes. */
+export function bundledServerEnv(name: BundledServerName, source: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && (FOR_EVERY_SERVER.test(key) || FOR_ONE_SERVER[name].test(key))) env[key] = value;
+  }
+  return env;
+}

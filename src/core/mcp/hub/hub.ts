@@ -1,0 +1,416 @@
+import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerLogSink, SinkLevel } from '../client/client-handlers';
+import { RestartBudget, type BackoffOptions } from './backoff';
+import { McpConnection, type ConnectionOptions } from '../connection';
+import { McpRequestError, McpStartError, messageOf, seconds, type McpFailureKind } from '../errors';
+import { capFairly, needsTasks, qualifyTools } from './tool-names';
+import { TypedEmitter } from '../typed-emitter';
+import { entryStatus, hubLog, retryable, type Entry } from './hub-entry';
+import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
+
+export interface HubOptions {
+  /** Passed to every connection (timeouts, roots, limits, log). */
+  connection?: ConnectionOptions;
+  /** Restarts after crashes. Defaults: 0.5 s, 1 s, 2 s…, at most 3 within 60 s. */
+  restart?: BackoffOptions;
+  /**
+   * How many tools `tools()` hands the model by default. Each tool costs context on every turn,
+   * and past a few hundred the model picks worse, so the default is 128, taken round-robin across
+   * servers; `tools({ max: Infinity })` gives all. Every tool stays callable by name either way.
+   */
+  maxModelTools?: number;
+  /** 'change' events within this many ms are coalesced into one. Default 20. */
+  changeDebounceMs?: number;
+}
+
+export interface HubEvents {
+  /** A server's state or lists changed (coalesced). */
+  change: () => void;
+  /** A server said a resource changed (`notifications/resources/updated`), usually one subscribed to. */
+  resourceUpdated: (server: string, uri: string) => void;
+  [event: string]: (...args: never[]) => void;
+}
+
+/** `_meta` key on error results the hub makes: why the call failed (McpFailureKind or 'unknown-tool'). */
+export const FAILURE_META_KEY = 'mcpAgent/failure';
+
+export const DEFAULT_MAX_MODEL_TOOLS = 128;
+
+/**
+ * All configured MCP servers behind one face: starts them in parallel in the background, restarts
+ * crashed ones and reconnects dropped HTTP sessions with capped backoff, and gives the agent one flat list of tools named
+ * `<server>__<tool>` (see tool-names.ts).
+ */
+export class McpHub extends TypedEmitter<HubEvents> {
+  private entries = new Map<string, Entry>();
+  private readonly options: HubOptions;
+  private roots: string[];
+  private started = false;
+  private disposed = false;
+  private changeTimer: NodeJS.Timeout | undefined;
+  private named: HubTool[] | undefined;
+  private byName = new Map<string, HubTool>();
+  private settleWaiters: Array<{ done: () => boolean; resolve: () => void }> = [];
+  private logLevel: LoggingLevel | undefined;
+  /** Levels set for one server (its own output channel's), over `logLevel`. */
+  private serverLogLevels = new Map<string, LoggingLevel>();
+
+  constructor(configs: ServerConfig[], options: HubOptions = {}) {
+    super();
+    this.options = options;
+    this.roots = options.connection?.roots ?? [];
+    this.logLevel = options.connection?.handlers?.logging?.level;
+    for (const config of configs) this.addEntry(config);
+  }
+
+  /** Starts every server in the background and returns at once. */
+  start(): void {
+    if (this.started || this.disposed) return;
+    this.started = true;
+    for (const entry of this.entries.values()) this.launch(entry);
+  }
+
+  /** Resolves once no server is starting (each is ready, in error or stopped). */
+  settled(): Promise<void> {
+    return this.until(() => this.statuses().every((s) => s.state !== 'starting'));
+  }
+
+  statuses(): ServerStatus[] {
+    return [...this.entries.values()].map((e) => entryStatus(e));
+  }
+
+  status(name: string): ServerStatus | undefined {
+    const entry = this.entries.get(name);
+    return entry && entryStatus(entry);
+  }
+
+  /**
+   * Tools of ready servers as the model sees them, at most `max` (default `maxModelTools`). Tools that run
+   * only as tasks are left out where the server does not take tasks: every call would fail. `statuses()` still lists them.
+   */
+  tools(opts: { max?: number } = {}): HubTool[] {
+    return capFairly(this.callableTools(), opts.max ?? this.options.maxModelTools ?? DEFAULT_MAX_MODEL_TOOLS);
+  }
+
+  /** How many tools ready servers offer the model in all (more than `tools()` returns when capped). */
+  toolCount(): number {
+    return this.callableTools().length;
+  }
+
+  private callableTools(): HubTool[] {
+    return this.allTools().filter((t) => !needsTasks(t.tool) || this.entries.get(t.server)?.conn?.supports('tasks'));
+  }
+
+  findTool(qualifiedName: string): HubTool | undefined {
+    this.allTools();
+    return this.byName.get(qualifiedName);
+  }
+
+  /**
+   * Calls a tool by its qualified name. Never throws: an unknown tool, a server that is not ready,
+   * a timeout, a cancel or a crash all come back as an `isError` result saying so, with
+   * `_meta[FAILURE_META_KEY]` telling which.
+   */
+  async callTool(qualifiedName: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
+    const hit = this.findTool(qualifiedName);
+    if (!hit) return failure('unknown-tool', this.unknownToolMessage(qualifiedName));
+    const conn = this.entries.get(hit.server)?.conn;
+    if (!conn || conn.state !== 'ready') {
+      return failure('not-ready', `server ${hit.server} is not ready; ${this.statusLine(hit.server)}`);
+    }
+    try {
+      return await conn.callTool(hit.tool.name, args, opts);
+    } catch (err) {
+      return failure(err instanceof McpRequestError ? err.kind : 'protocol', messageOf(err));
+    }
+  }
+
+  /** Throws McpRequestError when the server is unknown, not ready, or the read fails. */
+  async readResource(server: string, uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.readyConnection(server).readResource(uri, opts);
+  }
+
+  /** Throws McpRequestError when the server is unknown, not ready, or the request fails. */
+  async getPrompt(server: string, name: string, args: Record<string, string> = {}, opts: CallOptions = {}): Promise<GetPromptResult> {
+    return this.readyConnection(server).getPrompt(name, args, opts);
+  }
+
+  /** A ready server's resource templates, or all ready servers' when no server is named. */
+  listResourceTemplates(server?: string): Array<{ server: string; template: ResourceTemplate }> {
+    return this.statuses()
+      .filter((s) => s.state === 'ready' && (server === undefined || s.name === server))
+      .flatMap((s) => s.resourceTemplates.map((template) => ({ server: s.name, template })));
+  }
+
+  /**
+   * Subscribes to a resource of a ready server (it must declare `resources.subscribe`); 'resourceUpdated'
+   * reports its changes. Kept across restarts until unsubscribed. Throws McpRequestError when it cannot.
+   */
+  async subscribeResource(server: string, uri: string, opts: CallOptions = {}): Promise<void> {
+    const conn = this.readyConnection(server);
+    if (!conn.supports('subscribe')) throw new McpRequestError('protocol', `server ${server} does not offer subscriptions to its resources`);
+    await conn.subscribeResource(uri, opts);
+    this.entries.get(server)?.subscriptions.add(uri);
+  }
+
+  async unsubscribeResource(server: string, uri: string, opts: CallOptions = {}): Promise<void> {
+    const entry = this.entries.get(server);
+    if (!entry?.subscriptions.delete(uri)) return;
+    const conn = entry.conn;
+    if (conn?.state === 'ready') await conn.unsubscribeResource(uri, opts);
+  }
+
+  /** A server's suggestions for a prompt argument or template variable; none when it offers no completions. */
+  async complete(server: string, params: CompleteRequestParams, opts: CallOptions = {}): Promise<CompleteResult> {
+    const conn = this.readyConnection(server);
+    if (!conn.supports('completions')) return { completion: { values: [] } };
+    return conn.complete(params, opts);
+  }
+
+  /**
+   * The level servers that log are asked to log at (`logging/setLevel`), now and after restarts: every
+   * server's, or with `server` that one's alone (it then keeps it over later calls for every server).
+   */
+  async setLogLevel(level: LoggingLevel | undefined, server?: string): Promise<void> {
+    if (server !== undefined) {
+      if (level) this.serverLogLevels.set(server, level);
+      else this.serverLogLevels.delete(server);
+      await this.entries.get(server)?.conn?.setLogLevel(level ?? this.logLevel);
+      return;
+    }
+    this.logLevel = level;
+    await Promise.all([...this.entries.values()].map((e) => e.conn?.setLogLevel(this.levelOf(e.config.name))));
+  }
+
+  private levelOf(server: string): LoggingLevel | undefined {
+    return this.serverLogLevels.get(server) ?? this.logLevel;
+  }
+
+  /** The last stderr lines of a server (for an output channel or a diagnosis). */
+  stderr(name: string, maxChars?: number): string {
+    return this.entries.get(name)?.conn?.stderr(maxChars) ?? '';
+  }
+
+  /**
+   * Stops and starts one server now, forgetting earlier crashes. Resolves once it is ready, or in
+   * error after its automatic restarts.
+   */
+  async restart(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry || this.disposed) throw new Error(`no server named ${name}`);
+    entry.budget.reset();
+    entry.restarts = 0;
+    await this.stopEntry(entry);
+    this.started = true;
+    void this.launch(entry);
+    await this.until(() => this.entries.get(name) !== entry || entryStatus(entry).state !== 'starting');
+  }
+
+  /** Changes the roots every server is offered and tells the running ones. */
+  async setRoots(dirs: string[]): Promise<void> {
+    this.roots = [...dirs];
+    await Promise.all([...this.entries.values()].map((e) => e.conn?.setRoots(dirs)));
+  }
+
+  /** Applies a new set of configs: removed servers stop, changed ones restart, new ones start. */
+  async update(configs: ServerConfig[]): Promise<void> {
+    const next = new Map(configs.map((c) => [c.name, c]));
+    const stops: Array<Promise<void>> = [];
+    for (const [name, entry] of this.entries) {
+      const config = next.get(name);
+      if (!config || JSON.stringify(config) !== JSON.stringify(entry.config)) {
+        stops.push(this.stopEntry(entry));
+        this.entries.delete(name);
+      }
+    }
+    await Promise.all(stops);
+    const old = this.entries;
+    this.entries = new Map();
+    for (const config of configs) {
+      const kept = old.get(config.name);
+      if (kept) this.entries.set(config.name, kept);
+      else if (!this.entries.has(config.name)) {
+        const entry = this.addEntry(config);
+        if (this.started) void this.launch(entry);
+      }
+    }
+    this.changed();
+  }
+
+  /** Closes every server and waits until every process has exited. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearTimeout(this.changeTimer);
+    await Promise.all([...this.entries.values()].map((e) => this.stopEntry(e)));
+    for (const w of this.settleWaiters.splice(0)) w.resolve();
+    this.removeAllListeners();
+  }
+
+  private addEntry(config: ServerConfig): Entry {
+    if (this.entries.has(config.name)) {
+      this.options.connection?.log?.(config.name, `ignored a second server named "${config.name}"`);
+      return this.entries.get(config.name) as Entry;
+    }
+    const entry: Entry = {
+      config,
+      conn: undefined,
+      budget: new RestartBudget(this.options.restart),
+      restarts: 0,
+      detail: undefined,
+      gaveUp: undefined,
+      timer: undefined,
+      launching: false,
+      generation: 0,
+      subscriptions: new Set(),
+      sink: this.options.connection?.handlers?.logging?.sink(config.name),
+    };
+    this.entries.set(config.name, entry);
+    return entry;
+  }
+
+  private launch(entry: Entry): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    entry.detail = undefined;
+    entry.gaveUp = undefined;
+    const generation = ++entry.generation;
+    const connection = this.options.connection ?? {};
+    const logging = connection.handlers?.logging;
+    // The connection asks for its sink by name: it gets this entry's, so one server has one log.
+    const handlers = logging && entry.sink ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.levelOf(entry.config.name) } } : connection.handlers;
+    const conn = new McpConnection(entry.config, { ...connection, handlers, roots: this.roots });
+    hubLog(entry, 'info', entry.restarts > 0 ? `starting again (restart ${entry.restarts})` : 'starting');
+    entry.conn = conn;
+    entry.launching = true;
+    conn.on('change', () => {
+      if (entry.generation === generation) this.changed();
+    });
+    conn.on('crash', (_info, message) => {
+      if (entry.generation === generation) this.onCrash(entry, message);
+    });
+    conn.on('resourceUpdated', (uri) => {
+      if (entry.generation === generation) this.emit('resourceUpdated', entry.config.name, uri);
+    });
+    // start() moves to `starting` at once, which reports the change.
+    return conn.start().then(
+      () => {
+        if (entry.generation !== generation) return;
+        entry.launching = false;
+        if (this.disposed) void conn.close();
+        else {
+          hubLog(entry, 'info', `ready: ${conn.status().serverVersion ?? 'no version given'}, ${conn.tools.length} tools`);
+          void this.resubscribe(entry, conn);
+        }
+        this.changed();
+      },
+      (err: unknown) => {
+        if (entry.generation !== generation) return;
+        entry.launching = false;
+        hubLog(entry, 'error', `failed to start: ${messageOf(err)}`);
+        if (err instanceof McpStartError && retryable(err, entry)) this.onCrash(entry, err.message);
+        else this.changed();
+      },
+    );
+  }
+
+  private onCrash(entry: Entry, message: string): void {
+    if (this.disposed) return;
+    const delay = entry.budget.next();
+    if (delay === undefined) {
+      const { maxRestarts, windowMs } = entry.budget;
+      entry.gaveUp = `${message}. Gave up after ${maxRestarts} restart${maxRestarts === 1 ? '' : 's'} within ${seconds(windowMs)}; restart it by hand once fixed.`;
+      hubLog(entry, 'error', `gave up: ${entry.gaveUp}`);
+      entry.detail = undefined;
+      this.changed();
+      return;
+    }
+    entry.restarts++;
+    const again = entry.config.transport === 'stdio' ? 'restarting' : 'reconnecting';
+    entry.detail = `${message}; ${again} in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
+    hubLog(entry, 'error', `crashed: ${entry.detail}`);
+    entry.timer = setTimeout(() => void this.launch(entry), delay);
+    this.changed();
+  }
+
+  private async stopEntry(entry: Entry): Promise<void> {
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    entry.generation++;
+    const conn = entry.conn;
+    entry.conn = undefined;
+    entry.detail = undefined;
+    entry.gaveUp = undefined;
+    await conn?.close();
+  }
+
+  /** After a restart the new session knows nothing of the old one's subscriptions. */
+  private async resubscribe(entry: Entry, conn: McpConnection): Promise<void> {
+    if (!conn.supports('subscribe')) return;
+    for (const uri of entry.subscriptions) {
+      await conn.subscribeResource(uri).catch((err: unknown) => hubLog(entry, 'warn', `subscribing again to ${uri} failed: ${messageOf(err)}`));
+    }
+  }
+
+  private allTools(): HubTool[] {
+    if (!this.named) {
+      const servers = [...this.entries.values()]
+        .filter((e) => e.conn?.state === 'ready')
+        .map((e) => ({ server: e.config.name, tools: (e.conn as McpConnection).tools }));
+      this.named = qualifyTools(servers);
+      this.byName = new Map(this.named.map((t) => [t.qualifiedName, t]));
+    }
+    return this.named;
+  }
+
+  private readyConnection(server: string): McpConnection {
+    const conn = this.entries.get(server)?.conn;
+    if (!this.entries.has(server)) throw new McpRequestError('not-ready', `no server named ${server}`);
+    if (!conn || conn.state !== 'ready') {
+      throw new McpRequestError('not-ready', `server ${server} is not ready; ${this.statusLine(server)}`);
+    }
+    return conn;
+  }
+
+  private statusLine(server: string): string {
+    const s = this.status(server);
+    if (!s) return 'it is not configured';
+    return `it is ${s.state}${s.error ? `: ${s.error}` : s.detail ? `: ${s.detail}` : ''}`;
+  }
+
+  private unknownToolMessage(name: string): string {
+    const server = [...this.entries.keys()].find((s) => name.startsWith(`${s}__`));
+    if (server && this.status(server)?.state !== 'ready') {
+      return `tool ${name} is not available: server ${server} is not ready; ${this.statusLine(server)}`;
+    }
+    return `unknown tool ${name}; use one of the tools listed`;
+  }
+
+  /** Resolves once `done()` holds, checked on every change (not debounced) or at dispose. */
+  private until(done: () => boolean): Promise<void> {
+    if (this.disposed || done()) return Promise.resolve();
+    return new Promise((resolve) => this.settleWaiters.push({ done, resolve }));
+  }
+
+  private changed(): void {
+    this.named = undefined;
+    if (this.settleWaiters.length) {
+      const waiting = this.settleWaiters;
+      this.settleWaiters = [];
+      for (const w of waiting) {
+        if (this.disposed || w.done()) w.resolve();
+        else this.settleWaiters.push(w);
+      }
+    }
+    if (this.changeTimer || this.disposed) return;
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      this.emit('change');
+    }, this.options.changeDebounceMs ?? 20);
+  }
+}
+
+function failure(kind: McpFailureKind | 'unknown-tool', message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [FAILURE_META_KEY]: kind } };
+}
