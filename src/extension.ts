@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const secrets = new Secrets(context.secrets);
   // Made before the hub, which declares sampling and elicitation because these handlers exist.
   const asks = new ClientAsks({ log, openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))) });
-  manager = new ServerManager({ extensionPath: context.extensionPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log, clientHandlers: asks.handlers });
+  manager = new ServerManager({ extensionPath: context.extensionPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log, asks });
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));
@@ -70,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     workspaceState: context.workspaceState,
     log,
     asks,
+    sampling: manager.sampling,
     // the one chat older versions kept joins the history before the first chat opens
     beforeFirstOpen: () =>
       importLegacyChat(join(storage.fsPath, 'chats', 'current'), history, readSettings().model).catch((err: unknown) => {

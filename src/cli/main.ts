@@ -10,7 +10,7 @@ import { newChatId, newMeta } from '../core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
 import { usageLine, usageTotal } from '../shared/usage-format';
 import { bundledServerConfigs } from '../core/mcp/hub/bundled-servers';
-import { McpHub } from '../core/mcp/hub/hub';
+import type { McpHub } from '../core/mcp/hub/hub';
 import { terminalApproval, yesApproval } from './approval';
 import { hostKey } from '../core/egress/egress-guard';
 import { parseArgs, USAGE, type CliArgs } from './args';
@@ -21,9 +21,7 @@ import { MutableOutput } from './muted-output';
 import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from './servers';
 import { cliOAuth } from './oauth';
 import { createSampleDb, sampleDbSummary } from '../common/sample-db';
-import type { ClientHandlers } from '../core/mcp/client/client-handlers';
-import { elicitationHandler } from '../core/mcp/client/elicitation-handler';
-import { SamplingBroker } from '../core/sampling/sampling-broker';
+import { composeHost } from '../core/host/compose-host';
 import { terminalElicitation } from './elicitation';
 import { terminalSampling } from './sampling';
 import { slashCommand, type SlashContext } from './slash';
@@ -78,21 +76,15 @@ async function main(): Promise<number> {
   const catalog = new ModelCatalog(async () => client);
   // Set once the model is known; a server's sampling request before then runs on the default.
   let config: TurnConfig | undefined;
-  const handlers: ClientHandlers = {
-    sampling: new SamplingBroker({
-      ...terminalSampling(terminal, args.yes),
-      create: (body, signal) => client.messages.create(body, { signal }),
-      models: () => catalog.list(),
-      defaultModel: () => config?.model ?? DEFAULT_MODEL,
-      onUsage: (server, model, u) =>
-        process.stderr.write(
-          `mcp-agent: sampling for ${escapeControls(server)} on ${escapeControls(model)}: ${usageLine({ input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0 })}\n`,
-        ),
-    }).handler,
-    elicitation: elicitationHandler(terminalElicitation(terminal, args.yes)),
-  };
-  const hub = new McpHub([...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs], {
-    connection: { roots: [args.workspace], handlers, oauth: cliOAuth(signInTerminal(args, lines)) },
+  const { hub } = composeHost({
+    configs: [...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs],
+    roots: [args.workspace],
+    asks: { sampling: terminalSampling(terminal, args.yes), elicitation: terminalElicitation(terminal, args.yes), oauth: cliOAuth(signInTerminal(args, lines)) },
+    models: { client: async () => client, list: () => catalog.list(), current: () => config?.model ?? DEFAULT_MODEL, keyHint: 'set ANTHROPIC_API_KEY' },
+    onSamplingUsage: (server, model, u) =>
+      process.stderr.write(
+        `mcp-agent: sampling for ${escapeControls(server)} on ${escapeControls(model)}: ${usageLine({ input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0 })}\n`,
+      ),
   });
   hub.start();
   try {

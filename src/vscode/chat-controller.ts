@@ -26,6 +26,7 @@ import { KEY_HINT, TurnSettings } from './turn-settings';
 import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
 import type { Secrets } from './secrets';
 import type { AskSurface, ClientAsks } from '../core/chat/client-asks';
+import type { SamplingBroker } from '../core/sampling/sampling-broker';
 
 
 export interface ChatControllerDeps {
@@ -43,6 +44,8 @@ export interface ChatControllerDeps {
   beforeFirstOpen?: () => Promise<unknown>;
   /** What servers ask the person (sampling, elicitation): shown as cards in this chat. */
   asks?: ClientAsks;
+  /** Servers' sampling, for the budgets "always" gave them. */
+  sampling?: SamplingBroker;
 }
 
 /**
@@ -411,7 +414,7 @@ export class ChatController implements vscode.Disposable {
       .map((s) => `${s.name}: ${s.error ?? 'failed'}`);
     if (!this.deps.workspace) problems.unshift('No folder is open: open one to give the agent a workspace.');
     const meta = this.session?.info;
-    const budgets = this.deps.asks?.samplingBudgets() ?? [];
+    const budgets = this.deps.sampling?.budgetUse() ?? [];
     return {
       hasKey: this.hasKey,
       trusted: vscode.workspace.isTrusted,

@@ -2,7 +2,7 @@ import { VscodeOAuth } from './oauth-front-end';
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { launchLine } from '../core/mcp/config/definition-summary';
-import { McpHub } from '../core/mcp/hub/hub';
+import type { McpHub } from '../core/mcp/hub/hub';
 import { bundledServerConfigs } from '../core/mcp/hub/bundled-servers';
 import type { ServerConfig } from '../core/mcp/types';
 import { ConfigDiagnostics } from './config-diagnostics';
@@ -12,7 +12,9 @@ import { loginShellPath } from '../core/mcp/transport/login-shell-path';
 import { readOwnSources } from '../core/mcp/config/own-server-sources';
 import { OwnServers, type OwnServer, type OwnSource } from '../core/mcp/config/own-servers';
 import type { Secrets } from './secrets';
-import type { ClientHandlers } from '../core/mcp/client/client-handlers';
+import type { ClientAsks } from '../core/chat/client-asks';
+import { composeHost } from '../core/host/compose-host';
+import type { SamplingBroker } from '../core/sampling/sampling-broker';
 import { ServerInputs } from './server-inputs';
 import { ServerLogs } from './server-logs';
 import { ServerTrust } from './server-trust';
@@ -30,8 +32,8 @@ export interface ManagerDeps {
   /** Where `password` inputs are kept. */
   secretStorage: vscode.SecretStorage;
   log: vscode.LogOutputChannel;
-  /** What the extension answers when a server asks (sampling, elicitation: cards in the chat). */
-  clientHandlers?: ClientHandlers;
+  /** How the person is asked what servers ask (sampling, elicitation: cards in the chat), on the chat's key and models. */
+  asks: Pick<ClientAsks, 'asks' | 'models' | 'countUsage'>;
 }
 
 /**
@@ -41,6 +43,8 @@ export interface ManagerDeps {
  */
 export class ServerManager implements vscode.Disposable {
   readonly hub: McpHub;
+  /** Servers' sampling: what "always" allowed and how much of its budget is used. */
+  readonly sampling: SamplingBroker;
   readonly workspace: string | undefined;
   readonly disabled: DisabledServers;
   readonly trust: ServerTrust;
@@ -66,15 +70,16 @@ export class ServerManager implements vscode.Disposable {
     const { workspace, secrets, log } = deps;
     this.workspace = workspace;
     this.oauth = new VscodeOAuth(deps.secretStorage);
-    this.hub = new McpHub([], {
-      connection: {
-        roots: workspaceRoots(),
-        log: (server, line) => log.debug(`[${server}] ${line}`),
-        clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
-        oauth: this.oauth,
-        handlers: { ...deps.clientHandlers, logging: this.logs },
-      },
-    });
+    ({ hub: this.hub, sampling: this.sampling } = composeHost({
+      configs: [],
+      roots: workspaceRoots(),
+      asks: { ...deps.asks.asks, oauth: this.oauth },
+      models: deps.asks.models,
+      onSamplingUsage: (server, model, usage) => deps.asks.countUsage(server, model, usage),
+      logging: this.logs,
+      clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
+      log: (server, line) => log.debug(`[${server}] ${line}`),
+    }));
     this.logs.follow(this.hub);
     const diagnostics = new ConfigDiagnostics();
     this.trust = new ServerTrust(deps.workspaceState);

@@ -16,7 +16,9 @@ import type { AskAnswer, ClientAsk, HostMessage, TurnUsage } from '../../src/sha
 import { ClientAsks, type AskSurface } from '../../src/core/chat/client-asks';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { host, memoryStore } from '../fakes/tool-host';
-import { fakeConfig, textOf, waitForStatus, withHub } from './mcp-support';
+import { fakeConfig, textOf, waitForStatus } from './mcp-support';
+import { composeHost } from '../../src/core/host/compose-host';
+import type { SamplingBroker } from '../../src/core/sampling/sampling-broker';
 
 type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string } };
 
@@ -83,7 +85,7 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function withAsker(body: (hub: McpHub, chat: RecordingChat, asks: ClientAsks) => Promise<void>): Promise<void> {
+  async function withAsker(body: (hub: McpHub, chat: RecordingChat, asks: ClientAsks, sampling: SamplingBroker) => Promise<void>): Promise<void> {
     const history = new ChatHistory(join(dir, newChatId()));
     const meta = newMeta(newChatId(), 'claude-sonnet-4-5');
     const session = new ChatSession({ meta, store: history.store(meta.id), host: host({}), workspace: undefined, approvals: memoryStore() });
@@ -91,11 +93,16 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
     const opened: string[] = [];
     const asks = new ClientAsks({ log: { info: () => undefined, warn: () => undefined }, openExternal: async (url) => opened.push(url) });
     asks.attach(chat);
-    await withHub([fakeConfig('asker', 'mcp-asker')], { connection: { roots: [], handlers: asks.handlers } }, async (hub) => {
+    // Composed as the extension composes it (compose-host.ts): the chat's cards answer for the person.
+    const { hub, sampling } = composeHost({ configs: [fakeConfig('asker', 'mcp-asker')], roots: [], asks: asks.asks, models: asks.models, onSamplingUsage: (s, m, u) => asks.countUsage(s, m, u) });
+    hub.start();
+    try {
       await waitForStatus(hub, 'asker', (s) => s.state === 'ready');
-      await body(hub, chat, asks);
-    });
-    asks.dispose();
+      await body(hub, chat, asks, sampling);
+    } finally {
+      await hub.dispose();
+      asks.dispose();
+    }
   }
 
   test('a flood of 20 sampling requests shows two cards; the rest are refused at once, the server stays usable, and the two get the person’s answers', async () => {
@@ -214,18 +221,18 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
   });
 
   test('"Always for this server" grants a token budget the chat is told about, and each request without a card uses it', async () => {
-    await withAsker(async (hub, chat, asks) => {
+    await withAsker(async (hub, chat, asks, sampling) => {
       const first = hub.callTool('asker__sample', { text: 'one' }, { timeoutMs: 60_000 });
       const [card] = await chat.cards(1);
       assert.equal(card!.kind === 'sampling' && card!.alwaysLimit, 100_000, 'the card says what Always allows');
       asks.answer(card!.askId, { kind: 'sampling', decision: 'always' });
       await first;
-      const afterFirst = asks.samplingBudgets();
+      const afterFirst = sampling.budgetUse();
       assert.equal(afterFirst.length, 1);
       assert.ok(afterFirst[0]!.server === 'asker' && afterFirst[0]!.used > 0 && afterFirst[0]!.limit === 100_000);
       await hub.callTool('asker__sample', { text: 'two' }, { timeoutMs: 60_000 });
       assert.equal(chat.asks().length, 1, 'no card for the second');
-      assert.ok(asks.samplingBudgets()[0]!.used > afterFirst[0]!.used, 'the second one is counted');
+      assert.ok(sampling.budgetUse()[0]!.used > afterFirst[0]!.used, 'the second one is counted');
       assert.ok(chat.budgetChanges >= 2, 'the chat was told each time, to show it');
     });
   });

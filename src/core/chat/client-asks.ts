@@ -3,10 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ModelEntry } from '../agent/model-catalog';
-import type { ClientHandlers } from '../mcp/client/client-handlers';
-import { elicitationHandler, type ElicitationAnswer } from '../mcp/client/elicitation-handler';
-import { SamplingBroker, type SamplingDecision } from '../sampling/sampling-broker';
-import type { BudgetUse } from '../sampling/sampling-budget';
+import type { ElicitationAnswer } from '../mcp/client/elicitation-handler';
+import type { SamplingDecision } from '../sampling/sampling-broker';
+import type { PersonAsks, SamplingModels } from '../host/compose-host';
 import { costOf } from '../usage/prices';
 import { usageOf } from '../usage/token-usage';
 import type { AskAnswer, AskOutcome, ClientAsk, HostMessage, TurnUsage } from '../../shared/protocol';
@@ -29,7 +28,7 @@ export interface AskSurface {
   model(): string;
   /** Tokens a server's request used, counted with the open chat's. */
   countUsage(usage: TurnUsage): void;
-  /** A server's "Always" budget was granted or used: the chat shows `samplingBudgets()` again. */
+  /** A server's "Always" budget was granted or used: the chat shows the budgets again. */
   budgetsChanged(): void;
 }
 
@@ -53,29 +52,21 @@ interface Waiting {
 export class ClientAsks {
   private surface: AskSurface | undefined;
   private readonly waiting = new Map<string, Waiting>();
-  private readonly broker: SamplingBroker;
-  readonly handlers: Pick<ClientHandlers, 'sampling' | 'elicitation'>;
-
   private readonly log: ClientAsksDeps['log'];
+  /** How the host (compose-host.ts) asks the person through this chat: its cards. */
+  readonly asks: Omit<PersonAsks, 'oauth'>;
+  /** Sampling runs on the chat's own key and models. */
+  readonly models: SamplingModels;
 
   constructor(private readonly deps: ClientAsksDeps) {
     this.log = deps.log;
-    this.broker = new SamplingBroker({
-      ask: (request, signal) => this.askSampling(samplingAsk(randomUUID(), request), signal),
-      create: async (body, signal) => {
-        const client = await this.surface?.client();
-        if (!client) throw new Error("no Anthropic API key is set in MCP Agent (run 'MCP Agent: Set API Key')");
-        return client.messages.create(body, { signal });
+    this.asks = {
+      sampling: {
+        ask: (request, signal) => this.askSampling(samplingAsk(randomUUID(), request), signal),
+        allowed: (request, budget) => this.log.info(`${request.server} asks: a reply from ${request.model} (sampling), allowed without asking: ${budget.used.toLocaleString('en-US')} of ${budget.limit.toLocaleString('en-US')} tokens used`),
+        onBudget: () => this.surface?.budgetsChanged(),
       },
-      models: async () => (await this.surface?.models()) ?? [],
-      defaultModel: () => this.attached().model(),
-      onUsage: (server, model, u) => this.countUsage(server, model, u),
-      allowed: (request, budget) => this.log.info(`${request.server} asks: a reply from ${request.model} (sampling), allowed without asking: ${budget.used.toLocaleString('en-US')} of ${budget.limit.toLocaleString('en-US')} tokens used`),
-      onBudget: () => this.surface?.budgetsChanged(),
-    });
-    this.handlers = {
-      sampling: this.broker.handler,
-      elicitation: elicitationHandler({
+      elicitation: {
         form: async (request, signal) => {
           this.limitForms(request.server);
           const ask: ClientAsk = { kind: 'form', askId: randomUUID(), server: request.server, message: request.message, fields: request.form.fields, ...(request.secrets.length > 0 ? { secretFields: request.secrets } : {}) };
@@ -89,18 +80,19 @@ export class ClientAsks {
           if (action === 'accept') await this.deps.openExternal(request.url);
           return action;
         },
-      }),
+      },
+    };
+    this.models = {
+      client: async () => this.surface?.client(),
+      list: async () => (await this.surface?.models()) ?? [],
+      current: () => this.attached().model(),
+      keyHint: "run 'MCP Agent: Set API Key'",
     };
   }
 
   /** The chat that shows the cards; asks before this are refused. */
   attach(surface: AskSurface): void {
     this.surface = surface;
-  }
-
-  /** Servers whose sampling runs without asking, and how much of their budget they used. */
-  samplingBudgets(): BudgetUse[] {
-    return this.broker.budgetUse();
   }
 
   /** The cards still waiting, for a chat page that just loaded. */
@@ -152,7 +144,8 @@ export class ClientAsks {
     }
   }
 
-  private countUsage(server: string, model: string, u: Anthropic.Usage): void {
+  /** A server's sampling used these tokens: counted with the open chat's. */
+  countUsage(server: string, model: string, u: Anthropic.Usage): void {
     const used = usageOf(u);
     const costUsd = costOf(model, used);
     this.log.info(`sampling for ${server} on ${model}: ${used.input} in, ${used.output} out`);
