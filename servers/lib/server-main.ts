@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import * as z from 'zod';
 import { serveHttp } from './http-serve';
 import { enableLogging } from './server-log';
+import { messageOf } from '../../src/common/error-message';
 
 /** The bearer token an HTTP-served bundled server requires when set (never passed to a stdio server). */
 export const HTTP_TOKEN_ENV = 'MCP_AGENT_HTTP_TOKEN';
@@ -76,7 +77,7 @@ function disposeOnce(name: string, dispose: (() => Promise<void>) | undefined): 
   let done: Promise<void> | undefined;
   return () =>
     (done ??= (dispose?.() ?? Promise.resolve()).catch((err: unknown) => {
-      process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`${name}: ${messageOf(err)}\n`);
     }));
 }
 

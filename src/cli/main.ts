@@ -26,6 +26,7 @@ import { terminalElicitation } from './elicitation';
 import { terminalSampling } from './sampling';
 import { slashCommand, type SlashContext } from './slash';
 import { withResourceTools } from '../core/agent/resource-tools';
+import { messageOf } from '../common/error-message';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -287,7 +288,7 @@ function isDirectory(path: string): boolean {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`mcp-agent: ${escapeControls(err instanceof Error ? err.message : String(err))}\n`);
+    process.stderr.write(`mcp-agent: ${escapeControls(messageOf(err))}\n`);
     process.exit(1);
   },
 );

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ApiError, type ModelClient } from './model-client';
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent } from '../../shared/protocol';
+import type { ImageMime } from '../../shared/image-types';
 import type { HubTool } from '../mcp/types';
 import { describeApiError, errorAction } from './api-errors';
 import type { ApprovalStore } from '../tool-call/approval-policy';
@@ -73,7 +74,7 @@ export type TurnInput =
       /** Extra context blocks (attached files), sent before the text. */
       context?: string[];
       /** Images the person pasted, sent before the text. */
-      images?: Array<{ mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }>;
+      images?: Array<{ mimeType: ImageMime; data: string }>;
     }
   /** Several messages at once (an MCP prompt's, roles kept): alternating, the first and the last the person's. */
   | { messages: Anthropic.MessageParam[] }

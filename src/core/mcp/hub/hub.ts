@@ -2,11 +2,12 @@ import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLev
 import type { ServerLogSink, SinkLevel } from '../client/client-handlers';
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from '../connection';
-import { McpRequestError, McpStartError, messageOf, seconds, type McpFailureKind } from '../errors';
+import { McpRequestError, McpStartError, seconds, type McpFailureKind } from '../errors';
 import { capFairly, needsTasks, qualifyTools } from './tool-names';
 import { TypedEmitter } from '../typed-emitter';
 import { entryStatus, hubLog, retryable, type Entry } from './hub-entry';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
+import { messageOf } from '../../../common/error-message';
 
 export interface HubOptions {
   /** Passed to every connection (timeouts, roots, limits, log). */
