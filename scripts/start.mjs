@@ -80,7 +80,7 @@ function linkExtension(extensionsDir) {
   }
 }
 
-async function serve(workspace) {
+async function serve() {
   const extensionsDir = join(demoDir, 'extensions');
   linkExtension(extensionsDir);
   const common = {
@@ -118,7 +118,7 @@ async function main() {
     say('bubblewrap is not installed, so run_code runs without an OS sandbox; `sudo apt-get install bubblewrap` adds it');
   }
   const workspace = prepareWorkspace();
-  const server = await serve(workspace);
+  const server = await serve();
   if (watch) {
     const watcher = spawn(process.execPath, ['esbuild.mjs', '--watch', '--no-tests'], { cwd: root, stdio: 'inherit' });
     process.on('exit', () => watcher.kill());

@@ -31,7 +31,7 @@ function parseArgs(name: string, argv: string[]): Invocation {
     httpPort = port.data;
   }
   const workspace = resolve(arg);
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(workspace).isDirectory();
   } catch {

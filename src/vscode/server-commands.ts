@@ -186,7 +186,10 @@ async function openConfig(manager: ServerManager, target?: Target | { file: stri
   else if (target && typeof target === 'object' && target.group?.source) file = target.group.source.source.file;
   else {
     const own = target ? await ownTarget(manager, target, 'Open the config of which server?') : undefined;
-    if (own) ({ file } = own.definition.source), ({ line, column } = own.definition.position);
+    if (own) {
+      ({ file } = own.definition.source);
+      ({ line, column } = own.definition.position);
+    }
     else file = await pickConfigFile(manager);
   }
   if (!file) return;
@@ -219,7 +222,7 @@ async function importClaudeDesktop(manager: ServerManager, given?: string): Prom
   try {
     parsed = serversFromClaudeDesktop(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new Error(`cannot import ${file}: ${messageOf(err)}`);
+    throw new Error(`cannot import ${file}: ${messageOf(err)}`, { cause: err });
   }
   const config = vscode.workspace.getConfiguration('mcpAgent');
   const current = { ...((config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) as Record<string, unknown>) };

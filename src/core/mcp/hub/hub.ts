@@ -1,5 +1,5 @@
 import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerLogSink, SinkLevel } from '../client/client-handlers';
+import type { ServerLogSink } from '../client/client-handlers';
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from '../connection';
 import { McpRequestError, McpStartError, seconds, type McpFailureKind } from '../errors';
@@ -68,7 +68,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    for (const entry of this.entries.values()) this.launch(entry);
+    // launch() settles every failure into the entry's state: nothing is lost by not awaiting it here.
+    for (const entry of this.entries.values()) void this.launch(entry);
   }
 
   /** Resolves once no server is starting (each is ready, in error or stopped). */
@@ -180,7 +181,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       return;
     }
     this.logLevel = level;
-    await Promise.all([...this.entries.values()].map((e) => e.conn?.setLogLevel(this.levelOf(e.config.name))));
+    await Promise.all([...this.entries.values()].flatMap((e) => (e.conn ? [e.conn.setLogLevel(this.levelOf(e.config.name))] : [])));
   }
 
   private levelOf(server: string): LoggingLevel | undefined {
@@ -210,7 +211,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
   /** Changes the roots every server is offered and tells the running ones. */
   async setRoots(dirs: string[]): Promise<void> {
     this.roots = [...dirs];
-    await Promise.all([...this.entries.values()].map((e) => e.conn?.setRoots(dirs)));
+    await Promise.all([...this.entries.values()].flatMap((e) => (e.conn ? [e.conn.setRoots(dirs)] : [])));
   }
 
   /** Applies a new set of configs: removed servers stop, changed ones restart, new ones start. */
