@@ -31,7 +31,7 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-c
                         [--allow-host <host>]... [--create-sample-db] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
-  Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn, /help lists the slash
+  Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C or Escape stops a turn (twice at an empty prompt quits), /help lists the slash
   commands (/tools /resources /prompts /resource /prompt /clear /model).
   A server's sampling request is shown and asked y/N/a(lways for that server); its elicitation forms are asked
   field by field, and a URL it asks you to open is shown whole and opened ($BROWSER) only after a yes.

@@ -1,6 +1,7 @@
 import { ModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
+import { Interrupts } from './interrupts';
 import type { AskApproval, TurnStatus } from '../core/agent/types';
 import { ChatHistory } from '../core/chat/chat-history';
 import { ModelCatalog } from '../core/agent/model-catalog';
@@ -64,9 +65,7 @@ async function main(): Promise<number> {
   const rl = createInterface({ input: process.stdin, output, terminal: process.stdin.isTTY === true });
   const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true);
   const lines = lineReader(rl);
-  // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
-  rl.on('SIGINT', () => onInterrupt(rl));
-  process.on('SIGINT', () => onInterrupt(rl));
+  new Interrupts(rl, () => running, (text) => renderer.line(text), process.stdin.isTTY === true).listen();
   const own = await userServers(args, lines, renderer, output);
   if ('exit' in own) {
     rl.close();
@@ -205,13 +204,8 @@ async function makeSampleDb(workspace: string): Promise<boolean> {
   }
 }
 
-/** The chat whose turn Ctrl+C stops; with none running, Ctrl+C leaves. */
+/** The chat whose turn Ctrl+C and Escape stop (interrupts.ts). */
 let running: ChatSession | undefined;
-
-function onInterrupt(rl: Interface): void {
-  if (running) running.stop();
-  else rl.close();
-}
 
 async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Promise<TurnStatus | undefined> {
   running = chat;
@@ -232,7 +226,7 @@ async function runPrompt(chat: ChatSession, config: TurnConfig, prompt: Paramete
 }
 
 async function repl(chat: () => ChatSession, config: TurnConfig, lines: LineReader, renderer: CliRenderer, slash: SlashContext): Promise<number> {
-  renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C stops a running turn.');
+  renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C or Escape stops a running turn.');
   for (;;) {
     const text = await lines.ask('You: ');
     if (text === undefined || ['exit', 'quit'].includes(text.trim().toLowerCase())) return 0;
