@@ -9,7 +9,7 @@ import type { ApprovalStore } from '../tool-call/approval-policy';
 import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
-import { capChatContent, capToolResults } from './result-caps';
+import { capChatContent, capToolResults, textLimitsFor } from './result-caps';
 import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
 import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
@@ -178,7 +178,7 @@ export class Agent {
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
         const results = await this.runTools(turnId, uses, emit, signal, refusals);
-        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name]))) });
+        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), textLimitsFor(this.options.contextWindow)) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
       const note = `Stopped after ${maxIterations} model calls in one turn (${settings.maxIterations}). Send "continue" to go on.`;
