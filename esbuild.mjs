@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { asciiSource } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -26,21 +27,24 @@ const node = {
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
+/** What ships and runs as its own process (the extension host, the CLI, each server). */
+const shipped = { ...node, plugins: [asciiSource] };
+
 const servers = readdirSync('servers').filter(
   (d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')),
 );
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...shipped, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   {
-    ...node,
+    ...shipped,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
   },
   ...servers.map((name) => ({
-    ...node,
+    ...shipped,
     entryPoints: [`servers/${name}/main.ts`],
     outfile: `dist/servers/${name}.js`,
   })),
