@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { asciiSource } from './scripts/esbuild-plugins.mjs';
+import { asciiSource, lazyAjv } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -28,7 +28,7 @@ const node = {
 };
 
 /** What ships and runs as its own process (the extension host, the CLI, each server). */
-const shipped = { ...node, plugins: [asciiSource] };
+const shipped = { ...node, plugins: [asciiSource, lazyAjv] };
 
 const servers = readdirSync('servers').filter(
   (d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')),

@@ -1,6 +1,7 @@
 // esbuild plugins for the bundles the project ships (esbuild.mjs uses them; bench/lib/setup.mjs too).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * V8 keeps a script's source for as long as the script lives (lazy functions compile from it later).
@@ -21,5 +22,23 @@ export const asciiSource = {
         writeFileSync(file.path, nonAscii ? file.text.replace(/[^\x00-\x7f]/g, '?') : file.contents);
       }
     });
+  },
+};
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The SDK's Client and Server, the only importers of its Ajv provider. */
+const SDK_ENDPOINT = /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/](?:client|server)[\\/]index\.js$/;
+
+/**
+ * The SDK's Client and Server construct an Ajv validator (ajv, ajv-formats, fast-uri) whatever they are
+ * given, so their import of it is pointed at src/common/json-schema-validator.ts, which loads the SDK's own
+ * provider on the first schema.
+ */
+export const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
+      SDK_ENDPOINT.test(args.importer) ? { path: join(ROOT, 'src', 'common', 'json-schema-validator.ts') } : undefined,
+    );
   },
 };
