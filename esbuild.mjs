@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { asciiSource, lazyAjv } from './scripts/esbuild-plugins.mjs';
+import { asciiSource, lazyAjv, lazyBundles, lazySplit } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -36,7 +36,16 @@ const servers = readdirSync('servers').filter(
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  { ...shipped, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  {
+    ...shipped,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    // What activation does not need loads from dist/lazy/ on first use; import() becomes require(), as VS Code loads extensions.
+    plugins: [...shipped.plugins, lazySplit],
+    supported: { 'dynamic-import': false },
+  },
+  ...lazyBundles(shipped, 'dist/lazy'),
   {
     ...shipped,
     entryPoints: ['src/cli/main.ts'],

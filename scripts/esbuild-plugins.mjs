@@ -42,3 +42,40 @@ export const lazyAjv = {
     );
   },
 };
+
+/**
+ * What the extension loads only when a command or a server needs it, each as its own bundle in dist/lazy/
+ * (esbuild's CJS output does not split). Minified sizes as measured with the metafile.
+ */
+export const LAZY_MODULES = {
+  // The Public Suffix List: only to show whose site a URL an elicitation asks to open is (131 KiB).
+  tldts: 'tldts.js',
+  // SQLite in wasm: only for "Create Sample Database" (42 KiB, and its 670 KiB wasm file).
+  'sql.js': 'sql.js',
+  // Ajv: only for a tool's outputSchema or an elicitation's answer (130 KiB; json-schema-validator.ts).
+  '@modelcontextprotocol/sdk/validation/ajv': 'ajv.js',
+};
+
+/**
+ * A require() or import() of a LAZY_MODULES name is left as a require of ./lazy/<file>, next to the bundle;
+ * a static import would put the module back into the bundle, so it fails the build and says where.
+ */
+export const lazySplit = {
+  name: 'lazy-split',
+  setup(build) {
+    const names = Object.keys(LAZY_MODULES).map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+    build.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, (args) => {
+      if (args.kind === 'require-call' || args.kind === 'dynamic-import') return { path: `./lazy/${LAZY_MODULES[args.path]}`, external: true };
+      return { errors: [{ text: `${args.path} is loaded on first use (LAZY_MODULES in scripts/esbuild-plugins.mjs): require() or import() it where it is used, in ${args.importer}` }] };
+    });
+  },
+};
+
+/** The build of each LAZY_MODULES bundle into `dir`: the module's exports as module.exports. */
+export function lazyBundles(options, dir) {
+  return Object.entries(LAZY_MODULES).map(([module, file]) => ({
+    ...options,
+    stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: ROOT, sourcefile: `lazy-${file}` },
+    outfile: join(dir, file),
+  }));
+}

@@ -55,21 +55,34 @@ export async function loadHost() {
   return createRequire(import.meta.url)(HOST_BUNDLE);
 }
 
-/** Minified builds of the extension and the webview, as `--production` makes them, into out/bench/min. */
+/**
+ * Minified builds of the extension (with what it loads on first use, dist/lazy/) and the webview, as
+ * `--production` makes them (esbuild.mjs: the same plugins and alias), into out/bench/min.
+ */
 export async function buildMinified() {
   const esbuild = await import('esbuild');
+  const { lazyAjv, lazyBundles, lazySplit } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min');
   const common = { bundle: true, minify: true, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT };
+  const node = {
+    ...common,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+    plugins: [lazyAjv],
+  };
+  const lazy = lazyBundles(node, join(out, 'lazy'));
   await Promise.all([
     esbuild.build({
-      ...common,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
+      ...node,
       entryPoints: ['src/extension.ts'],
       outfile: join(out, 'extension.js'),
       external: ['vscode'],
+      plugins: [lazyAjv, lazySplit],
+      supported: { 'dynamic-import': false },
     }),
+    ...lazy.map((b) => esbuild.build(b)),
     esbuild.build({
       ...common,
       platform: 'browser',
@@ -80,7 +93,7 @@ export async function buildMinified() {
       loader: { '.css': 'css' },
     }),
   ]);
-  return { extension: join(out, 'extension.js'), chat: join(out, 'webview', 'chat.js') };
+  return { extension: join(out, 'extension.js'), lazy: lazy.map((b) => b.outfile), chat: join(out, 'webview', 'chat.js') };
 }
 
 /**
