@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { asciiSource, lazyAjv, lazyBundles, lazySplit } from './scripts/esbuild-plugins.mjs';
+import { SERVER_MINIFY, asciiSource, lazyAjv, lazyBundles, lazySplit } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -54,6 +54,7 @@ const builds = [
   },
   ...servers.map((name) => ({
     ...shipped,
+    ...(production ? SERVER_MINIFY : {}),
     entryPoints: [`servers/${name}/main.ts`],
     outfile: `dist/servers/${name}.js`,
   })),
