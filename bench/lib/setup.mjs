@@ -1,7 +1,7 @@
 // What the bench needs before it measures: the project's bundles, our host client as a bundle,
 // and the official filesystem server installed outside the repo.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -94,6 +94,36 @@ export async function buildMinified() {
     }),
   ]);
   return { extension: join(out, 'extension.js'), lazy: lazy.map((b) => b.outfile), chat: join(out, 'webview', 'chat.js') };
+}
+
+/**
+ * The servers as `--production` builds them (SERVER_MINIFY: whitespace and syntax, names kept), into
+ * out/bench/min/servers, so `start` measures what ships beside the dev build in dist/.
+ */
+export async function buildShippedServers() {
+  const esbuild = await import('esbuild');
+  const { SERVER_MINIFY, asciiSource, lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
+  const out = join(ROOT, 'out', 'bench', 'min', 'servers');
+  await Promise.all(
+    SERVERS.map((name) =>
+      esbuild.build({
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        legalComments: 'none',
+        logLevel: 'warning',
+        absWorkingDir: ROOT,
+        alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+        plugins: [asciiSource, lazyAjv],
+        ...SERVER_MINIFY,
+        entryPoints: [`servers/${name}/main.ts`],
+        outfile: join(out, `${name}.js`),
+      }),
+    ),
+  );
+  copyFileSync(join(ROOT, 'dist', 'servers', 'sql-wasm.wasm'), join(out, 'sql-wasm.wasm'));
+  return (name) => join(out, `${name}.js`);
 }
 
 /**
