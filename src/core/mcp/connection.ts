@@ -209,7 +209,12 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     const totalMs = opts.maxTotalTimeoutMs ?? this.options.callTotalTimeoutMs ?? 600_000;
     const total = new AbortController();
     const timer = setTimeout(() => total.abort(), totalMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, total.signal]) : total.signal;
+    // The caller's signal aborts the call through a listener taken off at the end, not AbortSignal.any, which
+    // cost 7 us a call more (10.5 against 3.8, with the SDK's own listener) and ties every call to the turn's signal.
+    const stop = (): void => total.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) stop();
+    else opts.signal?.addEventListener('abort', stop, { once: true });
+    const signal = total.signal;
     const params = opts.meta ? { name, arguments: args, _meta: opts.meta } : { name, arguments: args };
     const request: RequestOptions = {
       signal,
@@ -244,6 +249,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       throw this.requestFailure(err, `tool "${name}"`, 'the call', timeout, opts.signal);
     } finally {
       clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', stop);
     }
   }
 
