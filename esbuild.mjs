@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVER_MINIFY, asciiSource, lazyAjv, lazyBundles, lazySplit } from './scripts/esbuild-plugins.mjs';
+import { SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, lazyBundles, lazySplit } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -58,6 +58,7 @@ const builds = [
     entryPoints: [`servers/${name}/main.ts`],
     outfile: `dist/servers/${name}.js`,
   })),
+  ...SERVER_WORKERS.map(({ entry, file }) => ({ ...shipped, ...(production ? SERVER_MINIFY : {}), entryPoints: [entry], outfile: `dist/servers/${file}` })),
   {
     ...common,
     platform: 'browser',

@@ -34,6 +34,9 @@ export const asciiSource = {
  */
 export const SERVER_MINIFY = { minify: false, minifyWhitespace: true, minifySyntax: true };
 
+/** Code only a server's worker threads run, each its own bundle in dist/servers/: the server's main thread never holds its source. */
+export const SERVER_WORKERS = [{ server: 'web', entry: 'servers/web/html-worker-main.ts', file: 'web-html-worker.js' }];
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The SDK's Client and Server, the only importers of its Ajv provider. */
 const SDK_ENDPOINT = /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/](?:client|server)[\\/]index\.js$/;

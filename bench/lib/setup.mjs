@@ -102,10 +102,14 @@ export async function buildMinified() {
  */
 export async function buildShippedServers() {
   const esbuild = await import('esbuild');
-  const { SERVER_MINIFY, asciiSource, lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
+  const { SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min', 'servers');
+  const entries = [
+    ...SERVERS.map((name) => ({ entry: `servers/${name}/main.ts`, file: `${name}.js` })),
+    ...SERVER_WORKERS.filter((w) => SERVERS.includes(w.server)),
+  ];
   await Promise.all(
-    SERVERS.map((name) =>
+    entries.map(({ entry, file }) =>
       esbuild.build({
         bundle: true,
         platform: 'node',
@@ -117,8 +121,8 @@ export async function buildShippedServers() {
         alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
         plugins: [asciiSource, lazyAjv],
         ...SERVER_MINIFY,
-        entryPoints: [`servers/${name}/main.ts`],
-        outfile: join(out, `${name}.js`),
+        entryPoints: [entry],
+        outfile: join(out, file),
       }),
     ),
   );

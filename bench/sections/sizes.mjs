@@ -15,6 +15,7 @@ export async function benchSizes() {
     { what: 'webview chat bundle', dist: 'dist/webview/chat.js', min: min.chat },
     { what: 'server: workspace', dist: 'dist/servers/workspace.js' },
     { what: 'server: web', dist: 'dist/servers/web.js' },
+    { what: '  its HTML-conversion workers', dist: 'dist/servers/web-html-worker.js' },
     { what: 'server: research', dist: 'dist/servers/research.js' },
   ];
   const vsix = size(join(ROOT, 'mcp-agent.vsix'));
