@@ -38,6 +38,7 @@ export function buildProject() {
  */
 export async function loadHost() {
   const esbuild = await import('esbuild');
+  const { lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
   await esbuild.build({
     stdin: {
       contents: "export { McpConnection } from './src/core/mcp/connection';",
@@ -51,6 +52,7 @@ export async function loadHost() {
     target: 'node20',
     outfile: HOST_BUNDLE,
     logLevel: 'warning',
+    plugins: [lazyAjv],
   });
   return createRequire(import.meta.url)(HOST_BUNDLE);
 }

@@ -40,7 +40,7 @@ async function idleRound(subjects, workspace) {
   }
 }
 
-export async function benchStart({ workspace, official, runs = 10, idleRounds = 2 }) {
+export async function benchStart({ workspace, official, runs = 10, idleRounds = 3 }) {
   const shipped = await buildShippedServers();
   const subjects = [
     ...SERVERS.map((name) => ({ name, label: `ours: ${name}`, script: serverBundle(name) })),
@@ -64,7 +64,8 @@ export async function benchStart({ workspace, official, runs = 10, idleRounds = 
       initMs: median(r.map((x) => x.initMs)),
       readyMs: median(r.map((x) => x.readyMs)),
       rssBytes: median(r.map((x) => x.rss)),
-      idleRssBytes: Math.max(...idle[j]),
+      idleRssBytes: median(idle[j]),
+      idleRssAll: idle[j],
       tools: r[0].tools,
     };
   });
@@ -88,7 +89,7 @@ export async function benchStart({ workspace, official, runs = 10, idleRounds = 
     notes: [
       'times from spawn; "tools/list" = spawn → initialize answered → tools/list answered',
       'RSS ready = VmRSS of the server process right after tools/list answered',
-      `RSS idle = VmRSS after ${IDLE_MS / 1000} s without a request (every subject started at once; the larger of ${idleRounds} rounds): V8 has given back what start-up grew`,
+      `RSS idle = VmRSS after ${IDLE_MS / 1000} s without a request (every subject started at once; median of ${idleRounds} rounds): by then V8's memory reducer has usually given back what start-up grew, not always on a loaded machine (bench.json has every round)`,
       '"as shipped" = the servers as `npm run package` builds them (minified, names kept: scripts/esbuild-plugins.mjs)',
       'floor = bench/raw-echo.mjs: node itself plus a readline loop, no MCP library: what no server can beat',
     ],
