@@ -19,7 +19,7 @@ export const asciiSource = {
       for (const file of result.outputFiles ?? []) {
         mkdirSync(dirname(file.path), { recursive: true });
         const nonAscii = file.path.endsWith('.js') && file.contents.some((byte) => byte > 0x7f);
-        writeFileSync(file.path, nonAscii ? file.text.replace(/[^\x00-\x7f]/g, '?') : file.contents);
+        writeFileSync(file.path, nonAscii ? file.text.replace(/[\u0080-\uffff]/g, '?') : file.contents);
       }
     });
   },

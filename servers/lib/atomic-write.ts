@@ -8,6 +8,7 @@ import { openFolderOf } from './checked-folder';
  */
 function tempNameFor(target: string): string {
   // node:crypto is loaded at the first write, not with the server: 1.1 MiB of the research server's idle RSS.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- on first use, on purpose (the bundle is CommonJS)
   const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
   return `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }

@@ -160,10 +160,12 @@ function nextHop(from: URL, location: string): URL {
 
 // Node's DNS, HTTP and HTTPS clients (TLS and crypto with them) and zlib load at the first fetch, not with the
 // server: 2.6 MiB of RSS a server that has fetched nothing would carry. require, as the bundle is CommonJS.
+/* eslint-disable @typescript-eslint/no-require-imports -- on first use, on purpose (above) */
 const nodeDns = (): typeof import('node:dns') => require('node:dns');
 const nodeHttp = (): typeof import('node:http') => require('node:http');
 const nodeHttps = (): typeof import('node:https') => require('node:https');
 const nodeZlib = (): typeof import('node:zlib') => require('node:zlib');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Every address the host resolved to, all checked; the connection may use any of them. */
 type CheckedAddresses = LookupAddress[];

@@ -14,6 +14,7 @@ export class LazyJsonSchemaValidator implements jsonSchemaValidator {
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     // require, not import(): the SDK asks for a validator synchronously.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- on first use, on purpose (above)
     this.ajv ??= new (require('@modelcontextprotocol/sdk/validation/ajv') as AjvProvider).AjvJsonSchemaValidator();
     return this.ajv.getValidator<T>(schema);
   }

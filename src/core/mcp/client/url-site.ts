@@ -24,9 +24,11 @@ export interface UrlSite {
 
 /** The site of an http(s) URL (elicitation-handler.ts checks the scheme first). */
 export function urlSite(url: URL): UrlSite {
-  // Private suffixes count (github.io, blogspot.com): each page under them is someone else's site.
-  // Loaded on the first URL rather than with the extension: the list is 131 KiB of its bundle.
+  // Loaded on the first URL rather than with the extension: the list is 131 KiB of its bundle. require, as
+  // urlSite answers synchronously; the extension's build makes it a bundle of its own (dist/lazy/tldts.js).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- on first use, on purpose (above)
   tldts ??= require('tldts') as Tldts;
+  // Private suffixes count (github.io, blogspot.com): each page under them is someone else's site.
   const parsed = tldts.parse(url.hostname, { allowPrivateDomains: true });
   const domain = parsed.domain ?? url.hostname;
   const international = url.hostname.split('.').some((label) => label.startsWith('xn--'));
