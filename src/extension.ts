@@ -143,7 +143,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     statesAtActivation: Object.fromEntries(hub.statuses().map((st) => [st.name, st.state])),
     firstSettledMs,
     serverStatuses: () => hub.statuses(),
-    toolNames: () => hub.tools({ max: Infinity }).map((t) => t.qualifiedName),
+    toolNames: () => hub.tools().map((t) => t.qualifiedName),
     serversSettled: () => servers.settled(),
     serversApplied: () => servers.applied(),
     onServersChanged: (listener) => {

@@ -5,7 +5,7 @@ import { messageOf } from '../mcp/errors';
 export interface SlashHub {
   statuses(): ServerStatus[];
   status(name: string): ServerStatus | undefined;
-  tools(opts?: { max?: number }): HubTool[];
+  tools(): HubTool[];
 }
 
 /**
@@ -104,7 +104,7 @@ export function helpLines(): string[] {
 }
 
 export function toolLines(hub: SlashHub): string[] {
-  const tools = hub.tools({ max: Infinity });
+  const tools = hub.tools();
   if (tools.length === 0) return ['no tools: no server is ready'];
   return tools.map((t) => `${t.qualifiedName}  ${firstLine(t.tool.description)}`.trimEnd());
 }
