@@ -1,7 +1,7 @@
 /**
  * An MCP server with many tools (argv[2], default 10,000), listed 500 per page with nextCursor.
  * Tool `tool_<i>` answers "tool_<i>". Each has a description and parameters of the size real servers
- * give (about 70 tokens a definition, like GitHub's or Slack's), from a small vocabulary, so that what
+ * give (about 90 tokens a definition, like GitHub's or Slack's), from a small vocabulary, so that what
  * a request costs and what a search finds are measured on something like a real catalogue: "tool 299"
  * or "archive invoices billing" find their tool.
  *

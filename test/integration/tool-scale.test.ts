@@ -17,34 +17,13 @@ import { ChatSession } from '../../src/core/chat/chat-session';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import type { ToolSearchSetting } from '../../src/core/tool-offer/tool-search-mode';
 import type { ChatEvent } from '../../src/shared/protocol';
-import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { FakeAnthropicApi } from '../fakes/anthropic-api';
+import { seeker } from '../fakes/tool-seeker';
 import { memoryStore } from '../fakes/tool-host';
 import { runCli } from './helpers/cli-process';
 import { fake, fakeConfig, repoRoot } from './mcp-support';
 
 const T = { timeout: 120_000 };
-
-/**
- * A model that wants one tool it cannot see: it searches with whatever search the request offers, calls
- * what the search found, and reports the result. Each reply that calls `target` is counted.
- */
-function seeker(target: string, query: string, reachedAt: number[]) {
-  return (body: MessagesBody, index: number): Reply => {
-    const found = /^## (\S+)$/m.exec(lastUserText(body))?.[1];
-    const call = (name: string): Reply => {
-      if (name === target) reachedAt.push(index + 1);
-      return { toolUses: [{ name, input: {} }] };
-    };
-    if (isToolResultTurn(body)) return found ? call(found) : { text: `result: ${lastUserText(body)}` };
-    const tools = body.tools ?? [];
-    if (tools.some((t) => t.type?.startsWith('tool_search_tool'))) {
-      reachedAt.push(index + 1);
-      return { toolSearch: { query, use: true } };
-    }
-    if (tools.some((t) => t.name === 'search_tools')) return { toolUses: [{ name: 'search_tools', input: { query } }] };
-    return call(target);
-  };
-}
 
 describe('every tool reachable at 300, 1,000 and 10,000 tools', () => {
   const api = new FakeAnthropicApi();

@@ -9,7 +9,7 @@ import type { HubTool } from '../../src/core/mcp/types';
 import { modelHasToolSearch, rememberRefusal, toolSearchFor } from '../../src/core/tool-offer/tool-search-mode';
 import { CORE_TOOLS, DEFINITION_BUDGET_TOKENS, definitionTokens, planSummary, planTools } from '../../src/core/tool-offer/tool-plan';
 import { rankTools } from '../../src/core/tool-offer/bm25';
-import { searchTools, SEARCH_TOOLS, toolsFound } from '../../src/core/tool-offer/host-search';
+import { CALL_TOOL, searchTools, SEARCH_TOOLS } from '../../src/core/tool-offer/host-search';
 import { fitSearchBlocks } from '../../src/core/tool-offer/search-blocks';
 import { MAX_API_CATALOG, ToolOffer } from '../../src/core/tool-offer/tool-offer';
 import { withToolChoices } from '../../src/core/tool-offer/tool-choices';
@@ -80,20 +80,13 @@ describe('search', () => {
     assert.deepEqual(rankTools(tools, 'weather forecast', 5), []);
   });
 
-  test('search_tools returns full definitions, and the conversation remembers what it found', () => {
+  test('search_tools returns full definitions and says to call them with call_tool', () => {
     const result = searchTools(tools, { query: 'tool 299', limit: 2 });
     const text = (result.content[0] as { text: string }).text;
+    assert.match(text, /^2 tools for "tool 299": call one with call_tool/);
     assert.match(text, /^## many__tool_299\nTool number 299: .*\nInput schema: \{"type":"object"/m);
+    assert.equal([...text.matchAll(/^## /gm)].length, 2);
     assert.equal(searchTools(tools, { limit: 2 }).isError, true);
-    const history: Anthropic.MessageParam[] = [
-      { role: 'user', content: 'find it' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 's1', name: SEARCH_TOOLS, input: { query: 'tool 299' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 's1', content: [{ type: 'text', text }] }] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'many__tool_5', input: {} }] },
-    ];
-    const hits = [...text.matchAll(/^## (\S+)$/gm)].map((m) => m[1]);
-    assert.equal(hits.length, 2);
-    assert.deepEqual(toolsFound(history, tools).map((t) => t.qualifiedName), [...hits, 'many__tool_5']);
   });
 });
 
@@ -109,12 +102,14 @@ describe('requests', () => {
     assert.equal(r.tools.length, 1010 + 1);
   });
 
-  test('host: loaded tools, search_tools, then the tools found so far; past the API catalogue limit too', () => {
+  test('host: loaded tools, then search_tools and call_tool, the same whatever was found; past the API catalogue limit too', () => {
     const offer = new ToolOffer(hostOf([...bundled, ...catalog(1000)]), 'host');
-    const history: Anthropic.MessageParam[] = [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'many__tool_9', input: {} }] }];
-    const r = offer.request(history);
-    assert.deepEqual(r.tools.slice(r.cacheAt).map(nameOf), [SEARCH_TOOLS, 'many__tool_9']);
+    const r = offer.request([{ role: 'user', content: 'x' }]);
+    assert.deepEqual(r.tools.slice(-2).map(nameOf), [SEARCH_TOOLS, CALL_TOOL]);
+    assert.equal(r.cacheAt, r.tools.length - 1);
     assert.equal(offer.host.findTool?.(SEARCH_TOOLS)?.qualifiedName, SEARCH_TOOLS);
+    assert.deepEqual(offer.unwrap({ name: CALL_TOOL, input: { name: 'many__tool_9', arguments: { id: 'a' } } }), { name: 'many__tool_9', input: { id: 'a' } });
+    assert.deepEqual(offer.unwrap({ name: CALL_TOOL, input: { tool: 'x' } }), { name: CALL_TOOL, input: { tool: 'x' } }, 'not a call: call_tool itself says what it takes');
     const huge = new ToolOffer(hostOf([...bundled, ...catalog(MAX_API_CATALOG)]), 'api');
     assert.equal(huge.request([]).search, 'host');
   });

@@ -93,19 +93,25 @@ describe('many tools: deferred, found by search, every one callable', () => {
     assert.ok(read / all >= 0.9, `${((100 * read) / all).toFixed(1)} % read from the cache`);
   });
 
-  test("the host's search_tools: found in one model call, called in the next, sent as a tool from then on", async () => {
+  test("the host's search_tools finds in one model call, call_tool calls in the next, and the request's tools never change", async () => {
     const host = manyTools(1000);
     const a = agent(host, 'host');
     const found = (body: MessagesBody): string => /^## (\S+)$/m.exec(lastUserText(body))?.[1] ?? 'nothing found';
-    const { status, requests } = await turn(a, 'export invoice 299', (body, i) =>
-      i === 0 ? { toolUses: [{ name: 'search_tools', input: { query: 'tool 299' } }] } : i === 1 ? { toolUses: [{ name: found(body), input: {} }] } : { text: 'Exported.' },
+    const { status, requests, events } = await turn(a, 'export invoice 299', (body, i) =>
+      i === 0
+        ? { toolUses: [{ name: 'search_tools', input: { query: 'tool 299' } }] }
+        : i === 1
+          ? { toolUses: [{ name: 'call_tool', input: { name: found(body), arguments: { id: 'inv-1' } } }] }
+          : { text: 'Exported.' },
     );
     assert.equal(status, 'done');
     assert.deepEqual(host.calls, ['many__tool_299'], 'reached with the second model call');
-    const [r1, r2] = requests.map((r) => r.body.tools!.map((t) => t.name));
-    assert.ok(r1!.includes('search_tools') && !r1!.includes('many__tool_299'));
-    assert.ok(r2!.includes('many__tool_299'), 'what was found is sent in full');
+    const [r1, r2, r3] = requests.map((r) => JSON.stringify(r.body.tools));
+    assert.ok(r1 === r2 && r2 === r3, 'the tools, first in the cached prefix, stay the same');
     assert.ok(requests.every((r) => !r.body.tools!.some((t) => t.defer_loading || t.type)), 'nothing the API must know of');
+    // The card is the tool's own, with its own input.
+    const cards = events.filter((e): e is Extract<ChatEvent, { kind: 'tool_call' }> => e.kind === 'tool_call');
+    assert.deepEqual(cards.map((c) => [c.server, c.tool, c.input]), [['mcp-agent', 'search_tools', { query: 'tool 299' }], ['many', 'tool_299', { id: 'inv-1' }]]);
   });
 
   test("an API that refuses its tool search (an older model here) gets the host's search instead, and is not asked again", async () => {

@@ -347,16 +347,17 @@ export class Agent {
     };
     return Promise.all(
       uses.map(async (use): Promise<Anthropic.ToolResultBlockParam> => {
-        const tool = resolveTool(this.offer.host, use.name);
-        const input = (use.input ?? {}) as Record<string, unknown>;
-        event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? use.name, input });
+        // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
+        const { name, input } = this.offer.unwrap(use);
+        const tool = resolveTool(this.offer.host, name);
+        event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? name, input });
         const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
           event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
           return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
         };
         const refusal = refusals.get(use.id);
         if (refusal) return fail(refusal);
-        if (!tool) return fail(this.offer.unknownTool(use.name));
+        if (!tool) return fail(this.offer.unknownTool(name));
         const outcome = await approvedCall(path, {
           callId: use.id,
           tool,

@@ -50,7 +50,7 @@ function deferredSection(deferred: HubTool[]): string[] {
   return [
     `More tools are not loaded, to keep each request small: ${servers.join(', ')}.`,
     'Find them with the tool search tool (tool_search_tool_bm25 or search_tools, whichever you have), by what they should do, ' +
-      'their server or their name; what it finds can be called right away. Search before saying that something cannot be done.',
+      'their server or their name; what it finds can be called right away (what search_tools finds, through call_tool). Search before saying that something cannot be done.',
   ];
 }
 

@@ -3,7 +3,7 @@ import type { HubTool } from '../mcp/types';
 import type { ToolHost } from '../agent/types';
 import { resolveTool } from '../tool-call/approved-call';
 import { definitionOf, planTools, type ToolPlan } from './tool-plan';
-import { searchTool, searchTools, SEARCH_TOOLS, toolsFound } from './host-search';
+import { badCall, CALL_TOOL, callTool, innerCall, searchTool, searchTools, SEARCH_TOOLS } from './host-search';
 import { API_SEARCH_TOOL, fitSearchBlocks } from './search-blocks';
 import type { ToolSearch } from './tool-search-mode';
 
@@ -23,12 +23,12 @@ export interface OfferedRequest {
 /**
  * What the model is offered of a host's tools, request by request: every tool when their
  * definitions fit the budget (tool-plan.ts), else the loaded ones plus a way to find the rest, by
- * the API's tool search (the rest sent with `defer_loading`) or the host's search_tools (the ones found
- * so far sent as ordinary tools). `host` is the host the turn calls through: it answers search_tools.
+ * the API's tool search (the rest sent with `defer_loading`) or the host's search_tools and call_tool.
+ * `host` is the host the turn calls through: it answers search_tools.
  */
 export class ToolOffer {
   private search: ToolSearch;
-  /** The deferred tools of the last request: what search_tools searches, while the request offered it. */
+  /** The deferred tools of the last request: what search_tools searches, while the request offered it (and call_tool). */
   private deferred: HubTool[] = [];
   private offersSearchTools = false;
   readonly host: ToolHost;
@@ -40,10 +40,11 @@ export class ToolOffer {
     this.search = search;
     this.host = {
       tools: () => base.tools(),
-      findTool: (name) => (name === SEARCH_TOOLS ? (this.offersSearchTools ? searchTool : undefined) : resolveTool(base, name)),
+      findTool: (name) => (name === SEARCH_TOOLS || name === CALL_TOOL ? (this.offersSearchTools ? (name === CALL_TOOL ? callTool : searchTool) : undefined) : resolveTool(base, name)),
       ...(base.pinned ? { pinned: base.pinned.bind(base) } : {}),
       ...(base.statuses ? { statuses: base.statuses.bind(base) } : {}),
-      callTool: (name, args, options) => (name === SEARCH_TOOLS ? Promise.resolve(searchTools(this.deferred, args)) : base.callTool(name, args, options)),
+      callTool: (name, args, options) =>
+        name === SEARCH_TOOLS ? Promise.resolve(searchTools(this.deferred, args)) : name === CALL_TOOL ? Promise.resolve(badCall(args)) : base.callTool(name, args, options),
     };
   }
 
@@ -71,15 +72,15 @@ export class ToolOffer {
       const deferred = plan.deferred.map((t) => ({ ...definitionOf(t), defer_loading: true }));
       return { tools: [...loaded, API_SEARCH_TOOL, ...deferred], cacheAt: loaded.length, messages: fitSearchBlocks(history, named(plan.all)), loaded: plan.loaded, search: 'api' };
     }
-    const found = toolsFound(history, plan.deferred);
     this.offersSearchTools = true;
-    return {
-      tools: [...loaded, definitionOf(searchTool), ...found.map(definitionOf)],
-      cacheAt: loaded.length,
-      messages: fitSearchBlocks(history, () => false),
-      loaded: [...plan.loaded, searchTool, ...found],
-      search: 'host',
-    };
+    const tools = [...loaded, definitionOf(searchTool), definitionOf(callTool)];
+    return { tools, cacheAt: tools.length - 1, messages: fitSearchBlocks(history, () => false), loaded: [...plan.loaded, searchTool, callTool], search: 'host' };
+  }
+
+  /** The call a tool use stands for: call_tool's is the tool it names, with its arguments. */
+  unwrap(use: { name: string; input: unknown }): { name: string; input: Record<string, unknown> } {
+    const inner = use.name === CALL_TOOL && this.offersSearchTools ? innerCall(use.input) : undefined;
+    return inner ?? { name: use.name, input: (use.input ?? {}) as Record<string, unknown> };
   }
 
   /** What the model is told when it calls a name that is no tool (never the whole list: it may hold thousands). */
