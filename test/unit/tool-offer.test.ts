@@ -13,6 +13,7 @@ import { CALL_TOOL, searchTools, SEARCH_TOOLS } from '../../src/core/tool-offer/
 import { fitSearchBlocks } from '../../src/core/tool-offer/search-blocks';
 import { MAX_API_CATALOG, ToolOffer } from '../../src/core/tool-offer/tool-offer';
 import { withToolChoices } from '../../src/core/tool-offer/tool-choices';
+import { freezeSystem, toldDeferred, toolChangeNote } from '../../src/core/agent/frozen-system';
 
 function tool(server: string, name: string, description = `Does ${name.replace(/_/g, ' ')}.`): HubTool {
   return { server, qualifiedName: `${server}__${name}`, tool: { name, description, inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Which one.' } } } } };
@@ -130,5 +131,16 @@ describe('requests', () => {
       { type: 'text', text: '[Tools found then: gone__x; search again to use them now]' },
     ]);
     assert.equal(fitSearchBlocks([searched], () => true)[0], searched);
+  });
+});
+
+describe('what the model is told when tools start to be found by search mid-chat', () => {
+  test('tools that move from loaded to deferred are not "no longer available": their servers are named as searchable', () => {
+    const small = planTools(hostOf(bundled));
+    const before = freezeSystem(small, 'ws', []).tools;
+    const grown = planTools(hostOf([...bundled, ...catalog(1000)]));
+    const change = toolChangeNote(before, grown);
+    assert.equal(change?.note, '[The tool list changed since the start of this chat; found with the tool search tool: the tools of research, many.]');
+    assert.ok(toldDeferred(change!.tools));
   });
 });

@@ -38,7 +38,9 @@ export function toolChangeNote(before: readonly string[], plan: ToolPlan): { not
   const had = new Set(before);
   const has = new Set(now);
   const added = now.filter((n) => !had.has(n));
-  const removed = before.filter((n) => !has.has(n));
+  // A tool that moved from loaded to found by search is still there: the search note covers it.
+  const deferred = new Set(plan.deferred.map((t) => t.qualifiedName));
+  const removed = before.filter((n) => !has.has(n) && !deferred.has(n));
   if (added.length === 0 && removed.length === 0) return undefined;
   const tools = (names: string[]): string[] => names.filter((n) => !n.startsWith(SEARCHED));
   const servers = (names: string[]): string[] => names.filter((n) => n.startsWith(SEARCHED)).map((n) => n.slice(SEARCHED.length));
