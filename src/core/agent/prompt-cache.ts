@@ -19,7 +19,7 @@ export interface CachedRequest {
  * In a conversation where roles alternate, the previous call's newest message is the one three
  * from the end: it was followed by the model's reply and by the results or message answering it.
  * The history is not changed: marked messages and blocks are copies. `cacheAt` is the tool that ends the
- * tools' stable part (tool-offer.ts: deferred and found tools come after it); by default the last.
+ * tools' stable part (tool-offer.ts: the deferred tools come after it); by default the last.
  */
 export function withCacheBreakpoints(tools: Anthropic.ToolUnion[], system: string, messages: readonly Anthropic.MessageParam[], cacheAt = tools.length - 1): CachedRequest {
   const marked = messages.slice();

@@ -13,7 +13,7 @@ export const MAX_API_CATALOG = 10_000;
 /** What one model call sends: its tools (the breakpoint on `cacheAt`), the conversation fitted to them, and the tools sent in full. */
 export interface OfferedRequest {
   tools: Anthropic.ToolUnion[];
-  /** The last tool of the stable prefix: deferred or found tools after it may change without moving it. */
+  /** The last tool of the stable prefix: deferred tools after it may change without moving it. */
   cacheAt: number;
   messages: Anthropic.MessageParam[];
   loaded: HubTool[];

@@ -1,8 +1,8 @@
 /**
  * How deferred tools are found: by the Messages API's own tool search tool (`api`: the tool search
  * tool and `defer_loading`, the found definitions expanded by the API in the conversation, so the
- * cached prefix stays), or by a search tool of the host's own (`host`: search_tools, whose finds are
- * sent as ordinary tools from the next request on). The person may force either (`mcpAgent.toolSearch`,
+ * cached prefix stays), or by tools of the host's own (`host`: search_tools returns definitions,
+ * call_tool calls one). The person may force either (`mcpAgent.toolSearch`,
  * the CLI's MCP_AGENT_TOOL_SEARCH); `auto` takes the API's where it is known to be there.
  */
 export type ToolSearchSetting = 'auto' | 'api' | 'host';
