@@ -6,6 +6,10 @@ import { offers, type ToolAllowList } from './tool-allowlist';
 export function toolView(hub: McpHub, allow: ToolAllowList): ToolHost {
   return {
     tools: () => hub.tools().filter((t) => offers(allow, t)),
+    findTool: (name) => {
+      const tool = hub.findTool(name);
+      return tool && offers(allow, tool) ? tool : undefined;
+    },
     statuses: () => hub.statuses().filter((s) => allow.servers.has(s.name)),
     callTool: async (name, args, options) => {
       const tool = hub.findTool(name);

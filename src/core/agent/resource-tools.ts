@@ -5,6 +5,8 @@ import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/
 import type { ToolHost } from './types';
 import { isImageMime } from '../../shared/image-types';
 import { messageOf } from '../../common/error-message';
+import { resolveTool } from '../tool-call/approved-call';
+import { appViewNote, isAppView } from '../mcp/app-visibility';
 
 /** What the resource tools need of the MCP host besides its tools (McpHub provides it). */
 export interface ResourceHost extends ToolHost {
@@ -65,8 +67,15 @@ const readTool: HubTool = {
  * are offered only while some ready server has resources or templates.
  */
 export function withResourceTools(host: ResourceHost): ToolHost {
+  const own = (name: string): HubTool | undefined => (name === LIST_RESOURCES ? listTool : name === READ_RESOURCE ? readTool : undefined);
   return {
     tools: () => (withResources(host).length > 0 ? [...host.tools(), listTool, readTool] : host.tools()),
+    findTool: (name) => {
+      const tool = own(name);
+      if (tool) return withResources(host).length > 0 ? tool : undefined;
+      return resolveTool(host, name);
+    },
+    ...(host.pinned ? { pinned: host.pinned.bind(host) } : {}),
     statuses: () => host.statuses(),
     callTool: (name, args, options) => {
       if (name === LIST_RESOURCES) return Promise.resolve(listResources(host, args));
@@ -117,6 +126,7 @@ async function readResource(host: ResourceHost, args: Record<string, unknown>, o
 }
 
 function contentOf(c: ReadResourceResult['contents'][number]): CallToolResult['content'][number] {
+  if (isAppView(c)) return { type: 'text', text: appViewNote(c.uri) };
   const type = c.mimeType ?? ('text' in c ? 'text/plain' : 'application/octet-stream');
   if ('text' in c && typeof c.text === 'string') return { type: 'text', text: `Resource ${c.uri} (${type}):\n${c.text}` };
   const blob = 'blob' in c && typeof c.blob === 'string' ? c.blob : '';

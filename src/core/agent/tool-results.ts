@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolContent } from '../../shared/protocol';
 import type { CallToolResult } from '../mcp/types';
 import { isImageMime } from '../../shared/image-types';
+import { appViewNote, isAppView } from '../mcp/app-visibility';
 
 type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>;
 
@@ -34,7 +35,8 @@ export function convertToolResult(result: CallToolResult): { forModel: ToolResul
         }
         break;
       case 'resource':
-        if ('text' in item.resource && typeof item.resource.text === 'string') {
+        if (isAppView(item.resource)) addText(appViewNote(item.resource.uri));
+        else if ('text' in item.resource && typeof item.resource.text === 'string') {
           addText(`Resource ${item.resource.uri}:\n${item.resource.text}`);
         } else {
           addText(`[binary resource ${item.resource.uri} (${item.resource.mimeType ?? 'unknown type'})]`);

@@ -5,6 +5,7 @@ import { looksBinary } from '../../common/file-kind';
 import { Sandbox } from '../../common/sandbox';
 import { isImageMime } from '../../shared/image-types';
 import { messageOf } from '../../common/error-message';
+import { appViewNote, isAppView } from '../mcp/app-visibility';
 
 const MAX_ATTACHMENT_BYTES = 200 * 1024;
 /** A folder attaches as its list of entries, at most this many. */
@@ -141,7 +142,8 @@ export async function readResourceAttachments(read: ReadResource, refs: string[]
       const result = await read(target.server, target.uri);
       for (const c of result.contents) {
         const where = `server="${attr(target.server)}" uri="${attr(c.uri)}"`;
-        if ('text' in c && typeof c.text === 'string') {
+        if (isAppView(c)) blocks.push(`<attached_resource ${where}>${appViewNote(c.uri)}</attached_resource>`);
+        else if ('text' in c && typeof c.text === 'string') {
           const cut = c.text.length > MAX_ATTACHMENT_BYTES ? `${c.text.slice(0, MAX_ATTACHMENT_BYTES)}\n[… cut at ${MAX_ATTACHMENT_BYTES} of ${c.text.length} characters; read_mcp_resource reads it whole]` : c.text;
           blocks.push(`<attached_resource ${where}${c.mimeType ? ` mimeType="${attr(c.mimeType)}"` : ''}>\n${cut}\n</attached_resource>`);
         } else if ('blob' in c && c.mimeType && isImageMime(c.mimeType) && c.blob.length <= MAX_IMAGE_BASE64) {

@@ -19,6 +19,7 @@ import { CHAT_FORMAT, migrate } from './chat-format';
 import { promptConversation } from './prompt-messages';
 import { promptCommand } from './slash-commands';
 import { messageOf } from '../../common/error-message';
+import type { ToolSearchSetting } from '../tool-offer/tool-search-mode';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
 export interface TurnConfig {
@@ -35,6 +36,8 @@ export interface TurnConfig {
   effort?: Effort;
   /** The model's input window (from the Models API); the conversation is compacted before it outgrows it. */
   contextWindow?: number;
+  /** How tools past the definition budget are found (the API's tool search or the host's); default `auto`. */
+  toolSearch?: ToolSearchSetting;
 }
 
 export interface ChatSessionDeps {
@@ -237,6 +240,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       promptCaching: config.promptCaching,
       effort: config.effort,
       contextWindow: config.contextWindow,
+      toolSearch: config.toolSearch,
       onCompact: (messages) => void this.deps.store.messages.replace(messages),
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : 'no folder open',
       workspaceDir: this.deps.workspace,

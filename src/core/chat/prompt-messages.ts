@@ -5,6 +5,7 @@ import { mergeConsecutive } from '../agent/history-repair';
 import { RESULT_LIMITS } from '../agent/result-caps';
 import { headOf } from '../agent/text-cut';
 import { isImageMime } from '../../shared/image-types';
+import { appViewNote, isAppView } from '../mcp/app-visibility';
 
 type PromptMessage = GetPromptResult['messages'][number];
 type Role = 'user' | 'assistant';
@@ -55,6 +56,7 @@ function blocksFor(m: PromptMessage): Anthropic.ContentBlockParam[] {
       return [{ type: 'text', text: `[resource ${c.uri}${c.name ? ` (${c.name})` : ''}${c.mimeType ? `, ${c.mimeType}` : ''}: not included; it can be read with read_mcp_resource]` }];
     case 'resource': {
       const r = c.resource;
+      if (isAppView(r)) return [{ type: 'text', text: appViewNote(r.uri) }];
       const type = r.mimeType ?? ('text' in r ? 'text/plain' : 'application/octet-stream');
       if ('text' in r && typeof r.text === 'string') {
         return [{ type: 'text', text: `<resource uri="${attr(r.uri)}" mimeType="${attr(type)}">\n${capText(r.text)}\n</resource>` }];

@@ -3,7 +3,8 @@ import type { ServerLogSink } from '../client/client-handlers';
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from '../connection';
 import { McpRequestError, McpStartError, seconds, type McpFailureKind } from '../errors';
-import { capFairly, needsTasks, qualifyTools } from './tool-names';
+import { needsTasks, qualifyTools } from './tool-names';
+import { visibleToModel } from '../app-visibility';
 import { TypedEmitter } from '../typed-emitter';
 import { entryStatus, hubLog, retryable, type Entry } from './hub-entry';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
@@ -14,12 +15,6 @@ export interface HubOptions {
   connection?: ConnectionOptions;
   /** Restarts after crashes. Defaults: 0.5 s, 1 s, 2 s…, at most 3 within 60 s. */
   restart?: BackoffOptions;
-  /**
-   * How many tools `tools()` hands the model by default. Each tool costs context on every turn,
-   * and past a few hundred the model picks worse, so the default is 128, taken round-robin across
-   * servers; `tools({ max: Infinity })` gives all. Every tool stays callable by name either way.
-   */
-  maxModelTools?: number;
   /** 'change' events within this many ms are coalesced into one. Default 20. */
   changeDebounceMs?: number;
 }
@@ -35,8 +30,6 @@ export interface HubEvents {
 /** `_meta` key on error results the hub makes: why the call failed (McpFailureKind or 'unknown-tool'). */
 export const FAILURE_META_KEY = 'mcpAgent/failure';
 
-export const DEFAULT_MAX_MODEL_TOOLS = 128;
-
 /**
  * All configured MCP servers behind one face: starts them in parallel in the background, restarts
  * crashed ones and reconnects dropped HTTP sessions with capped backoff, and gives the agent one flat list of tools named
@@ -50,6 +43,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
   private disposed = false;
   private changeTimer: NodeJS.Timeout | undefined;
   private named: HubTool[] | undefined;
+  private anyByName = new Map<string, HubTool>();
+  private modelTools: HubTool[] = [];
   private byName = new Map<string, HubTool>();
   private settleWaiters: Array<{ done: () => boolean; resolve: () => void }> = [];
   private logLevel: LoggingLevel | undefined;
@@ -87,24 +82,19 @@ export class McpHub extends TypedEmitter<HubEvents> {
   }
 
   /**
-   * Tools of ready servers as the model sees them, at most `max` (default `maxModelTools`). Tools that run
-   * only as tasks are left out where the server does not take tasks: every call would fail. `statuses()` still lists them.
+   * Every tool of the ready servers that the model may use, uncapped: what reaches a request is the
+   * agent's choice (core/tool-offer), and a name must resolve whatever was sent. Left out: tools a
+   * server made for its app's view alone (app-visibility.ts), and tools that run only as tasks where
+   * their server does not take tasks (every call would fail). `statuses()` still lists them all.
    */
-  tools(opts: { max?: number } = {}): HubTool[] {
-    return capFairly(this.callableTools(), opts.max ?? this.options.maxModelTools ?? DEFAULT_MAX_MODEL_TOOLS);
+  tools(): HubTool[] {
+    this.indexTools();
+    return this.modelTools;
   }
 
-  /** How many tools ready servers offer the model in all (more than `tools()` returns when capped). */
-  toolCount(): number {
-    return this.callableTools().length;
-  }
-
-  private callableTools(): HubTool[] {
-    return this.allTools().filter((t) => !needsTasks(t.tool) || this.entries.get(t.server)?.conn?.supports('tasks'));
-  }
-
+  /** One of `tools()` by its qualified name: never an app-only tool, whatever the model asks for. */
   findTool(qualifiedName: string): HubTool | undefined {
-    this.allTools();
+    this.indexTools();
     return this.byName.get(qualifiedName);
   }
 
@@ -114,7 +104,9 @@ export class McpHub extends TypedEmitter<HubEvents> {
    * `_meta[FAILURE_META_KEY]` telling which.
    */
   async callTool(qualifiedName: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
-    const hit = this.findTool(qualifiedName);
+    this.indexTools();
+    // Any tool, app-only ones too: a view calls those (the model's names are checked by findTool first).
+    const hit = this.anyByName.get(qualifiedName);
     if (!hit) return failure('unknown-tool', this.unknownToolMessage(qualifiedName));
     const conn = this.entries.get(hit.server)?.conn;
     if (!conn || conn.state !== 'ready') {
@@ -355,15 +347,17 @@ export class McpHub extends TypedEmitter<HubEvents> {
     }
   }
 
-  private allTools(): HubTool[] {
+  /** Names every ready server's tools once per change (tool-names.ts), and which of them the model may use. */
+  private indexTools(): void {
     if (!this.named) {
       const servers = [...this.entries.values()]
         .filter((e) => e.conn?.state === 'ready')
         .map((e) => ({ server: e.config.name, tools: (e.conn as McpConnection).tools }));
       this.named = qualifyTools(servers);
-      this.byName = new Map(this.named.map((t) => [t.qualifiedName, t]));
+      this.anyByName = new Map(this.named.map((t) => [t.qualifiedName, t]));
+      this.modelTools = this.named.filter((t) => visibleToModel(t.tool) && (!needsTasks(t.tool) || this.entries.get(t.server)?.conn?.supports('tasks')));
+      this.byName = new Map(this.modelTools.map((t) => [t.qualifiedName, t]));
     }
-    return this.named;
   }
 
   private readyConnection(server: string): McpConnection {
