@@ -40,7 +40,7 @@ function build() {
   if (!existsSync(join(root, 'node_modules', 'esbuild'))) run('npm', ['ci']);
   const outputs = ['dist/extension.js', 'dist/cli.js', 'dist/webview/chat.js', ...['workspace', 'web', 'research', 'orchestrator'].map((s) => `dist/servers/${s}.js`)];
   const built = Math.min(...outputs.map((f) => (existsSync(join(root, f)) ? lstatSync(join(root, f)).mtimeMs : 0)));
-  const sources = Math.max(...['src', 'media', 'servers', 'esbuild.mjs', 'package-lock.json'].map((p) => newest(join(root, p))));
+  const sources = Math.max(...['src', 'media', 'servers', 'esbuild.mjs', 'scripts/esbuild-plugins.mjs', 'package-lock.json'].map((p) => newest(join(root, p))));
   if (built > sources) {
     say('the build is up to date (nothing changed since the last one)');
     return;
