@@ -24,7 +24,7 @@ const nameOf = (t: Anthropic.ToolUnion): string => (t as { name: string }).name;
 const hostOf = (tools: HubTool[], pinned: string[] = []): ToolHost => ({
   tools: () => tools,
   pinned: (t) => pinned.includes(t.qualifiedName),
-  callTool: async (name) => ({ content: [{ type: 'text', text: name }] }),
+  callTool: async (tool) => ({ content: [{ type: 'text', text: typeof tool === 'string' ? tool : tool.qualifiedName }] }),
 });
 
 describe('which tool search', () => {

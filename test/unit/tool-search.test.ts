@@ -16,7 +16,16 @@ import { FakeAnthropicApi, lastUserText, type MessagesBody, type Reply } from '.
 import { memoryStore } from '../fakes/tool-host';
 
 function tool(server: string, name: string, description: string): HubTool {
-  return { server, qualifiedName: `${server}__${name}`, tool: { name, description, inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Which record.' } } }, annotations: { readOnlyHint: true } } };
+  return {
+    server,
+    qualifiedName: `${server}__${name}`,
+    tool: {
+      name,
+      description,
+      inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Which record.' } } },
+      annotations: { readOnlyHint: true },
+    },
+  };
 }
 
 /** The core bundled tools and a catalogue of `n` more, as plain functions that record their calls. */
@@ -26,7 +35,16 @@ function manyTools(n: number): ToolHost & { calls: string[]; all: HubTool[] } {
     ...Array.from({ length: n }, (_, i) => tool('many', `tool_${i}`, `Tool number ${i}: export invoices in the billing service, as JSON.`)),
   ];
   const calls: string[] = [];
-  return { all, calls, tools: () => all, callTool: async (name) => (calls.push(name), { content: [{ type: 'text', text: `ran ${name}` }] }) };
+  return {
+    all,
+    calls,
+    tools: () => all,
+    callTool: async (tool) => {
+      const name = typeof tool === 'string' ? tool : tool.qualifiedName;
+      calls.push(name);
+      return { content: [{ type: 'text', text: `ran ${name}` }] };
+    },
+  };
 }
 
 const TOOL_SEARCH_MODEL = 'claude-sonnet-5-5';
@@ -63,28 +81,44 @@ describe('many tools: deferred, found by search, every one callable', () => {
     const search = body.tools!.find((t) => t.type === 'tool_search_tool_bm25_20251119');
     assert.deepEqual(search, { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25', cache_control: { type: 'ephemeral' } });
     assert.equal(body.tools!.filter((t) => t.defer_loading).length, 1000);
-    assert.deepEqual(body.tools!.filter((t) => !t.defer_loading && !t.type).map((t) => t.name).sort(), [...CORE_TOOLS].sort());
+    assert.deepEqual(
+      body
+        .tools!.filter((t) => !t.defer_loading && !t.type)
+        .map((t) => t.name)
+        .sort(),
+      [...CORE_TOOLS].sort(),
+    );
     // The API bills the loaded definitions only: a fraction of the catalogue.
     const billed = first.requests[0]!.billed!;
     assert.ok(billed.input_tokens + billed.cache_creation_input_tokens < 0.1 * definitionTokens(host.all), JSON.stringify(billed));
     // The search is a card of its own, and the tool it found ran as any tool does.
     const cards = first.events.filter((e): e is Extract<ChatEvent, { kind: 'tool_call' }> => e.kind === 'tool_call');
-    assert.deepEqual(cards.map((c) => `${c.server} ${c.tool}`), ['Messages API tool_search_tool_bm25', 'many tool_299']);
+    assert.deepEqual(
+      cards.map((c) => `${c.server} ${c.tool}`),
+      ['Messages API tool_search_tool_bm25', 'many tool_299'],
+    );
     const notices = first.events.filter((e) => e.kind === 'notice');
-    assert.deepEqual(notices.map((n) => n.kind === 'notice' && n.text), ['1,009 tools from 3 servers: 9 loaded, the rest found by search.']);
+    assert.deepEqual(
+      notices.map((n) => n.kind === 'notice' && n.text),
+      ['1,009 tools from 3 servers: 9 loaded, the rest found by search.'],
+    );
     // The reply with its search goes back as the API sent it; a later turn calls the found tool directly and says nothing again.
     const second = await turn(a, 'and again', [{ toolUses: [{ name: 'many__tool_299', input: {} }] }, { text: 'Done.' }]);
     assert.equal(second.status, 'done');
     assert.deepEqual(host.calls, ['many__tool_299', 'many__tool_299']);
     assert.equal(second.events.filter((e) => e.kind === 'notice').length, 0);
     const sent = second.requests[0]!.body.messages[1]!.content as Array<{ type: string }>;
-    assert.deepEqual(sent.map((b) => b.type), ['server_tool_use', 'tool_search_tool_result', 'tool_use']);
+    assert.deepEqual(
+      sent.map((b) => b.type),
+      ['server_tool_use', 'tool_search_tool_result', 'tool_use'],
+    );
   });
 
   test('the prompt cache holds over a 20-turn chat: from the second call on, at least 90 % of the input is read from it', async () => {
     const a = agent(manyTools(1000), 'api');
     let n = 0;
-    const script = (body: MessagesBody): Reply => (n++ % 2 === 0 ? { toolSearch: { query: `tool ${n * 7}`, use: true } } : { text: `Done with ${lastUserText(body).slice(0, 20)}.` });
+    const script = (body: MessagesBody): Reply =>
+      n++ % 2 === 0 ? { toolSearch: { query: `tool ${n * 7}`, use: true } } : { text: `Done with ${lastUserText(body).slice(0, 20)}.` };
     const billed = [];
     for (let i = 0; i < 20; i++) billed.push(...(await turn(a, `turn ${i}`, script)).requests.map((r) => r.billed!));
     const later = billed.slice(1);
@@ -108,10 +142,19 @@ describe('many tools: deferred, found by search, every one callable', () => {
     assert.deepEqual(host.calls, ['many__tool_299'], 'reached with the second model call');
     const [r1, r2, r3] = requests.map((r) => JSON.stringify(r.body.tools));
     assert.ok(r1 === r2 && r2 === r3, 'the tools, first in the cached prefix, stay the same');
-    assert.ok(requests.every((r) => !r.body.tools!.some((t) => t.defer_loading || t.type)), 'nothing the API must know of');
+    assert.ok(
+      requests.every((r) => !r.body.tools!.some((t) => t.defer_loading || t.type)),
+      'nothing the API must know of',
+    );
     // The card is the tool's own, with its own input.
     const cards = events.filter((e): e is Extract<ChatEvent, { kind: 'tool_call' }> => e.kind === 'tool_call');
-    assert.deepEqual(cards.map((c) => [c.server, c.tool, c.input]), [['mcp-agent', 'search_tools', { query: 'tool 299' }], ['many', 'tool_299', { id: 'inv-1' }]]);
+    assert.deepEqual(
+      cards.map((c) => [c.server, c.tool, c.input]),
+      [
+        ['mcp-agent', 'search_tools', { query: 'tool 299' }],
+        ['many', 'tool_299', { id: 'inv-1' }],
+      ],
+    );
   });
 
   test("an API that refuses its tool search (an older model here) gets the host's search instead, and is not asked again", async () => {
@@ -149,13 +192,20 @@ describe('many tools: deferred, found by search, every one callable', () => {
         role: 'assistant',
         content: [
           { type: 'server_tool_use', id: 'srv1', name: 'tool_search_tool_bm25', input: { query: 'weather' } },
-          { type: 'tool_search_tool_result', tool_use_id: 'srv1', content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'get_forecast' }] } },
+          {
+            type: 'tool_search_tool_result',
+            tool_use_id: 'srv1',
+            content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'get_forecast' }] },
+          },
         ],
       },
       { role: 'user', content: 'go on' },
     ];
     assert.match(await ask([search, { ...weather, defer_loading: true }], referenced), /Tool reference 'get_forecast' has no corresponding tool definition/);
-    assert.equal(await ask([search, { ...weather, defer_loading: true }, { name: 'get_forecast', input_schema: { type: 'object' }, defer_loading: true }], referenced), 'ok');
+    assert.equal(
+      await ask([search, { ...weather, defer_loading: true }, { name: 'get_forecast', input_schema: { type: 'object' }, defer_loading: true }], referenced),
+      'ok',
+    );
   });
 
   test('a tool turned off is never sent, cannot be called, and the answer does not list thousands of names', async () => {

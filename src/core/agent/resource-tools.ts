@@ -77,10 +77,11 @@ export function withResourceTools(host: ResourceHost): ToolHost {
     },
     ...(host.pinned ? { pinned: host.pinned.bind(host) } : {}),
     statuses: () => host.statuses(),
-    callTool: (name, args, options) => {
+    callTool: (tool, args, options) => {
+      const name = typeof tool === 'string' ? tool : tool.qualifiedName;
       if (name === LIST_RESOURCES) return Promise.resolve(listResources(host, args));
       if (name === READ_RESOURCE) return readResource(host, args, options);
-      return host.callTool(name, args, options);
+      return host.callTool(tool, args, options);
     },
   };
 }

@@ -12,7 +12,8 @@ export interface ToolHost {
   findTool?(qualifiedName: string): HubTool | undefined;
   /** Whether the person pinned this tool: its definition then goes with every request. */
   pinned?(tool: HubTool): boolean;
-  callTool(qualifiedName: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  /** Calls a tool: by name, or the tool findTool() gave (then it is not looked up again). */
+  callTool(tool: string | HubTool, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   /** Servers' states; their `instructions` (from initialize) go into the system prompt. */
   statuses?(): ServerStatus[];
 }

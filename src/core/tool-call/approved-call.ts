@@ -62,7 +62,7 @@ export async function approvedCall(path: CallPath, request: CallRequest): Promis
   if (!gate.ok || gate.asked) started = Date.now();
   if (!gate.ok) return fail(gate.why);
   const call = (meta?: Record<string, unknown>): Promise<CallToolResult> =>
-    path.host.callTool(tool.qualifiedName, input, {
+    path.host.callTool(tool, input, {
       signal,
       timeoutMs: path.toolTimeoutMs,
       // progress notifications reset timeoutMs; the setting bounds the whole call, unless the tool says its work is long

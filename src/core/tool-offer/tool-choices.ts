@@ -28,7 +28,7 @@ export function withToolChoices(host: ToolHost, choices: ToolChoices): ToolHost 
     },
     pinned: (t) => choices.isPinned(t.server, t.tool.name) || host.pinned?.(t) === true,
     ...(host.statuses ? { statuses: host.statuses.bind(host) } : {}),
-    callTool: (name, args, options) => host.callTool(name, args, options),
+    callTool: (tool, args, options) => host.callTool(tool, args, options),
   };
 }
 

@@ -43,8 +43,10 @@ export class ToolOffer {
       findTool: (name) => (name === SEARCH_TOOLS || name === CALL_TOOL ? (this.offersSearchTools ? (name === CALL_TOOL ? callTool : searchTool) : undefined) : resolveTool(base, name)),
       ...(base.pinned ? { pinned: base.pinned.bind(base) } : {}),
       ...(base.statuses ? { statuses: base.statuses.bind(base) } : {}),
-      callTool: (name, args, options) =>
-        name === SEARCH_TOOLS ? Promise.resolve(searchTools(this.deferred, args)) : name === CALL_TOOL ? Promise.resolve(badCall(args)) : base.callTool(name, args, options),
+      callTool: (tool, args, options) => {
+        const name = typeof tool === 'string' ? tool : tool.qualifiedName;
+        return name === SEARCH_TOOLS ? Promise.resolve(searchTools(this.deferred, args)) : name === CALL_TOOL ? Promise.resolve(badCall(args)) : base.callTool(tool, args, options);
+      },
     };
   }
 

@@ -99,15 +99,14 @@ export class McpHub extends TypedEmitter<HubEvents> {
   }
 
   /**
-   * Calls a tool by its qualified name. Never throws: an unknown tool, a server that is not ready,
+   * Calls a tool by its qualified name, or the tool itself as findTool() gave it (no second lookup). Never throws: an unknown tool, a server that is not ready,
    * a timeout, a cancel or a crash all come back as an `isError` result saying so, with
    * `_meta[FAILURE_META_KEY]` telling which.
    */
-  async callTool(qualifiedName: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
-    this.indexTools();
+  async callTool(target: string | HubTool, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
     // Any tool, app-only ones too: a view calls those (the model's names are checked by findTool first).
-    const hit = this.anyByName.get(qualifiedName);
-    if (!hit) return failure('unknown-tool', this.unknownToolMessage(qualifiedName));
+    const hit = typeof target === 'string' ? (this.indexTools(), this.anyByName.get(target)) : target;
+    if (!hit) return failure('unknown-tool', this.unknownToolMessage(target as string));
     const conn = this.entries.get(hit.server)?.conn;
     if (!conn || conn.state !== 'ready') {
       return failure('not-ready', `server ${hit.server} is not ready; ${this.statusLine(hit.server)}`);
