@@ -3,6 +3,7 @@ import { ToolError } from '../lib/results';
 import type { AgentCatalog } from './agent-definitions';
 import { lazyClient } from './anthropic-client';
 import { configFromEnv, KEY_HINT, type OrchestratorConfig } from './config';
+import { GeneralLog } from './general-log';
 import { moveWorkspaceSessions } from './legacy-sessions';
 import { QuerySessions } from './query-sessions';
 import { recoverSessions } from './session-recovery';
@@ -32,6 +33,8 @@ export interface OrchestratorCore {
   /** Adds a connection's listener for `changed`; returns how to remove it. */
   onChanged: (listener: (name: string, listChanged: boolean) => void) => () => void;
   log: (line: string) => void;
+  /** The claude-agent seed's general log: tool calls, results, query sessions (CLAUDE_LOG_*). */
+  generalLog: GeneralLog;
   dispose: () => Promise<void>;
 }
 
@@ -40,11 +43,16 @@ export interface OrchestratorCore {
  * gets its own MCP server (server.ts) on this same core, so sub-servers start once per process and
  * a session runs once whoever asks.
  */
-export function createOrchestratorCore(workspace: string, config: OrchestratorConfig = configFromEnv(), servers = new SubServers(workspace)): OrchestratorCore {
+export function createOrchestratorCore(
+  workspace: string,
+  config: OrchestratorConfig = configFromEnv(process.env, workspace),
+  servers = new SubServers(workspace),
+): OrchestratorCore {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  const generalLog = new GeneralLog(config.query.log);
   const client = lazyClient(config);
   const store = new SessionStore(sessionsDir(workspace, config.home));
-  const queries = new QuerySessions(config.query.maxHistory, config.query.sessionTimeoutMs);
+  const queries = new QuerySessions(config.query.maxHistory, config.query.sessionTimeoutMs, (message) => generalLog.info(message));
   const listeners = new Set<(name: string, listChanged: boolean) => void>();
   const changed = (name: string, listChanged = false): void => {
     for (const l of listeners) l(name, listChanged);
@@ -85,6 +93,7 @@ export function createOrchestratorCore(workspace: string, config: OrchestratorCo
       return () => void listeners.delete(listener);
     },
     log,
+    generalLog,
     dispose: () =>
       (disposing ??= (async () => {
         if (runner) await Promise.race([runner.dispose(), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);

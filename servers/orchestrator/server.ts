@@ -4,6 +4,7 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { ApprovalDecision } from '../../src/shared/protocol';
 import type { ToolExtra } from '../lib/results';
 import type { Elicit } from './approvals';
+import { logToolCalls } from './logged-tools';
 import type { OrchestratorCore } from './orchestrator';
 import { registerQueryTool } from './query-tool';
 import { SessionResources } from './session-resources';
@@ -26,6 +27,7 @@ export function buildOrchestratorServer(core: OrchestratorCore): McpServer {
         'continues a session. query asks Claude directly, with optional conversation sessions.',
     },
   );
+  logToolCalls(server, core.generalLog);
   const resources = new SessionResources(server, core.store);
   const stopListening = core.onChanged((name, listChanged) => resources.changed(name, listChanged));
   server.server.onclose = () => {
@@ -42,7 +44,7 @@ export function buildOrchestratorServer(core: OrchestratorCore): McpServer {
     changed: core.changed,
     elicit: (extra) => elicitFor(server, extra),
   });
-  registerQueryTool(server, core.config.query, core.queries, core.client, core.log);
+  registerQueryTool(server, core.config.query, core.queries, core.client, core.generalLog);
   return server;
 }
 
