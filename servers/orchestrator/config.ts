@@ -17,6 +17,8 @@ export interface OrchestratorConfig {
   maxParallel: number;
   /** Model calls in one sub-agent turn. */
   maxIterations: number;
+  /** MCP_AGENT_ORCHESTRATOR_TRUST_WORKSPACE_SERVERS: an agent definition's own servers start without a question. */
+  trustWorkspaceServers: boolean;
   /** MCP_AGENT_HOME or ~/.mcp-agent: the sessions are kept there, beside the person's chats. */
   home: string;
   query: QueryConfig;
@@ -62,6 +64,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, workspace = 
     defaultModel: model,
     maxParallel: wholeNumber(env.MCP_AGENT_ORCHESTRATOR_MAX_PARALLEL, 4, 1, 64),
     maxIterations: wholeNumber(env.MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS, 25, 1, 200),
+    trustWorkspaceServers: flag(env.MCP_AGENT_ORCHESTRATOR_TRUST_WORKSPACE_SERVERS, false),
     home,
     query: {
       model,

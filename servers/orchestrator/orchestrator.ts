@@ -4,6 +4,8 @@ import type { AgentCatalog } from './agent-definitions';
 import { lazyClient } from './anthropic-client';
 import { configFromEnv, KEY_HINT, type OrchestratorConfig } from './config';
 import { GeneralLog } from './general-log';
+import { loadPersonServers, type PersonServers } from './person-servers';
+import { ServerConsent } from './server-consent';
 import { moveWorkspaceSessions } from './legacy-sessions';
 import { QuerySessions } from './query-sessions';
 import { recoverSessions } from './session-recovery';
@@ -57,7 +59,15 @@ export function createOrchestratorCore(
   const changed = (name: string, listChanged = false): void => {
     for (const l of listeners) l(name, listChanged);
   };
-  const agents = async (): Promise<AgentCatalog> => (await import('./agent-definitions')).loadAgents(workspace);
+  let person: Promise<PersonServers> | undefined;
+  const personServers = (): Promise<PersonServers> =>
+    (person ??= loadPersonServers(workspace).then((p) => {
+      for (const problem of p.problems) log(`orchestrator: ${problem}`);
+      return p;
+    }));
+  const agents = async (): Promise<AgentCatalog> =>
+    (await import('./agent-definitions')).loadAgents({ workspace, personServers: [...(await personServers()).configs.keys()], env: process.env });
+  const consent = new ServerConsent(config.trustWorkspaceServers, config.approve);
   const requireKey = (): void => {
     if (!config.apiKey) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
   };
@@ -68,7 +78,7 @@ export function createOrchestratorCore(
     (loading ??= (async () => {
       const [{ SessionRunner: Runner }, anthropic] = await Promise.all([import('./session-runner'), client()]);
       if (!anthropic) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
-      runner = new Runner({ workspace, store, servers, config, client: anthropic, agents, changed });
+      runner = new Runner({ workspace, store, servers, config, client: anthropic, agents, personServers, consent, changed });
       return runner;
     })());
 
