@@ -26,6 +26,7 @@ import { terminalElicitation } from './elicitation';
 import { terminalSampling } from './sampling';
 import { slashCommand, type SlashContext } from './slash';
 import { withResourceTools } from '../core/agent/resource-tools';
+import { namedServersDown, untilReadyEnough } from './server-readiness';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -66,6 +67,7 @@ async function main(): Promise<number> {
   // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
   rl.on('SIGINT', () => onInterrupt(rl));
   process.on('SIGINT', () => onInterrupt(rl));
+  process.on('SIGTERM', () => onTerminate(rl));
   const own = await userServers(args, lines, renderer, output);
   if ('exit' in own) {
     rl.close();
@@ -88,10 +90,12 @@ async function main(): Promise<number> {
   });
   hub.start();
   try {
-    await hub.settled();
+    await untilReadyEnough(hub);
     for (const s of hub.statuses()) {
       if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
+      if (s.state === 'starting') renderer.line(escapeControls(`[server ${s.name} is still starting; its tools join once it is up]`));
     }
+    if (terminated) return TERMINATED;
     const onTerminal = { ...terminal, color: process.stdout.isTTY === true };
     const ask: AskApproval = args.yes ? yesApproval(process.stdin.isTTY === true ? onTerminal : undefined) : terminalApproval(onTerminal);
     const model = await catalog.resolve(args.model);
@@ -113,6 +117,11 @@ async function main(): Promise<number> {
     try {
       if (args.prompt !== undefined) {
         const status = await runTurn(chat, turnConfig, args.prompt);
+        if (terminated) return TERMINATED;
+        // The person asked for these servers by name: a run without them has not done what was asked.
+        const down = namedServersDown(hub, own.configs);
+        for (const line of down) process.stderr.write(`mcp-agent: ${escapeControls(line)}\n`);
+        if (down.length > 0) return 1;
         return status === 'done' || status === 'max_iterations' || status === 'max_tokens' ? 0 : 1;
       }
       const slash: SlashContext = {
@@ -129,7 +138,8 @@ async function main(): Promise<number> {
         },
         sendPrompt: async (prompt) => void (chat && (await runPrompt(chat, turnConfig, prompt))),
       };
-      return await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
+      const code = await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
+      return terminated ? TERMINATED : code;
     } finally {
       await closeChat(chat);
     }
@@ -210,6 +220,21 @@ let running: ChatSession | undefined;
 function onInterrupt(rl: Interface): void {
   if (running) running.stop();
   else rl.close();
+}
+
+/** The exit code after SIGTERM, as a shell reports a process it ended (128 + 15). */
+const TERMINATED = 143;
+let terminated = false;
+
+/**
+ * SIGTERM ends the run the way Ctrl+C and "exit" do: the turn stops, the chat is saved and every
+ * server is stopped before the CLI exits, none left running behind it. A second SIGTERM exits at once.
+ */
+function onTerminate(rl: Interface): void {
+  if (terminated) process.exit(TERMINATED);
+  terminated = true;
+  running?.stop();
+  rl.close();
 }
 
 async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Promise<TurnStatus | undefined> {
