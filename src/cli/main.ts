@@ -25,6 +25,7 @@ import { composeHost } from '../core/host/compose-host';
 import { terminalElicitation } from './elicitation';
 import { terminalSampling } from './sampling';
 import { slashCommand, type SlashContext } from './slash';
+import { reviewPrompt } from './prompt-review';
 import { withResourceTools } from '../core/agent/resource-tools';
 import { namedServersDown, untilReadyEnough } from './server-readiness';
 
@@ -136,6 +137,8 @@ async function main(): Promise<number> {
           await closeChat(chat);
           chat = fresh;
         },
+        reviewPrompt: (ref, result) =>
+          reviewPrompt(ref, result, { ask: (p, o) => lines.ask(p, o), line: (t) => renderer.line(t), editor: process.env.VISUAL?.trim() || process.env.EDITOR?.trim() || undefined }),
         sendPrompt: async (prompt) => void (chat && (await runPrompt(chat, turnConfig, prompt))),
       };
       const code = await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
@@ -267,8 +270,8 @@ async function repl(chat: () => ChatSession, config: TurnConfig, lines: LineRead
 }
 
 interface LineReader {
-  /** The next line typed after showing `prompt`; undefined once input has ended. */
-  ask(prompt: string): Promise<string | undefined>;
+  /** The next line typed after showing `prompt` (on a terminal, `prefill` is put on the line to edit); undefined once input has ended. */
+  ask(prompt: string, opts?: { prefill?: string }): Promise<string | undefined>;
 }
 
 /** One queue of lines for the REPL and the approval questions, so piped input works for both. */
@@ -286,10 +289,11 @@ function lineReader(rl: Interface): LineReader {
     for (const w of waiting.splice(0)) w(undefined);
   });
   return {
-    ask(prompt) {
+    ask(prompt, opts) {
       process.stdout.write(prompt);
       if (buffered.length > 0) return Promise.resolve(buffered.shift());
       if (ended) return Promise.resolve(undefined);
+      if (opts?.prefill && rl.terminal) rl.write(opts.prefill);
       return new Promise((resolve) => waiting.push(resolve));
     },
   };

@@ -136,7 +136,8 @@ describe('the CLI as an MCP client', () => {
   });
 
   test('/prompt sends the prompt to the model; missing arguments are named; /clear starts a new chat', T, async () => {
-    const input = ['/prompt everything/args-prompt', '/prompt everything/args-prompt city=Paris', '/clear', 'exit'].join('\n');
+    // "y" answers the review: send the prompt as it is.
+    const input = ['/prompt everything/args-prompt', '/prompt everything/args-prompt city=Paris', 'y', '/clear', 'exit'].join('\n');
     const r = await runCli(['--workspace', ws, '--mcp-config', config], env, `${input}\n`);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /prompt everything\/args-prompt needs city=…/);
