@@ -3,11 +3,8 @@ import { delimiter, resolve } from 'node:path';
 import { formatDiagnostic } from '../../src/core/mcp/config/diagnostic';
 import { loadConfigFiles } from '../../src/core/mcp/config/load';
 import { resolveServers } from '../../src/core/mcp/config/resolve';
-import { BUNDLED_SERVER_NAMES } from '../../src/core/mcp/hub/bundled-servers';
+import { BUNDLED_SERVER_NAMES, PERSON_SERVERS_ENV } from '../../src/core/mcp/hub/bundled-servers';
 import type { ServerConfig } from '../../src/core/mcp/types';
-
-/** Config files of the person's own servers, in Claude's `mcpServers` format, separated like PATH. */
-export const PERSON_SERVERS_ENV = 'MCP_AGENT_ORCHESTRATOR_MCP_CONFIG';
 
 export interface PersonServers {
   /** By name: what the hub runs once an agent names one. */

@@ -1,5 +1,6 @@
 import { ModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
+import { delimiter } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { AskApproval, TurnStatus } from '../core/agent/types';
 import { ChatHistory } from '../core/chat/chat-history';
@@ -9,7 +10,7 @@ import { chatsDir } from '../core/chat/chat-home';
 import { newChatId, newMeta } from '../core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
 import { usageLine, usageTotal } from '../shared/usage-format';
-import { bundledServerConfigs } from '../core/mcp/hub/bundled-servers';
+import { bundledServerConfigs, PERSON_SERVERS_ENV } from '../core/mcp/hub/bundled-servers';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { terminalApproval, yesApproval } from './approval';
 import { hostKey } from '../core/egress/egress-guard';
@@ -17,6 +18,7 @@ import { parseArgs, USAGE, type CliArgs } from './args';
 import { escapeControls } from './escape';
 import { keysFromDotenv } from './dotenv';
 import { CliRenderer } from './render';
+import { MarkdownStream, terminalMarkdown } from './terminal-markdown';
 import { MutableOutput } from './muted-output';
 import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from './servers';
 import { cliOAuth } from './oauth';
@@ -63,7 +65,10 @@ async function main(): Promise<number> {
 
   const output = new MutableOutput(process.stdout);
   const rl = createInterface({ input: process.stdin, output, terminal: process.stdin.isTTY === true });
-  const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true);
+  // A terminal that can show colour, and a person who has not asked for none.
+  const color = process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+  const markdown = args.plain ? undefined : new MarkdownStream(terminalMarkdown(Math.min(process.stdout.columns || 80, 120), color));
+  const renderer = new CliRenderer(process.stdout, color, markdown);
   const lines = lineReader(rl);
   // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
   rl.on('SIGINT', () => onInterrupt(rl));
@@ -80,7 +85,7 @@ async function main(): Promise<number> {
   // Set once the model is known; a server's sampling request before then runs on the default.
   let config: TurnConfig | undefined;
   const { hub } = composeHost({
-    configs: [...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs],
+    configs: [...bundledServerConfigs(__dirname, args.workspace, withPersonServers(env, args.mcpConfigs)), ...own.configs],
     roots: [args.workspace],
     asks: { sampling: terminalSampling(terminal, args.yes), elicitation: terminalElicitation(terminal, args.yes), oauth: cliOAuth(signInTerminal(args, lines)) },
     models: { client: async () => client, list: () => catalog.list(), current: () => config?.model ?? DEFAULT_MODEL, keyHint: 'set ANTHROPIC_API_KEY' },
@@ -97,7 +102,7 @@ async function main(): Promise<number> {
       if (s.state === 'starting') renderer.line(escapeControls(`[server ${s.name} is still starting; its tools join once it is up]`));
     }
     if (terminated) return TERMINATED;
-    const onTerminal = { ...terminal, color: process.stdout.isTTY === true };
+    const onTerminal = { ...terminal, color };
     const ask: AskApproval = args.yes ? yesApproval(process.stdin.isTTY === true ? onTerminal : undefined) : terminalApproval(onTerminal);
     const model = await catalog.resolve(args.model);
     const entry = await catalog.entry(model);
@@ -297,6 +302,15 @@ function lineReader(rl: Interface): LineReader {
       return new Promise((resolve) => waiting.push(resolve));
     },
   };
+}
+
+/**
+ * The orchestrator's sub-agents may name the person's own servers: those of the --mcp-config files,
+ * handed on in MCP_AGENT_ORCHESTRATOR_MCP_CONFIG (unless the environment sets it already).
+ */
+function withPersonServers(env: NodeJS.ProcessEnv, files: readonly string[]): NodeJS.ProcessEnv {
+  if (files.length === 0 || env[PERSON_SERVERS_ENV]) return env;
+  return { ...env, [PERSON_SERVERS_ENV]: files.join(delimiter) };
 }
 
 /** "Always" answers for this run, starting with the hosts of --allow-host. */

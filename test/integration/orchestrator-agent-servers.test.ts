@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { repoRoot } from '../support/repo-root';
+import { runCli } from './helpers/cli-process';
 import { startOrchestrator, textOf, writeFiles, type Orchestrator, type StartOptions } from './orchestrator-harness';
 
 /**
@@ -136,5 +137,28 @@ describe('sub-agents with MCP servers of their own', () => {
       [],
       'only the server it names, one of the person\'s own',
     );
+  });
+
+  test("the CLI hands its --mcp-config files on, so a sub-agent may name the person's servers there too", { timeout: 60_000 }, async () => {
+    const ws = temp('orch-cli-');
+    writeFiles(ws, { '.claude/agents/person.md': definition('person', ' mine') });
+    const config = join(temp('orch-person-'), 'mine.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [ECHO] } } }));
+    const cliApi = new FakeAnthropicApi((body) =>
+      isToolResultTurn(body) ? { text: `agents: ${lastUserText(body)}` } : { text: '', toolUses: [{ name: 'orchestrator__list_agents', input: { response_format: 'json' } }] },
+    );
+    const url = await cliApi.start();
+    try {
+      const r = await runCli(['--workspace', ws, '--plain', '--mcp-config', config, 'list the agents'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: url });
+      assert.equal(r.code, 0, r.stderr);
+      // The last request carries list_agents' answer, which is JSON.
+      const listed = JSON.parse(lastUserText(cliApi.requests.at(-1)!.body)) as {
+        agents: Array<{ name: string; servers: string[]; warnings: string[] }>;
+      };
+      const person = listed.agents.find((a) => a.name === 'person');
+      assert.deepEqual([person?.servers, person?.warnings], [['mine'], []]);
+    } finally {
+      await cliApi.stop();
+    }
   });
 });

@@ -199,7 +199,7 @@ describe('the CLI: /prompt keeps roles, the model reads resources', () => {
   });
 
   test('a one-shot turn reads a resource through read_mcp_resource without asking', T, async () => {
-    const r = await runCli(['--workspace', ws, '--mcp-config', config, 'read notes notes://readme'], env, '');
+    const r = await runCli(['--workspace', ws, '--plain', '--mcp-config', config, 'read notes notes://readme'], env, '');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\[tool\] mcp-agent__read_mcp_resource/);
     assert.match(r.stdout, /tool said: Resource notes:\/\/readme \(text\/markdown\):\n# Notes\nTHE-README-TEXT/);
