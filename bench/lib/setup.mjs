@@ -26,7 +26,7 @@ export function buildProject() {
     const needed = [...SERVERS.map(serverBundle), ECHO_SERVER];
     const missing = needed.filter((p) => !existsSync(p));
     const why = String(err.stderr ?? err.message).trim().split('\n').slice(0, 6).join('\n');
-    if (missing.length) throw new Error(`node esbuild.mjs failed and ${missing.join(', ')} is missing:\n${why}`);
+    if (missing.length) throw new Error(`node esbuild.mjs failed and ${missing.join(', ')} is missing:\n${why}`, { cause: err });
     const oldest = Math.min(...needed.map((p) => statSync(p).mtimeMs));
     return { built: false, warning: `node esbuild.mjs failed; measuring the bundles already in dist/ and out/ (built ${new Date(oldest).toISOString()}):\n${why}` };
   }

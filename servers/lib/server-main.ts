@@ -7,6 +7,7 @@ import { serveHttp } from './http-serve';
 import { enableLogging } from './server-log';
 import { trackStdioLifetime } from './stdio-lifetime';
 import { answerUnreadableMessages } from './unreadable-messages';
+import { messageOf } from '../../src/common/error-message';
 
 /** The bearer token an HTTP-served bundled server requires when set (never passed to a stdio server). */
 export const HTTP_TOKEN_ENV = 'MCP_AGENT_HTTP_TOKEN';
@@ -32,7 +33,7 @@ function parseArgs(name: string, argv: string[]): Invocation {
     httpPort = port.data;
   }
   const workspace = resolve(arg);
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(workspace).isDirectory();
   } catch {
@@ -79,7 +80,7 @@ function disposeOnce(name: string, dispose: (() => Promise<void>) | undefined): 
   let done: Promise<void> | undefined;
   return () =>
     (done ??= (dispose?.() ?? Promise.resolve()).catch((err: unknown) => {
-      process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`${name}: ${messageOf(err)}\n`);
     }));
 }
 

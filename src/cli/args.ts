@@ -35,7 +35,7 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-c
   With a prompt: runs one turn and exits (0 when the turn finished).
   Replies are rendered as Markdown (headings, emphasis, lists, tables, code), in colour on a terminal (not with
   NO_COLOR set); --plain prints them as the model wrote them.
-  Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn, /help lists the slash
+  Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C or Escape stops a turn (twice at an empty prompt quits), /help lists the slash
   commands (/tools /resources /prompts /resource /prompt /clear /model).
   A server's sampling request is shown and asked y/N/a(lways for that server); its elicitation forms are asked
   field by field, and a URL it asks you to open is shown whole and opened ($BROWSER) only after a yes.

@@ -2,6 +2,7 @@ import { ModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
+import { Interrupts } from './interrupts';
 import type { AskApproval, TurnStatus } from '../core/agent/types';
 import { ChatHistory } from '../core/chat/chat-history';
 import { ModelCatalog } from '../core/agent/model-catalog';
@@ -30,6 +31,7 @@ import { slashCommand, type SlashContext } from './slash';
 import { reviewPrompt } from './prompt-review';
 import { withResourceTools } from '../core/agent/resource-tools';
 import { namedServersDown, untilReadyEnough } from './server-readiness';
+import { messageOf } from '../common/error-message';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -70,9 +72,7 @@ async function main(): Promise<number> {
   const markdown = args.plain ? undefined : new MarkdownStream(terminalMarkdown(Math.min(process.stdout.columns || 80, 120), color));
   const renderer = new CliRenderer(process.stdout, color, markdown);
   const lines = lineReader(rl);
-  // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
-  rl.on('SIGINT', () => onInterrupt(rl));
-  process.on('SIGINT', () => onInterrupt(rl));
+  new Interrupts(rl, () => running, (text) => renderer.line(text), process.stdin.isTTY === true).listen();
   process.on('SIGTERM', () => onTerminate(rl));
   const own = await userServers(args, lines, renderer, output);
   if ('exit' in own) {
@@ -222,13 +222,8 @@ async function makeSampleDb(workspace: string): Promise<boolean> {
   }
 }
 
-/** The chat whose turn Ctrl+C stops; with none running, Ctrl+C leaves. */
+/** The chat whose turn Ctrl+C and Escape stop (interrupts.ts). */
 let running: ChatSession | undefined;
-
-function onInterrupt(rl: Interface): void {
-  if (running) running.stop();
-  else rl.close();
-}
 
 /** The exit code after SIGTERM, as a shell reports a process it ended (128 + 15). */
 const TERMINATED = 143;
@@ -264,7 +259,7 @@ async function runPrompt(chat: ChatSession, config: TurnConfig, prompt: Paramete
 }
 
 async function repl(chat: () => ChatSession, config: TurnConfig, lines: LineReader, renderer: CliRenderer, slash: SlashContext): Promise<number> {
-  renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C stops a running turn.');
+  renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C or Escape stops a running turn.');
   for (;;) {
     const text = await lines.ask('You: ');
     if (text === undefined || ['exit', 'quit'].includes(text.trim().toLowerCase())) return 0;
@@ -330,7 +325,7 @@ function isDirectory(path: string): boolean {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`mcp-agent: ${escapeControls(err instanceof Error ? err.message : String(err))}\n`);
+    process.stderr.write(`mcp-agent: ${escapeControls(messageOf(err))}\n`);
     process.exit(1);
   },
 );

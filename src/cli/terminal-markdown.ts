@@ -1,4 +1,3 @@
-/// <reference path="./marked-terminal.d.ts" />
 import { Marked, type Tokens } from 'marked';
 import { markedTerminal } from 'marked-terminal';
 

@@ -27,6 +27,7 @@ import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
 import type { Secrets } from './secrets';
 import type { AskSurface, ClientAsks } from '../core/chat/client-asks';
 import type { SamplingBroker } from '../core/sampling/sampling-broker';
+import { messageOf } from '../common/error-message';
 
 
 export interface ChatControllerDeps {
@@ -142,7 +143,7 @@ export class ChatController implements vscode.Disposable {
         return this.restore(message.turnId);
       case 'openFile':
         return openWorkspaceFile(this.deps.workspace, message.path, message.line).catch((err: unknown) => {
-          void vscode.window.showWarningMessage(`MCP Agent: ${err instanceof Error ? err.message : String(err)}`);
+          void vscode.window.showWarningMessage(`MCP Agent: ${messageOf(err)}`);
         });
       case 'approve':
         this.session?.answer(message.callId, message.decision);

@@ -5,7 +5,7 @@ import { Agent } from '../../src/core/agent/agent';
 import { withCacheBreakpoints } from '../../src/core/agent/prompt-cache';
 import type { AgentOutput, ToolHost } from '../../src/core/agent/types';
 import type { ChatEvent, TurnUsage } from '../../src/shared/protocol';
-import { FakeAnthropicApi, isToolResultTurn, type MessagesBody } from '../fakes/anthropic-api';
+import { FakeAnthropicApi, type MessagesBody } from '../fakes/anthropic-api';
 import { FakePromptCache } from '../fakes/fake-prompt-cache';
 import { host, memoryStore } from '../fakes/tool-host';
 

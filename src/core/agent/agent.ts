@@ -2,13 +2,14 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ApiError, type ModelClient } from './model-client';
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent } from '../../shared/protocol';
+import type { ImageMime } from '../../shared/image-types';
 import type { HubTool } from '../mcp/types';
 import { describeApiError, errorAction } from './api-errors';
 import type { ApprovalStore } from '../tool-call/approval-policy';
 import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
-import { capChatContent, capToolResults } from './result-caps';
+import { capChatContent, capToolResults, textLimitsFor } from './result-caps';
 import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
 import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
@@ -73,7 +74,7 @@ export type TurnInput =
       /** Extra context blocks (attached files), sent before the text. */
       context?: string[];
       /** Images the person pasted, sent before the text. */
-      images?: Array<{ mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }>;
+      images?: Array<{ mimeType: ImageMime; data: string }>;
     }
   /** Several messages at once (an MCP prompt's, roles kept): alternating, the first and the last the person's. */
   | { messages: Anthropic.MessageParam[] }
@@ -177,7 +178,7 @@ export class Agent {
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
         const results = await this.runTools(turnId, uses, emit, signal, refusals);
-        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name]))) });
+        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), textLimitsFor(this.options.contextWindow)) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
       const note = `Stopped after ${maxIterations} model calls in one turn (${settings.maxIterations}). Send "continue" to go on.`;

@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { base64Bytes, formatBytes } from '../../common/byte-size';
-import { messageOf } from '../mcp/errors';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ToolHost } from './types';
+import { isImageMime } from '../../shared/image-types';
+import { messageOf } from '../../common/error-message';
 
 /** What the resource tools need of the MCP host besides its tools (McpHub provides it). */
 export interface ResourceHost extends ToolHost {
@@ -20,7 +21,6 @@ export const READ_RESOURCE = 'read_mcp_resource';
 /** The server the chat's tool card names for them. */
 export const HOST_SERVER = 'mcp-agent';
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** A listing longer than this is cut (the result caps would cut it anyway; this says how to narrow it). */
 const MAX_LISTED = 500;
 
@@ -120,7 +120,7 @@ function contentOf(c: ReadResourceResult['contents'][number]): CallToolResult['c
   const type = c.mimeType ?? ('text' in c ? 'text/plain' : 'application/octet-stream');
   if ('text' in c && typeof c.text === 'string') return { type: 'text', text: `Resource ${c.uri} (${type}):\n${c.text}` };
   const blob = 'blob' in c && typeof c.blob === 'string' ? c.blob : '';
-  if (IMAGE_TYPES.has(type)) return { type: 'image', mimeType: type, data: blob };
+  if (isImageMime(type)) return { type: 'image', mimeType: type, data: blob };
   return { type: 'text', text: `[resource ${c.uri}: ${formatBytes(base64Bytes(blob))} of ${type}, binary, not shown]` };
 }
 

@@ -1,9 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolContent } from '../../shared/protocol';
 import type { CallToolResult } from '../mcp/types';
+import { isImageMime } from '../../shared/image-types';
 
 type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>;
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /**
  * Converts an MCP tool result into what the model receives and what the chat shows.
@@ -23,7 +23,7 @@ export function convertToolResult(result: CallToolResult): { forModel: ToolResul
         addText(item.text);
         break;
       case 'image':
-        if (IMAGE_TYPES.has(item.mimeType)) {
+        if (isImageMime(item.mimeType)) {
           forModel.push({
             type: 'image',
             source: { type: 'base64', media_type: item.mimeType as 'image/png', data: item.data },

@@ -18,6 +18,7 @@ import { titleFrom, writeMeta, type ChatMeta } from './chat-meta';
 import { CHAT_FORMAT, migrate } from './chat-format';
 import { promptConversation } from './prompt-messages';
 import { promptCommand } from './slash-commands';
+import { messageOf } from '../../common/error-message';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
 export interface TurnConfig {
@@ -264,7 +265,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       if (changed && turnId) this.record(checkpointEvent(turnId, changed));
       return status;
     } catch (err) {
-      this.notice('error', `The turn failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.notice('error', `The turn failed: ${messageOf(err)}`);
       return 'error';
     } finally {
       this.running = undefined;

@@ -4,11 +4,11 @@ import { base64Bytes, formatBytes } from '../../common/byte-size';
 import { mergeConsecutive } from '../agent/history-repair';
 import { RESULT_LIMITS } from '../agent/result-caps';
 import { headOf } from '../agent/text-cut';
+import { isImageMime } from '../../shared/image-types';
 
 type PromptMessage = GetPromptResult['messages'][number];
 type Role = 'user' | 'assistant';
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** How much of each message the chat shows (the model gets all of it, within RESULT_LIMITS). */
 const SHOWN_CHARS = 4000;
 
@@ -45,7 +45,7 @@ function blocksFor(m: PromptMessage): Anthropic.ContentBlockParam[] {
     case 'text':
       return [{ type: 'text', text: capText(c.text) }];
     case 'image':
-      if (fromPerson && IMAGE_TYPES.has(c.mimeType) && c.data.length <= RESULT_LIMITS.imageBytes) {
+      if (fromPerson && isImageMime(c.mimeType) && c.data.length <= RESULT_LIMITS.imageBytes) {
         return [{ type: 'image', source: { type: 'base64', media_type: c.mimeType as 'image/png', data: c.data } }];
       }
       return [{ type: 'text', text: `[image of type ${c.mimeType}, ${formatBytes(base64Bytes(c.data))}, not shown]` }];
@@ -60,7 +60,7 @@ function blocksFor(m: PromptMessage): Anthropic.ContentBlockParam[] {
         return [{ type: 'text', text: `<resource uri="${attr(r.uri)}" mimeType="${attr(type)}">\n${capText(r.text)}\n</resource>` }];
       }
       const blob = 'blob' in r && typeof r.blob === 'string' ? r.blob : '';
-      if (fromPerson && IMAGE_TYPES.has(type) && blob.length <= RESULT_LIMITS.imageBytes) {
+      if (fromPerson && isImageMime(type) && blob.length <= RESULT_LIMITS.imageBytes) {
         return [
           { type: 'text', text: `[resource ${r.uri}, ${type}:]` },
           { type: 'image', source: { type: 'base64', media_type: type as 'image/png', data: blob } },

@@ -1,5 +1,5 @@
 import type { HubTool, ServerStatus } from '../mcp/types';
-import { messageOf } from '../mcp/errors';
+import { messageOf } from '../../common/error-message';
 
 /** What the slash commands read of the MCP host (McpHub provides it). */
 export interface SlashHub {

@@ -23,7 +23,7 @@ import type { Carrier, TransportKind } from './transport/carrier';
 import { clientCapabilities, type ServerLogSink } from './client/client-handlers';
 import type { ConnectionEvents, ConnectionOptions } from './connection-types';
 import { installClientHandlers } from './client/client-requests';
-import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
+import { McpRequestError, McpStartError, ServerExited, describeExit, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
@@ -35,6 +35,7 @@ import { runAsTask } from './hub/tool-names';
 import { callToolAsTask } from './tasks';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
+import { messageOf } from '../../common/error-message';
 
 export type { ConnectionEvents, ConnectionOptions } from './connection-types';
 

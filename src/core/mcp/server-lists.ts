@@ -1,8 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ServerExited, messageOf } from './errors';
+import { ServerExited } from './errors';
 import { listPrompts, listResources, listResourceTemplates, listToolsLeniently } from './offer-lists';
+import { messageOf } from '../../common/error-message';
 
 export type ListKind = 'tools' | 'resources' | 'prompts';
 

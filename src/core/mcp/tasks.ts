@@ -18,7 +18,8 @@ import {
   type Progress,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpRequestError, messageOf, seconds } from './errors';
+import { McpRequestError, seconds } from './errors';
+import { messageOf } from '../../common/error-message';
 
 /** Polling faster than this is the server asking for a busy loop; slower than this leaves the card stale. */
 const MIN_POLL_MS = 20;

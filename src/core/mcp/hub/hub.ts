@@ -1,12 +1,13 @@
 import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerLogSink, SinkLevel } from '../client/client-handlers';
+import type { ServerLogSink } from '../client/client-handlers';
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from '../connection';
-import { McpRequestError, McpStartError, messageOf, seconds, type McpFailureKind } from '../errors';
+import { McpRequestError, McpStartError, seconds, type McpFailureKind } from '../errors';
 import { capFairly, needsTasks, qualifyTools } from './tool-names';
 import { TypedEmitter } from '../typed-emitter';
 import { entryStatus, hubLog, retryable, type Entry } from './hub-entry';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
+import { messageOf } from '../../../common/error-message';
 
 export interface HubOptions {
   /** Passed to every connection (timeouts, roots, limits, log). */
@@ -67,7 +68,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    for (const entry of this.entries.values()) this.launch(entry);
+    // launch() settles every failure into the entry's state: nothing is lost by not awaiting it here.
+    for (const entry of this.entries.values()) void this.launch(entry);
   }
 
   /** Resolves once no server is starting (each is ready, in error or stopped). */
@@ -179,7 +181,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       return;
     }
     this.logLevel = level;
-    await Promise.all([...this.entries.values()].map((e) => e.conn?.setLogLevel(this.levelOf(e.config.name))));
+    await Promise.all([...this.entries.values()].flatMap((e) => (e.conn ? [e.conn.setLogLevel(this.levelOf(e.config.name))] : [])));
   }
 
   private levelOf(server: string): LoggingLevel | undefined {
@@ -209,7 +211,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
   /** Changes the roots every server is offered and tells the running ones. */
   async setRoots(dirs: string[]): Promise<void> {
     this.roots = [...dirs];
-    await Promise.all([...this.entries.values()].map((e) => e.conn?.setRoots(dirs)));
+    await Promise.all([...this.entries.values()].flatMap((e) => (e.conn ? [e.conn.setRoots(dirs)] : [])));
   }
 
   /** Applies a new set of configs: removed servers stop, changed ones restart, new ones start. */
