@@ -16,6 +16,14 @@ import { SubServers } from './sub-servers';
 /** How long exit waits for running turns to save their state as interrupted. */
 const STOP_GRACE_MS = 5_000;
 
+/**
+ * What `${VAR}` in a definition's own servers may read: a workspace's file never gets the Anthropic key or
+ * endpoint into a program it chose, even one the person agreed to start.
+ */
+function withoutAnthropic(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('ANTHROPIC_')));
+}
+
 /** What every connection to this process shares: one session store, runner, set of sub-servers and query sessions. */
 export interface OrchestratorCore {
   workspace: string;
@@ -66,7 +74,7 @@ export function createOrchestratorCore(
       return p;
     }));
   const agents = async (): Promise<AgentCatalog> =>
-    (await import('./agent-definitions')).loadAgents({ workspace, personServers: [...(await personServers()).configs.keys()], env: process.env });
+    (await import('./agent-definitions')).loadAgents({ workspace, personServers: [...(await personServers()).configs.keys()], env: withoutAnthropic(process.env) });
   const consent = new ServerConsent(config.trustWorkspaceServers, config.approve);
   const requireKey = (): void => {
     if (!config.apiKey) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
