@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
-import { serveHttp } from './http-serve';
 import { enableLogging } from './server-log';
 import { trackStdioLifetime } from './stdio-lifetime';
 import { answerUnreadableMessages } from './unreadable-messages';
@@ -115,6 +114,9 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
   const token = process.env[HTTP_TOKEN_ENV] || undefined;
   let serving;
   try {
+    // Loaded only for --http: its SDK transport brings @hono/node-server, whose first touch of the global
+    // Request/Response loads Node's fetch (undici): about 8 MiB a stdio server would carry unused.
+    const { serveHttp } = await import('./http-serve');
     serving = await serveHttp({ port, token, build: () => withLogging(name, build(workspace)), log: (line) => process.stderr.write(`${name}: ${line}\n`) });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -40,8 +40,8 @@ export interface TaskCall {
   requestTimeoutMs: number;
   /** Progress as notifications/progress reports it, and the task's status message when it changes. */
   onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
-  /** Rejects when the server goes away; every wait races against it. */
-  ended: Promise<never>;
+  /** `p`, failed if the server goes away first; every wait goes through it (session-end.ts). */
+  untilEnded<T>(p: Promise<T>): Promise<T>;
 }
 
 /** What a card shows for a status the server gave no message for. */
@@ -139,7 +139,7 @@ function pollMs(asked: number | undefined): number {
 }
 
 function race<T>(p: Promise<T>, call: TaskCall): Promise<T> {
-  return Promise.race([p, call.ended]);
+  return call.untilEnded(p);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
