@@ -165,7 +165,7 @@ describe('sampling and elicitation cards in the real chat', { timeout: 600_000 }
           const card = chat.locator('.ask-card[data-kind="sampling"][data-state="pending"]');
           await card.waitFor({ state: 'visible', timeout: 60_000 });
           assert.equal(await vs.activityIcon().getAttribute('aria-selected'), 'true', 'the chat is on screen again');
-          await vs.page.locator('.part.sidebar .pane-header .title', { hasText: /^Chat$/i }).waitFor();
+          await vs.chatFrame().locator('#input').waitFor({ state: 'visible' });
           t.diagnostic(`screenshot: ${await vs.screenshot('revealed-for-question')}`);
           await card.locator('button[data-answer="once"]').click();
           await chat.getByText('The tool is done.').nth(5).waitFor({ timeout: 60_000 });
