@@ -129,8 +129,8 @@ export class Transcript {
       case 'approval_request': return this.approvalRequest(e);
       case 'approval':
         this.approvals.get(e.callId)?.decide(e.decision);
-        // Allowed: it runs now. Denied: it stays unstarted until its error result arrives.
-        if (e.decision !== 'deny') this.tools.get(e.callId)?.setStatus('running');
+        // Allowed: it runs now. Denied: it never runs.
+        this.tools.get(e.callId)?.setStatus(e.decision === 'deny' ? 'denied' : 'running');
         return;
       case 'turn_end': return this.turnEnd(e);
       case 'notice': return this.notice(e);
@@ -185,7 +185,10 @@ export class Transcript {
   }
 
   private toolResult(e: EventOf<'tool_result'>): void {
-    this.tools.get(e.callId)?.setResult(e.isError, e.content, e.durationMs);
+    const card = this.tools.get(e.callId);
+    // The approval's answer is the record of the person's decision: a denied call is shown as that, not as a failure.
+    if (e.isError && this.approvals.get(e.callId)?.isDenied) card?.setDenied(e.content);
+    else card?.setResult(e.isError, e.content, e.durationMs);
   }
 
   private approvalRequest(e: EventOf<'approval_request'>): void {

@@ -19,6 +19,8 @@ function oneLine(value: unknown, max = 200): string {
 export class CliRenderer {
   private midLine = false;
   private names = new Map<string, string>();
+  /** Calls the person denied: their result is a decision, not an error, and is not printed as one. */
+  private denied = new Set<string>();
   private readonly stream = new StreamEscaper();
 
   constructor(
@@ -41,10 +43,13 @@ export class CliRenderer {
         this.names.set(e.callId, safe(`${e.server}__${e.tool}`));
         this.line(dim(`[tool] ${this.names.get(e.callId)} ${safe(oneLine(e.input))}`, this.color));
         break;
+      case 'approval':
+        if (e.decision === 'deny') this.denied.add(e.callId);
+        break;
       case 'tool_result': {
         const name = this.names.get(e.callId) ?? 'tool';
         const text = e.content.map((c) => (c.type === 'text' ? c.text : `[${c.mimeType} image]`)).join(' ');
-        const label = e.isError ? red(`[error] ${name}`, this.color) : dim(`[result] ${name}`, this.color);
+        const label = e.isError && this.denied.has(e.callId) ? dim(`[denied] ${name}`, this.color) : e.isError ? red(`[error] ${name}`, this.color) : dim(`[result] ${name}`, this.color);
         this.line(`${label} ${dim(`(${e.durationMs} ms)`, this.color)} ${safe(oneLine(text))}`);
         break;
       }

@@ -78,7 +78,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   private eventList: ChatEvent[] = [];
   private history: Anthropic.MessageParam[] = [];
   private running: AbortController | undefined;
-  private readonly pending = new Map<string, (d: ApprovalDecision) => void>();
+  private readonly pending = new Map<string, (d: ApprovalDecision, decided?: boolean) => void>();
   private meta: ChatMeta;
   private metaWrite: Promise<void> = Promise.resolve();
   /** What may leave the machine: the hosts the person named are read from this chat's own messages. */
@@ -268,7 +268,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       return 'error';
     } finally {
       this.running = undefined;
-      for (const settle of this.pending.values()) settle('deny');
+      for (const settle of this.pending.values()) settle('deny', false);
       this.pending.clear();
       this.emit('busy', false);
       const failed = this.deps.store.events.lastError ?? this.deps.store.messages.lastError;
@@ -278,14 +278,16 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   private askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     return new Promise<ApprovalDecision>((resolve) => {
-      const settle = (decision: ApprovalDecision): void => {
+      /** `decided`: the person answered (recorded); else the turn ended first, and the card says there was no decision. */
+      const settle = (decision: ApprovalDecision, decided = true): void => {
         if (!this.pending.delete(request.callId)) return;
         signal.removeEventListener('abort', onAbort);
         this.deps.onApprovalSettled?.(request);
-        this.record({ kind: 'approval', callId: request.callId, decision });
+        if (decided) this.record({ kind: 'approval', callId: request.callId, decision });
         resolve(decision);
       };
-      const onAbort = (): void => settle('deny');
+      // Stopping the turn is not denying the call: nothing is recorded as the person's answer.
+      const onAbort = (): void => settle('deny', false);
       this.pending.set(request.callId, settle);
       signal.addEventListener('abort', onAbort, { once: true });
       this.record({
