@@ -3,7 +3,7 @@
  * schema before it touches the DOM; everything sent back is a typed WebviewMessage.
  */
 import './zod-csp';
-import { hostMessageSchema, type ChatState, type HostMessage } from '../../src/shared/protocol';
+import { hostMessageSchema, type ChatEvent, type ChatState, type HostMessage } from '../../src/shared/protocol';
 import { Correlator } from '../../src/shared/requests';
 import { AskCards } from './ask-cards';
 import { Composer } from './composer';
@@ -15,6 +15,7 @@ import { usageTotal } from '../../src/shared/usage-format';
 import { Transcript } from './transcript';
 import { connectHost } from './vscode-api';
 import { createWelcome } from './welcome';
+import { WorkingLine } from './working-line';
 import './styles/base.css';
 import './styles/markdown.css';
 import './styles/highlight.css';
@@ -24,6 +25,7 @@ import './styles/results.css';
 import './styles/notices.css';
 import './styles/composer.css';
 import './styles/asks.css';
+import './styles/working.css';
 
 interface SavedState {
   draft?: string;
@@ -107,7 +109,8 @@ const transcript = new Transcript(messages, {
   },
 });
 
-scroller.append(welcome, messages, asks.el);
+const working = new WorkingLine((text) => announce(text, false));
+scroller.append(welcome, messages, working.el, asks.el);
 root.replaceChildren(h('div', { class: 'chat' }, statusArea, h('div', { class: 'scroll-area' }, scroller, jumpLatest), composer.el), announcer, alerter);
 
 document.addEventListener('keydown', (e) => {
@@ -124,11 +127,15 @@ function applyState(state: ChatState): void {
   if (state.hasKey && hadKey !== true) transcript.keySet();
   hadKey = state.hasKey;
   composer.setBusy(state.busy);
+  working.setBusy(state.busy);
   const u = state.chat?.usage;
   const total = u && u.input + u.output + u.cacheRead + u.cacheWrite > 0 ? `chat: ${usageTotal(u, state.chat?.unpricedTurns)}` : '';
   composer.setModel(state.model);
   composer.setHint([state.workspaceName, total].filter(Boolean).join(' · '));
 }
+
+/** Events that show the turn at work (or its end) themselves: the working line steps aside for them. */
+const SHOWS_WORK = new Set<ChatEvent['kind']>(['assistant_text', 'thinking', 'tool_call', 'approval_request', 'compaction', 'turn_end']);
 
 function handle(msg: HostMessage): void {
   switch (msg.type) {
@@ -139,8 +146,15 @@ function handle(msg: HostMessage): void {
       composer.remember(msg.events.flatMap((e) => (e.kind === 'user' ? [e.text] : [])));
       if (hadKey) transcript.keySet();
       return;
-    case 'event': return transcript.apply(msg.event);
-    case 'delta': return transcript.delta(msg.turnId, msg.blockId, msg.text);
+    case 'event':
+      if (SHOWS_WORK.has(msg.event.kind)) working.quiet();
+      return transcript.apply(msg.event);
+    case 'delta':
+      working.quiet();
+      return transcript.delta(msg.turnId, msg.blockId, msg.text);
+    case 'activity':
+      working.show(msg.activity);
+      return pin.follow();
     case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
     case 'attach': return composer.attach(msg.path, msg.label);
     case 'response': return requests.settle(msg);

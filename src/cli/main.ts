@@ -61,7 +61,7 @@ async function main(): Promise<number> {
 
   const output = new MutableOutput(process.stdout);
   const rl = createInterface({ input: process.stdin, output, terminal: process.stdin.isTTY === true });
-  const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true);
+  const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true, process.stderr);
   const lines = lineReader(rl);
   // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
   rl.on('SIGINT', () => onInterrupt(rl));

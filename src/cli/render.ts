@@ -1,5 +1,6 @@
 import type { AgentOutput } from '../core/agent/types';
 import { escapeControls as safe, StreamEscaper } from './escape';
+import { activityText } from '../shared/activity-text';
 
 const dim = (s: string, color: boolean): string => (color ? `\x1b[2m${s}\x1b[0m` : s);
 const red = (s: string, color: boolean): string => (color ? `\x1b[31m${s}\x1b[0m` : s);
@@ -26,6 +27,8 @@ export class CliRenderer {
   constructor(
     private readonly out: NodeJS.WritableStream,
     private readonly color: boolean,
+    /** Where the API's retries are said (stderr), so a wait after a 529 is never silence. */
+    private readonly status?: NodeJS.WritableStream,
   ) {}
 
   handle(output: AgentOutput): void {
@@ -37,6 +40,12 @@ export class CliRenderer {
       return;
     }
     if (output.type === 'progress') return; // a terminal line per progress tick would drown the output
+    if (output.type === 'activity') {
+      // Only the retries: a line per request or thinking block would drown the answer.
+      const a = output.activity;
+      if (a.kind === 'retry') this.status?.write(`mcp-agent: ${activityText(a, a.waitMs / 1000)}\n`);
+      return;
+    }
     const e = output.event;
     switch (e.kind) {
       case 'tool_call':

@@ -66,6 +66,8 @@ export class ChatController implements vscode.Disposable {
   /** The pages showing the chat (side bar, editor tab). */
   private readonly views = new ChatViews();
   private hasKey = false;
+  /** What the running turn waits for now, for a page that loads mid-turn (it would otherwise show only "Working…"). */
+  private activity: Extract<HostMessage, { type: 'activity' }> | undefined;
   private pages: { visible(): boolean; reveal(): Promise<void> } | undefined;
   /** What each turn runs with: settings, key, model. */
   private readonly turns: TurnSettings;
@@ -129,6 +131,7 @@ export class ChatController implements vscode.Disposable {
         from.post({ type: 'state', state: this.state() });
         from.post({ type: 'replay', events: pageEvents(session.events) });
         for (const m of this.deps.asks?.pending() ?? []) from.post(m);
+        if (session.busy && this.activity) from.post(this.activity);
         this.views.markReady(from);
         return;
       }
@@ -356,11 +359,18 @@ export class ChatController implements vscode.Disposable {
   private show(session: ChatSession, replay = true): void {
     for (const off of this.unsubscribe.splice(0)) off();
     this.session = session;
+    this.activity = undefined;
     this.opening = Promise.resolve(session);
     this.unsubscribe.push(
       session.on('event', (event) => this.views.broadcast({ type: 'event', event })),
-      session.on('transient', (output) => this.views.broadcast(output)),
-      session.on('busy', () => this.postState()),
+      session.on('transient', (output) => {
+        if (output.type === 'activity') this.activity = output;
+        this.views.broadcast(output);
+      }),
+      session.on('busy', (busy) => {
+        if (!busy) this.activity = undefined;
+        this.postState();
+      }),
       session.on('meta', () => {
         this.postState();
         this.chatsChanged.fire();

@@ -107,4 +107,12 @@ export const STAGES: Stage[] = [
     ],
     ready: '.turn-end button[data-action="retry"]',
   },
+  {
+    name: 'working',
+    messages: [
+      { type: 'state', state: { ...readyState, busy: true } },
+      { type: 'activity', turnId: 't5', activity: { kind: 'retry', reason: 'overloaded', status: 529, waitMs: 600_000, attempt: 2, attempts: 3 } },
+    ],
+    ready: '.working[data-kind="retry"]',
+  },
 ];

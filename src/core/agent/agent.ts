@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ApiError, type ModelClient } from './model-client';
 import { randomUUID } from 'node:crypto';
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent, TurnActivity } from '../../shared/protocol';
 import type { HubTool } from '../mcp/types';
 import { describeApiError, errorAction } from './api-errors';
 import type { ApprovalStore } from '../tool-call/approval-policy';
@@ -18,6 +18,7 @@ import { costOf } from '../usage/prices';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
 import { unrunnableCalls } from './unrunnable-calls';
+import { blockActivity, watchAttempts } from './turn-activity';
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
@@ -145,11 +146,11 @@ export class Agent {
     try {
       for (let iteration = 0; iteration < maxIterations; iteration++) {
         const tools = this.options.host.tools();
-        await this.fitWindow(turnId, tools, event, signal);
+        await this.fitWindow(turnId, tools, emit, signal);
         const reply = await this.streamReply(turnId, iteration, tools, emit, signal).catch(async (err: unknown) => {
           // The estimate was short (a tokenizer counts differently): compact now and ask once more.
           if (!promptTooLong(err) || !this.options.contextWindow || signal.aborted) throw err;
-          await this.fitWindow(turnId, tools, event, signal, true);
+          await this.fitWindow(turnId, tools, emit, signal, true);
           return this.streamReply(turnId, iteration, tools, emit, signal);
         });
         this.push({ role: 'assistant', content: reply.message.content as Anthropic.ContentBlockParam[] });
@@ -246,7 +247,7 @@ export class Agent {
    * window: the size is the last request's as the API counted it, plus an estimate of what was
    * added since (or all of it estimated, before the first request).
    */
-  private async fitWindow(turnId: string, tools: HubTool[], event: (e: ChatEvent) => void, signal: AbortSignal, force = false): Promise<void> {
+  private async fitWindow(turnId: string, tools: HubTool[], emit: (out: AgentOutput) => void, signal: AbortSignal, force = false): Promise<void> {
     const window = this.options.contextWindow;
     if (!window) return;
     const system = this.systemText(tools);
@@ -254,13 +255,14 @@ export class Agent {
       ? this.lastPrompt.tokens + estimateTokens(this.history.slice(this.lastPrompt.messages))
       : estimateTokens(system) + estimateTokens(tools.map((t) => t.tool)) + estimateTokens(this.history);
     if (!force && estimate <= window * COMPACT_AT) return;
+    emit({ type: 'activity', turnId, activity: { kind: 'compacting' } });
     const done = await compact(this.options.client, { model: this.options.model, system, window }, this.history, signal);
     if (!done) return;
     this.count(usageOf(done.usage));
     this.history.splice(0, this.history.length, ...done.messages);
     this.lastPrompt = undefined;
     this.options.onCompact?.(this.history);
-    event({ kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter });
+    emit({ type: 'event', event: { kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter } });
   }
 
   private systemText(tools: HubTool[]): string {
@@ -283,9 +285,10 @@ export class Agent {
     }));
     const mark = this.options.promptCaching === false ? withoutCaching : withCacheBreakpoints;
     const effort = this.options.effort ? { output_config: { effort: this.options.effort } } : {};
+    const activity = (a: TurnActivity): void => emit({ type: 'activity', turnId, activity: a });
     const stream = await this.options.client.messages.create(
       { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...effort, ...mark(definitions, this.systemText(tools), this.history) },
-      { signal },
+      { signal, middleware: [watchAttempts(this.options.client.maxRetries, signal, activity)] },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
     const partial = { turnId, texts: new Map<string, string>() };
@@ -294,6 +297,9 @@ export class Agent {
       const id = blockId(index);
       partial.texts.set(id, (partial.texts.get(id) ?? '') + text);
       emit({ type: 'delta', turnId, blockId: id, text });
+    }, (block) => {
+      const a = blockActivity(block, (name) => resolveTool(this.options.host, name)?.tool.name ?? name);
+      if (a) activity(a);
     });
     this.partial = undefined;
     const used = usageOf(reply.message.usage);
