@@ -70,6 +70,12 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
         messages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(20_000) })).max(200),
       })
       .optional(),
+    /**
+     * Where the message sits in the conversation the model sees (message-spans.ts): its messages are [from, to),
+     * so an edit goes back to `from` and a regenerate to `to`. No `from` once a compaction summarised what was
+     * before it; absent in chats saved before messages could be edited, and for a message no turn ran for.
+     */
+    span: z.object({ from: z.number().int().nonnegative().optional(), to: z.number().int().positive() }).optional(),
   }),
   z.object({ kind: z.literal('assistant_text'), turnId: id, blockId: id, text: z.string() }),
   /** The model's thinking before a reply (shown collapsed). */
