@@ -26,6 +26,7 @@ import './styles/notices.css';
 import './styles/composer.css';
 import './styles/asks.css';
 import './styles/working.css';
+import './styles/message-actions.css';
 
 interface SavedState {
   draft?: string;
@@ -87,6 +88,8 @@ const asks = new AskCards({
 const welcome = createWelcome((prompt) => composer.fill(prompt));
 const transcript = new Transcript(messages, {
   onCopy: (text) => host.post({ type: 'copy', text }),
+  onEdit: (id, text) => requests.request('editMessage', { id, text }),
+  onRegenerate: (id) => requests.request('regenerate', { id }),
   onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
   onRestore: (turnId) => host.post({ type: 'restore', turnId }),
   onReview: (callId) => host.post({ type: 'reviewEdit', callId }),
@@ -128,6 +131,8 @@ function applyState(state: ChatState): void {
   hadKey = state.hasKey;
   composer.setBusy(state.busy);
   working.setBusy(state.busy);
+  // Going back to a message waits until the turn is over (the host would refuse).
+  root.classList.toggle('turn-running', state.busy);
   const u = state.chat?.usage;
   const total = u && u.input + u.output + u.cacheRead + u.cacheWrite > 0 ? `chat: ${usageTotal(u, state.chat?.unpricedTurns)}` : '';
   composer.setModel(state.model);

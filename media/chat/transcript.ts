@@ -13,8 +13,9 @@ import { stats } from './stats';
 import { TextBlock } from './text-block';
 import { ToolCard, type OpenImage } from './tool-card';
 import { actionButtons, retireActions } from './turn-actions';
+import { answerActions, userActions, type MessageActionDeps } from './message-actions';
 
-export interface TranscriptDeps {
+export interface TranscriptDeps extends MessageActionDeps {
   onCopy: CopyHandler;
   /** A file named in an answer, to open in the editor (at the line, when given). */
   onOpenFile: (path: string, line: number | undefined) => void;
@@ -54,6 +55,9 @@ export class Transcript {
   private readonly blockOf = new WeakMap<Element, TextBlock>();
   /** An action row (Retry, Set API Key, Continue) may be on the page: the next event retires it. */
   private actionsShown = false;
+  /** The person's message the turns from here on answer, when the chat can go back to it (regenerate). */
+  private question: string | undefined;
+  private readonly questionOf = new Map<string, string | undefined>();
 
   constructor(readonly el: HTMLElement, private readonly deps: TranscriptDeps) {
     this.batcher = new FrameBatcher(() => deps.onChange());
@@ -71,6 +75,8 @@ export class Transcript {
     this.approvals.clear();
     this.lastTurn = undefined;
     this.actionsShown = false;
+    this.question = undefined;
+    this.questionOf.clear();
     this.el.replaceChildren();
   }
 
@@ -144,7 +150,11 @@ export class Transcript {
       ? h('div', { class: 'attachments' }, ...e.attachments.map((p) => h('span', { class: 'attachment-chip readonly', attrs: { title: p } }, icon('file'), h('span', { class: 'chip-label', text: basename(p) }))))
       : null;
     const body = e.prompt ? promptMessages(e.prompt) : h('div', { class: 'user-text', text: e.text });
-    this.el.append(h('div', { class: 'msg user', attrs: { 'data-id': e.id } }, chips, body));
+    const bubble = h('div', { class: 'msg user', attrs: { 'data-id': e.id } }, chips, body);
+    this.el.append(bubble);
+    // A prompt's messages are the server's: its answer can be asked for again, the prompt itself not edited here.
+    if (e.span?.from !== undefined && !e.prompt) this.el.append(userActions(bubble, e.id, e.text, this.deps));
+    this.question = e.span ? e.id : undefined;
     // A new question starts a new visual group even if the next turn id is unknown yet.
     this.lastTurn = undefined;
   }
@@ -154,6 +164,7 @@ export class Transcript {
     if (!turn) {
       turn = h('div', { class: 'msg assistant', attrs: { 'data-turn-id': turnId } });
       this.turns.set(turnId, turn);
+      this.questionOf.set(turnId, this.question);
       this.el.append(turn);
     }
     this.lastTurn = turn;
@@ -224,6 +235,10 @@ export class Transcript {
     }
     turn.append(marker);
     if (e.usage) turn.append(turnUsage(e.usage));
+    const blocks = [...turn.querySelectorAll('.markdown')].flatMap((el) => this.blockOf.get(el) ?? []);
+    const question = this.questionOf.get(e.turnId);
+    const markdown = blocks.length > 0 ? (): string => blocks.map((b) => b.source).join('\n\n') : undefined;
+    if (markdown || question) turn.append(answerActions(markdown, question, this.deps));
   }
 
   /** A turn that changed files can be undone from its message; what its checkpoint could not keep is said there. */

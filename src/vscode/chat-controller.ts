@@ -14,7 +14,9 @@ import { ChatSession } from '../core/chat/chat-session';
 import { pageEvents } from '../core/chat/chat-format';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
-import { answer, type RequestHandlers } from '../shared/requests';
+import { answer, type GoneBack, type RequestHandlers } from '../shared/requests';
+import { goBack } from './message-rewind';
+import type { RewindMode } from '../core/chat/message-spans';
 import { readMessageAttachments } from '../core/chat/attachments';
 import { withResourceTools } from '../core/agent/resource-tools';
 import { completeSlash } from '../core/chat/slash-completions';
@@ -119,7 +121,16 @@ export class ChatController implements vscode.Disposable {
   private readonly requests: RequestHandlers = {
     completeMentions: ({ query }) => (this.deps.workspace ? completeMentions(this.deps.workspace, query) : []),
     completeSlash: ({ text }) => completeSlash(text, this.deps.hub),
+    editMessage: ({ id, text }) => this.goBack(id, 'edit', text),
+    regenerate: ({ id }) => this.goBack(id, 'regenerate'),
   };
+
+  /** Edit and resend, or regenerate an answer (message-rewind.ts). */
+  private async goBack(id: string, mode: RewindMode, text?: string): Promise<GoneBack> {
+    const session = await this.current();
+    const config = await this.turns.config();
+    return goBack({ session, checkpoints: this.checkpoints, config, send: (t, a, i) => this.send(t, a, i) }, id, mode, text);
+  }
 
   async handle(message: WebviewMessage, from: ViewConnection): Promise<void> {
     switch (message.type) {
@@ -371,6 +382,7 @@ export class ChatController implements vscode.Disposable {
         if (!busy) this.activity = undefined;
         this.postState();
       }),
+      session.on('rewound', (events) => this.views.broadcast({ type: 'replay', events: pageEvents(events) })),
       session.on('meta', () => {
         this.postState();
         this.chatsChanged.fire();
