@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, lazyBundles, lazySplit } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -26,24 +27,38 @@ const node = {
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
+/** What ships and runs as its own process (the extension host, the CLI, each server). */
+const shipped = { ...node, plugins: [asciiSource, lazyAjv] };
+
 const servers = readdirSync('servers').filter(
   (d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')),
 );
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   {
-    ...node,
+    ...shipped,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    // What activation does not need loads from dist/lazy/ on first use; import() becomes require(), as VS Code loads extensions.
+    plugins: [...shipped.plugins, lazySplit],
+    supported: { 'dynamic-import': false },
+  },
+  ...lazyBundles(shipped, 'dist/lazy'),
+  {
+    ...shipped,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
   },
   ...servers.map((name) => ({
-    ...node,
+    ...shipped,
+    ...(production ? SERVER_MINIFY : {}),
     entryPoints: [`servers/${name}/main.ts`],
     outfile: `dist/servers/${name}.js`,
   })),
+  ...SERVER_WORKERS.map(({ entry, file }) => ({ ...shipped, ...(production ? SERVER_MINIFY : {}), entryPoints: [entry], outfile: `dist/servers/${file}` })),
   {
     ...common,
     platform: 'browser',

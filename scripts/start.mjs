@@ -27,8 +27,24 @@ function run(cmd, args) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
+/** The newest modification time under `dir` (0 when it is missing). */
+function newest(dir) {
+  if (!existsSync(dir)) return 0;
+  const st = lstatSync(dir);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return readdirSync(dir).reduce((m, name) => Math.max(m, newest(join(dir, name))), st.mtimeMs);
+}
+
+/** Builds only when a source, the build script or the dependencies changed since the bundles were made. */
 function build() {
   if (!existsSync(join(root, 'node_modules', 'esbuild'))) run('npm', ['ci']);
+  const outputs = ['dist/extension.js', 'dist/cli.js', 'dist/webview/chat.js', ...['workspace', 'web', 'research', 'orchestrator'].map((s) => `dist/servers/${s}.js`)];
+  const built = Math.min(...outputs.map((f) => (existsSync(join(root, f)) ? lstatSync(join(root, f)).mtimeMs : 0)));
+  const sources = Math.max(...['src', 'media', 'servers', 'esbuild.mjs', 'scripts/esbuild-plugins.mjs', 'package-lock.json'].map((p) => newest(join(root, p))));
+  if (built > sources) {
+    say('the build is up to date (nothing changed since the last one)');
+    return;
+  }
   run(process.execPath, ['esbuild.mjs', '--no-tests']);
 }
 
@@ -80,7 +96,7 @@ function linkExtension(extensionsDir) {
   }
 }
 
-async function serve(workspace) {
+async function serve() {
   const extensionsDir = join(demoDir, 'extensions');
   linkExtension(extensionsDir);
   const common = {
@@ -118,7 +134,7 @@ async function main() {
     say('bubblewrap is not installed, so run_code runs without an OS sandbox; `sudo apt-get install bubblewrap` adds it');
   }
   const workspace = prepareWorkspace();
-  const server = await serve(workspace);
+  const server = await serve();
   if (watch) {
     const watcher = spawn(process.execPath, ['esbuild.mjs', '--watch', '--no-tests'], { cwd: root, stdio: 'inherit' });
     process.on('exit', () => watcher.kill());

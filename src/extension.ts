@@ -15,6 +15,8 @@ import { PromptsTree } from './vscode/trees/prompts-tree';
 import { ResourcesTree } from './vscode/trees/resources-tree';
 import { SessionsTree } from './vscode/trees/sessions-tree';
 import { ToolsTree } from './vscode/trees/tools-tree';
+import { WorkspaceToolChoices } from './vscode/tool-choices-store';
+import { registerToolChoiceCommands } from './vscode/tool-choice-commands';
 import { ChatsTree } from './vscode/trees/chats-tree';
 import { OrchestratorClient } from './core/sessions/orchestrator-client';
 import { sessionCommands, SessionTranscripts } from './vscode/session-commands';
@@ -60,8 +62,10 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));
+  const toolChoices = new WorkspaceToolChoices(context.workspaceState);
   const chat = new ChatController({
     history,
+    toolChoices,
     imagesDir: join(storage.fsPath, 'images'),
     checkpointsDir: join(storage.fsPath, 'checkpoints.git'),
     hub,
@@ -86,7 +90,8 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const chatView = new ChatViewProvider(context.extensionUri, chat, log);
   const chatPanel = new ChatPanel(context.extensionUri, chat, log);
   chat.showPagesWith({ visible: () => chatView.visible || chatPanel.visible, reveal: () => chatView.showQuietly() });
-  const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool), manager);
+  const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool), { host: chat.modelTools, choices: toolChoices }, manager);
+  const toolsView = vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true, manageCheckboxStateManually: true });
   const resources = new ResourcesTree(hub);
   const resourceDocs = new ResourceDocuments(hub, join(storage.fsPath, 'images'), log);
   const prompts = new PromptsTree(hub);
@@ -109,7 +114,10 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     new ServerStatusBar(hub, manager),
     chat.onDidChangeApprovals(() => tools.refresh()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, { webviewOptions: { retainContextWhenHidden: true } }),
-    vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true }),
+    toolChoices,
+    toolsView,
+    toolsView.onDidChangeCheckboxState((e) => void tools.onCheckbox(e.items)),
+    ...registerToolChoiceCommands(toolChoices, commandRegistrar(log, keepCommandError)),
     vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources }),
     vscode.window.createTreeView('mcpAgent.prompts', { treeDataProvider: prompts }),
     sessions,
@@ -143,7 +151,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     statesAtActivation: Object.fromEntries(hub.statuses().map((st) => [st.name, st.state])),
     firstSettledMs,
     serverStatuses: () => hub.statuses(),
-    toolNames: () => hub.tools({ max: Infinity }).map((t) => t.qualifiedName),
+    toolNames: () => hub.tools().map((t) => t.qualifiedName),
     serversSettled: () => servers.settled(),
     serversApplied: () => servers.applied(),
     onServersChanged: (listener) => {

@@ -3,15 +3,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-/** Starts an McpConnection to `node <args...>`; resolves once it is ready. */
-export async function openOurs(host, name, args) {
+/**
+ * Starts an McpConnection to `node <args...>`; resolves once it is ready. `callOptions` go with every call
+ * (the agent's: its turn's AbortSignal and a progress callback).
+ */
+export async function openOurs(host, name, args, callOptions = {}) {
   const conn = new host.McpConnection(
     { name, transport: 'stdio', command: process.execPath, args },
     { callTimeoutMs: 120_000, requestTimeoutMs: 60_000 },
   );
   await conn.start();
   return {
-    call: (tool, toolArgs, timeoutMs) => conn.callTool(tool, toolArgs, timeoutMs ? { timeoutMs } : {}),
+    call: (tool, toolArgs, timeoutMs) => conn.callTool(tool, toolArgs, timeoutMs ? { ...callOptions, timeoutMs } : callOptions),
     tools: () => conn.tools,
     close: () => conn.close(),
   };

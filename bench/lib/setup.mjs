@@ -1,7 +1,7 @@
 // What the bench needs before it measures: the project's bundles, our host client as a bundle,
 // and the official filesystem server installed outside the repo.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,7 +26,7 @@ export function buildProject() {
     const needed = [...SERVERS.map(serverBundle), ECHO_SERVER];
     const missing = needed.filter((p) => !existsSync(p));
     const why = String(err.stderr ?? err.message).trim().split('\n').slice(0, 6).join('\n');
-    if (missing.length) throw new Error(`node esbuild.mjs failed and ${missing.join(', ')} is missing:\n${why}`);
+    if (missing.length) throw new Error(`node esbuild.mjs failed and ${missing.join(', ')} is missing:\n${why}`, { cause: err });
     const oldest = Math.min(...needed.map((p) => statSync(p).mtimeMs));
     return { built: false, warning: `node esbuild.mjs failed; measuring the bundles already in dist/ and out/ (built ${new Date(oldest).toISOString()}):\n${why}` };
   }
@@ -38,6 +38,7 @@ export function buildProject() {
  */
 export async function loadHost() {
   const esbuild = await import('esbuild');
+  const { lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
   await esbuild.build({
     stdin: {
       contents: "export { McpConnection } from './src/core/mcp/connection';",
@@ -51,25 +52,39 @@ export async function loadHost() {
     target: 'node20',
     outfile: HOST_BUNDLE,
     logLevel: 'warning',
+    plugins: [lazyAjv],
   });
   return createRequire(import.meta.url)(HOST_BUNDLE);
 }
 
-/** Minified builds of the extension and the webview, as `--production` makes them, into out/bench/min. */
+/**
+ * Minified builds of the extension (with what it loads on first use, dist/lazy/) and the webview, as
+ * `--production` makes them (esbuild.mjs: the same plugins and alias), into out/bench/min.
+ */
 export async function buildMinified() {
   const esbuild = await import('esbuild');
+  const { lazyAjv, lazyBundles, lazySplit } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min');
   const common = { bundle: true, minify: true, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT };
+  const node = {
+    ...common,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+    plugins: [lazyAjv],
+  };
+  const lazy = lazyBundles(node, join(out, 'lazy'));
   await Promise.all([
     esbuild.build({
-      ...common,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
+      ...node,
       entryPoints: ['src/extension.ts'],
       outfile: join(out, 'extension.js'),
       external: ['vscode'],
+      plugins: [lazyAjv, lazySplit],
+      supported: { 'dynamic-import': false },
     }),
+    ...lazy.map((b) => esbuild.build(b)),
     esbuild.build({
       ...common,
       platform: 'browser',
@@ -80,7 +95,41 @@ export async function buildMinified() {
       loader: { '.css': 'css' },
     }),
   ]);
-  return { extension: join(out, 'extension.js'), chat: join(out, 'webview', 'chat.js') };
+  return { extension: join(out, 'extension.js'), lazy: lazy.map((b) => b.outfile), chat: join(out, 'webview', 'chat.js') };
+}
+
+/**
+ * The servers as `--production` builds them (SERVER_MINIFY: whitespace and syntax, names kept), into
+ * out/bench/min/servers, so `start` measures what ships beside the dev build in dist/.
+ */
+export async function buildShippedServers() {
+  const esbuild = await import('esbuild');
+  const { SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
+  const out = join(ROOT, 'out', 'bench', 'min', 'servers');
+  const entries = [
+    ...SERVERS.map((name) => ({ entry: `servers/${name}/main.ts`, file: `${name}.js` })),
+    ...SERVER_WORKERS.filter((w) => SERVERS.includes(w.server)),
+  ];
+  await Promise.all(
+    entries.map(({ entry, file }) =>
+      esbuild.build({
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        legalComments: 'none',
+        logLevel: 'warning',
+        absWorkingDir: ROOT,
+        alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+        plugins: [asciiSource, lazyAjv],
+        ...SERVER_MINIFY,
+        entryPoints: [entry],
+        outfile: join(out, file),
+      }),
+    ),
+  );
+  copyFileSync(join(ROOT, 'dist', 'servers', 'sql-wasm.wasm'), join(out, 'sql-wasm.wasm'));
+  return (name) => join(out, `${name}.js`);
 }
 
 /**

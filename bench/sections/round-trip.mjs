@@ -22,6 +22,11 @@ export async function benchRoundTrip({ host, calls = 2000, warmup = 300, blocks 
     { key: 'rawSdkServer', label: 'raw client ↔ SDK echo server', open: () => rawCaller(ECHO_SERVER, true) },
     { key: 'sdk', label: 'SDK Client + StdioClientTransport ↔ SDK echo server', open: () => openSdk([ECHO_SERVER]) },
     { key: 'ours', label: 'ours: McpConnection ↔ SDK echo server', open: () => openOurs(host, 'echo', [ECHO_SERVER]) },
+    {
+      key: 'oursAgent',
+      label: 'ours, as the agent calls (turn signal, progress callback)',
+      open: () => openOurs(host, 'echo', [ECHO_SERVER], { signal: new AbortController().signal, onProgress: () => undefined }),
+    },
   ];
   const open = [];
   try {
@@ -63,6 +68,7 @@ export async function benchRoundTrip({ host, calls = 2000, warmup = 300, blocks 
     rows,
     notes: [
       `host overhead, ours vs raw pipe at p50: ${fmtRatio(overhead)}; ours vs the SDK Client at p50: ${fmtRatio(ratio(stats.ours.p50, stats.sdk.p50))}`,
+      'the agent passes every call its turn\'s AbortSignal (Stop) and a progress callback, so that row is the path a chat takes',
       'the last column isolates the client: same SDK echo server, our client vs a bare newline-JSON client',
     ],
     data: { calls, warmup, stats, oursVsRawP50: overhead, oursVsSdkP50: ratio(stats.ours.p50, stats.sdk.p50) },

@@ -1,6 +1,6 @@
 // Bundle sizes: the dev build in dist/, a minified build (as --production makes it) and the VSIX.
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ROOT, buildMinified } from '../lib/setup.mjs';
 import { fmtBytes, fmtRatio, ratio } from '../lib/stats.mjs';
 
@@ -11,9 +11,11 @@ export async function benchSizes() {
   const min = await buildMinified();
   const items = [
     { what: 'extension host bundle', dist: 'dist/extension.js', min: min.extension, aim: 800 * KiB, anchor: 1055 * KiB },
+    ...min.lazy.map((file) => ({ what: '  loaded on first use', dist: `dist/lazy/${basename(file)}`, min: file })),
     { what: 'webview chat bundle', dist: 'dist/webview/chat.js', min: min.chat },
     { what: 'server: workspace', dist: 'dist/servers/workspace.js' },
     { what: 'server: web', dist: 'dist/servers/web.js' },
+    { what: '  its HTML-conversion workers', dist: 'dist/servers/web-html-worker.js' },
     { what: 'server: research', dist: 'dist/servers/research.js' },
   ];
   const vsix = size(join(ROOT, 'mcp-agent.vsix'));
@@ -40,6 +42,7 @@ export async function benchSizes() {
     rows,
     notes: [
       'minified = the same entry built with minify (as `npm run package` does) into out/bench/min',
+      'loaded on first use = what activation does not need, each its own bundle in dist/lazy/ (scripts/esbuild-plugins.mjs)',
       'anchor = MCP client + Anthropic SDK + zod minified with `{ z }` imports (targets.md)',
     ],
     data: { files: data, vsixBytes: vsix },

@@ -9,12 +9,12 @@ import { MentionPopup } from './mention-popup';
 import { SlashPopup } from './slash-popup';
 import { SendQueue } from './send-queue';
 import { basename } from './transcript';
+import { isImageMime } from '../../src/shared/image-types';
 
 const MAX_TEXT = 200_000;
 const MAX_ATTACHMENTS = 50;
 const MAX_IMAGES = 5;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const MAX_PATH = 4096;
 
 export interface ComposerDeps {
@@ -189,7 +189,7 @@ export class Composer {
     e.preventDefault();
     for (const file of files) {
       const why =
-        !IMAGE_TYPES.has(file.type) ? `a ${file.type} image cannot be sent (PNG, JPEG, GIF or WebP can)` :
+        !isImageMime(file.type) ? `a ${file.type} image cannot be sent (PNG, JPEG, GIF or WebP can)` :
         file.size > MAX_IMAGE_BYTES ? `the image is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is 5 MB` :
         this.images.size >= MAX_IMAGES ? `at most ${MAX_IMAGES} images go with one message` : undefined;
       if (why) {

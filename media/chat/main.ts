@@ -5,6 +5,7 @@
 import './zod-csp';
 import { hostMessageSchema, type ChatEvent, type ChatState, type HostMessage } from '../../src/shared/protocol';
 import { Correlator } from '../../src/shared/requests';
+import { isImageMime } from '../../src/shared/image-types';
 import { AskCards } from './ask-cards';
 import { Composer } from './composer';
 import { h, icon } from './dom';
@@ -96,7 +97,7 @@ const transcript = new Transcript(messages, {
   onAnnounce: announce,
   onOpenFile: (path, line) => host.post({ type: 'openFile', path, ...(line ? { line } : {}) }),
   onOpenImage: (mimeType, data) => {
-    if (mimeType === 'image/png' || mimeType === 'image/jpeg' || mimeType === 'image/gif' || mimeType === 'image/webp') host.post({ type: 'openImage', mimeType, data });
+    if (isImageMime(mimeType)) host.post({ type: 'openImage', mimeType, data });
   },
   onAction: (action) => {
     if (action === 'setKey') host.post({ type: 'setApiKey' });

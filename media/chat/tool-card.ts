@@ -2,11 +2,11 @@
 import type { ToolContent } from '../../src/shared/protocol';
 import { h, icon } from './dom';
 import { formatDuration, prettyJson } from './format';
+import { isImageMime } from '../../src/shared/image-types';
 
 /** Long results are cut in view (the model saw all of it); "Show all" renders the rest. */
 const MAX_LINES = 300;
 const MAX_CHARS = 30_000;
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /** `waiting`: asked for approval, not running yet (so it does not spin). `denied`: the person said no; not a failure. */
 export type ToolStatus = 'waiting' | 'running' | 'done' | 'error' | 'denied';
@@ -154,7 +154,7 @@ function truncatedPre(text: string, isError: boolean): HTMLElement {
 
 function imageOrNote(mimeType: string, data: string): HTMLElement {
   // Only inline base64 of known raster types: an SVG could carry script, anything else a URL.
-  if (IMAGE_TYPES.has(mimeType) && /^[A-Za-z0-9+/=\s]*$/.test(data)) {
+  if (isImageMime(mimeType) && /^[A-Za-z0-9+/=\s]*$/.test(data)) {
     return h('img', { class: 'tool-image', attrs: { src: `data:${mimeType};base64,${data.replace(/\s/g, '')}`, alt: 'Tool result image' } });
   }
   return h('div', { class: 'empty', text: `(${mimeType || 'unknown'} content not shown)` });

@@ -1,9 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import type { BrotliDecompress, Gunzip, Inflate } from 'node:zlib';
 import { type AllowList, BlockedUrlError, bareHost, checkAddresses, parseWebUrl } from './net-guard.js';
 
 /**
@@ -159,6 +158,15 @@ function nextHop(from: URL, location: string): URL {
   }
 }
 
+// Node's DNS, HTTP and HTTPS clients (TLS and crypto with them) and zlib load at the first fetch, not with the
+// server: 2.6 MiB of RSS a server that has fetched nothing would carry. require, as the bundle is CommonJS.
+/* eslint-disable @typescript-eslint/no-require-imports -- on first use, on purpose (above) */
+const nodeDns = (): typeof import('node:dns') => require('node:dns');
+const nodeHttp = (): typeof import('node:http') => require('node:http');
+const nodeHttps = (): typeof import('node:https') => require('node:https');
+const nodeZlib = (): typeof import('node:zlib') => require('node:zlib');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 /** Every address the host resolved to, all checked; the connection may use any of them. */
 type CheckedAddresses = LookupAddress[];
 
@@ -178,7 +186,7 @@ function resolveAll(host: string, signal: AbortSignal): Promise<LookupAddress[]>
   return new Promise((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => {
+    nodeDns().lookup(host, { all: true, verbatim: true }, (err, addresses) => {
       signal.removeEventListener('abort', onAbort);
       if (err) reject(new FetchError(`could not resolve host name "${host}" (${err.code ?? err.message})`));
       else resolve(addresses);
@@ -201,7 +209,7 @@ function pinnedLookup(checked: CheckedAddresses) {
 }
 
 function send(url: URL, checked: CheckedAddresses, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
-  const client = url.protocol === 'https:' ? https : http;
+  const client = url.protocol === 'https:' ? nodeHttps() : nodeHttp();
   return new Promise((resolve, reject) => {
     const req = client.request({
       protocol: url.protocol,
@@ -210,7 +218,7 @@ function send(url: URL, checked: CheckedAddresses, headers: Record<string, strin
       path: `${url.pathname}${url.search}`,
       method: 'GET',
       agent: false,
-      lookup: pinnedLookup(checked) as unknown as typeof dnsLookup,
+      lookup: pinnedLookup(checked) as unknown as typeof import('node:dns').lookup,
       headers: {
         'user-agent': 'mcp-agent/0.1 (+https://modelcontextprotocol.io)',
         'accept-encoding': 'gzip, deflate, br',
@@ -226,10 +234,10 @@ function send(url: URL, checked: CheckedAddresses, headers: Record<string, strin
 
 function decoded(res: IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-  let decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined;
-  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = zlib.createGunzip();
-  else if (encoding === 'deflate') decoder = zlib.createInflate();
-  else if (encoding === 'br') decoder = zlib.createBrotliDecompress();
+  let decoder: Gunzip | Inflate | BrotliDecompress | undefined;
+  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = nodeZlib().createGunzip();
+  else if (encoding === 'deflate') decoder = nodeZlib().createInflate();
+  else if (encoding === 'br') decoder = nodeZlib().createBrotliDecompress();
   if (!decoder) return res;
   res.on('error', (err) => decoder.destroy(err));
   return res.pipe(decoder);

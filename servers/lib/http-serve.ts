@@ -7,6 +7,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { refusal } from './http-guard';
 import { PreSessionSockets } from './pre-session-sockets';
 import { readJsonBody } from './request-body';
+import { messageOf } from '../../src/common/error-message';
 
 export interface HttpServeOptions {
   /** 0 picks a free port; the one taken is in the result. */
@@ -114,7 +115,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
 
   const http: Server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
-      options.log(`request failed: ${err instanceof Error ? err.message : String(err)}`);
+      options.log(`request failed: ${messageOf(err)}`);
       if (!res.headersSent) answer(res, 500, 'Internal error');
       else res.end();
     });

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 import { ToolError } from '../../src/common/tool-error';
+import { messageOf } from '../../src/common/error-message';
 
 export { ToolError };
 
@@ -30,7 +31,7 @@ export function guarded<A>(
     } catch (err) {
       if (err instanceof ToolError) return errorResult(err.message);
       if (extra?.signal?.aborted) return errorResult(`${tool}: cancelled`);
-      const message = err instanceof Error ? err.message : String(err);
+      const message = messageOf(err);
       return errorResult(`${tool} failed: ${message}`);
     } finally {
       if (beat) clearInterval(beat);

@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
-import { serveHttp } from './http-serve';
 import { enableLogging } from './server-log';
+import { messageOf } from '../../src/common/error-message';
 
 /** The bearer token an HTTP-served bundled server requires when set (never passed to a stdio server). */
 export const HTTP_TOKEN_ENV = 'MCP_AGENT_HTTP_TOKEN';
@@ -30,7 +30,7 @@ function parseArgs(name: string, argv: string[]): Invocation {
     httpPort = port.data;
   }
   const workspace = resolve(arg);
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(workspace).isDirectory();
   } catch {
@@ -76,7 +76,7 @@ function disposeOnce(name: string, dispose: (() => Promise<void>) | undefined): 
   let done: Promise<void> | undefined;
   return () =>
     (done ??= (dispose?.() ?? Promise.resolve()).catch((err: unknown) => {
-      process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`${name}: ${messageOf(err)}\n`);
     }));
 }
 
@@ -102,6 +102,9 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
   const token = process.env[HTTP_TOKEN_ENV] || undefined;
   let serving;
   try {
+    // Loaded only for --http: its SDK transport brings @hono/node-server, whose first touch of the global
+    // Request/Response loads Node's fetch (undici): about 8 MiB a stdio server would carry unused.
+    const { serveHttp } = await import('./http-serve');
     serving = await serveHttp({ port, token, build: () => withLogging(name, build(workspace)), log: (line) => process.stderr.write(`${name}: ${line}\n`) });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

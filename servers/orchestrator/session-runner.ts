@@ -14,6 +14,7 @@ import { toolView } from './tool-view';
 import { isAlive } from './session-recovery';
 import { addUsage } from '../../src/core/usage/token-usage';
 import { withBeforeModelCall } from './before-model-call';
+import { messageOf } from '../../src/common/error-message';
 
 export interface RunnerDeps {
   workspace: string;
@@ -194,7 +195,7 @@ export class SessionRunner {
       this.deps.changed(record.name);
       return { record, reply: lastReply(agent.messages.slice(before)), refusals };
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = messageOf(err);
       const saved = store.write({ ...record, status: 'error', detail: message, lastActivity: now(), pid: undefined });
       this.release(record.name, controller);
       await saved.catch(() => undefined);

@@ -6,13 +6,17 @@ import { offers, type ToolAllowList } from './tool-allowlist';
 export function toolView(hub: McpHub, allow: ToolAllowList): ToolHost {
   return {
     tools: () => hub.tools().filter((t) => offers(allow, t)),
-    statuses: () => hub.statuses().filter((s) => allow.servers.has(s.name)),
-    callTool: async (name, args, options) => {
+    findTool: (name) => {
       const tool = hub.findTool(name);
+      return tool && offers(allow, tool) ? tool : undefined;
+    },
+    statuses: () => hub.statuses().filter((s) => allow.servers.has(s.name)),
+    callTool: async (target, args, options) => {
+      const tool = typeof target === 'string' ? hub.findTool(target) : target;
       if (!tool || !offers(allow, tool)) {
-        return { content: [{ type: 'text', text: `${name} is not one of this agent's tools.` }], isError: true };
+        return { content: [{ type: 'text', text: `${typeof target === 'string' ? target : target.qualifiedName} is not one of this agent's tools.` }], isError: true };
       }
-      return hub.callTool(name, args, options);
+      return hub.callTool(tool, args, options);
     },
   };
 }

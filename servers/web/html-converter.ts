@@ -14,7 +14,7 @@ import type { ConversionReply, ConversionRequest } from './html-worker.js';
  */
 
 export interface HtmlConverterOptions {
-  /** The script the workers run: the web server's own bundle, which serves conversions off the main thread. */
+  /** The script the workers run: dist/servers/web-html-worker.js (html-worker-main.ts). */
   workerFile: string;
   /**
    * Conversions running at once; more wait for a free worker (within their own deadline). They

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { htmlToMarkdown, type Markdown } from './html-to-markdown.js';
+import { messageOf } from '../../src/common/error-message';
 
 /**
  * The worker side of the HTML conversion: one request at a time in, one reply out. It runs in a
@@ -22,7 +23,7 @@ export function serveConversions(): void {
     try {
       reply = { ok: true, ...htmlToMarkdown(request.html, new URL(request.base)) };
     } catch (err) {
-      reply = { ok: false, message: err instanceof Error ? err.message : String(err) };
+      reply = { ok: false, message: messageOf(err) };
     }
     port.postMessage(reply);
   });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { type FetchLimits, limitsFromEnv } from '../lib/http-fetch.js';
@@ -40,11 +41,11 @@ export function webConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WebConfi
 
 const online = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 
-/**
- * `htmlWorkerFile` is the script the HTML-conversion workers run: by default this very bundle
- * (dist/servers/web.js), whose entry serves conversions when it starts in a worker thread.
- */
-export function buildWebServer(config: WebConfig = webConfigFromEnv(), htmlWorkerFile: string = __filename): McpServer {
+/** The script the HTML-conversion workers run: the bundle built from html-worker-main.ts, beside this one. */
+export const HTML_WORKER_FILE = 'web-html-worker.js';
+
+/** `htmlWorkerFile`: the workers' script, by default HTML_WORKER_FILE next to the running bundle. */
+export function buildWebServer(config: WebConfig = webConfigFromEnv(), htmlWorkerFile: string = join(__dirname, HTML_WORKER_FILE)): McpServer {
   const server = new McpServer({ name: 'web', title: 'MCP Agent web', version: '0.1.0' });
   const converter = new HtmlConverter({ workerFile: htmlWorkerFile });
   server.server.onclose = () => void converter.close();

@@ -71,7 +71,7 @@ function runEnvironment(dirs: RunDirs, token: string, sandboxed: boolean): NodeJ
 }
 
 function collectFigures(dir: string): { images: CallToolResult['content']; note: string } {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.toLowerCase().endsWith('.png')).sort();
   } catch {

@@ -53,7 +53,7 @@ function prepareOne(db: Database, sql: string): Statement {
   const stmt = first.value;
   const rest = it.getRemainingSQL();
   if (rest.trim() === '') return stmt;
-  let more = false;
+  let more: boolean;
   try {
     const second = db.iterateStatements(rest).next();
     more = !second.done;

@@ -214,7 +214,7 @@ export class SqliteStore {
     } catch (err) {
       if (!(err instanceof TaskStopped)) throw err;
       this.recycle();
-      if (err.why === 'cancelled') throw new Error('cancelled');
+      if (err.why === 'cancelled') throw new Error('cancelled', { cause: err });
       throw new ToolError(stoppedMessage(err));
     }
   }

@@ -3,6 +3,7 @@ import { ToolError } from '../lib/results';
 import type { WorkerMessage, WorkerRole } from './worker-protocol';
 import { runSearch, type SearchInput } from './search-task';
 import { runSql, type SqlInput } from './sql-task';
+import { messageOf } from '../../src/common/error-message';
 
 type Post = (m: WorkerMessage, transfer?: ArrayBuffer[]) => void;
 
@@ -28,7 +29,7 @@ export function serveWorker(): void {
     handle(input, (progress) => post({ type: 'progress', progress })).then(
       ({ result, transfer }) => post({ type: 'done', result }, transfer),
       (err: unknown) =>
-        post({ type: 'error', message: err instanceof Error ? err.message : String(err), toolError: err instanceof ToolError }),
+        post({ type: 'error', message: messageOf(err), toolError: err instanceof ToolError }),
     );
   });
 }

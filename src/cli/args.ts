@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
 import { CHAT_ID } from '../core/chat/chat-meta';
 import { hostOf } from '../core/egress/hosts';
+import { parseToolSearch, type ToolSearchSetting } from '../core/tool-offer/tool-search-mode';
 
 export interface CliArgs {
   workspace: string;
@@ -24,6 +25,8 @@ export interface CliArgs {
   resume?: string;
   /** Hosts data may be sent to without asking, for this run (`--allow-host`, repeatable). */
   allowHosts: string[];
+  /** MCP_AGENT_TOOL_SEARCH: how tools past the definition budget are found (auto, api, host). */
+  toolSearch: ToolSearchSetting;
 }
 
 export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-config <file>]... [--trust-workspace-servers]
@@ -31,7 +34,7 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-c
                         [--allow-host <host>]... [--create-sample-db] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
-  Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C stops a turn, /help lists the slash
+  Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C or Escape stops a turn (twice at an empty prompt quits), /help lists the slash
   commands (/tools /resources /prompts /resource /prompt /clear /model).
   A server's sampling request is shown and asked y/N/a(lways for that server); its elicitation forms are asked
   field by field, and a URL it asks you to open is shown whole and opened ($BROWSER) only after a yes.
@@ -49,6 +52,9 @@ export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-c
   a run ends. After each turn the tokens it used (and its cost, where the model's price is known) go to stderr.
   Without --model (or MCP_AGENT_MODEL) the newest active Sonnet the Models API lists is used (claude-sonnet-5-5 when
   the list cannot be read); a reply is never asked to be longer than the model's own output limit.
+  Past about 8,000 tokens of tool definitions, the bundled servers' everyday tools stay loaded and the rest are found
+  by search: the Messages API's tool search where the model has it on Anthropic's API, else the CLI's own
+  search_tools (MCP_AGENT_TOOL_SEARCH=api or host forces one). /tools shows which are loaded.
   --max-tokens caps each model reply (default 8192); a tool call cut off by it is not run.
   --create-sample-db creates data.db (the demo's books and users tables) in the workspace when it has none, never
   replacing a file; then runs the prompt if one is given, else exits.
@@ -105,6 +111,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     trustWorkspaceServers: values['trust-workspace-servers'] === true,
     continueChat: values.continue === true,
     allowHosts: (values['allow-host'] ?? []).filter((v): v is string => typeof v === 'string').map(allowedHost),
+    toolSearch: parseToolSearch(env.MCP_AGENT_TOOL_SEARCH),
   };
   if (typeof values.resume === 'string') {
     if (!CHAT_ID.test(values.resume)) throw new Error(`--resume needs a chat id (letters and digits, as printed when a run ends), not "${values.resume}"`);

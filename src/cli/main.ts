@@ -1,6 +1,7 @@
 import { ModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
+import { Interrupts } from './interrupts';
 import type { AskApproval, TurnStatus } from '../core/agent/types';
 import { ChatHistory } from '../core/chat/chat-history';
 import { ModelCatalog } from '../core/agent/model-catalog';
@@ -10,7 +11,6 @@ import { newChatId, newMeta } from '../core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
 import { usageLine, usageTotal } from '../shared/usage-format';
 import { bundledServerConfigs } from '../core/mcp/hub/bundled-servers';
-import type { McpHub } from '../core/mcp/hub/hub';
 import { terminalApproval, yesApproval } from './approval';
 import { hostKey } from '../core/egress/egress-guard';
 import { parseArgs, USAGE, type CliArgs } from './args';
@@ -25,7 +25,9 @@ import { composeHost } from '../core/host/compose-host';
 import { terminalElicitation } from './elicitation';
 import { terminalSampling } from './sampling';
 import { slashCommand, type SlashContext } from './slash';
-import { withResourceTools } from '../core/agent/resource-tools';
+import { messageOf } from '../common/error-message';
+import { modelToolHost } from '../core/tool-offer/tool-choices';
+import type { ToolHost } from '../core/agent/types';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -63,9 +65,7 @@ async function main(): Promise<number> {
   const rl = createInterface({ input: process.stdin, output, terminal: process.stdin.isTTY === true });
   const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true, process.stderr);
   const lines = lineReader(rl);
-  // readline owns Ctrl+C on a terminal; without a terminal the process gets the signal.
-  rl.on('SIGINT', () => onInterrupt(rl));
-  process.on('SIGINT', () => onInterrupt(rl));
+  new Interrupts(rl, () => running, (text) => renderer.line(text), process.stdin.isTTY === true).listen();
   const own = await userServers(args, lines, renderer, output);
   if ('exit' in own) {
     rl.close();
@@ -97,7 +97,9 @@ async function main(): Promise<number> {
     const model = await catalog.resolve(args.model);
     const entry = await catalog.entry(model);
     const limit = entry?.maxTokens;
-    let chat = await openChat(args, model, hub, ask, renderer);
+    // The CLI keeps no choices about tools: every tool is on, none pinned.
+    const tools = modelToolHost(hub);
+    let chat = await openChat(args, model, tools, ask, renderer);
     if (!chat) return 2;
     const turnConfig: TurnConfig = {
       client,
@@ -108,6 +110,7 @@ async function main(): Promise<number> {
       toolTimeoutMs: 120_000,
       keyHint: 'Check ANTHROPIC_API_KEY.',
       settingNames: { maxTokens: 'the --max-tokens option', maxIterations: 'the --max-iterations option' },
+      toolSearch: args.toolSearch,
     };
     config = turnConfig;
     try {
@@ -117,12 +120,13 @@ async function main(): Promise<number> {
       }
       const slash: SlashContext = {
         hub,
+        tools: { host: tools },
         line: (t) => renderer.line(t),
         model: () => turnConfig.model,
         models: () => catalog.list(),
         setModel: (m) => (turnConfig.model = m),
         clear: async () => {
-          const fresh = await openChat({ ...args, continueChat: false, resume: undefined }, turnConfig.model, hub, ask, renderer);
+          const fresh = await openChat({ ...args, continueChat: false, resume: undefined }, turnConfig.model, tools, ask, renderer);
           if (!fresh || !chat) return;
           await closeChat(chat);
           chat = fresh;
@@ -140,7 +144,7 @@ async function main(): Promise<number> {
 }
 
 /** A new chat, or the one --continue / --resume names, shown on the terminal as it runs; undefined (said why) when there is none. */
-async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskApproval, renderer: CliRenderer): Promise<ChatSession | undefined> {
+async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskApproval, renderer: CliRenderer): Promise<ChatSession | undefined> {
   const history = new ChatHistory(chatsDir(args.workspace));
   let meta = newMeta(newChatId(), model);
   if (args.continueChat || args.resume) {
@@ -152,7 +156,7 @@ async function openChat(args: CliArgs, model: string, hub: McpHub, ask: AskAppro
     meta = found;
   }
   // "Always" answers last for this run only: the CLI keeps no approvals on disk.
-  const session = new ChatSession({ meta, store: history.store(meta.id), host: withResourceTools(hub), workspace: args.workspace, approvals: memoryApprovals(args.allowHosts), ask });
+  const session = new ChatSession({ meta, store: history.store(meta.id), host: tools, workspace: args.workspace, approvals: memoryApprovals(args.allowHosts), ask });
   await session.load();
   if (args.continueChat || args.resume) {
     const turns = session.events.filter((e) => e.kind === 'user').length;
@@ -204,13 +208,8 @@ async function makeSampleDb(workspace: string): Promise<boolean> {
   }
 }
 
-/** The chat whose turn Ctrl+C stops; with none running, Ctrl+C leaves. */
+/** The chat whose turn Ctrl+C and Escape stop (interrupts.ts). */
 let running: ChatSession | undefined;
-
-function onInterrupt(rl: Interface): void {
-  if (running) running.stop();
-  else rl.close();
-}
 
 async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Promise<TurnStatus | undefined> {
   running = chat;
@@ -231,7 +230,7 @@ async function runPrompt(chat: ChatSession, config: TurnConfig, prompt: Paramete
 }
 
 async function repl(chat: () => ChatSession, config: TurnConfig, lines: LineReader, renderer: CliRenderer, slash: SlashContext): Promise<number> {
-  renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C stops a running turn.');
+  renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C or Escape stops a running turn.');
   for (;;) {
     const text = await lines.ask('You: ');
     if (text === undefined || ['exit', 'quit'].includes(text.trim().toLowerCase())) return 0;
@@ -287,7 +286,7 @@ function isDirectory(path: string): boolean {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`mcp-agent: ${escapeControls(err instanceof Error ? err.message : String(err))}\n`);
+    process.stderr.write(`mcp-agent: ${escapeControls(messageOf(err))}\n`);
     process.exit(1);
   },
 );

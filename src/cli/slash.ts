@@ -1,11 +1,13 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { escapeControls as printable } from './escape';
 import type { McpHub } from '../core/mcp/hub/hub';
-import { runSlash } from '../core/chat/slash-commands';
+import { runSlash, type SlashTools } from '../core/chat/slash-commands';
 
 /** What the REPL's slash commands act on. */
 export interface SlashContext {
   hub: McpHub;
+  /** The tools as the chat's model sees them. */
+  tools: SlashTools;
   line(text: string): void;
   model(): string;
   /** The models the key can use, for /model without a name. */
@@ -25,6 +27,7 @@ export interface SlashContext {
 export function slashCommand(text: string, ctx: SlashContext): Promise<string | undefined> {
   return runSlash(text, {
     hub: ctx.hub,
+    tools: ctx.tools,
     say: (lines) => lines.forEach((l) => ctx.line(printable(l))),
     clear: async () => {
       await ctx.clear();

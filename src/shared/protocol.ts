@@ -9,6 +9,7 @@
 import * as z from 'zod';
 import { fieldValueSchema, formFieldSchema } from './form-field';
 import { requestMessageSchema, responseMessageSchema } from './requests';
+import { imageDataSchema, imageMimeSchema } from './image-types';
 
 const id = z.string().min(1).max(200);
 
@@ -186,7 +187,7 @@ export type ChatState = z.infer<typeof chatStateSchema>;
 /** One piece of a message a server wants the model to answer (sampling), as the card shows it. */
 export const askContentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string().max(100_000) }),
-  z.object({ type: z.literal('image'), mimeType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']), data: z.string().max(7_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/) }),
+  z.object({ type: z.literal('image'), mimeType: imageMimeSchema, data: imageDataSchema }),
   /** Audio, a tool call or a tool result: named, not drawn. */
   z.object({ type: z.literal('other'), label: z.string().max(2_000) }),
 ]);
@@ -309,8 +310,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
-export const imageMimeSchema = z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-export const pastedImageSchema = z.object({ mimeType: imageMimeSchema, data: z.string().max(7_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/) });
+export const pastedImageSchema = z.object({ mimeType: imageMimeSchema, data: imageDataSchema });
 export type PastedImage = z.infer<typeof pastedImageSchema>;
 
 /** Webview -> host. Untrusted: nothing here can name a command or a path outside the workspace. */
@@ -346,8 +346,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   /** Open an image a tool returned in an editor tab: raster types only, base64, at most the 5 MiB the chat keeps. */
   z.object({
     type: z.literal('openImage'),
-    mimeType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
-    data: z.string().max(7_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/),
+    mimeType: imageMimeSchema,
+    data: imageDataSchema,
   }),
   /** The answer to a server's ask (the host ignores an id it no longer waits for, and re-checks a form's content). */
   z.object({ type: z.literal('answerAsk'), askId: id, answer: askAnswerSchema }),

@@ -18,7 +18,9 @@ import { answer, type GoneBack, type RequestHandlers } from '../shared/requests'
 import { goBack } from './message-rewind';
 import type { RewindMode } from '../core/chat/message-spans';
 import { readMessageAttachments } from '../core/chat/attachments';
-import { withResourceTools } from '../core/agent/resource-tools';
+import { modelToolHost } from '../core/tool-offer/tool-choices';
+import type { ToolHost } from '../core/agent/types';
+import type { WorkspaceToolChoices } from './tool-choices-store';
 import { completeSlash } from '../core/chat/slash-completions';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { chatSlash } from './chat-slash';
@@ -29,6 +31,7 @@ import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
 import type { Secrets } from './secrets';
 import type { AskSurface, ClientAsks } from '../core/chat/client-asks';
 import type { SamplingBroker } from '../core/sampling/sampling-broker';
+import { messageOf } from '../common/error-message';
 
 
 export interface ChatControllerDeps {
@@ -48,6 +51,8 @@ export interface ChatControllerDeps {
   asks?: ClientAsks;
   /** Servers' sampling, for the budgets "always" gave them. */
   sampling?: SamplingBroker;
+  /** Tools the person turned off or pinned for the model in this workspace. */
+  toolChoices: WorkspaceToolChoices;
 }
 
 /**
@@ -75,6 +80,8 @@ export class ChatController implements vscode.Disposable {
   private readonly turns: TurnSettings;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly approvals: ToolApprovals;
+  /** The tools as the model sees them: the hub's and the host's own, under the person's choices. */
+  readonly modelTools: ToolHost;
   /** Fires when an "always allow" answer is added or they are all reset. */
   readonly onDidChangeApprovals: vscode.Event<void>;
   /** Fires each time a chat page has loaded and been given the conversation. */
@@ -85,6 +92,7 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
+    this.modelTools = modelToolHost(deps.hub, deps.toolChoices);
     this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;
     this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
@@ -156,7 +164,7 @@ export class ChatController implements vscode.Disposable {
         return this.restore(message.turnId);
       case 'openFile':
         return openWorkspaceFile(this.deps.workspace, message.path, message.line).catch((err: unknown) => {
-          void vscode.window.showWarningMessage(`MCP Agent: ${err instanceof Error ? err.message : String(err)}`);
+          void vscode.window.showWarningMessage(`MCP Agent: ${messageOf(err)}`);
         });
       case 'approve':
         this.session?.answer(message.callId, message.decision);
@@ -271,6 +279,7 @@ export class ChatController implements vscode.Disposable {
     await session.load();
     await chatSlash(text, {
       hub: this.deps.hub,
+      tools: { host: this.modelTools, choices: this.deps.toolChoices },
       say: (lines) => session.listing(lines),
       newChat: () => this.newChat(),
       attach: (ref, label) => this.attach(ref, label),
@@ -347,7 +356,7 @@ export class ChatController implements vscode.Disposable {
     return new ChatSession({
       meta,
       store: this.deps.history.store(meta.id),
-      host: withResourceTools(this.deps.hub),
+      host: this.modelTools,
       workspace: this.deps.workspace,
       approvals: this.approvals,
       checkpoints: this.checkpoints,

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHub } from '../core/mcp/hub/hub';
-import { runSlash } from '../core/chat/slash-commands';
+import { runSlash, type SlashTools } from '../core/chat/slash-commands';
 import { resourceRef } from '../core/chat/attachments';
 
 export interface ChatSlashDeps {
   hub: McpHub;
+  /** The tools as the chat's model sees them, and the person's choices. */
+  tools: SlashTools;
   /** Shows a command's answer in the chat (a listing, not sent to the model). */
   say(lines: string[]): void;
   newChat(): Promise<void>;
@@ -22,6 +24,7 @@ export interface ChatSlashDeps {
 export async function chatSlash(text: string, deps: ChatSlashDeps): Promise<void> {
   const unsent = await runSlash(text, {
     hub: deps.hub,
+    tools: deps.tools,
     say: (lines) => deps.say(lines),
     clear: () => deps.newChat(),
     model: async (name) => {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { webviewMessageSchema, type HostMessage } from '../shared/protocol';
+import { chatPageHtml } from '../shared/chat-page';
 import type { ChatController } from './chat-controller';
 import type { ViewKind } from './chat-views';
 
@@ -22,19 +23,11 @@ export function showChatIn(webview: vscode.Webview, kind: ViewKind, extensionUri
 }
 
 function chatHtml(webview: vscode.Webview, root: vscode.Uri, kind: ViewKind): string {
-  const nonce = randomBytes(16).toString('base64');
-  const js = webview.asWebviewUri(vscode.Uri.joinPath(root, 'chat.js'));
-  const css = webview.asWebviewUri(vscode.Uri.joinPath(root, 'chat.css'));
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource} data:`,
-    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    `font-src ${webview.cspSource}`,
-  ].join('; ');
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" nonce="${nonce}" href="${css}">
-</head><body class="chat-${kind}"><div id="root"></div><script nonce="${nonce}" src="${js}"></script></body></html>`;
+  return chatPageHtml({
+    nonce: randomBytes(16).toString('base64'),
+    source: webview.cspSource,
+    script: webview.asWebviewUri(vscode.Uri.joinPath(root, 'chat.js')).toString(),
+    style: webview.asWebviewUri(vscode.Uri.joinPath(root, 'chat.css')).toString(),
+    bodyClass: `chat-${kind}`,
+  });
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { messageOf } from '../common/error-message';
 
 /** Registers one command; see commandRegistrar. */
 export type Register = (id: string, run: (...args: never[]) => unknown) => vscode.Disposable;
@@ -10,7 +11,7 @@ export function commandRegistrar(log: vscode.LogOutputChannel, onError: (message
       try {
         return await run(...args);
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = messageOf(err);
         log.error(`${id} failed: ${message}`);
         onError(`${id}: ${message}`);
         void vscode.window.showErrorMessage(`MCP Agent: ${message}`);

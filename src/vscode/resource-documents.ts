@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { McpHub } from '../core/mcp/hub/hub';
-import { messageOf } from '../core/mcp/errors';
 import { openImage } from './open-image';
 import { RefreshThrottle } from './refresh-throttle';
 import { resourceView, type ResourceView } from '../core/mcp/resource-content';
+import { messageOf } from '../common/error-message';
 
 export const RESOURCE_SCHEME = 'mcp-resource';
 

@@ -19,6 +19,7 @@ import {
   type ServerEntryJson,
 } from '../core/mcp/config/server-config-edit';
 import type { ServerManager } from './server-manager';
+import { messageOf } from '../common/error-message';
 
 /** What Add Server is given when run from a script or test instead of answering its questions. */
 export interface AddServerArgs {
@@ -133,7 +134,7 @@ function askValue(kind: AddServerArgs['kind']): Thenable<string | undefined> {
         else if (!v.trim()) return 'Type a package name';
         return undefined;
       } catch (err) {
-        return err instanceof Error ? err.message : String(err);
+        return messageOf(err);
       }
     },
   });
@@ -185,7 +186,10 @@ async function openConfig(manager: ServerManager, target?: Target | { file: stri
   else if (target && typeof target === 'object' && target.group?.source) file = target.group.source.source.file;
   else {
     const own = target ? await ownTarget(manager, target, 'Open the config of which server?') : undefined;
-    if (own) ({ file } = own.definition.source), ({ line, column } = own.definition.position);
+    if (own) {
+      ({ file } = own.definition.source);
+      ({ line, column } = own.definition.position);
+    }
     else file = await pickConfigFile(manager);
   }
   if (!file) return;
@@ -218,7 +222,7 @@ async function importClaudeDesktop(manager: ServerManager, given?: string): Prom
   try {
     parsed = serversFromClaudeDesktop(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new Error(`cannot import ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`cannot import ${file}: ${messageOf(err)}`, { cause: err });
   }
   const config = vscode.workspace.getConfiguration('mcpAgent');
   const current = { ...((config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) as Record<string, unknown>) };

@@ -19,6 +19,7 @@ import { ServerInputs } from './server-inputs';
 import { ServerLogs } from './server-logs';
 import { ServerTrust } from './server-trust';
 import { readSettings } from './settings';
+import { messageOf } from '../common/error-message';
 
 /** Servers that can neither write files nor run code: the only bundled ones started in Restricted Mode. */
 const SAFE_IN_RESTRICTED_MODE = new Set(['web']);
@@ -161,7 +162,7 @@ export class ServerManager implements vscode.Disposable {
         try {
           await this.apply();
         } catch (err) {
-          this.deps.log.error(`could not start MCP servers: ${err instanceof Error ? err.message : String(err)}`);
+          this.deps.log.error(`could not start MCP servers: ${messageOf(err)}`);
         }
       } while (this.again);
       this.applying = undefined;

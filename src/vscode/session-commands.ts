@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { ORCHESTRATOR, type OrchestratorClient, type SessionInfo } from '../core/sessions/orchestrator-client';
 import type { SessionsTree } from './trees/sessions-tree';
+import { messageOf } from '../common/error-message';
 
 const SCHEME = 'mcp-agent-session';
 const NAME = /^[a-zA-Z0-9_-]{1,60}$/;
@@ -41,7 +42,7 @@ export class SessionTranscripts implements vscode.TextDocumentContentProvider, v
     try {
       return await this.client.transcript(name);
     } catch (err) {
-      return `# ${name}\n\nThe transcript could not be read: ${err instanceof Error ? err.message : String(err)}`;
+      return `# ${name}\n\nThe transcript could not be read: ${messageOf(err)}`;
     }
   }
 

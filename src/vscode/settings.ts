@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { decide, effortRank, EFFORTS, numberRank, type EffortSetting, type FolderRule } from '../core/settings/folder-settings';
+import { TOOL_SEARCH_SETTINGS, type ToolSearchSetting } from '../core/tool-offer/tool-search-mode';
 
 export interface AgentSettings {
   /** The model the person chose; empty: the newest active Sonnet the Models API lists. */
@@ -13,6 +14,8 @@ export interface AgentSettings {
   runCodeMaxTimeoutSeconds: number;
   /** run_code's sandbox lets the code reach the network (a user setting only: a workspace cannot turn it on). */
   runCodeNetwork: boolean;
+  /** How tools past the definition budget are found: the API's tool search, the host's, or `auto`. */
+  toolSearch: ToolSearchSetting;
 }
 
 /** The log line of each folder value that was not used, said once per value (settings are read every turn). */
@@ -51,5 +54,6 @@ export function readSettings(log?: (line: string) => void): AgentSettings {
     toolTimeoutMs: Math.max(1, read('toolTimeoutSeconds', 'lower', 120, numberRank, isNumber)) * 1000,
     runCodeMaxTimeoutSeconds: Math.max(1, read('runCodeMaxTimeoutSeconds', 'lower', 120, numberRank, isNumber)),
     runCodeNetwork: read('runCodeNetwork', 'person', false, () => 0, (v): v is boolean => typeof v === 'boolean'),
+    toolSearch: read('toolSearch', 'person', 'auto' as ToolSearchSetting, () => 0, (v): v is ToolSearchSetting => (TOOL_SEARCH_SETTINGS as readonly unknown[]).includes(v)),
   };
 }

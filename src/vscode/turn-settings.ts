@@ -39,6 +39,7 @@ export class TurnSettings {
       maxTokens: limit ? Math.min(settings.maxTokens, limit) : settings.maxTokens,
       maxIterations: settings.maxIterations,
       toolTimeoutMs: settings.toolTimeoutMs,
+      toolSearch: settings.toolSearch,
       keyHint: KEY_HINT,
     };
   }

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { FakePromptCache, promptTokenCount, type CacheUsage } from './fake-prompt-cache';
 import { defaultModels, modelsPage, type FakeModel } from './fake-models';
+import { blindCall, searchBlocks, toolSearchProblem, type SearchResult, type Searched, type ToolDefinition } from './fake-tool-search';
 
 export interface ToolUseStep {
   name: string;
@@ -22,12 +23,24 @@ export interface ToolUseStep {
   id?: string;
 }
 
+/**
+ * The model searching its deferred tools with the server's tool search tool (the request must carry one):
+ * the reply starts with its `server_tool_use` and `tool_search_tool_result`, and its tool calls may then
+ * name what was found. `use: true` calls the first tool found (with `input`), as a model would.
+ */
+export interface ToolSearchStep {
+  query: string;
+  use?: boolean;
+  input?: Record<string, unknown>;
+}
+
 /** `gate`: the reply is held until it settles (e.g. `api.waitForRequests(2)`: proves two requests were open at once). */
 export type Reply =
   /** `thinking` comes first, as a thinking block with a signature the fake checks when it is sent back. */
-  | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; thinking?: string; gate?: Promise<unknown> }
+  | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; thinking?: string; gate?: Promise<unknown>; toolSearch?: ToolSearchStep }
   /** With `stopReason: 'max_tokens'` (and a cut `rawInput`) it is a reply that ran out of tokens mid-call. */
-  | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number; stopReason?: string; gate?: Promise<unknown> }
+  | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number; stopReason?: string; gate?: Promise<unknown>; toolSearch?: ToolSearchStep }
+  | { toolSearch: ToolSearchStep; text?: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; gate?: Promise<unknown> }
   | { error: 401 | 400 | 429 | 500 | 529; message?: string; retryAfterMs?: number }
   | { drop: true }
   /** Sends message_start and then nothing: for Stop tests. */
@@ -45,7 +58,8 @@ export interface MessagesBody {
   max_tokens: number;
   stream?: boolean;
   system?: string | Array<{ type: string; text: string; cache_control?: unknown }>;
-  tools?: Array<{ name: string; description?: string; input_schema: unknown; cache_control?: unknown }>;
+  /** Client tools (`defer_loading`: found only by search) and server tools such as the tool search tool (`type`). */
+  tools?: ToolDefinition[];
   messages: Array<{ role: 'user' | 'assistant'; content: string | Array<Record<string, unknown>> }>;
 }
 
@@ -143,6 +157,8 @@ export class FakeAnthropicApi {
     }
     const unsigned = body.messages.some((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking' && b.signature !== signatureOf(String(b.thinking))));
     if (unsigned) return sendError(res, { error: 400, message: 'messages: thinking blocks must be passed back unchanged, with their signature' });
+    const refused = toolSearchProblem(body);
+    if (refused) return sendError(res, { error: 400, message: refused });
     const counted = promptTokenCount(body);
     if (window !== undefined && counted > window) {
       return sendError(res, { error: 400, message: `prompt is too long: ${counted} tokens > ${window} maximum` });
@@ -161,9 +177,13 @@ export class FakeAnthropicApi {
       return;
     }
     if ('gate' in reply && reply.gate) await reply.gate;
+    const searched = 'toolSearch' in reply && reply.toolSearch ? searchBlocks(body, reply.toolSearch) : undefined;
+    if (searched && 'error' in searched) return sendError(res, { error: 500, message: searched.error });
+    const blind = 'hang' in reply ? undefined : unseenCall(body, reply, searched);
+    if (blind) return sendError(res, { error: 500, message: blind });
     const billed = 'hang' in reply ? undefined : this.cache.bill(body);
     this.requests[this.requests.length - 1]!.billed = billed;
-    const message = buildMessage(body.model, reply, billed);
+    const message = buildMessage(body.model, reply, billed, searched);
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ...message, content: message.content.map(({ rawInput: _raw, ...block }) => block) }));
@@ -188,7 +208,8 @@ export class FakeAnthropicApi {
 }
 
 function estimateTokens(body: MessagesBody): number {
-  return Math.ceil(JSON.stringify([body.system, body.tools, body.messages]).length / 4);
+  // Deferred tools are not in the prompt until a reference loads them (fake-tool-search.ts).
+  return Math.ceil(JSON.stringify([body.system, body.tools?.filter((t) => !t.defer_loading), body.messages]).length / 4);
 }
 
 function sendError(res: ServerResponse, reply: Extract<Reply, { error: number }>): void {
@@ -208,7 +229,7 @@ function sendError(res: ServerResponse, reply: Extract<Reply, { error: number }>
 }
 
 interface Block {
-  type: 'text' | 'tool_use' | 'thinking';
+  type: 'text' | 'tool_use' | 'thinking' | 'server_tool_use' | 'tool_search_tool_result';
   thinking?: string;
   signature?: string;
   text?: string;
@@ -216,19 +237,35 @@ interface Block {
   name?: string;
   input?: Record<string, unknown>;
   rawInput?: string;
+  caller?: { type: 'direct' };
+  tool_use_id?: string;
+  content?: SearchResult;
 }
 
 let toolUseCounter = 0;
 
-function buildMessage(model: string, reply: Exclude<Reply, { error: number } | { drop: true }>, billed?: CacheUsage) {
+/** The calls a reply makes: its scripted ones, and with `toolSearch.use` the first tool its search found. */
+function callsOf(reply: Exclude<Reply, { error: number } | { drop: true } | { hang: true }>, searched: Searched | undefined): ToolUseStep[] {
+  const found = searched?.found[0];
+  const use = 'toolSearch' in reply && reply.toolSearch?.use && found ? [{ name: found, input: reply.toolSearch.input ?? {} }] : [];
+  return [...(reply.toolUses ?? []), ...use];
+}
+
+function unseenCall(body: MessagesBody, reply: Exclude<Reply, { error: number } | { drop: true } | { hang: true }>, searched: Searched | undefined): string | undefined {
+  return blindCall(body, callsOf(reply, searched).map((u) => u.name), searched?.found ?? []);
+}
+
+function buildMessage(model: string, reply: Exclude<Reply, { error: number } | { drop: true }>, billed?: CacheUsage, searched?: Searched) {
   const content: Block[] = [];
   if ('hang' in reply) return { id: 'msg_hang', type: 'message', role: 'assistant', model, content, stop_reason: null, usage: { input_tokens: 10, output_tokens: 0 } };
   if ('thinking' in reply && reply.thinking) content.push({ type: 'thinking', thinking: reply.thinking, signature: signatureOf(reply.thinking) });
+  content.push(...(searched?.blocks ?? []));
   if (reply.text) content.push({ type: 'text', text: reply.text });
-  for (const use of reply.toolUses ?? []) {
+  const calls = callsOf(reply, searched);
+  for (const use of calls) {
     content.push({ type: 'tool_use', id: use.id ?? `toolu_fake_${++toolUseCounter}`, name: use.name, input: use.input ?? {}, rawInput: use.rawInput });
   }
-  const stopReason = reply.stopReason ?? (reply.toolUses?.length ? 'tool_use' : 'end_turn');
+  const stopReason = reply.stopReason ?? (calls.length ? 'tool_use' : 'end_turn');
   return {
     id: `msg_fake_${Date.now().toString(36)}`,
     type: 'message',
@@ -283,12 +320,12 @@ async function streamMessage(
         });
         if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       }
+    } else if (block.type === 'tool_search_tool_result') {
+      // A server tool's result comes whole in its start event.
+      send(res, 'content_block_start', { type: 'content_block_start', index, content_block: block });
     } else {
-      send(res, 'content_block_start', {
-        type: 'content_block_start',
-        index,
-        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
-      });
+      const start = block.type === 'server_tool_use' ? { type: block.type, id: block.id, name: block.name, input: {}, caller: block.caller } : { type: 'tool_use', id: block.id, name: block.name, input: {} };
+      send(res, 'content_block_start', { type: 'content_block_start', index, content_block: start });
       const json = block.rawInput ?? JSON.stringify(block.input);
       for (let i = 0; i < json.length; i += 16) {
         send(res, 'content_block_delta', {

@@ -3,10 +3,12 @@
  * not assumed: the prompt is the sequence tools → system → messages, cut into blocks; a block with
  * `cache_control` is a breakpoint; a request reads the longest cached prefix that ends at a
  * breakpoint or within the 20 blocks before one, and writes the prefixes at each breakpoint.
- * Prefixes shorter than `minTokens` are not cached, as on the real API.
+ * Prefixes shorter than `minTokens` are not cached, as on the real API. Deferred tools (tool search)
+ * count where a reference loads them, not in the tools (promptBlocks).
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { MessagesBody } from './anthropic-api';
+import { referencesIn } from './fake-tool-search';
 
 const LOOKBACK_BLOCKS = 20;
 
@@ -71,18 +73,34 @@ interface PromptBlock {
   breakpoint: boolean;
 }
 
+/**
+ * The prompt as the API builds it: tools sent in full, the system prompt, then the messages. A deferred
+ * tool is not there until a `tool_reference` names it; then its definition stands right after that
+ * reference, in the conversation, so what came before is unchanged.
+ */
 function promptBlocks(body: Pick<MessagesBody, 'tools' | 'system' | 'messages'>): PromptBlock[] {
   const out: PromptBlock[] = [];
   const add = (value: unknown): void => {
     const { cache_control, ...rest } = (value ?? {}) as Record<string, unknown>;
     out.push({ text: JSON.stringify(rest), breakpoint: cache_control !== undefined && cache_control !== null });
   };
-  for (const tool of body.tools ?? []) add(tool);
+  const definitions = new Map((body.tools ?? []).map((t) => [t.name, t]));
+  const expand = (block: Record<string, unknown>): void => {
+    for (const name of referencesIn(block)) {
+      const { defer_loading: _d, cache_control: _c, ...definition } = definitions.get(name) ?? { name };
+      add(definition);
+    }
+  };
+  for (const tool of body.tools ?? []) if (!tool.defer_loading) add(tool);
   if (typeof body.system === 'string') add({ type: 'text', text: body.system });
   else for (const block of body.system ?? []) add(block);
   for (const message of body.messages) {
     if (typeof message.content === 'string') add({ role: message.role, type: 'text', text: message.content });
-    else for (const block of message.content) add({ role: message.role, ...block });
+    else
+      for (const block of message.content) {
+        add({ role: message.role, ...block });
+        expand(block);
+      }
   }
   return out;
 }

@@ -29,7 +29,8 @@ export function host(tools: Record<string, FakeTool>): ToolHost & { calls: strin
   return {
     calls,
     tools: () => list,
-    callTool: async (name, args, options) => {
+    callTool: async (tool, args, options) => {
+      const name = typeof tool === 'string' ? tool : tool.qualifiedName;
       calls.push(name);
       return tools[name]!.run(args, options?.signal, options);
     },

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import { chatPageHtml } from '../../src/shared/chat-page';
 import type { RequestMethod, RequestParams, RequestResult } from '../../src/shared/requests';
 import { bodyClass, isTheme, themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
 export { repoRoot } from '../support/repo-root';
@@ -44,12 +45,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The chat page as the extension serves it (shared/chat-page.ts), with VS Code's API and theme stood in. */
 function harnessHtml(origin: string, theme: Theme, csp: boolean): string {
   const nonce = randomBytes(16).toString('base64');
-  const policy = `default-src 'none'; img-src ${origin} data:; style-src ${origin} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; font-src ${origin};`;
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-${csp ? `<meta http-equiv="Content-Security-Policy" content="${policy}">` : ''}
-<style nonce="${nonce}">${VSCODE_DEFAULT_CSS}\n${themeCss(theme)}</style>
+  const head = `<style nonce="${nonce}">${VSCODE_DEFAULT_CSS}\n${themeCss(theme)}</style>
 <script nonce="${nonce}">
   window.__posted = [];
   window.__cspViolations = [];
@@ -65,9 +64,8 @@ ${csp ? `<meta http-equiv="Content-Security-Policy" content="${policy}">` : ''}
       setState: (s) => { window.__state = s; },
     };
   };
-</script>
-<link rel="stylesheet" nonce="${nonce}" href="${origin}/chat.css">
-</head><body class="${bodyClass(theme)}"><div id="root"></div><script nonce="${nonce}" src="${origin}/chat.js"></script></body></html>`;
+</script>`;
+  return chatPageHtml({ nonce, source: origin, script: `${origin}/chat.js`, style: `${origin}/chat.css`, bodyClass: bodyClass(theme), head, noCsp: !csp });
 }
 
 export async function startHarness(): Promise<Harness> {

@@ -92,6 +92,18 @@ describe('a 3 MB tool result, through the real agent, SDK and an MCP server', ()
     assert.equal((await run(restored, 'still there?')).status, 'done');
   });
 
+  test('with a model whose window is small, one big result is sized to the window and the turn goes on', T, async (t) => {
+    // A proxy or a local model: 16k tokens, refused past it as the real API refuses ("prompt is too long").
+    api.promptTokenLimit = 16_000;
+    t.after(() => (api.promptTokenLimit = 200_000));
+    api.setScript([{ toolUses: [{ name: 'echo__big', input: { bytes: THREE_MB } }] }, { text: 'read what fit' }]);
+    const { status, events } = await run(agent({ contextWindow: 16_000 }), 'fetch the big thing');
+    assert.equal(status, 'done', JSON.stringify(events.at(-1)));
+    const sent = toolResultText(api.requests.at(-1)!.body);
+    assert.ok(Buffer.byteLength(sent) <= 16_000, `sent ${Buffer.byteLength(sent)} bytes of result to a 16k-token window`);
+    assert.match(sent, /over the 16 KiB it may send to the model \(at most 16 KiB per tool result/);
+  });
+
   test('a chat saved uncapped by an older version is migrated once when opened, then sent capped', T, async () => {
     const store = new ChatStore(join(dir, 'old-chat'));
     const big = 'line of an old result\n'.repeat(Math.ceil(THREE_MB / 22));

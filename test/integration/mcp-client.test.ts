@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClientHandlers, SinkLevel } from '../../src/core/mcp/client/client-handlers';
 import { elicitationHandler, type ElicitationAsk } from '../../src/core/mcp/client/elicitation-handler';
-import { McpHub } from '../../src/core/mcp/hub/hub';
+import { type McpHub } from '../../src/core/mcp/hub/hub';
 import { SamplingBroker, type SamplingApproval, type SamplingBrokerOptions, type SamplingDecision } from '../../src/core/sampling/sampling-broker';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';

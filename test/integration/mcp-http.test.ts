@@ -5,7 +5,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAILURE_META_KEY, McpHub, type HubOptions } from '../../src/core/mcp/hub/hub';
+import { FAILURE_META_KEY, type McpHub, type HubOptions } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { freePort, startEverything, startHttpFake, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';

@@ -43,7 +43,7 @@ describe('McpHub', () => {
   test('server names outside the tool alphabet still give distinct valid names', T, async () => {
     await withHub([fakeConfig('my.server', 'mcp-echo'), fakeConfig('my server', 'mcp-echo')], async (hub) => {
       await hub.settled();
-      const echoes = hub.tools({ max: Infinity }).filter((t) => t.tool.name === 'echo');
+      const echoes = hub.tools().filter((t) => t.tool.name === 'echo');
       assert.equal(echoes.length, 2);
       const [x, y] = echoes.map((t) => t.qualifiedName);
       assert.notEqual(x, y);
@@ -112,18 +112,20 @@ describe('McpHub', () => {
     });
   });
 
-  test('10,000 tools: listed across pages, capped fairly for the model, all callable', T, async () => {
-    await withHub([fakeConfig('many', 'mcp-many-tools', '10000'), fakeConfig('echo', 'mcp-echo')], async (hub) => {
+  test('10,000 tools: listed across pages, every one offered to the model and callable; app-only tools never offered', T, async () => {
+    await withHub([fakeConfig('many', 'mcp-many-tools', '10000', '3'), fakeConfig('echo', 'mcp-echo')], async (hub) => {
       await hub.settled();
-      assert.equal(hub.status('many')?.tools.length, 10_000);
-      assert.equal(hub.toolCount(), 10_000 + (hub.status('echo')?.tools.length ?? 0));
+      assert.equal(hub.status('many')?.tools.length, 10_003);
       const forModel = hub.tools();
-      assert.equal(forModel.length, 128);
+      assert.equal(forModel.length, 10_000 + (hub.status('echo')?.tools.length ?? 0), 'no cap: the agent decides what a request carries');
+      assert.equal(new Set(forModel.map((t) => t.qualifiedName)).size, forModel.length);
       assert.ok(forModel.some((t) => t.server === 'echo'), 'the small server is not crowded out');
-      const all = hub.tools({ max: Infinity });
-      assert.equal(all.length, hub.toolCount());
-      assert.equal(new Set(all.map((t) => t.qualifiedName)).size, all.length);
+      assert.equal(hub.findTool('many__tool_9999')?.tool.name, 'tool_9999');
       assert.equal(textOf(await hub.callTool('many__tool_9999', {})), 'tool_9999');
+      // Made for the server's view (_meta.ui.visibility ["app"]): not the model's, but still callable by a view.
+      assert.ok(!forModel.some((t) => t.tool.name.startsWith('view_')));
+      assert.equal(hub.findTool('many__view_0'), undefined);
+      assert.equal(textOf(await hub.callTool('many__view_0', {})), 'view_0');
     });
   });
 

@@ -13,7 +13,6 @@ import { addressClass } from '../../src/common/address-class';
 import { McpConnection } from '../../src/core/mcp/connection';
 import type { HttpServerProcess } from './helpers/http-server-process';
 import { startOAuthFake, testPerson } from './helpers/oauth-harness';
-import { textOf } from './mcp-support';
 
 const T = { timeout: 40_000 };
 

@@ -5,12 +5,12 @@ import { HtmlConversionError, HtmlConverter } from '../../servers/web/html-conve
 import { repoRoot } from './helpers/bundled-server.js';
 
 /**
- * The worker-thread HTML converter, with the real web bundle as its worker script (the bundle
- * serves conversions when it starts in a worker): replies, reuse, and that a deadline or a cancel
- * really stops the thread rather than leaving it to burn a core.
+ * The worker-thread HTML converter, with the real worker bundle as its script (built from
+ * html-worker-main.ts beside web.js): replies, reuse, and that a deadline or a cancel really stops the
+ * thread rather than leaving it to burn a core.
  */
 
-const workerFile = join(repoRoot(), 'dist', 'servers', 'web.js');
+const workerFile = join(repoRoot(), 'dist', 'servers', 'web-html-worker.js');
 const base = new URL('https://site.example/');
 const never = new AbortController().signal;
 /** Seconds of work for the converter on any machine: 600,000 paragraphs 120 levels deep. */

@@ -111,7 +111,6 @@ test('two server processes on one folder see each other\'s writes at once and lo
 test('a change another program makes while a statement runs is never saved over', T, async (t) => {
   const ws = workspace();
   const w = await started(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '600000' });
-  const sql = stdioSql(w);
   let running!: () => void;
   const isRunning = new Promise<void>((resolve) => (running = resolve));
   // Ten million steps, several seconds: still running when Python writes, a second after it started (its first heartbeat).

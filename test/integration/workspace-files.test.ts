@@ -199,8 +199,8 @@ describe('list_directory and search_files', () => {
     writeFileSync(join(ws, 'node_modules', 'pkg', 'index.js'), '');
     const tree = await ok('list_directory', { depth: 3 });
     assert.match(tree, /^\.\/\n/);
-    assert.match(tree, /  notes\.txt \(17 bytes\)/);
-    assert.match(tree, /  src\/\n    app\.py/);
+    assert.match(tree, / {2}notes\.txt \(17 bytes\)/);
+    assert.match(tree, / {2}src\/\n {4}app\.py/);
     assert.match(tree, /etc -> \/etc \(symlink, not followed\)/);
     assert.match(tree, /node_modules\/ \(skipped; include_ignored: true lists it\)/);
     assert.doesNotMatch(tree, /index\.js/);
@@ -213,7 +213,7 @@ describe('list_directory and search_files', () => {
     mkdirSync(big);
     makeFiles(big, Array.from({ length: 200_000 }, (_, i): [string, string] => [`f${String(i).padStart(6, '0')}`, '']));
     const text = await ok('list_directory', { path: 'huge' });
-    const shown = text.split('\n').filter((l) => /^  f\d{6}/.test(l)).length;
+    const shown = text.split('\n').filter((l) => /^ {2}f\d{6}/.test(l)).length;
     assert.equal(shown, 1000);
     assert.match(text, /… (at least )?\d+ more entries not shown/);
     assert.match(text, /\[listing stopped at 1000 entries/);

@@ -54,6 +54,25 @@ async function until(what: string, done: () => boolean, ms = 15_000): Promise<vo
   }
 }
 
+/**
+ * A folder for a fake home outside /tmp: the sandbox gives the code a private /tmp, so a home folder there
+ * would be hidden anyway and the tests would prove nothing (or fail for the wrong reason). The person's
+ * ~/.cache when it is not under /tmp (a CI clone and its HOME may well be), else /var/tmp.
+ */
+function outsideTmp(): string {
+  const under = (dir: string): boolean => dir === tmpdir() || dir.startsWith(`${tmpdir()}/`);
+  const candidates = [join(homedir(), '.cache'), '/var/tmp'].filter((d) => !under(d));
+  for (const dir of candidates) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    } catch {
+      // not writable here: the next one
+    }
+  }
+  assert.fail(`these tests need a writable folder outside ${tmpdir()} for a fake home (tried ${[join(homedir(), '.cache'), '/var/tmp'].join(', ')}): the sandbox hides ${tmpdir()} from the code`);
+}
+
 function runDirsOf(pid: number): string[] {
   return readdirSync(tmpdir()).filter((n) => n.startsWith(`mcp-agent-run-${pid}-`));
 }
@@ -65,9 +84,7 @@ describe('run_code in the OS sandbox', () => {
 
   before(async () => {
     ws = tempWorkspace('ws-sbx-');
-    // Not under /tmp: the sandbox gives the code a private /tmp, which would hide a home folder there anyway.
-    mkdirSync(join(homedir(), '.cache'), { recursive: true });
-    home = mkdtempSync(join(homedir(), '.cache', 'mcp-agent-test-home-'));
+    home = mkdtempSync(join(outsideTmp(), 'mcp-agent-test-home-'));
     mkdirSync(join(home, '.ssh'));
     writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
     // A credential folder that is a symlink to where it really lives.
@@ -269,8 +286,7 @@ async function ownServer(t: { after: (fn: () => Promise<void> | void) => void },
 
 describe('run_code sandbox settings', () => {
   test('with the home folder as the workspace, its credentials stay hidden', async (t) => {
-    mkdirSync(join(homedir(), '.cache'), { recursive: true });
-    const home = mkdtempSync(join(homedir(), '.cache', 'mcp-agent-test-homews-'));
+    const home = mkdtempSync(join(outsideTmp(), 'mcp-agent-test-homews-'));
     mkdirSync(join(home, '.ssh'));
     writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
     writeFileSync(join(home, '.git-credentials'), 'https://user:token@example.com');

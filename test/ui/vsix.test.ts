@@ -12,13 +12,20 @@ import { startVscode, type Vscode } from '../vscode/harness';
 function packageVsix(): string {
   const root = repoRoot();
   const copy = mkdtempSync(join(tmpdir(), 'mcp-agent-vsix-'));
-  for (const entry of ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'esbuild.mjs', 'tsconfig.json', 'src', 'servers', 'media', 'test']) {
+  for (const entry of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'esbuild.mjs', 'tsconfig.json', 'tsconfig.base.json', 'src', 'servers', 'media', 'docs', 'scripts', 'test']) {
     cpSync(join(root, entry), join(copy, entry), { recursive: true });
   }
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
   const r = spawnSync('npm', ['run', 'package'], { cwd: copy, encoding: 'utf8' });
   assert.equal(r.status, 0, `npm run package failed:\n${r.stdout}\n${r.stderr}`);
   return join(copy, 'mcp-agent.vsix');
+}
+
+/** One file of the VSIX (a zip), read with Python's zipfile: python3 is on every machine the tests run on. */
+function entry(vsix: string, name: string): string {
+  const r = spawnSync('python3', ['-c', 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())', vsix, name], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
 }
 
 describe('the packaged VSIX', () => {
@@ -33,6 +40,19 @@ describe('the packaged VSIX', () => {
   after(async () => {
     await vs?.close();
     if (vsix) rmSync(join(vsix, '..'), { recursive: true, force: true });
+  });
+
+  test('carries a listing: icon, banner, keywords, the user-facing details page and the changelog, under 5 MB', () => {
+    assert.ok(statSync(vsix).size < 5 * 1024 * 1024);
+    const manifest = entry(vsix, 'extension.vsixmanifest');
+    assert.match(manifest, /<Icon>extension\/media\/marketplace\/icon\.png<\/Icon>/);
+    assert.match(manifest, /Microsoft\.VisualStudio\.Services\.Content\.Changelog/);
+    assert.match(manifest, /<Tags>[^<]*model context protocol/);
+    assert.match(manifest, /Microsoft\.VisualStudio\.Services\.Branding\.Color" Value="#2d2566"/);
+    const details = entry(vsix, 'extension/readme.md');
+    assert.match(details, /^# MCP Agent/);
+    assert.ok(details.length < 20_000, 'the details page is for users, not the developer README');
+    assert.doesNotMatch(manifest + details, /example\.invalid/);
   });
 
   test('installs, opens the chat and starts the bundled servers', async (t) => {

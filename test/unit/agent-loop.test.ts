@@ -8,7 +8,7 @@ import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost } from '../../
 import type { CallOptions, CallToolResult } from '../../src/core/mcp/types';
 import { host, memoryStore } from '../fakes/tool-host';
 import type { ChatEvent } from '../../src/shared/protocol';
-import { FakeAnthropicApi, isToolResultTurn, systemText, unmarked, type Reply } from '../fakes/anthropic-api';
+import { FakeAnthropicApi, isToolResultTurn, systemText, unmarked } from '../fakes/anthropic-api';
 
 const text = (s: string): CallToolResult => ({ content: [{ type: 'text', text: s }] });
 

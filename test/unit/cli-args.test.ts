@@ -2,7 +2,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { parseArgs } from '../../src/cli/args';
-import { DEFAULT_MODEL } from '../../src/core/agent/models';
 
 describe('CLI arguments', () => {
   test('the contract: --workspace <dir> [--yes] ["prompt"]', () => {

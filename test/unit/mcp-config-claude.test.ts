@@ -72,7 +72,7 @@ describe("Claude's mcpServers format", () => {
     "h": { "type": "http", "url": "\${BASE:-https://api.example.com}/mcp", "headers": { "Authorization": "Bearer \${TOKEN}" } }
   }
 }`);
-    const env = { BIN_DIR: '/opt/bin', MODE: 'prod', EMPTY: '', TOKEN: 'tok-\${MODE}', HOME: '/root' };
+    const env = { BIN_DIR: '/opt/bin', MODE: 'prod', EMPTY: '', TOKEN: 'tok-${MODE}', HOME: '/root' };
     const file = load(ws, env);
     assert.deepEqual(file.diagnostics, []);
     assert.deepEqual(await configs(file), [

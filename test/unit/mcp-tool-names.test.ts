@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { capFairly, qualifyTools, sanitizeName } from '../../src/core/mcp/hub/tool-names';
+import { qualifyTools, sanitizeName } from '../../src/core/mcp/hub/tool-names';
 
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -48,17 +48,5 @@ describe('tool names', () => {
   test('sanitizeName never returns an empty name', () => {
     assert.equal(sanitizeName(''), '_');
     assert.equal(sanitizeName('a b-c'), 'a_b-c');
-  });
-
-  test('capFairly takes round-robin across servers and keeps order', () => {
-    const named = qualifyTools([
-      { server: 'big', tools: Array.from({ length: 10_000 }, (_, i) => tool(`t${i}`)) },
-      { server: 'small', tools: [tool('one'), tool('two')] },
-    ]);
-    const capped = capFairly(named, 10);
-    assert.equal(capped.length, 10);
-    assert.deepEqual(capped.filter((t) => t.server === 'small').map((t) => t.tool.name), ['one', 'two']);
-    assert.deepEqual(capped.filter((t) => t.server === 'big').map((t) => t.tool.name), ['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7']);
-    assert.equal(capFairly(named, Infinity).length, 10_002);
   });
 });

@@ -5,7 +5,7 @@ import { Agent } from '../../src/core/agent/agent';
 import { withCacheBreakpoints } from '../../src/core/agent/prompt-cache';
 import type { AgentOutput, ToolHost } from '../../src/core/agent/types';
 import type { ChatEvent, TurnUsage } from '../../src/shared/protocol';
-import { FakeAnthropicApi, isToolResultTurn, type MessagesBody } from '../fakes/anthropic-api';
+import { FakeAnthropicApi, type MessagesBody } from '../fakes/anthropic-api';
 import { FakePromptCache } from '../fakes/fake-prompt-cache';
 import { host, memoryStore } from '../fakes/tool-host';
 
@@ -142,12 +142,10 @@ describe('prompt caching in the agent loop', () => {
   test('a tool that appears mid-chat does not rewrite the system prompt: the next message says what changed', async () => {
     api.setScript([{ text: 'one' }, { text: 'two' }]);
     const tools = { ws__read: { readOnly: true, run: ok } } as Record<string, { readOnly: boolean; run: typeof ok }>;
-    const h = host(tools);
-    const a = agent({ ...h, tools: () => h.tools() });
+    let current: ToolHost = host(tools);
+    const a = agent({ tools: () => current.tools(), callTool: (name, args, options) => current.callTool(name, args, options) });
     await turn(a, 'first');
-    const grown = host({ ...tools, web__fetch: { readOnly: true, run: ok } });
-    const b = a as unknown as { options: { host: ToolHost } };
-    b.options.host = grown;
+    current = host({ ...tools, web__fetch: { readOnly: true, run: ok } });
     await turn(a, 'second');
     const [r1, r2] = api.requests;
     assert.deepEqual(r2!.body.system, r1!.body.system, 'the same system prompt');

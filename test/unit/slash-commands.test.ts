@@ -25,8 +25,8 @@ const down: ServerStatus = { name: 'down', state: 'error', error: 'exited', tool
 const hub: SlashHub = {
   statuses: () => [notes, down],
   status: (name) => [notes, down].find((s) => s.name === name),
-  tools: () => notes.tools.map((tool) => ({ qualifiedName: `notes__${tool.name}`, server: 'notes', tool })),
 };
+const notesTools = { host: { tools: () => notes.tools.map((tool) => ({ qualifiedName: `notes__${tool.name}`, server: 'notes', tool })) } };
 
 /** Front-end actions that record what they were asked to do. */
 function recorder(): SlashActions & { said: string[]; did: string[] } {
@@ -34,6 +34,7 @@ function recorder(): SlashActions & { said: string[]; did: string[] } {
   const did: string[] = [];
   return {
     hub,
+    tools: notesTools,
     said,
     did,
     say: (lines) => void said.push(...lines),
@@ -65,13 +66,40 @@ describe('slash commands (shared by the CLI and the chat)', () => {
     await runSlash('/resources', r);
     await runSlash('/prompts', r);
     assert.deepEqual(r.said, [
-      'notes__search  Search the notes',
+      '1 tool from 1 server, all loaded',
+      'notes:',
+      '  notes__search  [loaded]  Search the notes',
       'notes notes://readme  Read me',
       'notes notes://pixel.png  pixel',
       'notes notes://files/{name}  (template) file',
       '/prompt notes/review file=… [tone=…]',
       '/prompt notes/plain   No arguments',
     ]);
+  });
+
+  test('/tools says what is loaded, found by search, turned off or for its app only, as the Tools view does', async () => {
+    const bulk = (i: number) => ({ name: `tool_${i}`, description: `Tool number ${i}: ${'a long description of what it does. '.repeat(3)}`, inputSchema: { type: 'object' as const } });
+    const many: ServerStatus = {
+      ...notes,
+      name: 'many',
+      prompts: [],
+      resources: [],
+      resourceTemplates: [],
+      tools: [...Array.from({ length: 300 }, (_, i) => bulk(i)), { name: 'view', inputSchema: { type: 'object' }, _meta: { ui: { visibility: ['app'] } } }],
+    };
+    const readFile: ServerStatus = { ...many, name: 'workspace', tools: [{ name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' } }] };
+    const statuses = [readFile, many];
+    const choices = { isOff: (s: string, t?: string) => t === 'tool_2', isPinned: (s: string, t: string) => t === 'tool_1' };
+    const all = statuses.flatMap((st) => st.tools.filter((t) => !t._meta && t.name !== 'tool_2').map((tool) => ({ qualifiedName: `${st.name}__${tool.name}`, server: st.name, tool })));
+    const r = recorder();
+    await runSlash('/tools', { ...r, hub: { statuses: () => statuses, status: (n) => statuses.find((st) => st.name === n) }, tools: { host: { tools: () => all, pinned: (t) => choices.isPinned(t.server, t.tool.name) }, choices } });
+    assert.equal(r.said[0], '300 tools from 2 servers: 2 loaded, the rest found by search; 1 turned off');
+    assert.ok(r.said.includes('  workspace__read_file  [loaded]  Read a file.'), r.said.slice(0, 5).join('\n'));
+    assert.match(r.said.find((l) => l.includes('many__tool_1 '))!, /\[loaded, pinned\]/);
+    assert.match(r.said.find((l) => l.includes('many__tool_0 '))!, /\[found by search\]/);
+    assert.match(r.said.find((l) => l.includes('many__tool_2 '))!, /\[turned off\]/);
+    assert.equal(r.said.filter((l) => l.startsWith('  many__')).length, 100, 'a long list is cut');
+    assert.equal(r.said.at(-1), '  … and 201 more (the Tools view lists them all)');
   });
 
   test('unknown commands say so and /help lists every command', async () => {

@@ -9,6 +9,7 @@ import { htmlToMarkdown, renderMarkdown } from '../../servers/web/html-to-markdo
  */
 
 // The spec parser turndown uses, to see how deep it really nests what pruneHtml wrote.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the package ships no types or ES module
 const domino = require('@mixmark-io/domino') as { createDocument(html: string): Document };
 
 const base = new URL('https://site.example/dir/page.html');

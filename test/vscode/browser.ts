@@ -24,7 +24,9 @@ export async function openBrowser(opts: { consoleLog: string; viewport?: { width
     await browser.close().catch(() => undefined);
     throw err;
   }
-  page.setDefaultTimeout(30_000);
+  // Every wait is for an event on the page; this only bounds how long one may take. Generous, so a machine
+  // twice as slow (CI on 2 loaded cores runs code-server, Chromium and the servers at once) still passes.
+  page.setDefaultTimeout(60_000);
   writeFileSync(opts.consoleLog, '');
   const note = (line: string) => appendFileSync(opts.consoleLog, `${new Date().toISOString()} ${line}\n`);
   page.on('console', (msg) => {

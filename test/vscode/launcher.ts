@@ -56,7 +56,7 @@ async function main(): Promise<number> {
       console.error(`[launcher] the suite did not finish within ${timeoutMs} ms`);
       finish(1);
     }, timeoutMs);
-    exitCode.finally(() => clearTimeout(timer));
+    void exitCode.finally(() => clearTimeout(timer));
     // The workbench calls these when it runs in test mode: the suite's output, then its exit code.
     await browser.page.exposeFunction('codeAutomationExit', (code: unknown) => finish(Number(code) || 0));
     await browser.page.exposeFunction('codeAutomationLog', (type: string, line: unknown) => {

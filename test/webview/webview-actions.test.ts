@@ -56,6 +56,8 @@ describe('chat webview: following and actions', () => {
     await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: 'The person denied this tool call.' }], durationMs: 0 } });
     await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't2', blockId: 'z', text: `Understood, I will not write it.\n\n${para}\n\nFINAL LINE` } });
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry' } });
+    // A posted message is handled after post() returns: wait for the turn's end itself before checking the scroll.
+    await page.locator('.turn-end[data-status="error"]').waitFor();
     await page.waitForFunction(() => {
       const s = document.getElementById('scroller')!;
       return s.scrollHeight - s.scrollTop - s.clientHeight < 2;

@@ -2,15 +2,19 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ApiError, type ModelClient } from './model-client';
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent, TurnActivity } from '../../shared/protocol';
-import type { HubTool } from '../mcp/types';
+import type { ImageMime } from '../../shared/image-types';
 import { describeApiError, errorAction } from './api-errors';
 import type { ApprovalStore } from '../tool-call/approval-policy';
 import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
-import { capChatContent, capToolResults } from './result-caps';
+import { capChatContent, capToolResults, textLimitsFor } from './result-caps';
 import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
-import { freezeSystem, toolChangeNote, type FrozenSystem } from './frozen-system';
+import { freezeSystem, toldDeferred, toolChangeNote, type FrozenSystem } from './frozen-system';
+import { ToolOffer, type OfferedRequest } from '../tool-offer/tool-offer';
+import { planSummary } from '../tool-offer/tool-plan';
+import { apiSearchEvents } from '../tool-offer/search-blocks';
+import { rememberRefusal, toolSearchFor, type ToolSearchSetting } from '../tool-offer/tool-search-mode';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
 import { addUsage, NO_USAGE, promptTokens, usageOf, type TokenUsage } from '../usage/token-usage';
 import { compact, COMPACT_AT, estimateTokens } from './compaction';
@@ -65,6 +69,8 @@ export interface AgentOptions {
   contextWindow?: number;
   /** Called with the whole conversation after it was compacted, so the caller can replace what it keeps. */
   onCompact?: (messages: readonly Anthropic.MessageParam[]) => void;
+  /** How tools past the definition budget are found (tool-search-mode.ts); default `auto`. */
+  toolSearch?: ToolSearchSetting;
 }
 
 /** A new message, or `retry`: ask again for the conversation as it stands (after a failed request). */
@@ -74,7 +80,7 @@ export type TurnInput =
       /** Extra context blocks (attached files), sent before the text. */
       context?: string[];
       /** Images the person pasted, sent before the text. */
-      images?: Array<{ mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }>;
+      images?: Array<{ mimeType: ImageMime; data: string }>;
     }
   /** Several messages at once (an MCP prompt's, roles kept): alternating, the first and the last the person's. */
   | { messages: Anthropic.MessageParam[] }
@@ -100,11 +106,14 @@ export class Agent {
   private partial: { turnId: string; texts: Map<string, string> } | undefined;
 
   private readonly egress: EgressGuard;
+  /** What each request offers of the host's tools, and the host the turn calls through. */
+  private readonly offer: ToolOffer;
 
   constructor(private readonly options: AgentOptions) {
     this.history = options.conversation ?? repairHistory(options.history ?? []);
     this.egress = options.egress ?? new EgressGuard({ personText: () => [], store: options.approvals });
     this.system = options.system;
+    this.offer = new ToolOffer(options.host, toolSearchFor(options.model, options.client.baseURL, options.toolSearch));
   }
 
   get messages(): readonly Anthropic.MessageParam[] {
@@ -122,13 +131,13 @@ export class Agent {
       emit({ type: 'event', event: e });
     };
     if ('messages' in input) {
-      const note = this.toolNote();
+      const note = this.toolNote(event);
       const [first, ...rest] = input.messages;
       if (first?.role !== 'user' || rest.at(-1)?.role === 'assistant') throw new Error('a turn starts and ends with a message of the person');
       this.addUserContent([...(note ? [{ type: 'text' as const, text: note }] : []), ...blocks(first)]);
       for (const message of rest) this.push(message);
     } else if (!('retry' in input)) {
-      const note = this.toolNote();
+      const note = this.toolNote(event);
       this.addUserContent([
         ...(note ? [{ type: 'text' as const, text: note }] : []),
         ...(input.context ?? []).map((text) => ({ type: 'text' as const, text })),
@@ -145,13 +154,19 @@ export class Agent {
     const settings = this.options.settingNames ?? { maxTokens: 'the mcpAgent.maxTokens setting', maxIterations: 'the mcpAgent.maxIterations setting' };
     try {
       for (let iteration = 0; iteration < maxIterations; iteration++) {
-        const tools = this.options.host.tools();
-        await this.fitWindow(turnId, tools, emit, signal);
-        const reply = await this.streamReply(turnId, iteration, tools, emit, signal).catch(async (err: unknown) => {
+        await this.fitWindow(turnId, emit, signal);
+        const offered = this.offer.request(this.history);
+        const reply = await this.streamReply(turnId, iteration, offered, emit, signal).catch(async (err: unknown) => {
+          if (signal.aborted) throw err;
+          // The API does not take its own tool search here (a proxy, another model): the host's search from now on.
+          if (offered.search === 'api' && refusedToolSearch(err) && this.offer.useHostSearch()) {
+            rememberRefusal(this.options.model, this.options.client.baseURL);
+            return this.streamReply(turnId, iteration, this.offer.request(this.history), emit, signal);
+          }
           // The estimate was short (a tokenizer counts differently): compact now and ask once more.
-          if (!promptTooLong(err) || !this.options.contextWindow || signal.aborted) throw err;
-          await this.fitWindow(turnId, tools, emit, signal, true);
-          return this.streamReply(turnId, iteration, tools, emit, signal);
+          if (!promptTooLong(err) || !this.options.contextWindow) throw err;
+          await this.fitWindow(turnId, emit, signal, true);
+          return this.streamReply(turnId, iteration, this.offer.request(this.history), emit, signal);
         });
         this.push({ role: 'assistant', content: reply.message.content as Anthropic.ContentBlockParam[] });
         const stop = reply.message.stop_reason;
@@ -178,7 +193,7 @@ export class Agent {
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
         const results = await this.runTools(turnId, uses, emit, signal, refusals);
-        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name]))) });
+        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), textLimitsFor(this.options.contextWindow)) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
       const note = `Stopped after ${maxIterations} model calls in one turn (${settings.maxIterations}). Send "continue" to go on.`;
@@ -221,20 +236,23 @@ export class Agent {
 
   /**
    * Makes the chat's system prompt at its first message; later, says in the message what changed
-   * in the tool list instead of rewriting the prompt.
+   * in the tool list instead of rewriting the prompt. The person is told once, when the model is
+   * first told, that tools are found by search.
    */
-  private toolNote(): string | undefined {
-    const tools = this.options.host.tools();
-    if (!this.system) {
-      this.system = freezeSystem(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []);
-      this.options.onSystem?.(this.system);
-      return undefined;
+  private toolNote(event: (e: ChatEvent) => void): string | undefined {
+    const plan = this.offer.plan();
+    const before = this.system?.tools;
+    let note: string | undefined;
+    if (!this.system) this.system = freezeSystem(plan, this.options.workspaceName, this.options.host.statuses?.() ?? []);
+    else {
+      const change = toolChangeNote(this.system.tools, plan);
+      if (!change) return undefined;
+      this.system = { ...this.system, tools: change.tools };
+      note = change.note;
     }
-    const change = toolChangeNote(this.system.tools, tools);
-    if (!change) return undefined;
-    this.system = { ...this.system, tools: change.tools };
     this.options.onSystem?.(this.system);
-    return change.note;
+    if (toldDeferred(this.system.tools) && !(before && toldDeferred(before))) event({ kind: 'notice', level: 'info', text: `${planSummary(plan)}.` });
+    return note;
   }
 
   private count(used: TokenUsage): void {
@@ -247,13 +265,13 @@ export class Agent {
    * window: the size is the last request's as the API counted it, plus an estimate of what was
    * added since (or all of it estimated, before the first request).
    */
-  private async fitWindow(turnId: string, tools: HubTool[], emit: (out: AgentOutput) => void, signal: AbortSignal, force = false): Promise<void> {
+  private async fitWindow(turnId: string, emit: (out: AgentOutput) => void, signal: AbortSignal, force = false): Promise<void> {
     const window = this.options.contextWindow;
     if (!window) return;
-    const system = this.systemText(tools);
+    const system = this.systemText();
     const estimate = this.lastPrompt
       ? this.lastPrompt.tokens + estimateTokens(this.history.slice(this.lastPrompt.messages))
-      : estimateTokens(system) + estimateTokens(tools.map((t) => t.tool)) + estimateTokens(this.history);
+      : estimateTokens(system) + estimateTokens(this.offer.plan().loaded.map((t) => t.tool)) + estimateTokens(this.history);
     if (!force && estimate <= window * COMPACT_AT) return;
     emit({ type: 'activity', turnId, activity: { kind: 'compacting' } });
     const done = await compact(this.options.client, { model: this.options.model, system, window }, this.history, signal);
@@ -265,29 +283,24 @@ export class Agent {
     emit({ type: 'event', event: { kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter } });
   }
 
-  private systemText(tools: HubTool[]): string {
+  private systemText(): string {
     // A retry of a chat restored from before system prompts were kept: make it now.
-    this.system ??= freezeSystem(tools, this.options.workspaceName, this.options.host.statuses?.() ?? []);
+    this.system ??= freezeSystem(this.offer.plan(), this.options.workspaceName, this.options.host.statuses?.() ?? []);
     return this.system.text;
   }
 
   private async streamReply(
     turnId: string,
     iteration: number,
-    tools: HubTool[],
+    offered: OfferedRequest,
     emit: (out: AgentOutput) => void,
     signal: AbortSignal,
   ): Promise<StreamedReply> {
-    const definitions: Anthropic.Tool[] = tools.map((t) => ({
-      name: t.qualifiedName,
-      description: t.tool.description ?? '',
-      input_schema: t.tool.inputSchema as Anthropic.Tool.InputSchema,
-    }));
-    const mark = this.options.promptCaching === false ? withoutCaching : withCacheBreakpoints;
+    const request = this.options.promptCaching === false ? withoutCaching(offered.tools, this.systemText(), offered.messages) : withCacheBreakpoints(offered.tools, this.systemText(), offered.messages, offered.cacheAt);
     const effort = this.options.effort ? { output_config: { effort: this.options.effort } } : {};
     const activity = (a: TurnActivity): void => emit({ type: 'activity', turnId, activity: a });
     const stream = await this.options.client.messages.create(
-      { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...effort, ...mark(definitions, this.systemText(tools), this.history) },
+      { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...effort, ...request },
       { signal, middleware: [watchAttempts(this.options.client.maxRetries, signal, activity)] },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
@@ -306,6 +319,7 @@ export class Agent {
     this.count(used);
     this.lastPrompt = { tokens: promptTokens(used), messages: this.history.length };
     if (signal.aborted) throw new ApiError.APIUserAbortError();
+    for (const e of apiSearchEvents(turnId, reply.message.content)) emit({ type: 'event', event: e });
     reply.message.content.forEach((block, index) => {
       if (block.type === 'thinking' && block.thinking.trim().length > 0) {
         emit({ type: 'event', event: { kind: 'thinking', turnId, blockId: blockId(index), text: block.thinking } });
@@ -330,7 +344,7 @@ export class Agent {
   ): Promise<Anthropic.ToolResultBlockParam[]> {
     const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
     const path: CallPath = {
-      host: this.options.host,
+      host: this.offer.host,
       approvals: this.options.approvals,
       askApproval: this.options.askApproval,
       egress: this.egress,
@@ -340,16 +354,17 @@ export class Agent {
     };
     return Promise.all(
       uses.map(async (use): Promise<Anthropic.ToolResultBlockParam> => {
-        const tool = resolveTool(this.options.host, use.name);
-        const input = (use.input ?? {}) as Record<string, unknown>;
-        event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? use.name, input });
+        // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
+        const { name, input } = this.offer.unwrap(use);
+        const tool = resolveTool(this.offer.host, name);
+        event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? name, input });
         const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
           event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
           return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
         };
         const refusal = refusals.get(use.id);
         if (refusal) return fail(refusal);
-        if (!tool) return fail(`There is no tool named ${use.name} (its server may have stopped). Available: ${this.options.host.tools().map((t) => t.qualifiedName).join(', ') || 'none'}.`);
+        if (!tool) return fail(this.offer.unknownTool(name));
         const outcome = await approvedCall(path, {
           callId: use.id,
           tool,
@@ -381,6 +396,11 @@ export class Agent {
     this.history.push(message);
     this.options.onMessage?.(message);
   }
+}
+
+/** The API's 400 for a request with its tool search tool where it has none (a proxy, a model without it). */
+function refusedToolSearch(err: unknown): boolean {
+  return err instanceof ApiError.BadRequestError && /tool_search|defer_loading|tool_reference/i.test(err.message);
 }
 
 /** The API's 400 for a request over the model's input window. */

@@ -1,5 +1,6 @@
 import { ApiError } from './model-client';
 import type { TurnAction } from '../../shared/protocol';
+import { messageOf } from '../../common/error-message';
 
 /** Turns an Anthropic SDK error into a sentence that says what happened and what to do. */
 export function describeApiError(err: unknown, keyHint: string): string {
@@ -29,7 +30,7 @@ export function describeApiError(err: unknown, keyHint: string): string {
     if (err.status === 529) return 'The Anthropic API is overloaded (529) even after retrying. Try again shortly.';
     return `The Anthropic API failed (${err.status ?? 'no status'}): ${apiMessage(err)}`;
   }
-  return err instanceof Error ? err.message : String(err);
+  return messageOf(err);
 }
 
 function apiMessage(err: InstanceType<typeof ApiError.APIError>): string {

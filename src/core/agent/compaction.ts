@@ -1,5 +1,6 @@
 import type { ModelClient } from './model-client';
 import type Anthropic from '@anthropic-ai/sdk';
+import { searchBlocksAsText } from '../tool-offer/search-blocks';
 
 /** Compact when a request would fill more than this share of the model's input window. */
 export const COMPACT_AT = 0.8;
@@ -75,7 +76,8 @@ export async function compact(
       model: request.model,
       max_tokens: 4096,
       system: request.system,
-      messages: [...older.map(shortened), { role: 'user', content: SUMMARY_INSTRUCTION } as Anthropic.MessageParam].reduce<Anthropic.MessageParam[]>(alternate, []),
+      // It carries no tools: searches that loaded some go as text.
+      messages: [...searchBlocksAsText(older).map(shortened), { role: 'user', content: SUMMARY_INSTRUCTION } as Anthropic.MessageParam].reduce<Anthropic.MessageParam[]>(alternate, []),
     },
     { signal },
   );

@@ -1,6 +1,7 @@
 import type { ModelClient } from './model-client';
 import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_MODEL } from './models';
+import { messageOf } from '../../common/error-message';
 
 /** What the Models API says of one model, as the picker and the agent need it. */
 export interface ModelEntry {
@@ -63,7 +64,7 @@ export class ModelCatalog {
       this.lastError = undefined;
       return models;
     } catch (err) {
-      this.lastError = err instanceof Error ? err.message : String(err);
+      this.lastError = messageOf(err);
       return this.cached?.models ?? [];
     }
   }

@@ -5,7 +5,7 @@ type Block = Anthropic.ContentBlockParam & { cache_control?: Anthropic.CacheCont
 const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
 
 export interface CachedRequest {
-  tools: Anthropic.Tool[];
+  tools: Anthropic.ToolUnion[];
   system: Anthropic.TextBlockParam[];
   messages: Anthropic.MessageParam[];
 }
@@ -18,22 +18,23 @@ export interface CachedRequest {
  *
  * In a conversation where roles alternate, the previous call's newest message is the one three
  * from the end: it was followed by the model's reply and by the results or message answering it.
- * The history is not changed: marked messages and blocks are copies.
+ * The history is not changed: marked messages and blocks are copies. `cacheAt` is the tool that ends the
+ * tools' stable part (tool-offer.ts: the deferred tools come after it); by default the last.
  */
-export function withCacheBreakpoints(tools: Anthropic.Tool[], system: string, messages: readonly Anthropic.MessageParam[]): CachedRequest {
+export function withCacheBreakpoints(tools: Anthropic.ToolUnion[], system: string, messages: readonly Anthropic.MessageParam[], cacheAt = tools.length - 1): CachedRequest {
   const marked = messages.slice();
   for (const index of new Set([messages.length - 3, messages.length - 1])) {
     if (index >= 0) marked[index] = markLastBlock(messages[index]!);
   }
   return {
-    tools: tools.map((t, i) => (i === tools.length - 1 ? { ...t, cache_control: EPHEMERAL } : t)),
+    tools: tools.map((t, i) => (i === cacheAt ? { ...t, cache_control: EPHEMERAL } : t)),
     system: [{ type: 'text', text: system, cache_control: EPHEMERAL }],
     messages: marked,
   };
 }
 
 /** The same request without any breakpoint: nothing is cached (for comparison, and for APIs that refuse them). */
-export function withoutCaching(tools: Anthropic.Tool[], system: string, messages: readonly Anthropic.MessageParam[]): CachedRequest {
+export function withoutCaching(tools: Anthropic.ToolUnion[], system: string, messages: readonly Anthropic.MessageParam[]): CachedRequest {
   return { tools, system: [{ type: 'text', text: system }], messages: messages.slice() };
 }
 

@@ -1,9 +1,12 @@
 import * as z from 'zod';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { base64Bytes, formatBytes } from '../../common/byte-size';
-import { messageOf } from '../mcp/errors';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ToolHost } from './types';
+import { isImageMime } from '../../shared/image-types';
+import { messageOf } from '../../common/error-message';
+import { resolveTool } from '../tool-call/approved-call';
+import { appViewNote, isAppView } from '../mcp/app-visibility';
 
 /** What the resource tools need of the MCP host besides its tools (McpHub provides it). */
 export interface ResourceHost extends ToolHost {
@@ -20,7 +23,6 @@ export const READ_RESOURCE = 'read_mcp_resource';
 /** The server the chat's tool card names for them. */
 export const HOST_SERVER = 'mcp-agent';
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** A listing longer than this is cut (the result caps would cut it anyway; this says how to narrow it). */
 const MAX_LISTED = 500;
 
@@ -65,13 +67,21 @@ const readTool: HubTool = {
  * are offered only while some ready server has resources or templates.
  */
 export function withResourceTools(host: ResourceHost): ToolHost {
+  const own = (name: string): HubTool | undefined => (name === LIST_RESOURCES ? listTool : name === READ_RESOURCE ? readTool : undefined);
   return {
     tools: () => (withResources(host).length > 0 ? [...host.tools(), listTool, readTool] : host.tools()),
+    findTool: (name) => {
+      const tool = own(name);
+      if (tool) return withResources(host).length > 0 ? tool : undefined;
+      return resolveTool(host, name);
+    },
+    ...(host.pinned ? { pinned: host.pinned.bind(host) } : {}),
     statuses: () => host.statuses(),
-    callTool: (name, args, options) => {
+    callTool: (tool, args, options) => {
+      const name = typeof tool === 'string' ? tool : tool.qualifiedName;
       if (name === LIST_RESOURCES) return Promise.resolve(listResources(host, args));
       if (name === READ_RESOURCE) return readResource(host, args, options);
-      return host.callTool(name, args, options);
+      return host.callTool(tool, args, options);
     },
   };
 }
@@ -117,10 +127,11 @@ async function readResource(host: ResourceHost, args: Record<string, unknown>, o
 }
 
 function contentOf(c: ReadResourceResult['contents'][number]): CallToolResult['content'][number] {
+  if (isAppView(c)) return { type: 'text', text: appViewNote(c.uri) };
   const type = c.mimeType ?? ('text' in c ? 'text/plain' : 'application/octet-stream');
   if ('text' in c && typeof c.text === 'string') return { type: 'text', text: `Resource ${c.uri} (${type}):\n${c.text}` };
   const blob = 'blob' in c && typeof c.blob === 'string' ? c.blob : '';
-  if (IMAGE_TYPES.has(type)) return { type: 'image', mimeType: type, data: blob };
+  if (isImageMime(type)) return { type: 'image', mimeType: type, data: blob };
   return { type: 'text', text: `[resource ${c.uri}: ${formatBytes(base64Bytes(blob))} of ${type}, binary, not shown]` };
 }
 

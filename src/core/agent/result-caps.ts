@@ -22,6 +22,26 @@ export const RESULT_LIMITS = {
   imagesPerReply: 20,
 };
 
+/** The text a reply's results may send: a model with a small window (a proxy, a local model) gets less. */
+export interface TextLimits {
+  textPerResult: number;
+  textPerReply: number;
+}
+
+/** The fixed caps, for a model whose window is unknown or large. */
+export const DEFAULT_TEXT_LIMITS: TextLimits = { textPerResult: RESULT_LIMITS.textPerResult, textPerReply: RESULT_LIMITS.textPerReply };
+
+/**
+ * The caps for a model's input window: one reply's results take at most a quarter of it (at 4 bytes a
+ * token, the estimate compaction uses), never more than the fixed caps, so that a single result never
+ * makes a request larger than the window ("prompt is too long" would fail the turn, and every later one).
+ */
+export function textLimitsFor(contextWindow: number | undefined): TextLimits {
+  if (!contextWindow) return DEFAULT_TEXT_LIMITS;
+  const reply = Math.max(2 * 1024, Math.floor(contextWindow / 4) * 4);
+  return { textPerResult: Math.min(RESULT_LIMITS.textPerResult, reply), textPerReply: Math.min(RESULT_LIMITS.textPerReply, reply) };
+}
+
 /** Room kept for the note in a cut result, so a capped result is within its cap and capping it again changes nothing. */
 const NOTE_RESERVE = 800;
 
@@ -42,11 +62,12 @@ const replyImageBudget = (): ImageBudget => ({ bytes: RESULT_LIMITS.imageBytesPe
 export function capToolResults(
   results: readonly Anthropic.ToolResultBlockParam[],
   toolNames: ReadonlyMap<string, string> = new Map(),
+  textLimits: TextLimits = DEFAULT_TEXT_LIMITS,
 ): Anthropic.ToolResultBlockParam[] {
-  const limits = shareBudget(results.map((r) => textBytes(blocksOf(r.content))), RESULT_LIMITS.textPerReply, RESULT_LIMITS.textPerResult);
+  const limits = shareBudget(results.map((r) => textBytes(blocksOf(r.content))), textLimits.textPerReply, textLimits.textPerResult);
   const images = replyImageBudget();
   return results.map((result, i) => {
-    const capped = capBlocks(blocksOf(result.content), limits[i]!, images, toolNames.get(result.tool_use_id));
+    const capped = capBlocks(blocksOf(result.content), limits[i]!, images, toolNames.get(result.tool_use_id), textLimits);
     return capped ? { ...result, content: capped } : result;
   });
 }
@@ -116,9 +137,9 @@ function textBytes(blocks: ResultBlock[]): number {
 }
 
 /** The capped blocks, or undefined when nothing had to change. */
-function capBlocks(blocks: ResultBlock[], textLimit: number, images: ImageBudget, toolName: string | undefined): ResultBlock[] | undefined {
+function capBlocks(blocks: ResultBlock[], textLimit: number, images: ImageBudget, toolName: string | undefined, textLimits: TextLimits = DEFAULT_TEXT_LIMITS): ResultBlock[] | undefined {
   const total = textBytes(blocks);
-  const texts = total > textLimit ? cutTexts(blocks, total, textLimit, toolName) : undefined;
+  const texts = total > textLimit ? cutTexts(blocks, total, textLimit, toolName, textLimits) : undefined;
   let changed = texts !== undefined;
   const out: ResultBlock[] = [];
   blocks.forEach((block, i) => {
@@ -155,7 +176,7 @@ const text = (t: string): ResultBlock[] => (t ? [{ type: 'text', text: t }] : []
  * of the last block, with a note between them; the blocks in the middle are left out. Returns the
  * replacement of every text block by index.
  */
-function cutTexts(blocks: ResultBlock[], total: number, limit: number, toolName: string | undefined): Map<number, ResultBlock[]> {
+function cutTexts(blocks: ResultBlock[], total: number, limit: number, toolName: string | undefined, textLimits: TextLimits): Map<number, ResultBlock[]> {
   const indices = blocks.flatMap((b, i) => (b.type === 'text' ? [i] : []));
   const textAt = (i: number): string => (blocks[i] as Anthropic.TextBlockParam).text;
   const tailBudget = Math.min(RESULT_LIMITS.tailBytes, Math.floor(limit / 8));
@@ -182,6 +203,7 @@ function cutTexts(blocks: ResultBlock[], total: number, limit: number, toolName:
   const note = cutNote({
     total,
     limit,
+    textLimits,
     toolName,
     sentBytes: kept + utf8Bytes(head),
     tailBytes: utf8Bytes(tail),
@@ -199,6 +221,7 @@ function cutTexts(blocks: ResultBlock[], total: number, limit: number, toolName:
 function cutNote(o: {
   total: number;
   limit: number;
+  textLimits: TextLimits;
   toolName: string | undefined;
   sentBytes: number;
   tailBytes: number;
@@ -209,7 +232,7 @@ function cutNote(o: {
   const first = l ? `lines 1-${n(l.head)} (${formatBytes(o.sentBytes)})` : `the first ${formatBytes(o.sentBytes)}`;
   const end = o.tailBytes === 0 ? '' : l ? ` and lines ${n(l.total - l.tail + 1)}-${n(l.total)} below` : ` and the last ${formatBytes(o.tailBytes)} below`;
   const gap = l ? `lines ${n(l.head + 1)}-${n(l.total - l.tail)}` : `the ${formatBytes(Math.max(0, o.total - o.sentBytes - o.tailBytes))} in between`;
-  const limits = `at most ${formatBytes(RESULT_LIMITS.textPerResult)} per tool result and ${formatBytes(RESULT_LIMITS.textPerReply)} for all the results of one reply`;
+  const limits = `at most ${formatBytes(o.textLimits.textPerResult)} per tool result and ${formatBytes(o.textLimits.textPerReply)} for all the results of one reply`;
   return (
     `[cut: this result held ${formatBytes(o.total)} of text${l ? ` (${n(l.total)} lines)` : ''}, over the ${formatBytes(o.limit)} it may send to the model (${limits}). ` +
     `Sent: ${first} above${end}; ${gap} left out. To see them, call ${o.toolName ?? 'the tool'} again for a smaller part: ` +

@@ -10,8 +10,10 @@ const MAX_SERVER_DESCRIPTIONS = 2400;
 /**
  * The system prompt is built from the tools discovered at the start of each model call, so the
  * model knows what it can do right now (servers come and go; a crashed one's tools disappear).
+ * `tools` are the ones sent in full; `deferred` ones are named by server and count only, with how to
+ * find them (tool-offer/): listing thousands of names would cost what deferring them saves.
  */
-export function buildSystemPrompt(tools: HubTool[], workspaceName: string, statuses: ServerStatus[] = []): string {
+export function buildSystemPrompt(tools: HubTool[], workspaceName: string, statuses: ServerStatus[] = [], deferred: HubTool[] = []): string {
   const byServer = new Map<string, HubTool[]>();
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
   const lines = [
@@ -21,7 +23,7 @@ export function buildSystemPrompt(tools: HubTool[], workspaceName: string, statu
     'When a tool returns an error, read it, fix the call and try again, or explain what went wrong.',
     'Answer in GitHub-flavoured markdown; put code in fenced blocks with a language.',
   ];
-  if (byServer.size === 0) {
+  if (byServer.size === 0 && deferred.length === 0) {
     lines.push('', 'No tools are available right now: answer from the conversation alone.');
     return lines.join('\n');
   }
@@ -31,11 +33,25 @@ export function buildSystemPrompt(tools: HubTool[], workspaceName: string, statu
       'query a database with its query tool, read a file with read_file, fetch a page with fetch_url; keep run_code for what no tool does.',
   );
   for (const [server, list] of byServer) lines.push(...serverSection(server, list));
+  if (deferred.length > 0) lines.push('', ...deferredSection(deferred));
+  const servers = new Set([...byServer.keys(), ...deferred.map((t) => t.server)]);
   for (const s of statuses) {
-    const text = s.state === 'ready' && byServer.has(s.name) ? s.instructions?.trim() : undefined;
+    const text = s.state === 'ready' && servers.has(s.name) ? s.instructions?.trim() : undefined;
     if (text) lines.push('', `Instructions from the ${s.name} server:`, text.slice(0, MAX_INSTRUCTIONS));
   }
   return lines.join('\n');
+}
+
+/** Where the tools not listed are, and how to reach them. */
+function deferredSection(deferred: HubTool[]): string[] {
+  const counts = new Map<string, number>();
+  for (const t of deferred) counts.set(t.server, (counts.get(t.server) ?? 0) + 1);
+  const servers = [...counts].map(([server, n]) => `${server} (${n.toLocaleString('en-US')} tool${n === 1 ? '' : 's'})`);
+  return [
+    `More tools are not loaded, to keep each request small: ${servers.join(', ')}.`,
+    'Find them with the tool search tool (tool_search_tool_bm25 or search_tools, whichever you have), by what they should do, ' +
+      'their server or their name; what it finds can be called right away (what search_tools finds, through call_tool). Search before saying that something cannot be done.',
+  ];
 }
 
 /** `server:` then one `- name: description` line per tool, within the server's budget. */

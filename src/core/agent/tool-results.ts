@@ -1,9 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolContent } from '../../shared/protocol';
 import type { CallToolResult } from '../mcp/types';
+import { isImageMime } from '../../shared/image-types';
+import { appViewNote, isAppView } from '../mcp/app-visibility';
 
 type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>;
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /**
  * Converts an MCP tool result into what the model receives and what the chat shows.
@@ -23,7 +24,7 @@ export function convertToolResult(result: CallToolResult): { forModel: ToolResul
         addText(item.text);
         break;
       case 'image':
-        if (IMAGE_TYPES.has(item.mimeType)) {
+        if (isImageMime(item.mimeType)) {
           forModel.push({
             type: 'image',
             source: { type: 'base64', media_type: item.mimeType as 'image/png', data: item.data },
@@ -34,7 +35,8 @@ export function convertToolResult(result: CallToolResult): { forModel: ToolResul
         }
         break;
       case 'resource':
-        if ('text' in item.resource && typeof item.resource.text === 'string') {
+        if (isAppView(item.resource)) addText(appViewNote(item.resource.uri));
+        else if ('text' in item.resource && typeof item.resource.text === 'string') {
           addText(`Resource ${item.resource.uri}:\n${item.resource.text}`);
         } else {
           addText(`[binary resource ${item.resource.uri} (${item.resource.mimeType ?? 'unknown type'})]`);

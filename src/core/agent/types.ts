@@ -6,11 +6,14 @@ import type { EgressQuestion } from '../egress/egress-guard';
 
 /** What the agent needs of the MCP host; McpHub provides it. */
 export interface ToolHost {
-  /** The tools offered to the model (a server with hundreds may be cut down). */
+  /** Every tool the model may use, however many: which of them a request carries in full is the agent's choice (tool-offer/). */
   tools(): HubTool[];
-  /** A tool by its qualified name among all tools, offered or not; without it, tools() is searched. */
+  /** One of tools() by its qualified name; without it, tools() is searched. */
   findTool?(qualifiedName: string): HubTool | undefined;
-  callTool(qualifiedName: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  /** Whether the person pinned this tool: its definition then goes with every request. */
+  pinned?(tool: HubTool): boolean;
+  /** Calls a tool: by name, or the tool findTool() gave (then it is not looked up again). */
+  callTool(tool: string | HubTool, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   /** Servers' states; their `instructions` (from initialize) go into the system prompt. */
   statuses?(): ServerStatus[];
 }

@@ -1,12 +1,12 @@
 import type { SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AskContent, ClientAsk } from '../../shared/protocol';
 import type { SamplingApproval } from '../sampling/sampling-broker';
+import { isImageMime } from '../../shared/image-types';
 
 /** Characters of one text shown on a card; the rest is counted, not sent to the page (a server can send megabytes). */
 const SHOWN_CHARS = 20_000;
 /** Messages shown on a card; earlier ones are summed up in one line. */
 const SHOWN_MESSAGES = 50;
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** Base64 characters of one image the card draws (the 5 MiB the model takes); a bigger one is named only. */
 const MAX_IMAGE_CHARS = 7_000_000;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -41,7 +41,7 @@ function contentOf(m: SamplingMessage, images: { left: number }): AskContent[] {
       case 'text':
         return { type: 'text', text: cut(b.text, SHOWN_CHARS) };
       case 'image':
-        if (images.left > 0 && IMAGE_TYPES.has(b.mimeType) && b.data.length <= MAX_IMAGE_CHARS && BASE64.test(b.data)) {
+        if (images.left > 0 && isImageMime(b.mimeType) && b.data.length <= MAX_IMAGE_CHARS && BASE64.test(b.data)) {
           images.left--;
           return { type: 'image', mimeType: b.mimeType as 'image/png', data: b.data };
         }

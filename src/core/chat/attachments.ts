@@ -3,6 +3,9 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PastedImage } from '../../shared/protocol';
 import { looksBinary } from '../../common/file-kind';
 import { Sandbox } from '../../common/sandbox';
+import { isImageMime } from '../../shared/image-types';
+import { messageOf } from '../../common/error-message';
+import { appViewNote, isAppView } from '../mcp/app-visibility';
 
 const MAX_ATTACHMENT_BYTES = 200 * 1024;
 /** A folder attaches as its list of entries, at most this many. */
@@ -43,7 +46,7 @@ export async function readAttachments(workspace: string, refs: string[], problem
       }
       blocks.push(`<attached_file path="${target.rel}"${range}>\n${text}\n</attached_file>`);
     } catch (err) {
-      errors.push(`Could not attach ${ref}: ${err instanceof Error ? err.message : String(err)}`);
+      errors.push(`Could not attach ${ref}: ${messageOf(err)}`);
     }
   }
   return { blocks, errors };
@@ -101,7 +104,6 @@ export async function readMessageAttachments(
 
 /** How an attached MCP resource travels in a message's attachment list: `@resource:<server, URI-encoded>:<uri>`. */
 const RESOURCE_REF = '@resource:';
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 export function resourceRef(server: string, uri: string): string {
   return `${RESOURCE_REF}${encodeURIComponent(server)}:${uri}`;
@@ -140,10 +142,11 @@ export async function readResourceAttachments(read: ReadResource, refs: string[]
       const result = await read(target.server, target.uri);
       for (const c of result.contents) {
         const where = `server="${attr(target.server)}" uri="${attr(c.uri)}"`;
-        if ('text' in c && typeof c.text === 'string') {
+        if (isAppView(c)) blocks.push(`<attached_resource ${where}>${appViewNote(c.uri)}</attached_resource>`);
+        else if ('text' in c && typeof c.text === 'string') {
           const cut = c.text.length > MAX_ATTACHMENT_BYTES ? `${c.text.slice(0, MAX_ATTACHMENT_BYTES)}\n[… cut at ${MAX_ATTACHMENT_BYTES} of ${c.text.length} characters; read_mcp_resource reads it whole]` : c.text;
           blocks.push(`<attached_resource ${where}${c.mimeType ? ` mimeType="${attr(c.mimeType)}"` : ''}>\n${cut}\n</attached_resource>`);
-        } else if ('blob' in c && c.mimeType && IMAGE_TYPES.has(c.mimeType) && c.blob.length <= MAX_IMAGE_BASE64) {
+        } else if ('blob' in c && c.mimeType && isImageMime(c.mimeType) && c.blob.length <= MAX_IMAGE_BASE64) {
           blocks.push(`<attached_resource ${where} mimeType="${attr(c.mimeType)}">(the image below)</attached_resource>`);
           images.push({ mimeType: c.mimeType as PastedImage['mimeType'], data: c.blob });
         } else {
@@ -151,7 +154,7 @@ export async function readResourceAttachments(read: ReadResource, refs: string[]
         }
       }
     } catch (err) {
-      errors.push(`Could not attach ${target.uri} from ${target.server}: ${err instanceof Error ? err.message : String(err)}`);
+      errors.push(`Could not attach ${target.uri} from ${target.server}: ${messageOf(err)}`);
     }
   }
   return { blocks, images, errors };

@@ -20,6 +20,8 @@ import { promptConversation } from './prompt-messages';
 import { afterCompaction, afterRepair, repairChanged, rewindPoint, spanOf, type RewindMode } from './message-spans';
 import { promptCommand } from './slash-commands';
 import { ApprovalWaits } from './approval-waits';
+import { messageOf } from '../../common/error-message';
+import type { ToolSearchSetting } from '../tool-offer/tool-search-mode';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
 export interface TurnConfig {
@@ -36,6 +38,8 @@ export interface TurnConfig {
   effort?: Effort;
   /** The model's input window (from the Models API); the conversation is compacted before it outgrows it. */
   contextWindow?: number;
+  /** How tools past the definition budget are found (the API's tool search or the host's); default `auto`. */
+  toolSearch?: ToolSearchSetting;
 }
 
 export interface ChatSessionDeps {
@@ -284,6 +288,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       promptCaching: config.promptCaching,
       effort: config.effort,
       contextWindow: config.contextWindow,
+      toolSearch: config.toolSearch,
       onCompact: (messages) => void this.deps.store.messages.replace(messages),
       workspaceName: this.deps.workspace ? basename(this.deps.workspace) : 'no folder open',
       workspaceDir: this.deps.workspace,
@@ -312,7 +317,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       if (changed && turnId) this.record(checkpointEvent(turnId, changed));
       return status;
     } catch (err) {
-      this.notice('error', `The turn failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.notice('error', `The turn failed: ${messageOf(err)}`);
       return 'error';
     } finally {
       this.running = undefined;

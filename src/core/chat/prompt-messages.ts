@@ -4,11 +4,12 @@ import { base64Bytes, formatBytes } from '../../common/byte-size';
 import { mergeConsecutive } from '../agent/history-repair';
 import { RESULT_LIMITS } from '../agent/result-caps';
 import { headOf } from '../agent/text-cut';
+import { isImageMime } from '../../shared/image-types';
+import { appViewNote, isAppView } from '../mcp/app-visibility';
 
 type PromptMessage = GetPromptResult['messages'][number];
 type Role = 'user' | 'assistant';
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** How much of each message the chat shows (the model gets all of it, within RESULT_LIMITS). */
 const SHOWN_CHARS = 4000;
 
@@ -45,7 +46,7 @@ function blocksFor(m: PromptMessage): Anthropic.ContentBlockParam[] {
     case 'text':
       return [{ type: 'text', text: capText(c.text) }];
     case 'image':
-      if (fromPerson && IMAGE_TYPES.has(c.mimeType) && c.data.length <= RESULT_LIMITS.imageBytes) {
+      if (fromPerson && isImageMime(c.mimeType) && c.data.length <= RESULT_LIMITS.imageBytes) {
         return [{ type: 'image', source: { type: 'base64', media_type: c.mimeType as 'image/png', data: c.data } }];
       }
       return [{ type: 'text', text: `[image of type ${c.mimeType}, ${formatBytes(base64Bytes(c.data))}, not shown]` }];
@@ -55,12 +56,13 @@ function blocksFor(m: PromptMessage): Anthropic.ContentBlockParam[] {
       return [{ type: 'text', text: `[resource ${c.uri}${c.name ? ` (${c.name})` : ''}${c.mimeType ? `, ${c.mimeType}` : ''}: not included; it can be read with read_mcp_resource]` }];
     case 'resource': {
       const r = c.resource;
+      if (isAppView(r)) return [{ type: 'text', text: appViewNote(r.uri) }];
       const type = r.mimeType ?? ('text' in r ? 'text/plain' : 'application/octet-stream');
       if ('text' in r && typeof r.text === 'string') {
         return [{ type: 'text', text: `<resource uri="${attr(r.uri)}" mimeType="${attr(type)}">\n${capText(r.text)}\n</resource>` }];
       }
       const blob = 'blob' in r && typeof r.blob === 'string' ? r.blob : '';
-      if (fromPerson && IMAGE_TYPES.has(type) && blob.length <= RESULT_LIMITS.imageBytes) {
+      if (fromPerson && isImageMime(type) && blob.length <= RESULT_LIMITS.imageBytes) {
         return [
           { type: 'text', text: `[resource ${r.uri}, ${type}:]` },
           { type: 'image', source: { type: 'base64', media_type: type as 'image/png', data: blob } },

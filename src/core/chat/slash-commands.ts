@@ -1,12 +1,23 @@
-import type { HubTool, ServerStatus } from '../mcp/types';
-import { messageOf } from '../mcp/errors';
+import type { ServerStatus } from '../mcp/types';
+import { messageOf } from '../../common/error-message';
+import type { ToolHost } from '../agent/types';
+import type { ToolChoices } from '../tool-offer/tool-choices';
+import { STATE_TEXT, statesSummary, toolStates, type ToolState } from '../tool-offer/tool-states';
 
 /** What the slash commands read of the MCP host (McpHub provides it). */
 export interface SlashHub {
   statuses(): ServerStatus[];
   status(name: string): ServerStatus | undefined;
-  tools(opts?: { max?: number }): HubTool[];
 }
+
+/** The tools as the model sees them (the host the chat runs with), and the person's choices about them. */
+export interface SlashTools {
+  host: Pick<ToolHost, 'tools' | 'pinned'>;
+  choices?: ToolChoices;
+}
+
+/** /tools lists at most this many tools of one server (the loaded first); the Tools view has them all. */
+const MAX_LISTED_PER_SERVER = 100;
 
 /**
  * What a front end does for the commands whose effect is its own: the terminal prints a resource
@@ -15,6 +26,7 @@ export interface SlashHub {
  */
 export interface SlashActions {
   hub: SlashHub;
+  tools: SlashTools;
   /** Shows lines to the person (a listing, a usage line, an error); never sent to the model. */
   say(lines: string[]): void;
   /** `/model [name]`. */
@@ -71,7 +83,7 @@ export async function runSlash(text: string, actions: SlashActions): Promise<str
         actions.say(helpLines());
         return undefined;
       case '/tools':
-        actions.say(toolLines(actions.hub));
+        actions.say(toolLines(actions.hub, actions.tools));
         return undefined;
       case '/resources':
         actions.say(resourceLines(actions.hub));
@@ -103,10 +115,23 @@ export function helpLines(): string[] {
   return [...SLASH_COMMANDS.map((c) => `${c.usage.padEnd(34)} ${c.summary}`), 'A line starting with // is sent to the model with one / removed.'];
 }
 
-export function toolLines(hub: SlashHub): string[] {
-  const tools = hub.tools({ max: Infinity });
-  if (tools.length === 0) return ['no tools: no server is ready'];
-  return tools.map((t) => `${t.qualifiedName}  ${firstLine(t.tool.description)}`.trimEnd());
+/** The summary line, then each ready server's tools with where they stand for the model (loaded, then turned off, then the rest). */
+export function toolLines(hub: SlashHub, tools: SlashTools): string[] {
+  const servers = readyServers(hub).filter((s) => s.tools.length > 0);
+  if (servers.length === 0) return ['no tools: no server is ready'];
+  const states = toolStates(hub.statuses(), tools.host, tools.choices);
+  const order: ToolState[] = ['loaded', 'off', 'deferred', 'app-only', 'needs-tasks'];
+  const lines = [statesSummary(states)];
+  for (const s of servers) {
+    const rows = s.tools.map((t) => ({ t, state: states.state(s.name, t) })).sort((a, b) => order.indexOf(a.state) - order.indexOf(b.state));
+    lines.push(`${s.name}${tools.choices?.isOff(s.name) ? ' (turned off)' : ''}:`);
+    for (const { t, state } of rows.slice(0, MAX_LISTED_PER_SERVER)) {
+      const pinned = state === 'loaded' && tools.choices?.isPinned(s.name, t.name) ? ', pinned' : '';
+      lines.push(`  ${s.name}__${t.name}  [${STATE_TEXT[state]}${pinned}]  ${firstLine(t.description)}`.trimEnd());
+    }
+    if (rows.length > MAX_LISTED_PER_SERVER) lines.push(`  … and ${(rows.length - MAX_LISTED_PER_SERVER).toLocaleString('en-US')} more (the Tools view lists them all)`);
+  }
+  return lines;
 }
 
 export function resourceLines(hub: SlashHub): string[] {

@@ -1,5 +1,6 @@
 import type { ShadowGit, Snapshot } from './shadow-git';
 import type { NotCovered } from './snapshot-scope';
+import { messageOf } from '../../common/error-message';
 
 /** A turn's file changes, undoable: the snapshots before and after it, and the paths between them. */
 export interface Checkpoint {
@@ -25,7 +26,7 @@ export class TurnCheckpoint {
 
   begin(): Promise<void> {
     this.before ??= this.git.snapshot('before a turn').catch((err: unknown) => {
-      this.warn(`no checkpoint for this turn: ${err instanceof Error ? err.message : String(err)}`);
+      this.warn(`no checkpoint for this turn: ${messageOf(err)}`);
       return undefined;
     });
     return this.before.then(() => undefined);
@@ -41,7 +42,7 @@ export class TurnCheckpoint {
       const left = await this.git.notCovered(before, after);
       return files.length > 0 || left.length > 0 ? { before: before.hash, after: after.hash, files, notCovered: left } : undefined;
     } catch (err) {
-      this.warn(`no checkpoint for this turn: ${err instanceof Error ? err.message : String(err)}`);
+      this.warn(`no checkpoint for this turn: ${messageOf(err)}`);
       return undefined;
     }
   }

@@ -23,7 +23,7 @@ import type { Carrier, TransportKind } from './transport/carrier';
 import { clientCapabilities, type ServerLogSink } from './client/client-handlers';
 import type { ConnectionEvents, ConnectionOptions } from './connection-types';
 import { installClientHandlers } from './client/client-requests';
-import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
+import { McpRequestError, McpStartError, ServerExited, describeExit, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
@@ -31,10 +31,12 @@ import { GuardedTransport } from './transport/guarded-transport';
 import { carrierFor } from './transport/launch';
 import { LogFlood } from './transport/log-flood';
 import { ServerLists } from './server-lists';
+import { SessionEnd } from './session-end';
 import { runAsTask } from './hub/tool-names';
 import { callToolAsTask } from './tasks';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
+import { messageOf } from '../../common/error-message';
 
 export type { ConnectionEvents, ConnectionOptions } from './connection-types';
 
@@ -53,9 +55,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private carrier: Carrier | undefined;
   private closing = false;
   private started = false;
-  /** Rejects with ServerExited when the process dies or the HTTP session is lost; every request races against it. */
-  private exitPromise: Promise<never> = new Promise<never>(() => undefined);
-  private rejectExit: (e: ServerExited) => void = () => undefined;
+  /** Fails every waiting request with ServerExited when the process dies or the HTTP session is lost. */
+  private readonly sessionEnd = new SessionEnd();
   private roots: string[];
   private loggedErrors = 0;
   private readonly sink: ServerLogSink | undefined;
@@ -72,7 +73,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.lists = new ServerLists({
       client: () => this.client,
       closing: () => this.closing,
-      ended: () => this.exitPromise,
+      untilEnded: (p) => this.sessionEnd.race(p),
       timeoutMs: options.requestTimeoutMs ?? 30_000,
       log: (line) => this.log(line),
       changed: () => this.emit('change'),
@@ -168,15 +169,13 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       oauth: this.options.oauth,
     });
     this.carrier = carrier;
-    this.exitPromise = new Promise<never>((_, reject) => (this.rejectExit = reject));
-    this.exitPromise.catch(() => undefined);
     carrier.onend = (end) => this.onEnd(end);
     const sink = this.sink;
     if (sink) carrier.onstderrline = (line) => sink.log('info', `[stderr] ${line}`);
     const client = this.makeClient();
     this.client = client;
     try {
-      await Promise.race([client.connect(new GuardedTransport(carrier.transport, flood), { timeout: initMs }), this.exitPromise]);
+      await this.sessionEnd.race(client.connect(new GuardedTransport(carrier.transport, flood), { timeout: initMs }));
     } catch (err) {
       if (this.closing) throw this.closedWhileStarting();
       const failure = this.startFailure(err, initMs);
@@ -211,7 +210,12 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     const totalMs = opts.maxTotalTimeoutMs ?? this.options.callTotalTimeoutMs ?? 600_000;
     const total = new AbortController();
     const timer = setTimeout(() => total.abort(), totalMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, total.signal]) : total.signal;
+    // The caller's signal aborts the call through a listener taken off at the end, not AbortSignal.any, which
+    // cost 7 us a call more (10.5 against 3.8, with the SDK's own listener) and ties every call to the turn's signal.
+    const stop = (): void => total.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) stop();
+    else opts.signal?.addEventListener('abort', stop, { once: true });
+    const signal = total.signal;
     const params = opts.meta ? { name, arguments: args, _meta: opts.meta } : { name, arguments: args };
     const request: RequestOptions = {
       signal,
@@ -230,10 +234,10 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
           idleMs: timeout,
           requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
           onProgress: opts.onProgress,
-          ended: this.exitPromise,
+          untilEnded: (p) => this.sessionEnd.race(p),
         });
       }
-      const result = await Promise.race([client.callTool(params, undefined, request), this.exitPromise]);
+      const result = await this.sessionEnd.race(client.callTool(params, undefined, request));
       return result as CallToolResult;
     } catch (err) {
       if (total.signal.aborted && !opts.signal?.aborted) {
@@ -246,6 +250,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       throw this.requestFailure(err, `tool "${name}"`, 'the call', timeout, opts.signal);
     } finally {
       clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', stop);
     }
   }
 
@@ -253,7 +258,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     const client = this.readyClient();
     const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
     try {
-      return await Promise.race([client.readResource({ uri }, { signal: opts.signal, timeout }), this.exitPromise]);
+      return await this.sessionEnd.race(client.readResource({ uri }, { signal: opts.signal, timeout }));
     } catch (err) {
       throw this.requestFailure(err, `resource ${uri}`, 'the read', timeout, opts.signal);
     }
@@ -263,10 +268,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     const client = this.readyClient();
     const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
     try {
-      return await Promise.race([
-        client.getPrompt({ name, arguments: args }, { signal: opts.signal, timeout }),
-        this.exitPromise,
-      ]);
+      return await this.sessionEnd.race(client.getPrompt({ name, arguments: args }, { signal: opts.signal, timeout }));
     } catch (err) {
       throw this.requestFailure(err, `prompt "${name}"`, 'the request', timeout, opts.signal);
     }
@@ -325,7 +327,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     if (!client || !level || !client.getServerCapabilities()?.logging) return;
     const timeout = this.options.requestTimeoutMs ?? 30_000;
     try {
-      await Promise.race([client.setLoggingLevel(level, { timeout }), this.exitPromise]);
+      await this.sessionEnd.race(client.setLoggingLevel(level, { timeout }));
     } catch (err) {
       if (!(err instanceof ServerExited)) this.log(`setting the log level to ${level} failed: ${messageOf(err)}`);
     }
@@ -335,7 +337,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     const client = this.readyClient();
     const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
     try {
-      return await Promise.race([send(client, { signal: opts.signal, timeout }), this.exitPromise]);
+      return await this.sessionEnd.race(send(client, { signal: opts.signal, timeout }));
     } catch (err) {
       throw this.requestFailure(err, what, 'the request', timeout, opts.signal);
     }
@@ -373,7 +375,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   /** The process exited, or its stdout closed, or the HTTP session was lost: every pending request fails now. */
   private onEnd(end: ServerExited): void {
-    this.rejectExit(end);
+    this.sessionEnd.end(end);
     if (this.closing) return;
     const info: ExitInfo = end.info;
     const message = end.why ?? this.explain(`server ${this.name} exited (${describeExit(info)})`);

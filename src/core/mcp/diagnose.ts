@@ -1,7 +1,8 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Carrier } from './transport/carrier';
-import { McpRequestError, McpStartError, ServerExited, describeExit, messageOf, seconds } from './errors';
+import { McpRequestError, McpStartError, ServerExited, describeExit, seconds } from './errors';
 import { hostErrorOf, serverErrorOf } from './server-error';
+import { messageOf } from '../../common/error-message';
 
 /** Turns whatever starting a server threw into a diagnosis a person can act on. */
 export function diagnoseStartFailure(err: unknown, ctx: { server: string; initMs: number; carrier: Carrier }): McpStartError {

@@ -61,6 +61,3 @@ export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
 }
 
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -1,9 +1,10 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes } from '../../common/byte-size';
 import { detectKind } from '../../common/file-kind';
+import { isImageMime, type ImageMime } from '../../shared/image-types';
 
 /** What a read resource is to show: text (with its language when known), or an image. */
-export type ResourceView = { kind: 'text'; text: string; language: string | undefined } | { kind: 'image'; mimeType: string; base64: string };
+export type ResourceView = { kind: 'text'; text: string; language: string | undefined } | { kind: 'image'; mimeType: ImageMime; base64: string };
 
 /**
  * How a resource read looks in the editor. A blob is an image only when its bytes say so (a server's
@@ -13,7 +14,7 @@ export function resourceView(result: ReadResourceResult): ResourceView {
   const first = result.contents[0];
   if (result.contents.length === 1 && first && 'blob' in first) {
     const kind = detectKind(Buffer.from(first.blob.slice(0, 12_000), 'base64'));
-    if (kind.kind === 'image') return { kind: 'image', mimeType: kind.mimeType, base64: first.blob };
+    if (kind.kind === 'image' && isImageMime(kind.mimeType)) return { kind: 'image', mimeType: kind.mimeType, base64: first.blob };
   }
   const parts = result.contents.map((c) => ('text' in c ? c.text : blobText(c.blob, c.mimeType, c.uri)));
   const language = languageOf(result.contents.find((c) => 'text' in c)?.mimeType);

@@ -1,8 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ServerExited, messageOf } from './errors';
+import { ServerExited } from './errors';
 import { listPrompts, listResources, listResourceTemplates, listToolsLeniently } from './offer-lists';
+import { messageOf } from '../../common/error-message';
 
 export type ListKind = 'tools' | 'resources' | 'prompts';
 
@@ -10,8 +11,8 @@ export type ListKind = 'tools' | 'resources' | 'prompts';
 export interface ListSession {
   client(): Client | undefined;
   closing(): boolean;
-  /** Rejects when the server ends: a listing never outlives it. */
-  ended(): Promise<never>;
+  /** `p`, failed with ServerExited if the server ends first: a listing never outlives it (session-end.ts). */
+  untilEnded<T>(p: Promise<T>): Promise<T>;
   timeoutMs: number;
   log(line: string): void;
   changed(): void;
@@ -56,7 +57,7 @@ export class ServerLists {
     const opts: RequestOptions = { timeout: this.session.timeoutMs };
     const guarded = async <T>(what: string, fetch: () => Promise<T[]>): Promise<T[] | undefined> => {
       try {
-        return await Promise.race([fetch(), this.session.ended()]);
+        return await this.session.untilEnded(fetch());
       } catch (err) {
         if (!(err instanceof ServerExited)) this.session.log(`listing ${what} failed: ${messageOf(err)}`);
         return undefined;

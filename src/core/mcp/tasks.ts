@@ -18,7 +18,8 @@ import {
   type Progress,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpRequestError, messageOf, seconds } from './errors';
+import { McpRequestError, seconds } from './errors';
+import { messageOf } from '../../common/error-message';
 
 /** Polling faster than this is the server asking for a busy loop; slower than this leaves the card stale. */
 const MIN_POLL_MS = 20;
@@ -39,8 +40,8 @@ export interface TaskCall {
   requestTimeoutMs: number;
   /** Progress as notifications/progress reports it, and the task's status message when it changes. */
   onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
-  /** Rejects when the server goes away; every wait races against it. */
-  ended: Promise<never>;
+  /** `p`, failed if the server goes away first; every wait goes through it (session-end.ts). */
+  untilEnded<T>(p: Promise<T>): Promise<T>;
 }
 
 /** What a card shows for a status the server gave no message for. */
@@ -138,7 +139,7 @@ function pollMs(asked: number | undefined): number {
 }
 
 function race<T>(p: Promise<T>, call: TaskCall): Promise<T> {
-  return Promise.race([p, call.ended]);
+  return call.untilEnded(p);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

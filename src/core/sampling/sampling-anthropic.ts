@@ -9,9 +9,9 @@ import {
   type SamplingMessage,
   type SamplingMessageContentBlock,
 } from '@modelcontextprotocol/sdk/types.js';
+import { isImageMime } from '../../shared/image-types';
 
 type Block = Anthropic.ContentBlockParam;
-const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 /** The Messages API request for a sampling request, on `model`, its reply at most `maxOutput` tokens. */
 export function toAnthropicRequest(params: CreateMessageRequestParams, model: string, maxOutput: number | undefined): Anthropic.MessageCreateParamsNonStreaming {
@@ -68,7 +68,7 @@ function toBlock(c: SamplingMessageContentBlock): Block {
     case 'text':
       return { type: 'text', text: c.text };
     case 'image':
-      if (!IMAGE_TYPES.has(c.mimeType)) throw invalid(`an image of type ${c.mimeType} (the model takes JPEG, PNG, GIF and WebP)`);
+      if (!isImageMime(c.mimeType)) throw invalid(`an image of type ${c.mimeType} (the model takes JPEG, PNG, GIF and WebP)`);
       return { type: 'image', source: { type: 'base64', media_type: c.mimeType as 'image/png', data: c.data } };
     case 'tool_use':
       return { type: 'tool_use', id: c.id, name: c.name, input: c.input };
@@ -79,7 +79,7 @@ function toBlock(c: SamplingMessageContentBlock): Block {
         is_error: c.isError,
         content: c.content.flatMap((inner): Array<Anthropic.TextBlockParam | Anthropic.ImageBlockParam> => {
           if (inner.type === 'text') return [{ type: 'text', text: inner.text }];
-          if (inner.type === 'image' && IMAGE_TYPES.has(inner.mimeType)) {
+          if (inner.type === 'image' && isImageMime(inner.mimeType)) {
             return [{ type: 'image', source: { type: 'base64', media_type: inner.mimeType as 'image/png', data: inner.data } }];
           }
           return [{ type: 'text', text: `[${inner.type} content left out]` }];

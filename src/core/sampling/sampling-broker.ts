@@ -2,10 +2,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ErrorCode, McpError, type CreateMessageRequestParams, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ModelEntry } from '../agent/model-catalog';
 import type { SamplingHandler, ServerRequestContext } from '../mcp/client/client-handlers';
-import { messageOf } from '../mcp/errors';
 import { fromAnthropicMessage, toAnthropicRequest } from './sampling-anthropic';
 import { DEFAULT_ALWAYS_BUDGET, SamplingBudgets, type BudgetUse } from './sampling-budget';
 import { pickSamplingModel } from './sampling-model';
+import { messageOf } from '../../common/error-message';
 
 /** The spec's answer to a sampling request the person denied (client spec, sampling: "User rejected sampling request"). */
 export const USER_REJECTED = -1;

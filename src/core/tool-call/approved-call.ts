@@ -8,6 +8,7 @@ import { urlsInInput } from '../egress/hosts';
 import type { CallToolResult, HubTool } from '../mcp/types';
 import { EXPECT_BASE } from '../../common/reviewed-edit';
 import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
+import { messageOf } from '../../common/error-message';
 
 /**
  * The one path every tool call takes, whoever asks for it (the model, a sub-agent, later an MCP App's
@@ -61,7 +62,7 @@ export async function approvedCall(path: CallPath, request: CallRequest): Promis
   if (!gate.ok || gate.asked) started = Date.now();
   if (!gate.ok) return fail(gate.why);
   const call = (meta?: Record<string, unknown>): Promise<CallToolResult> =>
-    path.host.callTool(tool.qualifiedName, input, {
+    path.host.callTool(tool, input, {
       signal,
       timeoutMs: path.toolTimeoutMs,
       // progress notifications reset timeoutMs; the setting bounds the whole call, unless the tool says its work is long
@@ -90,7 +91,7 @@ export async function approvedCall(path: CallPath, request: CallRequest): Promis
     return { ok: true, result, durationMs: Date.now() - started };
   } catch (err) {
     if (signal.aborted) return fail(CANCELLED);
-    return fail(`${tool.qualifiedName} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return fail(`${tool.qualifiedName} failed: ${messageOf(err)}`);
   }
 }
 

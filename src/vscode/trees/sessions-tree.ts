@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { McpHub } from '../../core/mcp/hub/hub';
 import { ORCHESTRATOR, type OrchestratorClient, type SessionInfo } from '../../core/sessions/orchestrator-client';
 import { when } from './chats-tree';
+import { messageOf } from '../../common/error-message';
 
 type Node = { kind: 'session'; session: SessionInfo } | { kind: 'message'; text: string; tooltip?: string };
 
@@ -72,7 +73,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     try {
       this.latest = await this.client.sessions();
     } catch (err) {
-      const text = err instanceof Error ? err.message : String(err);
+      const text = messageOf(err);
       return [{ kind: 'message', text: text.split('\n')[0]!.slice(0, 200), tooltip: text }];
     } finally {
       this.reading = false;

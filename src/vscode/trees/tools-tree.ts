@@ -2,8 +2,10 @@ import * as vscode from 'vscode';
 import { READ_ONLY_CALLS } from '../../common/sql-read-only';
 import type { ConfigDiagnostic } from '../../core/mcp/config/diagnostic';
 import { launchLine } from '../../core/mcp/config/definition-summary';
-import { needsTasks } from '../../core/mcp/hub/tool-names';
 import type { McpHub } from '../../core/mcp/hub/hub';
+import type { ToolHost } from '../../core/agent/types';
+import { STATE_TEXT, toolStates, type ToolState, type ToolStates } from '../../core/tool-offer/tool-states';
+import type { WorkspaceToolChoices } from '../tool-choices-store';
 import type { HubTool, ServerStatus } from '../../core/mcp/types';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HELD_TEXT, type OwnServer, type OwnSource } from '../../core/mcp/config/own-servers';
@@ -11,6 +13,12 @@ import { isSettingSource } from '../../core/mcp/config/own-server-sources';
 import { HubTree } from './hub-tree';
 import { bundledStatuses, fromText, serverGroups, type ServerGroup } from './server-groups';
 import { escape, problemItem, serverItem } from './server-tree-item';
+
+/** The tools as the model sees them (the chat's host) and the person's choices about them. */
+export interface ModelToolsView {
+  host: ToolHost;
+  choices: WorkspaceToolChoices;
+}
 
 /** What the Tools view needs of the person's own servers (ServerManager). */
 export interface OwnServerView {
@@ -28,20 +36,47 @@ export type ToolsNode =
   | { kind: 'problem'; status: ServerStatus };
 
 /**
- * Tools of every server, grouped by server, with each server's state. With servers from a config
- * file or the setting, servers are grouped by where they came from (Bundled, the setting, each file),
- * with the servers not started and the file's problems in its group.
+ * Tools of every server, grouped by server, with each server's state and where each tool stands for
+ * the model (loaded, found by search, turned off, for its app only). Each server and tool has a
+ * checkbox: unticked, it is never sent to the model (remembered per workspace); a tool can be pinned to
+ * go in full with every request. With servers from a config file or the setting, servers are grouped by
+ * where they came from (Bundled, the setting, each file), with the servers not started and the file's
+ * problems in its group.
  */
 export class ToolsTree extends HubTree<ToolsNode> {
-  private readonly sub: vscode.Disposable | undefined;
+  private readonly subs: Array<{ dispose(): void }> = [];
+  /** Where every tool stands, worked out once per change (a plan over thousands of tools is not free). */
+  private states: ToolStates | undefined;
 
   constructor(
     hub: McpHub,
     private readonly alwaysAllowed: (tool: Pick<HubTool, 'server' | 'tool'>) => boolean,
+    private readonly model: ModelToolsView,
     private readonly own?: OwnServerView,
   ) {
     super(hub);
-    this.sub = own?.onDidChangeSources(() => this.refresh());
+    const forget = hub.on('change', () => (this.states = undefined));
+    this.subs.push({ dispose: forget }, model.choices.onDidChange(() => this.refresh()));
+    if (own) this.subs.push(own.onDidChangeSources(() => this.refresh()));
+  }
+
+  override refresh(): void {
+    this.states = undefined;
+    super.refresh();
+  }
+
+  /** A checkbox ticked or cleared: that server or tool is offered to the model, or not. */
+  async onCheckbox(items: ReadonlyArray<readonly [ToolsNode, vscode.TreeItemCheckboxState]>): Promise<void> {
+    for (const [node, checked] of items) {
+      const off = checked === vscode.TreeItemCheckboxState.Unchecked;
+      if (node.kind === 'server') await this.model.choices.setOff(node.status.name, undefined, off);
+      if (node.kind === 'tool') await this.model.choices.setOff(node.server, node.tool.name, off);
+    }
+  }
+
+  private toolStates(): ToolStates {
+    this.states ??= toolStates(this.hub.statuses(), this.model.host, this.model.choices);
+    return this.states;
   }
 
   getChildren(node?: ToolsNode): ToolsNode[] {
@@ -82,14 +117,18 @@ export class ToolsTree extends HubTree<ToolsNode> {
       case 'problem':
         return problemItem(node.status) ?? new vscode.TreeItem('');
       case 'tool':
-        return this.toolItem(node.server, node.tool, this.hub.status(node.server)?.tasks === true);
+        return this.toolItem(node.server, node.tool, this.toolStates().state(node.server, node.tool));
     }
   }
 
   private serverRow(status: ServerStatus, own: OwnServer | undefined): vscode.TreeItem {
     const n = status.tools.length;
     const origin = own && { from: fromText(own, this.own?.workspace), launch: launchLine(own.definition), stderr: this.hub.stderr(status.name, 1500) };
-    const item = serverItem(status, `${n} tool${n === 1 ? '' : 's'}`, status.state === 'ready' && n > 30, origin);
+    const off = this.model.choices.isOff(status.name);
+    const item = serverItem(status, `${n.toLocaleString('en-US')} tool${n === 1 ? '' : 's'}${this.forModel(status, off)}`, status.state === 'ready' && n > 30, origin);
+    if (status.state === 'ready' && n > 0) {
+      item.checkboxState = { state: off ? vscode.TreeItemCheckboxState.Unchecked : vscode.TreeItemCheckboxState.Checked, tooltip: off ? 'Turned off for the model: tick to offer its tools' : 'Offered to the model: untick to turn off all its tools' };
+    }
     if (n === 0 && !status.error && !status.detail) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
     // VS Code remembers expansion per id: a new id per state lets a server that becomes ready open up.
     item.id = `server:${status.name}:${status.state}`;
@@ -110,36 +149,58 @@ export class ToolsTree extends HubTree<ToolsNode> {
     return item;
   }
 
-  private toolItem(server: string, t: Tool, serverTakesTasks: boolean): vscode.TreeItem {
+  /** What the server's row adds about the model: turned off, or how many of its tools are loaded. */
+  private forModel(status: ServerStatus, off: boolean): string {
+    if (status.state !== 'ready' || status.tools.length === 0) return '';
+    if (off) return ' · turned off';
+    const states = this.toolStates();
+    const loaded = status.tools.filter((t) => states.state(status.name, t) === 'loaded').length;
+    return states.plan.deferred.length > 0 ? ` · ${loaded.toLocaleString('en-US')} loaded` : '';
+  }
+
+  private toolItem(server: string, t: Tool, state: ToolState): vscode.TreeItem {
     const item = new vscode.TreeItem(t.name);
     item.id = `tool:${server}/${t.name}`;
     const readOnly = t.annotations?.readOnlyHint === true;
-    const taskOnly = needsTasks(t) && !serverTakesTasks;
-    item.iconPath = new vscode.ThemeIcon(taskOnly ? 'circle-slash' : readOnly ? 'eye' : 'tools');
-    item.description = taskOnly
-      ? 'needs tasks, which its server does not take'
-      : readOnly
-        ? 'read-only'
-        : this.alwaysAllowed({ server, tool: t })
-          ? 'always allowed'
-          : typeof t._meta?.[READ_ONLY_CALLS] === 'string'
-            ? 'asks before writes'
-            : 'asks first';
+    const pinned = this.model.choices.isPinned(server, t.name);
+    const usable = state === 'loaded' || state === 'deferred';
+    item.iconPath = new vscode.ThemeIcon(!usable ? 'circle-slash' : pinned ? 'pinned' : state === 'deferred' ? 'search' : readOnly ? 'eye' : 'tools');
+    const approval = readOnly
+      ? 'read-only'
+      : this.alwaysAllowed({ server, tool: t })
+        ? 'always allowed'
+        : typeof t._meta?.[READ_ONLY_CALLS] === 'string'
+          ? 'asks before writes'
+          : 'asks first';
+    item.description = usable ? `${STATE_TEXT[state]}${pinned ? ', pinned' : ''} · ${approval}` : STATE_TEXT[state];
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${server} · ${t.title ?? t.name}**\n\n`);
-    if (taskOnly) tooltip.appendText('This tool runs only as a task (MCP 2025-11-25), but its server does not declare tasks for tools/call: it is not offered to the model.\n\n');
+    tooltip.appendText(`${STATE_NOTE[state]}\n\n`);
     if (t.description) tooltip.appendText(`${t.description}\n\n`);
     tooltip.appendCodeblock(JSON.stringify(t.inputSchema, null, 2), 'json');
     item.tooltip = tooltip;
-    item.contextValue = 'tool';
+    // A tool turned off with its whole server has no box of its own: the server's box brings it back.
+    if (usable || (state === 'off' && !this.model.choices.isOff(server))) {
+      item.checkboxState = usable ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+    }
+    item.contextValue = `tool-${state}${pinned ? '-pinned' : ''}`;
     return item;
   }
 
   override dispose(): void {
-    this.sub?.dispose();
+    for (const s of this.subs) s.dispose();
     super.dispose();
   }
 }
+
+/** The tooltip's word on where a tool stands for the model. */
+const STATE_NOTE: Record<ToolState, string> = {
+  loaded: 'Sent to the model in full with every request.',
+  deferred: 'Not sent with every request: the model finds it by searching the tools when it needs it. Pin it to send it always.',
+  off: 'Turned off for the model in this workspace: never sent, and the model cannot call it.',
+  'app-only': "Made for its server's app view (_meta.ui.visibility): never offered to the model.",
+  'needs-tasks': 'This tool runs only as a task (MCP 2025-11-25), but its server does not declare tasks for tools/call: it is not offered to the model.',
+};
 
 function groupItem(group: ServerGroup, servers: number): vscode.TreeItem {
   // The bundled servers are always there; what the person configured is what they came to look at.

@@ -4,6 +4,7 @@ import { format } from 'node:util';
 import Mocha from 'mocha';
 
 /** Each entry loads one test file; they run after mocha has put describe/it/suite/test on globalThis. */
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded late on purpose: an import would run before mocha's globals exist */
 const TEST_MODULES: Array<() => unknown> = [
   () => require('./activation.test'),
   () => require('./servers.test'),

@@ -9,7 +9,9 @@
  * would call `co.uk` a site and every `*.github.io` page one owner's.
  */
 import { domainToUnicode } from 'node:url';
-import { parse } from 'tldts';
+
+type Tldts = typeof import('tldts');
+let tldts: Tldts | undefined;
 
 export interface UrlSite {
   /** The host as the URL has it (an international name in its `xn--` form), with a port if any. */
@@ -22,8 +24,12 @@ export interface UrlSite {
 
 /** The site of an http(s) URL (elicitation-handler.ts checks the scheme first). */
 export function urlSite(url: URL): UrlSite {
+  // Loaded on the first URL rather than with the extension: the list is 131 KiB of its bundle. require, as
+  // urlSite answers synchronously; the extension's build makes it a bundle of its own (dist/lazy/tldts.js).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- on first use, on purpose (above)
+  tldts ??= require('tldts') as Tldts;
   // Private suffixes count (github.io, blogspot.com): each page under them is someone else's site.
-  const parsed = parse(url.hostname, { allowPrivateDomains: true });
+  const parsed = tldts.parse(url.hostname, { allowPrivateDomains: true });
   const domain = parsed.domain ?? url.hostname;
   const international = url.hostname.split('.').some((label) => label.startsWith('xn--'));
   const unicode = international ? domainToUnicode(url.hostname) : '';

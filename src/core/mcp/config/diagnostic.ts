@@ -8,6 +8,8 @@ export interface ConfigDiagnostic {
   /** `error`: what it names was not loaded; `warning`: loaded, but probably not as meant. */
   severity: 'error' | 'warning';
   message: string;
+  /** The file does not parse as JSON: what was read of it may be half of what it will say. */
+  syntax?: true;
   /** The server (its name in the file) the problem belongs to, when it belongs to one. */
   server?: string;
 }

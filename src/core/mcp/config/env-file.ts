@@ -12,7 +12,7 @@ export function readEnvFile(path: string): Record<string, string> {
     if (!st.isFile()) throw new Error(`envFile ${path} is not a regular file`);
     size = st.size;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`envFile ${path} does not exist`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`envFile ${path} does not exist`, { cause: err });
     throw err;
   }
   if (size > MAX_ENV_FILE_BYTES) throw new Error(`envFile ${path} is ${size} bytes; an env file may have at most ${MAX_ENV_FILE_BYTES}`);

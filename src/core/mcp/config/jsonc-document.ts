@@ -103,7 +103,7 @@ export class JsoncDocument {
     const distinct = this.syntaxErrors.filter((e, i, all) => i === 0 || all[i - 1].offset !== e.offset);
     const shown = distinct.slice(0, MAX_SYNTAX_DIAGNOSTICS).map((e): ConfigDiagnostic => {
       const code = printParseErrorCode(e.error);
-      return { file: this.file, ...this.position(e.offset), severity: 'error', message: `not valid JSON: ${SYNTAX_HINTS[code] ?? code}` };
+      return { file: this.file, ...this.position(e.offset), severity: 'error', syntax: true, message: `not valid JSON: ${SYNTAX_HINTS[code] ?? code}` };
     });
     const more = distinct.length - shown.length;
     if (more > 0) shown[shown.length - 1].message += ` (and ${more} more syntax error${more === 1 ? '' : 's'} after it)`;

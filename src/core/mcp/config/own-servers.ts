@@ -7,7 +7,7 @@ import type { ConfigSource } from './definition';
 import type { AskInput } from './vscode-inputs';
 
 /** Why a defined server is not running, in the Tools view's words. */
-export type Held = 'disabled' | 'restricted' | 'declined' | 'unanswered-trust' | 'unanswered-input';
+export type Held = 'disabled' | 'restricted' | 'declined' | 'unanswered-trust' | 'unanswered-input' | 'unparsed';
 
 export const HELD_TEXT: Record<Held, string> = {
   disabled: 'disabled',
@@ -15,6 +15,7 @@ export const HELD_TEXT: Record<Held, string> = {
   declined: 'not started: you chose not to',
   'unanswered-trust': 'not started: waiting for your answer',
   'unanswered-input': 'not started: an input was not answered',
+  unparsed: 'not started: its file does not parse (asked once it does)',
 };
 
 export interface OwnServer {
@@ -61,8 +62,11 @@ export class OwnServers {
     const sources: OwnSource[] = read.map((s) => ({ ...s, diagnostics: [...s.diagnostics], servers: s.definitions.map((definition) => ({ definition })) }));
     for (const source of sources) {
       const asking: OwnServer[] = [];
+      // A file being written (half of it parses) is never asked about: what it would run is not known yet.
+      const unparsed = source.diagnostics.some((d) => d.syntax);
       for (const server of source.servers) {
         server.held = this.heldBefore(server.definition, workspaceTrusted);
+        if (server.held === 'unanswered-trust' && unparsed) server.held = 'unparsed';
         if (server.held === 'unanswered-trust') asking.push(server);
       }
       if (asking.length === 0) continue;

@@ -1,24 +1,20 @@
 import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerLogSink, SinkLevel } from '../client/client-handlers';
+import type { ServerLogSink } from '../client/client-handlers';
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from '../connection';
-import { McpRequestError, McpStartError, messageOf, seconds, type McpFailureKind } from '../errors';
-import { capFairly, needsTasks, qualifyTools } from './tool-names';
+import { McpRequestError, McpStartError, seconds, type McpFailureKind } from '../errors';
+import { needsTasks, qualifyTools } from './tool-names';
+import { visibleToModel } from '../app-visibility';
 import { TypedEmitter } from '../typed-emitter';
 import { entryStatus, hubLog, retryable, type Entry } from './hub-entry';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
+import { messageOf } from '../../../common/error-message';
 
 export interface HubOptions {
   /** Passed to every connection (timeouts, roots, limits, log). */
   connection?: ConnectionOptions;
   /** Restarts after crashes. Defaults: 0.5 s, 1 s, 2 s…, at most 3 within 60 s. */
   restart?: BackoffOptions;
-  /**
-   * How many tools `tools()` hands the model by default. Each tool costs context on every turn,
-   * and past a few hundred the model picks worse, so the default is 128, taken round-robin across
-   * servers; `tools({ max: Infinity })` gives all. Every tool stays callable by name either way.
-   */
-  maxModelTools?: number;
   /** 'change' events within this many ms are coalesced into one. Default 20. */
   changeDebounceMs?: number;
 }
@@ -34,8 +30,6 @@ export interface HubEvents {
 /** `_meta` key on error results the hub makes: why the call failed (McpFailureKind or 'unknown-tool'). */
 export const FAILURE_META_KEY = 'mcpAgent/failure';
 
-export const DEFAULT_MAX_MODEL_TOOLS = 128;
-
 /**
  * All configured MCP servers behind one face: starts them in parallel in the background, restarts
  * crashed ones and reconnects dropped HTTP sessions with capped backoff, and gives the agent one flat list of tools named
@@ -49,6 +43,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
   private disposed = false;
   private changeTimer: NodeJS.Timeout | undefined;
   private named: HubTool[] | undefined;
+  private anyByName = new Map<string, HubTool>();
+  private modelTools: HubTool[] = [];
   private byName = new Map<string, HubTool>();
   private settleWaiters: Array<{ done: () => boolean; resolve: () => void }> = [];
   private logLevel: LoggingLevel | undefined;
@@ -67,7 +63,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    for (const entry of this.entries.values()) this.launch(entry);
+    // launch() settles every failure into the entry's state: nothing is lost by not awaiting it here.
+    for (const entry of this.entries.values()) void this.launch(entry);
   }
 
   /** Resolves once no server is starting (each is ready, in error or stopped). */
@@ -85,35 +82,31 @@ export class McpHub extends TypedEmitter<HubEvents> {
   }
 
   /**
-   * Tools of ready servers as the model sees them, at most `max` (default `maxModelTools`). Tools that run
-   * only as tasks are left out where the server does not take tasks: every call would fail. `statuses()` still lists them.
+   * Every tool of the ready servers that the model may use, uncapped: what reaches a request is the
+   * agent's choice (core/tool-offer), and a name must resolve whatever was sent. Left out: tools a
+   * server made for its app's view alone (app-visibility.ts), and tools that run only as tasks where
+   * their server does not take tasks (every call would fail). `statuses()` still lists them all.
    */
-  tools(opts: { max?: number } = {}): HubTool[] {
-    return capFairly(this.callableTools(), opts.max ?? this.options.maxModelTools ?? DEFAULT_MAX_MODEL_TOOLS);
+  tools(): HubTool[] {
+    this.indexTools();
+    return this.modelTools;
   }
 
-  /** How many tools ready servers offer the model in all (more than `tools()` returns when capped). */
-  toolCount(): number {
-    return this.callableTools().length;
-  }
-
-  private callableTools(): HubTool[] {
-    return this.allTools().filter((t) => !needsTasks(t.tool) || this.entries.get(t.server)?.conn?.supports('tasks'));
-  }
-
+  /** One of `tools()` by its qualified name: never an app-only tool, whatever the model asks for. */
   findTool(qualifiedName: string): HubTool | undefined {
-    this.allTools();
+    this.indexTools();
     return this.byName.get(qualifiedName);
   }
 
   /**
-   * Calls a tool by its qualified name. Never throws: an unknown tool, a server that is not ready,
+   * Calls a tool by its qualified name, or the tool itself as findTool() gave it (no second lookup). Never throws: an unknown tool, a server that is not ready,
    * a timeout, a cancel or a crash all come back as an `isError` result saying so, with
    * `_meta[FAILURE_META_KEY]` telling which.
    */
-  async callTool(qualifiedName: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
-    const hit = this.findTool(qualifiedName);
-    if (!hit) return failure('unknown-tool', this.unknownToolMessage(qualifiedName));
+  async callTool(target: string | HubTool, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
+    // Any tool, app-only ones too: a view calls those (the model's names are checked by findTool first).
+    const hit = typeof target === 'string' ? (this.indexTools(), this.anyByName.get(target)) : target;
+    if (!hit) return failure('unknown-tool', this.unknownToolMessage(target as string));
     const conn = this.entries.get(hit.server)?.conn;
     if (!conn || conn.state !== 'ready') {
       return failure('not-ready', `server ${hit.server} is not ready; ${this.statusLine(hit.server)}`);
@@ -179,7 +172,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       return;
     }
     this.logLevel = level;
-    await Promise.all([...this.entries.values()].map((e) => e.conn?.setLogLevel(this.levelOf(e.config.name))));
+    await Promise.all([...this.entries.values()].flatMap((e) => (e.conn ? [e.conn.setLogLevel(this.levelOf(e.config.name))] : [])));
   }
 
   private levelOf(server: string): LoggingLevel | undefined {
@@ -209,7 +202,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
   /** Changes the roots every server is offered and tells the running ones. */
   async setRoots(dirs: string[]): Promise<void> {
     this.roots = [...dirs];
-    await Promise.all([...this.entries.values()].map((e) => e.conn?.setRoots(dirs)));
+    await Promise.all([...this.entries.values()].flatMap((e) => (e.conn ? [e.conn.setRoots(dirs)] : [])));
   }
 
   /** Applies a new set of configs: removed servers stop, changed ones restart, new ones start. */
@@ -353,15 +346,17 @@ export class McpHub extends TypedEmitter<HubEvents> {
     }
   }
 
-  private allTools(): HubTool[] {
+  /** Names every ready server's tools once per change (tool-names.ts), and which of them the model may use. */
+  private indexTools(): void {
     if (!this.named) {
       const servers = [...this.entries.values()]
         .filter((e) => e.conn?.state === 'ready')
         .map((e) => ({ server: e.config.name, tools: (e.conn as McpConnection).tools }));
       this.named = qualifyTools(servers);
-      this.byName = new Map(this.named.map((t) => [t.qualifiedName, t]));
+      this.anyByName = new Map(this.named.map((t) => [t.qualifiedName, t]));
+      this.modelTools = this.named.filter((t) => visibleToModel(t.tool) && (!needsTasks(t.tool) || this.entries.get(t.server)?.conn?.supports('tasks')));
+      this.byName = new Map(this.modelTools.map((t) => [t.qualifiedName, t]));
     }
-    return this.named;
   }
 
   private readyConnection(server: string): McpConnection {

@@ -40,34 +40,6 @@ function hashedName(server: string, tool: string): string {
   return `${prefix.slice(0, MAX_TOOL_NAME_LENGTH - HASH - 1)}_${hash}`;
 }
 
-/**
- * At most `max` tools, taken round-robin across servers so one server with thousands of tools
- * cannot crowd out the others. Keeps each server's own order.
- */
-export function capFairly(tools: readonly HubTool[], max: number): HubTool[] {
-  if (tools.length <= max) return [...tools];
-  const byServer = new Map<string, HubTool[]>();
-  for (const t of tools) {
-    let list = byServer.get(t.server);
-    if (!list) byServer.set(t.server, (list = []));
-    list.push(t);
-  }
-  const queues = [...byServer.values()];
-  const picked = new Set<HubTool>();
-  for (let i = 0; picked.size < max; i++) {
-    let any = false;
-    for (const q of queues) {
-      const t = q[i];
-      if (t && picked.size < max) {
-        picked.add(t);
-        any = true;
-      }
-    }
-    if (!any) break;
-  }
-  return tools.filter((t) => picked.has(t));
-}
-
 /** How a tool may be run (spec 2025-11-25 `execution.taskSupport`; absent means never as a task). */
 export function taskSupport(tool: Tool): 'required' | 'optional' | 'forbidden' {
   const value = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;

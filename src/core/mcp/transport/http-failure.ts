@@ -1,8 +1,8 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { messageOf } from '../errors';
 import { metadataRefusal, OAuthProblem } from '../oauth/oauth-errors';
+import { messageOf } from '../../../common/error-message';
 
 /** What went wrong talking to an HTTP endpoint, in words, with the status when one came. */
 export class HttpFailure extends Error {

@@ -1,4 +1,4 @@
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * A drop-in replacement for the SDK's stdio `ReadBuffer` (append / readMessage / clear) that costs
@@ -120,14 +120,28 @@ function lastBytes(b: Buffer, n: number): Buffer {
 
 function parseLine(text: string): JSONRPCMessage {
   try {
-    return JSONRPCMessageSchema.parse(JSON.parse(text));
+    return jsonRpc(JSON.parse(text));
   } catch (err) {
     // A server that prints a log prefix without a newline ("hello{"jsonrpc":...}"): take the JSON.
     const at = text.indexOf('{"jsonrpc"');
-    if (at > 0) return JSONRPCMessageSchema.parse(JSON.parse(text.slice(at)));
+    if (at > 0) return jsonRpc(JSON.parse(text.slice(at)));
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
     throw new Error(`ignored a stdout line that is not JSON-RPC: ${JSON.stringify(shown)}`, { cause: err });
   }
+}
+
+/**
+ * An object that says it is JSON-RPC 2.0. Its shape is the SDK's to check: its Protocol tests every message
+ * against the request, notification and response schemas and reports one of no known shape ("Unknown message
+ * type"), as the SDK's own transport does after parsing the whole JSON-RPC union once already. That first union
+ * parse was a tool call's largest allocation here (2.4 KB of the host's 19.5), for nothing the SDK does not
+ * redo; the layers before the SDK (log-flood.ts, progress-tokens.ts, server-error.ts) read plain fields only.
+ */
+function jsonRpc(value: unknown): JSONRPCMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+    throw new Error('not a JSON-RPC 2.0 object');
+  }
+  return value as JSONRPCMessage;
 }
 
 const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;

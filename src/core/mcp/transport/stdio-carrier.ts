@@ -1,7 +1,8 @@
 import type { Carrier } from './carrier';
-import { McpStartError, ServerExited, messageOf, withStderr } from '../errors';
+import { McpStartError, ServerExited, withStderr } from '../errors';
 import { HostStdioTransport } from './stdio-transport';
 import type { StdioServerConfig } from '../types';
+import { messageOf } from '../../../common/error-message';
 
 export interface StdioCarrierOptions {
   maxMessageBytes?: number;

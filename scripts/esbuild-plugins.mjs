@@ -1,0 +1,93 @@
+// esbuild plugins and options for the bundles the project ships (esbuild.mjs uses them; bench/lib/setup.mjs too).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * V8 keeps a script's source for as long as the script lives (lazy functions compile from it later).
+ * esbuild escapes non-ASCII characters in code (`charset: 'ascii'`) but leaves the comments it keeps as
+ * they were written, and one em dash in one of them (zod has several) makes the whole bundle a two-byte
+ * string: twice its size in every process that loads it, 1.2 MiB more for the workspace server. Each
+ * such UTF-16 unit becomes '?', one for one, so the source map's columns still hold. A minified build
+ * keeps no comments, so this only changes the dev build.
+ */
+export const asciiSource = {
+  name: 'ascii-source',
+  setup(build) {
+    build.initialOptions.write = false;
+    build.onEnd((result) => {
+      for (const file of result.outputFiles ?? []) {
+        mkdirSync(dirname(file.path), { recursive: true });
+        const nonAscii = file.path.endsWith('.js') && file.contents.some((byte) => byte > 0x7f);
+        writeFileSync(file.path, nonAscii ? file.text.replace(/[\u0080-\uffff]/g, '?') : file.contents);
+      }
+    });
+  },
+};
+
+/**
+ * How --production minifies a server: whitespace and syntax, but not its names. A server is a process of its
+ * own, and one built with mangled names idled 2-3.5 MiB higher (workspace 56.8 against 54.3 MiB, web 57.0
+ * against 52.9, research 55.1 against 53.3), all of it memory glibc's malloc keeps after V8 has parsed the
+ * bundle (with MALLOC_MMAP_THRESHOLD_=32768 both builds of the workspace server idle at 52.4-52.7 MiB). The
+ * price is about 250 KiB more of each server file; the extension keeps full minification, as its size counts.
+ */
+export const SERVER_MINIFY = { minify: false, minifyWhitespace: true, minifySyntax: true };
+
+/** Code only a server's worker threads run, each its own bundle in dist/servers/: the server's main thread never holds its source. */
+export const SERVER_WORKERS = [{ server: 'web', entry: 'servers/web/html-worker-main.ts', file: 'web-html-worker.js' }];
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The SDK's Client and Server, the only importers of its Ajv provider. */
+const SDK_ENDPOINT = /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/](?:client|server)[\\/]index\.js$/;
+
+/**
+ * The SDK's Client and Server construct an Ajv validator (ajv, ajv-formats, fast-uri) whatever they are
+ * given, so their import of it is pointed at src/common/json-schema-validator.ts, which loads the SDK's own
+ * provider on the first schema.
+ */
+export const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
+      SDK_ENDPOINT.test(args.importer) ? { path: join(ROOT, 'src', 'common', 'json-schema-validator.ts') } : undefined,
+    );
+  },
+};
+
+/**
+ * What the extension loads only when a command or a server needs it, each as its own bundle in dist/lazy/
+ * (esbuild's CJS output does not split). Minified sizes as measured with the metafile.
+ */
+export const LAZY_MODULES = {
+  // The Public Suffix List: only to show whose site a URL an elicitation asks to open is (131 KiB).
+  tldts: 'tldts.js',
+  // SQLite in wasm: only for "Create Sample Database" (42 KiB, and its 670 KiB wasm file).
+  'sql.js': 'sql.js',
+  // Ajv: only for a tool's outputSchema or an elicitation's answer (130 KiB; json-schema-validator.ts).
+  '@modelcontextprotocol/sdk/validation/ajv': 'ajv.js',
+};
+
+/**
+ * A require() or import() of a LAZY_MODULES name is left as a require of ./lazy/<file>, next to the bundle;
+ * a static import would put the module back into the bundle, so it fails the build and says where.
+ */
+export const lazySplit = {
+  name: 'lazy-split',
+  setup(build) {
+    const names = Object.keys(LAZY_MODULES).map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+    build.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, (args) => {
+      if (args.kind === 'require-call' || args.kind === 'dynamic-import') return { path: `./lazy/${LAZY_MODULES[args.path]}`, external: true };
+      return { errors: [{ text: `${args.path} is loaded on first use (LAZY_MODULES in scripts/esbuild-plugins.mjs): require() or import() it where it is used, in ${args.importer}` }] };
+    });
+  },
+};
+
+/** The build of each LAZY_MODULES bundle into `dir`: the module's exports as module.exports. */
+export function lazyBundles(options, dir) {
+  return Object.entries(LAZY_MODULES).map(([module, file]) => ({
+    ...options,
+    stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: ROOT, sourcefile: `lazy-${file}` },
+    outfile: join(dir, file),
+  }));
+}
