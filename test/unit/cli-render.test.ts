@@ -24,4 +24,16 @@ describe('the CLI renderer', () => {
     assert.match(text, /^\[denied\] workspace__write_file \(0 ms\) The person denied this tool call\.$/m);
     assert.match(text, /^\[error\] workspace__read_file \(3 ms\) no such file$/m);
   });
+
+  test("the API's retries are said on the status stream (stderr), the rest of a turn's waiting is not", () => {
+    const out = new PassThrough();
+    const status = new PassThrough();
+    let said = '';
+    status.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
+    const r = new CliRenderer(out, false, status);
+    r.handle({ type: 'activity', turnId: 't', activity: { kind: 'request', attempt: 1, attempts: 3 } });
+    r.handle({ type: 'activity', turnId: 't', activity: { kind: 'retry', reason: 'overloaded', status: 529, waitMs: 2000, attempt: 2, attempts: 3 } });
+    r.handle({ type: 'activity', turnId: 't', activity: { kind: 'thinking' } });
+    assert.equal(said, 'mcp-agent: The API is overloaded; retrying in 2 s (try 2 of 3)\n');
+  });
 });
