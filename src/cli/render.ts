@@ -1,5 +1,6 @@
 import type { AgentOutput } from '../core/agent/types';
 import { escapeControls as safe, StreamEscaper } from './escape';
+import type { MarkdownStream } from './terminal-markdown';
 import { activityText } from '../shared/activity-text';
 
 const dim = (s: string, color: boolean): string => (color ? `\x1b[2m${s}\x1b[0m` : s);
@@ -27,16 +28,17 @@ export class CliRenderer {
   constructor(
     private readonly out: NodeJS.WritableStream,
     private readonly color: boolean,
+    /** Renders the replies' Markdown; without it (--plain) they are printed as written. */
+    private readonly markdown?: MarkdownStream,
     /** Where the API's retries are said (stderr), so a wait after a 529 is never silence. */
     private readonly status?: NodeJS.WritableStream,
   ) {}
 
   handle(output: AgentOutput): void {
     if (output.type === 'delta') {
-      const text = this.stream.write(output.text);
-      if (text.length === 0) return;
-      this.out.write(text);
-      this.midLine = !text.endsWith('\n');
+      // Escaped first: the Markdown renderer's own styling is then the only escape sequence that reaches the terminal.
+      const safeText = this.stream.write(output.text);
+      this.print(this.markdown ? this.markdown.write(safeText) : safeText);
       return;
     }
     if (output.type === 'progress') return; // a terminal line per progress tick would drown the output
@@ -88,10 +90,18 @@ export class CliRenderer {
     this.midLine = false;
   }
 
+  private print(text: string): void {
+    if (text.length === 0) return;
+    this.out.write(text);
+    this.midLine = !text.endsWith('\n');
+  }
+
   private flushStream(): void {
     const held = this.stream.flush();
-    if (!held) return;
-    this.out.write(held);
-    this.midLine = true;
+    if (!this.markdown) {
+      if (held) this.print(held);
+      return;
+    }
+    this.print(this.markdown.write(held) + this.markdown.flush());
   }
 }

@@ -30,7 +30,7 @@ describe('the CLI renderer', () => {
     const status = new PassThrough();
     let said = '';
     status.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
-    const r = new CliRenderer(out, false, status);
+    const r = new CliRenderer(out, false, undefined, status);
     r.handle({ type: 'activity', turnId: 't', activity: { kind: 'request', attempt: 1, attempts: 3 } });
     r.handle({ type: 'activity', turnId: 't', activity: { kind: 'retry', reason: 'overloaded', status: 529, waitMs: 2000, attempt: 2, attempts: 3 } });
     r.handle({ type: 'activity', turnId: 't', activity: { kind: 'thinking' } });
