@@ -100,7 +100,21 @@ for (const theme of THEMES) {
 
       await answer.locator('.copy-answer').click();
       await answer.locator('.copy-answer.copied').waitFor();
-      const copied = await vs.page.evaluate(() => navigator.clipboard.readText());
+      // The page asks the host, which writes the clipboard through the workbench: read it each frame until it is
+      // there (a minute at most).
+      const copied = await vs.page.evaluate(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const deadline = setTimeout(() => reject(new Error('nothing reached the clipboard')), 60_000);
+            const look = (): void =>
+              void navigator.clipboard.readText().then((text) => {
+                if (!text.startsWith('Answer')) return requestAnimationFrame(look);
+                clearTimeout(deadline);
+                resolve(text);
+              }, reject);
+            look();
+          }),
+      );
       assert.match(copied, /^Answer \d+:\n\n- one \*\*point\*\*\n- another$/);
 
       const before = rig.api.requests.length;
