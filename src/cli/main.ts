@@ -70,7 +70,7 @@ async function main(): Promise<number> {
   // A terminal that can show colour, and a person who has not asked for none.
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
   const markdown = args.plain ? undefined : new MarkdownStream(terminalMarkdown(Math.min(process.stdout.columns || 80, 120), color));
-  const renderer = new CliRenderer(process.stdout, color, markdown);
+  const renderer = new CliRenderer(process.stdout, color, markdown, process.stderr);
   const lines = lineReader(rl);
   new Interrupts(rl, () => running, (text) => renderer.line(text), process.stdin.isTTY === true).listen();
   process.on('SIGTERM', () => onTerminate(rl));
