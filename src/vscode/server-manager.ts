@@ -228,7 +228,7 @@ export class ServerManager implements vscode.Disposable {
   /** The person's mcpAgent.servers for agent definitions to name (the CLI passes its --mcp-config files the same way). */
   private async orchestratorServers(): Promise<string | undefined> {
     const exported = orchestratorServers(vscode.workspace.getConfiguration('mcpAgent').inspect('servers')?.globalValue);
-    for (const left of exported?.left ?? []) this.deps.log.info(`orchestrator: sub-agents cannot use ${left}`);
+    for (const left of exported.left) this.deps.log.info(`orchestrator: sub-agents cannot use ${left}`);
     try {
       return await writeOrchestratorServers(this.deps.storageDir, exported);
     } catch (err) {
