@@ -11,7 +11,7 @@ import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
-import { pageEvents } from '../core/chat/chat-format';
+import { pageEvent, pageEvents } from '../core/chat/chat-format';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
 import { answer, type GoneBack, type RequestHandlers } from '../shared/requests';
@@ -382,7 +382,7 @@ export class ChatController implements vscode.Disposable {
     this.activity = undefined;
     this.opening = Promise.resolve(session);
     this.unsubscribe.push(
-      session.on('event', (event) => this.views.broadcast({ type: 'event', event })),
+      session.on('event', (event) => this.views.broadcast({ type: 'event', event: pageEvent(event) })),
       session.on('transient', (output) => {
         if (output.type === 'activity') this.activity = output;
         this.views.broadcast(output);

@@ -45,6 +45,7 @@ export class ApprovalWaits {
         alwaysKind: request.alwaysKind,
         ...(request.hosts ? { hosts: request.hosts } : {}),
         ...(request.edit ? { review: true } : {}),
+        ...(request.fromApp ? { fromApp: true } : {}),
       });
       this.deps.onShown?.(request);
       this.deps.ask?.(request, signal).then(settle, () => settle('deny'));
