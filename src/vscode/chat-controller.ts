@@ -32,6 +32,8 @@ import type { Secrets } from './secrets';
 import type { AskSurface, ClientAsks } from '../core/chat/client-asks';
 import type { SamplingBroker } from '../core/sampling/sampling-broker';
 import { messageOf } from '../common/error-message';
+import { AppViews } from './app-views';
+import type { AppChat } from '../core/apps/app-mounts';
 
 
 export interface ChatControllerDeps {
@@ -53,6 +55,8 @@ export interface ChatControllerDeps {
   sampling?: SamplingBroker;
   /** Tools the person turned off or pinned for the model in this workspace. */
   toolChoices: WorkspaceToolChoices;
+  /** The extension's version, as the host names itself to MCP App views. */
+  version?: string;
 }
 
 /**
@@ -89,9 +93,12 @@ export class ChatController implements vscode.Disposable {
   private readonly chatsChanged = new vscode.EventEmitter<void>();
   /** Fires when a chat is created, renamed, deleted, opened or its totals change. */
   readonly onDidChangeChats = this.chatsChanged.event;
+  /** MCP App views under tool cards (app-views.ts). */
+  readonly apps: AppViews;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
+    this.apps = new AppViews(deps.hub, deps.version ?? '0.0.0', deps.log);
     this.modelTools = modelToolHost(deps.hub, deps.toolChoices);
     this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;
@@ -195,6 +202,12 @@ export class ChatController implements vscode.Disposable {
       case 'answerAsk':
         this.deps.asks?.answer(message.askId, message.answer);
         return;
+      case 'appMount':
+      case 'app':
+      case 'appContext':
+      case 'appUnmount':
+      case 'appFullScreen':
+        return this.apps.handle(message, from, () => this.appChat());
     }
   }
 
@@ -382,7 +395,10 @@ export class ChatController implements vscode.Disposable {
     this.activity = undefined;
     this.opening = Promise.resolve(session);
     this.unsubscribe.push(
-      session.on('event', (event) => this.views.broadcast({ type: 'event', event: pageEvent(event) })),
+      session.on('event', (event) => {
+        this.views.broadcast({ type: 'event', event: pageEvent(event) });
+        this.apps.onEvent(event);
+      }),
       session.on('transient', (output) => {
         if (output.type === 'activity') this.activity = output;
         this.views.broadcast(output);
@@ -400,6 +416,23 @@ export class ChatController implements vscode.Disposable {
     if (replay) this.views.broadcast({ type: 'replay', events: pageEvents(session.events) });
     this.postState();
     this.chatsChanged.fire();
+  }
+
+  /** The open chat as its views see it: its events, its approval path, and its turns for a view's message. */
+  private async appChat(): Promise<AppChat> {
+    const session = await this.current();
+    return {
+      id: session.id,
+      get events() {
+        return session.events;
+      },
+      callForApp: async (tool, input, signal) => session.callForApp(tool, input, signal, (await this.turns.config())?.toolTimeoutMs),
+      sendFromApp: async (server, text) => {
+        const config = await this.turns.config();
+        if (!config) throw new Error('No API key is set: the message was not sent.');
+        await session.sendFromApp(server, text, config);
+      },
+    };
   }
 
   /** Where servers' asks are shown: every chat page, with the chat's own key, models and totals. */
@@ -465,6 +498,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.apps.dispose();
     this.session?.dispose();
     for (const off of this.unsubscribe.splice(0)) off();
     this.approvals.dispose();

@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import type { McpHub } from '../core/mcp/hub/hub';
+import { AppMounts, type AppChat } from '../core/apps/app-mounts';
+import { SandboxProxy } from '../core/apps/sandbox-proxy';
+import type { ChatEvent, WebviewMessage } from '../shared/protocol';
+import type { ViewConnection } from './chat-views';
+
+type AppMessage = Extract<WebviewMessage, { type: 'appMount' | 'app' | 'appContext' | 'appUnmount' | 'appFullScreen' }>;
+
+/** Links a view may ask to open: the web and mail, never a command:, file: or vscode: link. */
+const OPENABLE = /^(https?:|mailto:)/i;
+
+/**
+ * MCP App views in VS Code: the sandbox proxy on a loopback listener, reached through `asExternalUri` (in a
+ * browser-served VS Code that is a path on the workbench's origin, and the path of the local URL is dropped:
+ * it is appended again here), links the person confirms in a modal before they open, and each page's views
+ * wound down when the page goes.
+ */
+export class AppViews implements vscode.Disposable {
+  private readonly proxy = new SandboxProxy();
+  private readonly mounts: AppMounts;
+  private readonly byPage = new Map<ViewConnection, Set<string>>();
+  private origin: Promise<string> | undefined;
+
+  constructor(hub: McpHub, version: string, private readonly log: vscode.LogOutputChannel) {
+    this.mounts = new AppMounts(hub, this.proxy, { externalUrl: (local) => this.externalUrl(local), openLink: (server, url) => this.openLink(server, url), log: (line) => log.info(line) }, version);
+  }
+
+  /** The origin the chat pages may frame (their CSP's frame-src): the proxy's, as the page reaches it. */
+  frameOrigin(): Promise<string> {
+    this.origin ??= this.proxy.start().then(async (base) => new URL(await this.externalUrl(base)).origin);
+    return this.origin;
+  }
+
+  async handle(message: AppMessage, from: ViewConnection, chat: () => Promise<AppChat>): Promise<void> {
+    switch (message.type) {
+      case 'appMount': {
+        let views = this.byPage.get(from);
+        if (!views) this.byPage.set(from, (views = new Set()));
+        views.add(message.view);
+        return this.mounts.mount(await chat(), message.view, message.callId, message.context, (m) => from.post(m));
+      }
+      case 'app':
+        return this.mounts.receive(message.view, message.message);
+      case 'appContext':
+        return this.mounts.context(message.view, message.context);
+      case 'appUnmount':
+        this.byPage.get(from)?.delete(message.view);
+        return this.mounts.unmount(message.view);
+      case 'appFullScreen':
+        return;
+    }
+  }
+
+  onEvent(event: ChatEvent): void {
+    this.mounts.onEvent(event);
+  }
+
+  /** A page went (closed, reloaded): its views are torn down. */
+  pageGone(page: ViewConnection): void {
+    const views = this.byPage.get(page);
+    this.byPage.delete(page);
+    for (const v of views ?? []) void this.mounts.unmount(v, 'The chat page closed.');
+  }
+
+  private async externalUrl(local: string): Promise<string> {
+    const url = new URL(local);
+    const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${url.protocol}//${url.host}/`));
+    return `${external.toString(true).replace(/\/$/, '')}${url.pathname}`;
+  }
+
+  private async openLink(server: string, url: string): Promise<boolean> {
+    if (!OPENABLE.test(url)) {
+      this.log.warn(`the view of ${server} asked to open a link that is not a web or mail address; refused`);
+      return false;
+    }
+    const open = 'Open Link';
+    const answer = await vscode.window.showWarningMessage(`The view of MCP server "${server}" asks to open a link.`, { modal: true, detail: url }, open);
+    if (answer !== open) return false;
+    return vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+
+  dispose(): void {
+    void this.mounts.unmountAll('VS Code is closing the extension.');
+    this.proxy.dispose();
+  }
+}
