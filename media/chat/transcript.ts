@@ -219,6 +219,8 @@ export class Transcript {
     this.tools.get(e.callId)?.setStatus('waiting');
     const tool = this.tools.get(e.callId)?.el;
     if (tool?.parentElement) tool.before(card.el);
+    // A view's call belongs to no turn: outside every turn, so no turn's end marks it undecided.
+    else if (e.fromApp) this.el.append(card.el);
     else (this.lastTurn ?? this.el).append(card.el);
   }
 
