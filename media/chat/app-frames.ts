@@ -103,6 +103,11 @@ export class AppFrames {
     return false;
   }
 
+  /** A call's result reached the page: noted for the bench (a view's first paint of it is measured from here). */
+  resultArrived(callId: string): void {
+    if ([...this.frames.values()].some((f) => f.callId === callId)) stats.appResultAt[callId] = performance.timeOrigin + performance.now();
+  }
+
   /** The chat was cleared or replayed: every view winds down. */
   clear(): void {
     for (const frame of [...this.frames.values()]) this.drop(frame, true);

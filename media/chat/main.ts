@@ -160,6 +160,7 @@ function handle(msg: HostMessage): void {
       return;
     case 'event':
       if (SHOWS_WORK.has(msg.event.kind)) working.quiet();
+      if (msg.event.kind === 'tool_result') apps.resultArrived(msg.event.callId);
       return transcript.apply(msg.event);
     case 'delta':
       working.quiet();
