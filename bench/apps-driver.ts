@@ -29,6 +29,8 @@ export interface AppsBench {
   firstPaintMs: number[];
   withApps: FrameRun;
   withoutApps: FrameRun;
+  /** The last view's loading steps, ms after the page mounted it: where its time goes. */
+  lastTrace: Record<string, number>;
 }
 
 export interface FrameRun {
@@ -64,6 +66,7 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
       await card.waitFor();
     };
     const firstPaintMs: number[] = [];
+    let lastTrace: Record<string, number> = {};
     for (let i = 0; i < calls; i++) {
       await ask('what time is it?');
       const index = (await chat.locator('.app-view').count()) - 1;
@@ -79,6 +82,11 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
       );
       const resultAt = await chat.locator('body').evaluate((_b, id) => (window as unknown as { __mcpAgentChat: { appResultAt: Record<string, number> } }).__mcpAgentChat.appResultAt[id!], callId);
       firstPaintMs.push(paintedAt - resultAt);
+      if (i === calls - 1) {
+        const trace = await chat.locator('body').evaluate((_b, id) => (window as unknown as { __mcpAgentChat: { appTraces: Record<string, Record<string, number>> } }).__mcpAgentChat.appTraces[id!], callId);
+        const origin = await chat.locator('body').evaluate(() => performance.timeOrigin);
+        lastTrace = Object.fromEntries(Object.entries({ ...trace, result: resultAt - origin, painted: paintedAt - origin }).map(([k, v]) => [k, Math.round(v - trace!.mount!)]).sort((a, b) => (a[1] as number) - (b[1] as number)));
+      }
     }
     await ask('show the system');
     const monitor = view(chat, calls);
@@ -97,7 +105,7 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
       }
     });
     const withoutApps = await scrollFrames(chat, seconds);
-    return { firstPaintMs, withApps, withoutApps };
+    return { firstPaintMs, withApps, withoutApps, lastTrace };
   } finally {
     await vs.close();
     await api.stop();

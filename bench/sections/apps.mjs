@@ -19,7 +19,7 @@ async function loadDriver() {
 export async function benchApps() {
   ensureVscode({ browser: true, codeServer: true });
   const driver = await loadDriver();
-  const { firstPaintMs, withApps, withoutApps } = await driver.benchApps(CALLS, SCROLL_SECONDS);
+  const { firstPaintMs, withApps, withoutApps, lastTrace } = await driver.benchApps(CALLS, SCROLL_SECONDS);
   const [first, ...warm] = firstPaintMs;
   const frames = (r) => `${fmtMs(median(r.frames))} / ${fmtMs(percentile(r.frames, 95))} / ${fmtMs(Math.max(...r.frames))}`;
   const rows = [
@@ -35,8 +35,9 @@ export async function benchApps() {
     notes: [
       'first paint: the page gets the tool result (tool_result event) → the view (server-basic-vanillajs) shows the time, watched every frame in its own document; both ends read performance.timeOrigin + now',
       `the first call waited for the person's approval, and its view (HTML read from its server, proxy started) loaded meanwhile; the next ${CALLS - 1} were allowed "always", so their views load after the result arrives: that is what they measure`,
+      `the last view's steps, ms after the page mounted it: ${Object.entries(lastTrace).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `three live views: basic, system-monitor polling every second through the approval path, budget-allocator; ${SCROLL_SECONDS} s of scrolling 40 px a frame`,
     ],
-    data: { firstPaintMs, withApps, withoutApps },
+    data: { firstPaintMs, withApps, withoutApps, lastTrace },
   };
 }

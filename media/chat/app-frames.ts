@@ -21,6 +21,8 @@ interface Frame {
   callId: string;
   box: HTMLElement;
   iframe?: HTMLIFrameElement;
+  /** When each step of loading happened (ms on this page's clock), for the bench: mount, frame, then methods seen. */
+  trace: Record<string, number>;
 }
 
 /** The theme's colours as SEP-1865's standard style variables, read from VS Code's own variables on this page. */
@@ -54,7 +56,14 @@ export class AppFrames {
   private readonly observer: ResizeObserver;
   private lastTheme = '';
 
-  constructor(private readonly post: Post) {
+  /**
+   * `fill`: the view's own editor tab ("full screen"): the frame takes the whole page and the view is told so.
+   * Otherwise views sit under their cards, as high as they ask, with a button that opens one in its own tab.
+   */
+  constructor(
+    private readonly post: Post,
+    private readonly fill = false,
+  ) {
     // The room a view has follows its box; the theme follows the body's class (VS Code swaps it in place).
     this.observer = new ResizeObserver(() => this.sendContexts());
     new MutationObserver(() => this.themeChanged()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
@@ -65,7 +74,12 @@ export class AppFrames {
     const view = `${callId}:${Math.random().toString(36).slice(2)}`;
     const box = h('div', { class: 'app-view', attrs: { 'data-call-id': callId, 'data-state': 'loading', role: 'group', 'aria-label': 'MCP App view' } });
     card.after(box);
-    this.frames.set(view, { view, callId, box });
+    if (!this.fill) {
+      const open = h('button', { class: 'app-full-screen', text: 'Full screen', attrs: { type: 'button', title: 'Open this view in an editor tab' }, onClick: () => this.post({ type: 'appFullScreen', callId }) });
+      box.before(h('div', { class: 'app-view-bar' }, open));
+    }
+    this.frames.set(view, { view, callId, box, trace: { mount: performance.now() } });
+    stats.appTraces[callId] = this.frames.get(view)!.trace;
     this.observer.observe(box);
     this.post({ type: 'appMount', view, callId, context: this.context(box) });
   }
@@ -73,8 +87,14 @@ export class AppFrames {
   handle(msg: Extract<HostMessage, { type: 'appFrame' | 'app' | 'appGone' }>): void {
     const frame = this.frames.get(msg.view);
     if (!frame) return;
-    if (msg.type === 'appFrame') return this.load(frame, msg.src, msg.prefersBorder);
-    if (msg.type === 'app') return void frame.iframe?.contentWindow?.postMessage(msg.message, '*');
+    if (msg.type === 'appFrame') {
+      frame.trace.frame = performance.now();
+      return this.load(frame, msg.src, msg.prefersBorder);
+    }
+    if (msg.type === 'app') {
+      mark(frame, 'host', msg.message);
+      return void frame.iframe?.contentWindow?.postMessage(msg.message, '*');
+    }
     frame.box.dataset.state = 'gone';
     frame.box.replaceChildren(h('div', { class: 'app-note', text: msg.why }));
     this.drop(frame, false);
@@ -115,7 +135,7 @@ export class AppFrames {
 
   private load(frame: Frame, src: string, prefersBorder: boolean | undefined): void {
     const iframe = h('iframe', { attrs: { sandbox: 'allow-scripts', src, title: 'MCP App view', referrerpolicy: 'no-referrer' } });
-    iframe.style.height = `${FIRST_HEIGHT}px`;
+    if (!this.fill) iframe.style.height = `${FIRST_HEIGHT}px`;
     frame.iframe = iframe;
     frame.box.dataset.state = 'loading';
     frame.box.classList.toggle('bordered', prefersBorder !== false);
@@ -123,11 +143,12 @@ export class AppFrames {
   }
 
   private relay(frame: Frame, data: unknown): void {
+    mark(frame, 'view', data);
     const m = data as { method?: unknown; params?: { height?: unknown } } | null;
     if (m && typeof m === 'object' && m.method === 'ui/notifications/size-changed') {
       const height = m.params?.height;
       if (typeof height === 'number' && Number.isFinite(height) && frame.iframe) {
-        frame.iframe.style.height = `${Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, height)))}px`;
+        if (!this.fill) frame.iframe.style.height = `${Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, height)))}px`;
         if (frame.box.dataset.state !== 'shown') {
           frame.box.dataset.state = 'shown';
           stats.appsShown++;
@@ -169,8 +190,15 @@ export class AppFrames {
       theme: dark ? 'dark' : 'light',
       variables,
       width: Math.max(0, Math.round(box.clientWidth)),
-      maxHeight: MAX_HEIGHT,
-      displayMode: 'inline',
+      maxHeight: this.fill ? Math.max(0, Math.round(box.clientHeight)) : MAX_HEIGHT,
+      displayMode: this.fill ? 'fullscreen' : 'inline',
     };
   }
+}
+
+/** The first time a method passes each way, noted on the frame's trace (a few dozen entries at most). */
+function mark(frame: Frame, from: 'host' | 'view', data: unknown): void {
+  const method = (data as { method?: unknown } | null)?.method;
+  const key = `${from}:${typeof method === 'string' ? method.slice(0, 60) : 'response'}`;
+  if (!(key in frame.trace) && Object.keys(frame.trace).length < 40) frame.trace[key] = performance.now();
 }

@@ -7,4 +7,6 @@ export const stats = {
   appsShown: 0,
   /** When a call with a view got its result on this page (timeOrigin + now, comparable across frames): the bench's start. */
   appResultAt: {} as Record<string, number>,
+  /** Each view's loading steps by its call (app-frames.ts), for the bench's breakdown. */
+  appTraces: {} as Record<string, Record<string, number>>,
 };

@@ -319,6 +319,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('appFrame'), view: id, src: z.string().url().max(2_000), prefersBorder: z.boolean().optional() }),
   /** A view's JSON-RPC, for its frame (relayed unread). */
   z.object({ type: z.literal('app'), view: id, message: z.unknown() }),
+  /** To a view's own editor tab ("full screen"), once it is ready: the call whose view it shows. */
+  z.object({ type: z.literal('appTab'), callId: id, title: z.string().max(300) }),
   /** A view could not be shown, or was closed by the host: why, for its place under the card. */
   z.object({ type: z.literal('appGone'), view: id, why: z.string().max(2_000) }),
 ]);

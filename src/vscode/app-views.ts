@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import { chatPageHtml } from '../shared/chat-page';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { AppMounts, type AppChat } from '../core/apps/app-mounts';
 import { SandboxProxy } from '../core/apps/sandbox-proxy';
-import type { ChatEvent, WebviewMessage } from '../shared/protocol';
+import { webviewMessageSchema, type ChatEvent, type HostMessage, type WebviewMessage } from '../shared/protocol';
 import type { ViewConnection } from './chat-views';
 
 type AppMessage = Extract<WebviewMessage, { type: 'appMount' | 'app' | 'appContext' | 'appUnmount' | 'appFullScreen' }>;
@@ -22,7 +24,13 @@ export class AppViews implements vscode.Disposable {
   private readonly byPage = new Map<ViewConnection, Set<string>>();
   private origin: Promise<string> | undefined;
 
-  constructor(hub: McpHub, version: string, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    hub: McpHub,
+    version: string,
+    private readonly log: vscode.LogOutputChannel,
+    /** Where dist/webview is (the tab page's script and style); unset: no full-screen tabs (tests of the controller). */
+    private readonly extensionUri?: vscode.Uri,
+  ) {
     this.mounts = new AppMounts(hub, this.proxy, { externalUrl: (local) => this.externalUrl(local), openLink: (server, url) => this.openLink(server, url), log: (line) => log.info(line) }, version);
   }
 
@@ -48,7 +56,7 @@ export class AppViews implements vscode.Disposable {
         this.byPage.get(from)?.delete(message.view);
         return this.mounts.unmount(message.view);
       case 'appFullScreen':
-        return;
+        return this.openTab(message.callId, chat);
     }
   }
 
@@ -61,6 +69,40 @@ export class AppViews implements vscode.Disposable {
     const views = this.byPage.get(page);
     this.byPage.delete(page);
     for (const v of views ?? []) void this.mounts.unmount(v, 'The chat page closed.');
+  }
+
+  /**
+   * "Full screen": the call's view in an editor tab of its own, a second view of the same call (the one under the
+   * card stays), with its own bridge and frame, torn down when the tab closes.
+   */
+  private async openTab(callId: string, chat: () => Promise<AppChat>): Promise<void> {
+    if (!this.extensionUri) return;
+    const call = (await chat()).events.find((e) => e.kind === 'tool_call' && e.callId === callId);
+    if (call?.kind !== 'tool_call' || !call.app) return;
+    const title = `${call.server} · ${call.tool}`;
+    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel('mcpAgent.appView', title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+    const page = { kind: 'editor' as const, ready: true, post: (m: HostMessage) => void panel.webview.postMessage(m) };
+    const frameSrc = await this.frameOrigin();
+    panel.webview.html = chatPageHtml({
+      nonce: randomBytes(16).toString('base64'),
+      source: panel.webview.cspSource,
+      script: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'app-tab.js')).toString(),
+      style: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'app-tab.css')).toString(),
+      bodyClass: 'app-tab-page',
+      frameSrc,
+    });
+    const receiving = panel.webview.onDidReceiveMessage((raw: unknown) => {
+      const parsed = webviewMessageSchema.safeParse(raw);
+      if (!parsed.success) return;
+      const m = parsed.data;
+      if (m.type === 'ready') page.post({ type: 'appTab', callId, title });
+      else if (m.type === 'appMount' || m.type === 'app' || m.type === 'appContext' || m.type === 'appUnmount') void this.handle(m, page, chat);
+    });
+    panel.onDidDispose(() => {
+      receiving.dispose();
+      this.pageGone(page);
+    });
   }
 
   private async externalUrl(local: string): Promise<string> {

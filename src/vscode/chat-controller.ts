@@ -57,6 +57,8 @@ export interface ChatControllerDeps {
   toolChoices: WorkspaceToolChoices;
   /** The extension's version, as the host names itself to MCP App views. */
   version?: string;
+  /** The extension's folder: an MCP App view's own tab loads its page from there. */
+  extensionUri?: vscode.Uri;
 }
 
 /**
@@ -98,7 +100,7 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
-    this.apps = new AppViews(deps.hub, deps.version ?? '0.0.0', deps.log);
+    this.apps = new AppViews(deps.hub, deps.version ?? '0.0.0', deps.log, deps.extensionUri);
     this.modelTools = modelToolHost(deps.hub, deps.toolChoices);
     this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;

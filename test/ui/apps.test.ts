@@ -76,4 +76,35 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     assert.match(told, /please summarise the time$/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('basic-view-message')}`);
   });
+
+  test('"Full screen" opens the view in an editor tab of its own, filling it, beside the one under the card', async (t) => {
+    const chat = await rig.vs.openChat();
+    // The tab's view is drawn from the call's own result (the view under the card has since asked for a newer time).
+    const shown = /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(await chat.locator('.tool-card .tool-result').first().innerText())![0];
+    await chat.locator('.app-full-screen').first().click();
+    // The tab's page is the webview that is not the side bar's view.
+    const frames = rig.vs.page.locator('iframe.webview.ready[src*="extensionId=mcp-agent.mcp-agent"]');
+    await frames.nth(1).waitFor();
+    const srcs = await frames.evaluateAll((els) => els.map((e) => (e as HTMLIFrameElement).src));
+    const tabIndex = srcs.findIndex((s) => !/purpose=webviewView/.test(s));
+    const tab = frames.nth(tabIndex).contentFrame().locator('#active-frame').contentFrame();
+    await tab.locator('.app-tab-title', { hasText: 'basic · get-time' }).waitFor();
+    await tab.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
+    const inTab = tab.locator('.app-view iframe').contentFrame().locator('iframe').contentFrame();
+    await inTab.locator('#server-time', { hasText: shown }).waitFor();
+    const [frameHeight, tabHeight] = await tab.locator('.app-view iframe').evaluate((f) => [f.getBoundingClientRect().height, window.innerHeight]);
+    assert.ok(frameHeight > tabHeight * 0.8, `the view fills the tab (${frameHeight} of ${tabHeight} px)`);
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('basic-view-full-screen')}`);
+  });
+
+  test('a view that leaves the page is torn down: its proxy page is no longer served', async () => {
+    const chat = await rig.vs.openChat();
+    const src = await chat.locator('.app-view iframe').first().getAttribute('src');
+    assert.ok(src);
+    assert.equal((await fetch(src)).status, 200, 'served while the view is on the page');
+    await rig.vs.runCommand('MCP Agent: New Chat');
+    await chat.locator('.app-view').first().waitFor({ state: 'detached' });
+    // The host releases the page when the view's unmount arrives: wait for that, then it is gone for good.
+    for (let status = 200; status !== 404; ) status = (await fetch(src)).status;
+  });
 });

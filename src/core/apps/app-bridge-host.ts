@@ -51,8 +51,11 @@ export class AppBridgeHost {
   private result: CallToolResult | undefined;
   private cancelled: string | undefined;
   private closed = false;
+  /** The host context as it stands; a change before the view is initialized waits for that (the protocol says so). */
+  private context: McpUiHostContext;
 
   constructor(private readonly options: AppBridgeOptions) {
+    this.context = options.hostContext;
     const { AppBridge } = appBridgeSdk();
     const { host, view } = options;
     this.bridge = new AppBridge(
@@ -72,6 +75,7 @@ export class AppBridgeHost {
     b.onsandboxready = () => void b.sendSandboxResourceReady({ html: view.html, sandbox: 'allow-scripts', csp: view.csp.allowed });
     b.oninitialized = () => {
       this.initialized = true;
+      b.setHostContext(this.context);
       void b.sendToolInput({ arguments: options.input });
       this.deliverOutcome();
     };
@@ -123,8 +127,10 @@ export class AppBridgeHost {
     this.deliverOutcome();
   }
 
+  /** The theme or room changed: the view is told what changed (the SDK sends only the fields that differ). */
   setHostContext(change: McpUiHostContext): void {
-    if (!this.closed) void this.bridge.sendHostContextChange(change);
+    this.context = { ...this.context, ...change };
+    if (this.initialized && !this.closed) this.bridge.setHostContext(this.context);
   }
 
   /** Asks the view to wind down (waiting a little for its answer), then stops listening to it. */
