@@ -77,6 +77,49 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('basic-view-message')}`);
   });
 
+  test('a link the view asks to open opens only once the person agrees in a modal', async (t) => {
+    const chat = await rig.vs.openChat();
+    const app = appFrame(chat);
+    const link = 'https://example.com/from-the-view';
+    await app.locator('#link-url').fill(link);
+    const opened: string[] = [];
+    rig.vs.page.context().on('page', (p) => opened.push(p.url()));
+    await app.locator('#open-link-btn').click();
+    const dialog = rig.vs.page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    assert.match(await dialog.innerText(), /The view of MCP server "basic" asks to open a link/);
+    assert.ok((await dialog.innerText()).includes(link));
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('basic-view-link')}`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await app.locator('#open-link-btn').click();
+    await dialog.waitFor();
+    const popup = rig.vs.page.context().waitForEvent('page', { timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Open Link' }).click();
+    // VS Code's own link protection may ask once more (a domain the person has not trusted): that is its question, answered too.
+    const confirm = rig.vs.page.locator('.monaco-dialog-box', { hasText: /open the external website/i });
+    const page = await Promise.race([
+      popup,
+      confirm.waitFor({ timeout: 30_000 }).then(async () => {
+        await confirm.getByRole('button', { name: /^Open$/ }).click();
+        return popup;
+      }),
+    ]);
+    assert.equal(opened.length, 1, `one page opened, after the person agreed: ${opened.join(', ')}`);
+    await page.close();
+  });
+
+  test('the chat in an editor tab draws the view too', async () => {
+    await rig.vs.runCommand('MCP Agent: Open Chat in Editor');
+    const frames = rig.vs.page.locator('iframe.webview.ready[src*="extensionId=mcp-agent.mcp-agent"]');
+    await frames.nth(1).waitFor();
+    const srcs = await frames.evaluateAll((els) => els.map((e) => (e as HTMLIFrameElement).src));
+    const tab = frames.nth(srcs.findIndex((s) => !/purpose=webviewView/.test(s))).contentFrame().locator('#active-frame').contentFrame();
+    await tab.locator('.app-view[data-state="shown"]').first().waitFor({ timeout: 60_000 });
+    await appFrame(tab).locator('#server-time').filter({ hasText: ISO }).waitFor();
+    await rig.vs.runCommand('View: Close Editor');
+  });
+
   test('"Full screen" opens the view in an editor tab of its own, filling it, beside the one under the card', async (t) => {
     const chat = await rig.vs.openChat();
     // The tab's view is drawn from the call's own result (the view under the card has since asked for a newer time).
