@@ -54,6 +54,7 @@ const STYLE_VARIABLES: Record<string, string> = {
 export class AppFrames {
   private readonly frames = new Map<string, Frame>();
   private readonly observer: ResizeObserver;
+  private readonly nearScreen: IntersectionObserver;
   private lastTheme = '';
 
   /**
@@ -66,6 +67,17 @@ export class AppFrames {
   ) {
     // The room a view has follows its box; the theme follows the body's class (VS Code swaps it in place).
     this.observer = new ResizeObserver(() => this.sendContexts());
+    this.nearScreen = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          this.nearScreen.unobserve(entry.target);
+          const frame = [...this.frames.values()].find((f) => f.box === entry.target);
+          if (frame) this.mount(frame);
+        }
+      },
+      { rootMargin: '600px 0px' },
+    );
     new MutationObserver(() => this.themeChanged()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   }
 
@@ -78,10 +90,17 @@ export class AppFrames {
       const open = h('button', { class: 'app-full-screen', text: 'Full screen', attrs: { type: 'button', title: 'Open this view in an editor tab' }, onClick: () => this.post({ type: 'appFullScreen', callId }) });
       box.before(h('div', { class: 'app-view-bar' }, open));
     }
-    this.frames.set(view, { view, callId, box, trace: { mount: performance.now() } });
-    stats.appTraces[callId] = this.frames.get(view)!.trace;
+    this.frames.set(view, { view, callId, box, trace: {} });
     this.observer.observe(box);
-    this.post({ type: 'appMount', view, callId, context: this.context(box) });
+    // A view is asked for when it comes near the screen: a reopened chat with many views runs only those in sight,
+    // and a hidden chat page none (in the view's own tab it is in sight at once).
+    this.nearScreen.observe(box);
+  }
+
+  private mount(frame: Frame): void {
+    frame.trace.mount = performance.now();
+    stats.appTraces[frame.callId] = frame.trace;
+    this.post({ type: 'appMount', view: frame.view, callId: frame.callId, context: this.context(frame.box) });
   }
 
   handle(msg: Extract<HostMessage, { type: 'appFrame' | 'app' | 'appGone' }>): void {
@@ -160,8 +179,9 @@ export class AppFrames {
 
   private drop(frame: Frame, tell: boolean): void {
     this.observer.unobserve(frame.box);
+    this.nearScreen.unobserve(frame.box);
     this.frames.delete(frame.view);
-    if (tell) this.post({ type: 'appUnmount', view: frame.view });
+    if (tell && frame.trace.mount !== undefined) this.post({ type: 'appUnmount', view: frame.view });
   }
 
   private themeChanged(): void {
@@ -173,7 +193,7 @@ export class AppFrames {
 
   private sendContexts(): void {
     for (const frame of this.frames.values()) {
-      if (frame.box.isConnected) this.post({ type: 'appContext', view: frame.view, context: this.context(frame.box) });
+      if (frame.box.isConnected && frame.trace.mount !== undefined) this.post({ type: 'appContext', view: frame.view, context: this.context(frame.box) });
     }
   }
 

@@ -23,6 +23,8 @@ export class AppViews implements vscode.Disposable {
   private readonly mounts: AppMounts;
   private readonly byPage = new Map<ViewConnection, Set<string>>();
   private origin: Promise<string> | undefined;
+  /** The open chat, as the last page message named it (a view's own full-screen request comes with none). */
+  private chat: (() => Promise<AppChat>) | undefined;
 
   constructor(
     hub: McpHub,
@@ -31,7 +33,17 @@ export class AppViews implements vscode.Disposable {
     /** Where dist/webview is (the tab page's script and style); unset: no full-screen tabs (tests of the controller). */
     private readonly extensionUri?: vscode.Uri,
   ) {
-    this.mounts = new AppMounts(hub, this.proxy, { externalUrl: (local) => this.externalUrl(local), openLink: (server, url) => this.openLink(server, url), log: (line) => log.info(line) }, version);
+    this.mounts = new AppMounts(
+      hub,
+      this.proxy,
+      {
+        externalUrl: (local) => this.externalUrl(local),
+        openLink: (server, url) => this.openLink(server, url),
+        fullScreen: (callId) => void (this.chat && this.openTab(callId, this.chat)),
+        log: (line) => log.info(line),
+      },
+      version,
+    );
   }
 
   /** The origin the chat pages may frame (their CSP's frame-src): the proxy's, as the page reaches it. */
@@ -41,6 +53,7 @@ export class AppViews implements vscode.Disposable {
   }
 
   async handle(message: AppMessage, from: ViewConnection, chat: () => Promise<AppChat>): Promise<void> {
+    this.chat = chat;
     switch (message.type) {
       case 'appMount': {
         let views = this.byPage.get(from);

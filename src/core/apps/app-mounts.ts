@@ -25,6 +25,8 @@ export interface AppFrontEnd {
   externalUrl(local: string): Promise<string>;
   /** Asks the person, then opens; false when they did not agree or the link is not one to open. */
   openLink(server: string, url: string): Promise<boolean>;
+  /** The view asked for full screen (ui/request-display-mode): the front end shows the call's view on its own. */
+  fullScreen?(callId: string): void;
   log(line: string): void;
 }
 
@@ -78,7 +80,11 @@ export class AppMounts {
           readResource: (uri) => this.hub.readResource(server, uri),
           openLink: (url) => this.front.openLink(server, url),
           message: (text) => chat.sendFromApp(server, text),
-          displayMode: async () => 'inline',
+          // Full screen is a second view of the call in a tab of its own; this one stays inline.
+          displayMode: async (mode) => {
+            if (mode === 'fullscreen') this.front.fullScreen?.(callId);
+            return 'inline';
+          },
           log: (level, data) => this.front.log(`view of ${server} [${level}]: ${JSON.stringify(data).slice(0, 500)}`),
         },
       });
@@ -148,7 +154,7 @@ function styleContext(c: AppContext): McpUiHostContext {
     theme: c.theme,
     styles: { variables: c.variables as never },
     displayMode: c.displayMode,
-    availableDisplayModes: ['inline'],
+    availableDisplayModes: ['inline', 'fullscreen'],
     containerDimensions: { width: c.width, maxHeight: c.maxHeight },
   };
 }
