@@ -49,6 +49,14 @@ async function attack(result) {
   try { const r = await fetch('${probeUrl}/fetch'); put('fetch', 'reached: ' + r.status); } catch (e) { put('fetch', 'blocked: ' + e.name); }
   await new Promise((resolve) => { const img = new Image(); img.onload = () => { put('image', 'reached'); resolve(); }; img.onerror = () => { put('image', 'blocked'); resolve(); }; img.src = '${probeUrl}/img'; });
   try { new WebSocket('${probeUrl.replace('http', 'ws')}/ws'); put('websocket', 'opened'); } catch (e) { put('websocket', 'blocked: ' + e.name); }
+  // A worker of its own blob: it inherits the view's CSP, so its fetch is refused too.
+  await new Promise((resolve) => {
+    try {
+      const w = new Worker(URL.createObjectURL(new Blob(["fetch('${probeUrl}/worker').then((r) => postMessage('reached: ' + r.status), (e) => postMessage('blocked: ' + e.name))"], { type: 'text/javascript' })));
+      w.onmessage = (e) => { put('workerFetch', e.data); resolve(); };
+      w.onerror = () => { put('workerFetch', 'blocked: no worker'); resolve(); };
+    } catch (e) { put('workerFetch', 'blocked: ' + e.name); resolve(); }
+  });
   try { window.open('${probeUrl}/popup'); put('popup', 'tried'); } catch (e) { put('popup', 'blocked: ' + e.name); }
   put('init', outcome(await request('ping', {})));
   put('modelOnly', outcome(await request('tools/call', { name: 'model_only', arguments: {} })));

@@ -72,7 +72,7 @@ describe('a hostile MCP App view', () => {
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('hostile-done')}`);
     assert.equal(r.initialized, true);
     assert.equal(r.result, 'shown');
-    for (const k of ['chatPage', 'top', 'proxyPage', 'acquireVsCodeApi', 'chatPageApi', 'localStorage', 'cookie', 'fetch']) assert.match(String(r[k]), /^blocked/, `${k}: ${String(r[k])}`);
+    for (const k of ['chatPage', 'top', 'proxyPage', 'acquireVsCodeApi', 'chatPageApi', 'localStorage', 'cookie', 'fetch', 'workerFetch']) assert.match(String(r[k]), /^blocked/, `${k}: ${String(r[k])}`);
     assert.equal(r.image, 'blocked');
     assert.match(String(r.modelOnly), /^refused: There is no tool named model_only/);
     assert.match(String(r.otherServer), /^refused: There is no tool named write_file/);

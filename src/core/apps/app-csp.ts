@@ -3,7 +3,7 @@ import { addressClass } from '../../common/address-class';
 /**
  * The Content-Security-Policy a view runs under, built from the domains its resource declares in
  * `_meta.ui.csp` (SEP-1865), restrictive by default: no network, no frames, no plugins, no forms,
- * scripts and styles only inline. The sandbox proxy is served with it as a response header (the view,
+ * scripts and styles only inline, workers only from the view's own blobs. The sandbox proxy is served with it as a response header (the view,
  * a srcdoc frame inside the proxy, inherits it; the header also keeps the view from navigating its own
  * frame elsewhere) and the view's HTML carries it again as a <meta>.
  *
@@ -52,11 +52,16 @@ export function appCsp(declared: DeclaredCsp | undefined): AppCsp {
   const or = (list: string[], none: string): string => (list.length > 0 ? list.join(' ') : none);
   const policy = [
     `default-src 'none'`,
-    `script-src 'unsafe-inline' ${res}`,
+    // data: and blob: scripts are code the view already holds (it may run any inline script): they reach nothing new.
+    // pdf.js needs them (its worker imports its code from a data: URL).
+    `script-src 'unsafe-inline' data: blob: ${res}`,
     `style-src 'unsafe-inline' ${res}`,
     `img-src data: ${res}`,
     `font-src data: ${res}`,
     `media-src data: ${res}`,
+    // Workers the view makes from its own blobs (pdf.js renders in one): a blob worker inherits this policy, so it
+    // reaches no more of the network than the view (the hostile app's test tries).
+    `worker-src blob:`,
     `connect-src ${or(allowed.connectDomains, `'none'`)}`,
     `frame-src ${or(allowed.frameDomains, `'none'`)}`,
     `object-src 'none'`,
