@@ -23,6 +23,7 @@ export class AppViews implements vscode.Disposable {
   private readonly mounts: AppMounts;
   private readonly byPage = new Map<ViewConnection, Set<string>>();
   private origin: Promise<string> | undefined;
+  private externalBase: Promise<string> | undefined;
   /** The open chat, as the last page message named it (a view's own full-screen request comes with none). */
   private chat: (() => Promise<AppChat>) | undefined;
 
@@ -120,8 +121,9 @@ export class AppViews implements vscode.Disposable {
 
   private async externalUrl(local: string): Promise<string> {
     const url = new URL(local);
-    const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${url.protocol}//${url.host}/`));
-    return `${external.toString(true).replace(/\/$/, '')}${url.pathname}`;
+    // One listener for the session: its external address is asked for once, not at each view (a workbench round trip).
+    this.externalBase ??= Promise.resolve(vscode.env.asExternalUri(vscode.Uri.parse(`${url.protocol}//${url.host}/`))).then((u) => u.toString(true).replace(/\/$/, ''));
+    return `${await this.externalBase}${url.pathname}`;
   }
 
   private async openLink(server: string, url: string): Promise<boolean> {
