@@ -13,6 +13,7 @@ import { McpHub } from '../../src/core/mcp/hub/hub';
 import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
 import { ChatSession } from '../../src/core/chat/chat-session';
+import { MAX_APP_MESSAGES } from '../../src/core/apps/app-messages';
 import { pageEvents } from '../../src/core/chat/chat-format';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import { toolLines } from '../../src/core/chat/slash-commands';
@@ -69,6 +70,31 @@ describe('@modelcontextprotocol/server-basic-vanillajs: a tool with a view', () 
     const shown = pageEvents(events).find((e) => e.kind === 'tool_result');
     assert.ok(shown?.kind === 'tool_result' && !('appResult' in shown), 'the page is never sent the kept result');
     for (const r of api.requests) assert.doesNotMatch(JSON.stringify(r.body), /<script|<!doctype html/i);
+  });
+
+  test("a view's messages are the view's, and a view cannot run turn after turn on its own", T, async () => {
+    const history = new ChatHistory(join(dir, 'chats'));
+    const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
+    const session = new ChatSession({ meta, store: history.store(meta.id), host: modelToolHost(hub), workspace: dir, approvals: memoryStore(), ask: async () => 'once' });
+    const config = { client, model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 20_000, keyHint: '' };
+    // The turn is over once the session says it is no longer busy (its turn_end event comes a little before).
+    const turnEnded = (): Promise<void> => new Promise((resolve) => session.on('busy', (busy) => !busy && resolve()));
+    await session.send('hello', [], config);
+    for (let i = 0; i < MAX_APP_MESSAGES; i++) {
+      const ended = turnEnded();
+      await session.sendFromApp('basic', `view message ${i}`, config);
+      await ended;
+    }
+    const told = lastUserText(api.requests.at(-1)!.body);
+    assert.match(told, /sent by the app, not typed by the person/);
+    await assert.rejects(session.sendFromApp('basic', 'one more', config), /Views have sent 3 messages since the person last wrote/);
+    await session.send('me again', [], config);
+    const ended = turnEnded();
+    await session.sendFromApp('basic', 'after the person', config);
+    await ended;
+    const users = session.events.filter((e) => e.kind === 'user');
+    assert.deepEqual(users.map((e) => (e.kind === 'user' ? e.app ?? 'person' : '')), ['person', 'basic', 'basic', 'basic', 'person', 'basic']);
+    await session.flush();
   });
 
   test('/tools marks the tool as having an interactive view', T, () => {

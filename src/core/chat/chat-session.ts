@@ -22,7 +22,7 @@ import { promptCommand } from './slash-commands';
 import { ApprovalWaits } from './approval-waits';
 import { approvedCall, type CallOutcome } from '../tool-call/approved-call';
 import type { HubTool } from '../mcp/types';
-import { appMessageForModel } from '../apps/app-messages';
+import { appMessageForModel, appMessageRefusal } from '../apps/app-messages';
 import { messageOf } from '../../common/error-message';
 import type { ToolSearchSetting } from '../tool-offer/tool-search-mode';
 
@@ -233,11 +233,14 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   /**
    * An MCP App view's message (ui/message) as the next turn: shown as the view's, and told to the model as the
-   * view's (app-messages.ts), never as the person's. Refused while a turn runs; answered once the turn starts.
+   * view's (app-messages.ts), never as the person's. Refused while a turn runs, and when a view has already sent
+   * a few in a row (appMessageRefusal); answered once the turn starts.
    */
   async sendFromApp(server: string, text: string, config: TurnConfig): Promise<void> {
     await this.load();
     if (this.running) throw new Error('A turn is running: the message was not sent.');
+    const refused = appMessageRefusal(this.eventList);
+    if (refused) throw new Error(refused);
     this.record({ kind: 'user', id: randomUUID(), text, attachments: [], at: Date.now(), app: server, span: spanOf(this.history, 1) });
     void this.runTurn(config, { text: appMessageForModel(server, text), context: [] });
   }
