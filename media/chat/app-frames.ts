@@ -116,6 +116,8 @@ export class AppFrames {
     }
     frame.box.dataset.state = 'gone';
     frame.box.replaceChildren(h('div', { class: 'app-note', text: msg.why }));
+    // Nothing to open in a tab any more.
+    if (frame.box.previousElementSibling?.classList.contains('app-view-bar')) frame.box.previousElementSibling.remove();
     this.drop(frame, false);
   }
 
