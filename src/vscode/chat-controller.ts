@@ -34,6 +34,7 @@ import type { SamplingBroker } from '../core/sampling/sampling-broker';
 import { messageOf } from '../common/error-message';
 import { AppViews } from './app-views';
 import type { AppChat } from '../core/apps/app-mounts';
+import { AppContexts } from '../core/apps/app-context';
 
 
 export interface ChatControllerDeps {
@@ -97,6 +98,8 @@ export class ChatController implements vscode.Disposable {
   readonly onDidChangeChats = this.chatsChanged.event;
   /** MCP App views under tool cards (app-views.ts). */
   readonly apps: AppViews;
+  /** What the open chat's views asked the model to know: sent with the person's next message. */
+  private readonly appContexts = new AppContexts();
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
@@ -276,7 +279,7 @@ export class ChatController implements vscode.Disposable {
     }
     const config = await this.turns.config();
     const read = await readMessageAttachments(this.deps.workspace, attachments, (server, uri) => this.deps.hub.readResource(server, uri), problemsText);
-    const context = read.blocks;
+    const context = [...this.appContexts.take(), ...read.blocks];
     const problems = read.errors;
     images = [...images, ...read.images];
     if (!config) {
@@ -393,6 +396,7 @@ export class ChatController implements vscode.Disposable {
   /** Makes `session` the one shown: only its events reach the page from now on. */
   private show(session: ChatSession, replay = true): void {
     for (const off of this.unsubscribe.splice(0)) off();
+    this.appContexts.clear();
     this.session = session;
     this.activity = undefined;
     this.opening = Promise.resolve(session);
@@ -429,6 +433,9 @@ export class ChatController implements vscode.Disposable {
         return session.events;
       },
       callForApp: async (tool, input, signal) => session.callForApp(tool, input, signal, (await this.turns.config())?.toolTimeoutMs),
+      setAppContext: (callId, server, text) => {
+        if (this.session === session) this.appContexts.set(callId, server, text);
+      },
       sendFromApp: async (server, text) => {
         const config = await this.turns.config();
         if (!config) throw new Error('No API key is set: the message was not sent.');

@@ -12,6 +12,8 @@ export interface AppViewHost {
   openLink(url: string): Promise<boolean>;
   /** The view's message for the conversation (marked as the view's); throws when it is refused. */
   message(text: string): Promise<void>;
+  /** What the view wants the model to know from now on (ui/update-model-context), replacing what it said before. */
+  updateContext(text: string): void;
   /** The mode the view is now in, after it asked for `mode`. */
   displayMode(mode: McpUiDisplayMode): Promise<McpUiDisplayMode>;
   log(level: string, data: unknown): void;
@@ -27,6 +29,9 @@ export interface AppBridgeOptions {
   post: (message: unknown) => void;
   version: string;
 }
+
+/** The most a view's context for the model may hold (what is past it is cut). */
+const MAX_CONTEXT_CHARS = 8_000;
 
 type AppBridgeModule = typeof import('@modelcontextprotocol/ext-apps/app-bridge');
 let sdk: AppBridgeModule | undefined;
@@ -67,6 +72,7 @@ export class AppBridgeHost {
         serverResources: {},
         logging: {},
         message: { text: {} },
+        updateModelContext: { text: {} },
         sandbox: { csp: view.csp.allowed },
       },
       { hostContext: options.hostContext },
@@ -86,6 +92,12 @@ export class AppBridgeHost {
       const text = (params.content ?? []).flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n').trim();
       if (!text) return { isError: true };
       await host.message(text);
+      return {};
+    };
+    b.onupdatemodelcontext = async (params) => {
+      const text = (params.content ?? []).flatMap((c) => (c.type === 'text' ? [c.text] : []));
+      if (params.structuredContent) text.push(JSON.stringify(params.structuredContent));
+      host.updateContext(text.join('\n').slice(0, MAX_CONTEXT_CHARS));
       return {};
     };
     b.onrequestdisplaymode = async ({ mode }) => ({ mode: await host.displayMode(mode) });

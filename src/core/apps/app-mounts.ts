@@ -17,6 +17,8 @@ export interface AppChat {
   callForApp(tool: HubTool, input: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome>;
   /** A view's message as the next turn, marked as the view's; throws when it cannot be sent now. */
   sendFromApp(server: string, text: string): Promise<void>;
+  /** What a call's view wants the model to know with the person's next message (empty: nothing any more). */
+  setAppContext(callId: string, server: string, text: string): void;
 }
 
 /** What the front end decides: whether a link opens (after the person confirms), and where the proxy is reached. */
@@ -80,6 +82,7 @@ export class AppMounts {
           readResource: (uri) => this.hub.readResource(server, uri),
           openLink: (url) => this.front.openLink(server, url),
           message: (text) => chat.sendFromApp(server, text),
+          updateContext: (text) => chat.setAppContext(callId, server, text),
           // Full screen is a second view of the call in a tab of its own; this one stays inline.
           displayMode: async (mode) => {
             if (mode === 'fullscreen') this.front.fullScreen?.(callId);
