@@ -64,7 +64,7 @@ const builds = [
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    entryPoints: { chat: 'media/chat/main.ts' },
+    entryPoints: { chat: 'media/chat/main.ts', 'app-tab': 'media/chat/app-tab.ts' },
     outdir: 'dist/webview',
     loader: { '.css': 'css' },
   },

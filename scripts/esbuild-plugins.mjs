@@ -66,6 +66,8 @@ export const LAZY_MODULES = {
   'sql.js': 'sql.js',
   // Ajv: only for a tool's outputSchema or an elicitation's answer (130 KiB; json-schema-validator.ts).
   '@modelcontextprotocol/sdk/validation/ajv': 'ajv.js',
+  // MCP Apps' host side (ext-apps' AppBridge and its SDK v2 schemas): only once a view is drawn (app-bridge-host.ts).
+  '@modelcontextprotocol/ext-apps/app-bridge': 'app-bridge.js',
 };
 
 /**

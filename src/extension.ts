@@ -75,6 +75,8 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     log,
     asks,
     sampling: manager.sampling,
+    version: (context.extension.packageJSON as { version?: string }).version,
+    extensionUri: context.extensionUri,
     // the one chat older versions kept joins the history before the first chat opens
     beforeFirstOpen: () =>
       importLegacyChat(join(storage.fsPath, 'chats', 'current'), history, readSettings().model).catch((err: unknown) => {

@@ -6,6 +6,7 @@ import './zod-csp';
 import { hostMessageSchema, type ChatEvent, type ChatState, type HostMessage } from '../../src/shared/protocol';
 import { Correlator } from '../../src/shared/requests';
 import { isImageMime } from '../../src/shared/image-types';
+import { AppFrames } from './app-frames';
 import { AskCards } from './ask-cards';
 import { Composer } from './composer';
 import { h, icon } from './dom';
@@ -28,6 +29,7 @@ import './styles/composer.css';
 import './styles/asks.css';
 import './styles/working.css';
 import './styles/message-actions.css';
+import './styles/apps.css';
 
 interface SavedState {
   draft?: string;
@@ -86,6 +88,8 @@ const asks = new AskCards({
   onChange: () => pin.follow(),
 });
 
+const apps = new AppFrames((message) => host.post(message));
+
 const welcome = createWelcome((prompt) => composer.fill(prompt));
 const transcript = new Transcript(messages, {
   onCopy: (text) => host.post({ type: 'copy', text }),
@@ -105,6 +109,8 @@ const transcript = new Transcript(messages, {
     else host.post({ type: 'send', text: 'Continue', attachments: [], images: [] });
     if (action !== 'setKey') pin.jumpToBottom();
   },
+  onAppCard: (callId, card) => apps.attach(callId, card),
+  onCleared: () => apps.clear(),
   onChange: () => {
     welcome.hidden = !transcript.isEmpty;
     // The welcome reads from the top; only a conversation follows its newest line.
@@ -154,6 +160,7 @@ function handle(msg: HostMessage): void {
       return;
     case 'event':
       if (SHOWS_WORK.has(msg.event.kind)) working.quiet();
+      if (msg.event.kind === 'tool_result') apps.resultArrived(msg.event.callId);
       return transcript.apply(msg.event);
     case 'delta':
       working.quiet();
@@ -168,10 +175,16 @@ function handle(msg: HostMessage): void {
     case 'fill': return composer.add(msg.text);
     case 'ask': return asks.show(msg.ask);
     case 'askSettled': return asks.settle(msg.askId, msg.outcome);
+    case 'appFrame':
+    case 'app':
+    case 'appGone':
+      return apps.handle(msg);
   }
 }
 
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
+  // A view's frame (or anything framed below it) is never the host: its messages are relayed, never handled here.
+  if (apps.fromView(e)) return;
   const parsed = hostMessageSchema.safeParse(e.data);
   if (!parsed.success) {
     console.warn('mcp-agent chat: ignored an invalid host message', parsed.error.issues.slice(0, 3));

@@ -32,6 +32,10 @@ export interface TranscriptDeps extends MessageActionDeps {
   onAnnounce: (text: string, urgent: boolean) => void;
   /** "Review changes" on the card of a file change: open its diff again. */
   onReview: (callId: string) => void;
+  /** A card of a tool with a view (MCP Apps) came on the page: its view goes under it (app-frames.ts). */
+  onAppCard?: (callId: string, card: HTMLElement) => void;
+  /** The list was emptied (a replay, another chat): the views on it go. */
+  onCleared?: () => void;
 }
 
 type EventOf<K extends ChatEvent['kind']> = Extract<ChatEvent, { kind: K }>;
@@ -68,6 +72,7 @@ export class Transcript {
   }
 
   clear(): void {
+    this.deps.onCleared?.();
     this.batcher.clear();
     this.turns.clear();
     this.blocks.clear();
@@ -150,10 +155,12 @@ export class Transcript {
       ? h('div', { class: 'attachments' }, ...e.attachments.map((p) => h('span', { class: 'attachment-chip readonly', attrs: { title: p } }, icon('file'), h('span', { class: 'chip-label', text: basename(p) }))))
       : null;
     const body = e.prompt ? promptMessages(e.prompt) : h('div', { class: 'user-text', text: e.text });
-    const bubble = h('div', { class: 'msg user', attrs: { 'data-id': e.id } }, chips, body);
+    // A view's message (MCP Apps) is the app's words, never the person's: labelled as such, and not theirs to edit.
+    const from = e.app !== undefined ? h('div', { class: 'msg-from-app', text: `Sent by the interactive view of ${e.app}` }) : null;
+    const bubble = h('div', { class: e.app !== undefined ? 'msg user from-app' : 'msg user', attrs: { 'data-id': e.id } }, from, chips, body);
     this.el.append(bubble);
     // A prompt's messages are the server's: its answer can be asked for again, the prompt itself not edited here.
-    if (e.span?.from !== undefined && !e.prompt) this.el.append(userActions(bubble, e.id, e.text, this.deps));
+    if (e.span?.from !== undefined && !e.prompt && e.app === undefined) this.el.append(userActions(bubble, e.id, e.text, this.deps));
     this.question = e.span ? e.id : undefined;
     // A new question starts a new visual group even if the next turn id is unknown yet.
     this.lastTurn = undefined;
@@ -193,6 +200,7 @@ export class Transcript {
     const approval = this.approvals.get(e.callId)?.el;
     if (approval?.parentElement === turn) approval.after(card.el);
     else turn.append(card.el);
+    if (e.app) this.deps.onAppCard?.(e.callId, card.el);
   }
 
   private toolResult(e: EventOf<'tool_result'>): void {
@@ -211,6 +219,8 @@ export class Transcript {
     this.tools.get(e.callId)?.setStatus('waiting');
     const tool = this.tools.get(e.callId)?.el;
     if (tool?.parentElement) tool.before(card.el);
+    // A view's call belongs to no turn: outside every turn, so no turn's end marks it undecided.
+    else if (e.fromApp) this.el.append(card.el);
     else (this.lastTurn ?? this.el).append(card.el);
   }
 

@@ -2,6 +2,7 @@ import type { AgentOutput } from '../core/agent/types';
 import { escapeControls as safe, StreamEscaper } from './escape';
 import type { MarkdownStream } from './terminal-markdown';
 import { activityText } from '../shared/activity-text';
+import { APP_VIEW_HINT } from '../core/mcp/app-visibility';
 
 const dim = (s: string, color: boolean): string => (color ? `\x1b[2m${s}\x1b[0m` : s);
 const red = (s: string, color: boolean): string => (color ? `\x1b[31m${s}\x1b[0m` : s);
@@ -53,6 +54,8 @@ export class CliRenderer {
       case 'tool_call':
         this.names.set(e.callId, safe(`${e.server}__${e.tool}`));
         this.line(dim(`[tool] ${this.names.get(e.callId)} ${safe(oneLine(e.input))}`, this.color));
+        // A terminal cannot draw an MCP App: say there is one, and where it is drawn (chats are shared with VS Code).
+        if (e.app) this.line(dim(`[view] ${this.names.get(e.callId)} has an interactive view (${safe(e.app.resourceUri)}): ${APP_VIEW_HINT}`, this.color));
         break;
       case 'approval':
         if (e.decision === 'deny') this.denied.add(e.callId);

@@ -14,16 +14,22 @@ export interface ChatPageParts {
   head?: string;
   /** Without the CSP (a test that compares with it off). */
   noCsp?: boolean;
+  /** The origin of the MCP App sandbox proxy: the one place the page may frame (never its own origin). */
+  frameSrc?: string;
 }
 
-/** No network, no inline code, no eval: scripts and styles only from the extension, with the page's nonce. */
-export function chatPageCsp(nonce: string, source: string): string {
-  return [`default-src 'none'`, `img-src ${source} data:`, `style-src ${source} 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`, `font-src ${source}`].join('; ');
+/**
+ * No network, no inline code, no eval: scripts and styles only from the extension, with the page's nonce. Frames
+ * only from the MCP App sandbox proxy's origin, when there is one (docs/mcp-apps-in-a-webview.md).
+ */
+export function chatPageCsp(nonce: string, source: string, frameSrc?: string): string {
+  const frames = frameSrc && /^https?:\/\/[a-z0-9.:[\]-]+$/i.test(frameSrc) ? [`frame-src ${frameSrc}`] : [];
+  return [`default-src 'none'`, `img-src ${source} data:`, `style-src ${source} 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`, `font-src ${source}`, ...frames].join('; ');
 }
 
 export function chatPageHtml(p: ChatPageParts): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-${p.noCsp ? '' : `<meta http-equiv="Content-Security-Policy" content="${chatPageCsp(p.nonce, p.source)}">`}
+${p.noCsp ? '' : `<meta http-equiv="Content-Security-Policy" content="${chatPageCsp(p.nonce, p.source, p.frameSrc)}">`}
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${p.head ?? ''}
 <link rel="stylesheet" nonce="${p.nonce}" href="${p.style}">

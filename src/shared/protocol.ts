@@ -77,6 +77,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
      * before it; absent in chats saved before messages could be edited, and for a message no turn ran for.
      */
     span: z.object({ from: z.number().int().nonnegative().optional(), to: z.number().int().positive() }).optional(),
+    /** Sent by the view of this server's MCP App (ui/message), not typed by the person: never taken for theirs. */
+    app: z.string().max(200).optional(),
   }),
   z.object({ kind: z.literal('assistant_text'), turnId: id, blockId: id, text: z.string() }),
   /** The model's thinking before a reply (shown collapsed). */
@@ -88,6 +90,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     server: z.string(),
     tool: z.string(),
     input: z.unknown(),
+    /** The tool has a view (MCP Apps): the `ui://` resource its result is drawn in, under the card. */
+    app: z.object({ resourceUri: z.string().max(2100) }).optional(),
   }),
   z.object({
     kind: z.literal('tool_result'),
@@ -95,6 +99,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     isError: z.boolean(),
     content: z.array(toolContentSchema),
     durationMs: z.number(),
+    /** A tool with a view: the result as the server sent it (structuredContent, _meta), for the view; kept, never sent to the page. */
+    appResult: z.unknown().optional(),
   }),
   z.object({
     kind: z.literal('approval_request'),
@@ -113,6 +119,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     hosts: z.array(z.string().max(300)).max(20).optional(),
     /** A file change the host can show as a diff ("Review changes"). */
     review: z.boolean().optional(),
+    /** Asked for by the server's app view, not by the model. */
+    fromApp: z.boolean().optional(),
   }),
   z.object({ kind: z.literal('approval'), callId: id, decision: approvalDecisionSchema }),
   z.object({
@@ -309,11 +317,32 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ask'), ask: clientAskSchema }),
   /** The ask was answered (here or in another chat page) or withdrawn: its card says so and takes no more input. */
   z.object({ type: z.literal('askSettled'), askId: id, outcome: askOutcomeSchema, error: z.string().max(2_000).optional() }),
+  /** A view's frame may load: the sandbox proxy's URL for it (the host's loopback listener, never the page's origin). */
+  z.object({ type: z.literal('appFrame'), view: id, src: z.string().url().max(2_000), prefersBorder: z.boolean().optional() }),
+  /** A view's JSON-RPC, for its frame (relayed unread). */
+  z.object({ type: z.literal('app'), view: id, message: z.unknown() }),
+  /** To a view's own editor tab ("full screen"), once it is ready: the call whose view it shows. */
+  z.object({ type: z.literal('appTab'), callId: id, title: z.string().max(300) }),
+  /** A view could not be shown, or was closed by the host: why, for its place under the card. */
+  z.object({ type: z.literal('appGone'), view: id, why: z.string().max(2_000) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export const pastedImageSchema = z.object({ mimeType: imageMimeSchema, data: imageDataSchema });
 export type PastedImage = z.infer<typeof pastedImageSchema>;
+
+/**
+ * What the page tells a view about where it is drawn (SEP-1865's host context): the theme and its colours
+ * as the standard style variables, and the room it has. Checked: names are CSS custom properties, values short.
+ */
+export const appContextSchema = z.object({
+  theme: z.enum(['light', 'dark']),
+  variables: z.record(z.string().regex(/^--[a-z0-9-]{1,60}$/), z.string().max(300)).refine((v) => Object.keys(v).length <= 100),
+  width: z.number().int().min(0).max(20_000),
+  maxHeight: z.number().int().min(0).max(20_000),
+  displayMode: z.enum(['inline', 'fullscreen']),
+});
+export type AppContext = z.infer<typeof appContextSchema>;
 
 /** Webview -> host. Untrusted: nothing here can name a command or a path outside the workspace. */
 export const webviewMessageSchema = z.discriminatedUnion('type', [
@@ -353,5 +382,15 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   }),
   /** The answer to a server's ask (the host ignores an id it no longer waits for, and re-checks a form's content). */
   z.object({ type: z.literal('answerAsk'), askId: id, answer: askAnswerSchema }),
+  /** A tool card with a view came on the page: draw the view of call `callId` (the host finds its tool and input itself). */
+  z.object({ type: z.literal('appMount'), view: id, callId: id, context: appContextSchema }),
+  /** JSON-RPC from a view's frame, as its sandbox proxy relayed it: untrusted, checked by the host's bridge. */
+  z.object({ type: z.literal('app'), view: id, message: z.unknown() }),
+  /** The view's theme or room changed. */
+  z.object({ type: z.literal('appContext'), view: id, context: appContextSchema }),
+  /** The view left the page (its card went, the chat changed): the host asks it to wind down. */
+  z.object({ type: z.literal('appUnmount'), view: id }),
+  /** The person asked for the view in an editor tab of its own. */
+  z.object({ type: z.literal('appFullScreen'), callId: id }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

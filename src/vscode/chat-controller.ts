@@ -11,7 +11,7 @@ import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
-import { pageEvents } from '../core/chat/chat-format';
+import { pageEvent, pageEvents } from '../core/chat/chat-format';
 import { composerText } from '../core/chat/prompt-messages';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
@@ -33,6 +33,9 @@ import type { Secrets } from './secrets';
 import type { AskSurface, ClientAsks } from '../core/chat/client-asks';
 import type { SamplingBroker } from '../core/sampling/sampling-broker';
 import { messageOf } from '../common/error-message';
+import { AppViews } from './app-views';
+import type { AppChat } from '../core/apps/app-mounts';
+import { AppContexts } from '../core/apps/app-context';
 
 
 export interface ChatControllerDeps {
@@ -54,6 +57,10 @@ export interface ChatControllerDeps {
   sampling?: SamplingBroker;
   /** Tools the person turned off or pinned for the model in this workspace. */
   toolChoices: WorkspaceToolChoices;
+  /** The extension's version, as the host names itself to MCP App views. */
+  version?: string;
+  /** The extension's folder: an MCP App view's own tab loads its page from there. */
+  extensionUri?: vscode.Uri;
 }
 
 /**
@@ -90,9 +97,14 @@ export class ChatController implements vscode.Disposable {
   private readonly chatsChanged = new vscode.EventEmitter<void>();
   /** Fires when a chat is created, renamed, deleted, opened or its totals change. */
   readonly onDidChangeChats = this.chatsChanged.event;
+  /** MCP App views under tool cards (app-views.ts). */
+  readonly apps: AppViews;
+  /** What the open chat's views asked the model to know: sent with the person's next message. */
+  private readonly appContexts = new AppContexts();
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
+    this.apps = new AppViews(deps.hub, deps.version ?? '0.0.0', deps.log, deps.extensionUri);
     this.modelTools = modelToolHost(deps.hub, deps.toolChoices);
     this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;
@@ -196,6 +208,12 @@ export class ChatController implements vscode.Disposable {
       case 'answerAsk':
         this.deps.asks?.answer(message.askId, message.answer);
         return;
+      case 'appMount':
+      case 'app':
+      case 'appContext':
+      case 'appUnmount':
+      case 'appFullScreen':
+        return this.apps.handle(message, from, () => this.appChat());
     }
   }
 
@@ -262,7 +280,7 @@ export class ChatController implements vscode.Disposable {
     }
     const config = await this.turns.config();
     const read = await readMessageAttachments(this.deps.workspace, attachments, (server, uri) => this.deps.hub.readResource(server, uri), problemsText);
-    const context = read.blocks;
+    const context = [...this.appContexts.take(), ...read.blocks];
     const problems = read.errors;
     images = [...images, ...read.images];
     if (!config) {
@@ -389,11 +407,15 @@ export class ChatController implements vscode.Disposable {
   /** Makes `session` the one shown: only its events reach the page from now on. */
   private show(session: ChatSession, replay = true): void {
     for (const off of this.unsubscribe.splice(0)) off();
+    this.appContexts.clear();
     this.session = session;
     this.activity = undefined;
     this.opening = Promise.resolve(session);
     this.unsubscribe.push(
-      session.on('event', (event) => this.views.broadcast({ type: 'event', event })),
+      session.on('event', (event) => {
+        this.views.broadcast({ type: 'event', event: pageEvent(event) });
+        this.apps.onEvent(event);
+      }),
       session.on('transient', (output) => {
         if (output.type === 'activity') this.activity = output;
         this.views.broadcast(output);
@@ -411,6 +433,26 @@ export class ChatController implements vscode.Disposable {
     if (replay) this.views.broadcast({ type: 'replay', events: pageEvents(session.events) });
     this.postState();
     this.chatsChanged.fire();
+  }
+
+  /** The open chat as its views see it: its events, its approval path, and its turns for a view's message. */
+  private async appChat(): Promise<AppChat> {
+    const session = await this.current();
+    return {
+      id: session.id,
+      get events() {
+        return session.events;
+      },
+      callForApp: async (tool, input, signal) => session.callForApp(tool, input, signal, (await this.turns.config())?.toolTimeoutMs),
+      setAppContext: (callId, server, text) => {
+        if (this.session === session) this.appContexts.set(callId, server, text);
+      },
+      sendFromApp: async (server, text) => {
+        const config = await this.turns.config();
+        if (!config) throw new Error('No API key is set: the message was not sent.');
+        await session.sendFromApp(server, text, config);
+      },
+    };
   }
 
   /** Where servers' asks are shown: every chat page, with the chat's own key, models and totals. */
@@ -476,6 +518,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.apps.dispose();
     this.session?.dispose();
     for (const off of this.unsubscribe.splice(0)) off();
     this.approvals.dispose();

@@ -6,6 +6,7 @@ import type { ImageMime } from '../../shared/image-types';
 import { describeApiError, errorAction } from './api-errors';
 import type { ApprovalStore } from '../tool-call/approval-policy';
 import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
+import { appOf, appResultOf } from '../apps/app-events';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
 import { capChatContent, capToolResults, textLimitsFor } from './result-caps';
@@ -357,7 +358,7 @@ export class Agent {
         // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
         const { name, input } = this.offer.unwrap(use);
         const tool = resolveTool(this.offer.host, name);
-        event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? name, input });
+        event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? name, input, ...appOf(tool) });
         const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
           event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
           return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
@@ -376,7 +377,7 @@ export class Agent {
         if (!outcome.ok) return fail(outcome.why, outcome.durationMs);
         const { forModel, forChat } = convertToolResult(outcome.result);
         const isError = outcome.result.isError === true;
-        event({ kind: 'tool_result', callId: use.id, isError, content: capChatContent(forChat, use.name), durationMs: outcome.durationMs });
+        event({ kind: 'tool_result', callId: use.id, isError, content: capChatContent(forChat, use.name), durationMs: outcome.durationMs, ...appResultOf(tool, outcome.result) });
         return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
       }),
     );

@@ -34,6 +34,8 @@ export interface ApprovalRequest extends ApprovalPrompt {
   edit?: ProposedEdit;
   /** Set when the call would send data out of the machine where nobody vouched for it (egress-guard.ts). */
   egress?: EgressQuestion;
+  /** Asked for by an MCP App's view, not by the model. */
+  fromApp?: boolean;
 }
 
 /** The front end's way of asking the person; resolves with their decision (or 'deny' when the turn is cancelled). */

@@ -17,6 +17,8 @@ export interface ApprovalWaitsDeps {
  */
 export class ApprovalWaits {
   private readonly pending = new Map<string, (d: ApprovalDecision, decided?: boolean) => void>();
+  /** Calls an MCP App's view asked for: they belong to no turn, so a turn's end does not answer them. */
+  private readonly fromApp = new Set<string>();
 
   constructor(private readonly deps: ApprovalWaitsDeps) {}
 
@@ -25,6 +27,7 @@ export class ApprovalWaits {
       /** `decided`: the person answered (recorded); else the turn ended first, and the card says there was no decision. */
       const settle = (decision: ApprovalDecision, decided = true): void => {
         if (!this.pending.delete(request.callId)) return;
+        this.fromApp.delete(request.callId);
         signal.removeEventListener('abort', onAbort);
         this.deps.onSettled?.(request);
         if (decided) this.deps.record({ kind: 'approval', callId: request.callId, decision });
@@ -32,6 +35,7 @@ export class ApprovalWaits {
       };
       const onAbort = (): void => settle('deny', false);
       this.pending.set(request.callId, settle);
+      if (request.fromApp) this.fromApp.add(request.callId);
       signal.addEventListener('abort', onAbort, { once: true });
       this.deps.record({
         kind: 'approval_request',
@@ -45,6 +49,7 @@ export class ApprovalWaits {
         alwaysKind: request.alwaysKind,
         ...(request.hosts ? { hosts: request.hosts } : {}),
         ...(request.edit ? { review: true } : {}),
+        ...(request.fromApp ? { fromApp: true } : {}),
       });
       this.deps.onShown?.(request);
       this.deps.ask?.(request, signal).then(settle, () => settle('deny'));
@@ -56,9 +61,8 @@ export class ApprovalWaits {
     this.pending.get(callId)?.(decision);
   }
 
-  /** The turn ended: whatever still waits is refused, with no answer recorded. */
+  /** The turn ended: whatever of it still waits is refused, with no answer recorded (a view's calls wait on). */
   endTurn(): void {
-    for (const settle of this.pending.values()) settle('deny', false);
-    this.pending.clear();
+    for (const [callId, settle] of [...this.pending]) if (!this.fromApp.has(callId)) settle('deny', false);
   }
 }

@@ -29,9 +29,15 @@ export function migrate(format: number | undefined, events: ChatEvent[], message
 }
 
 /**
- * What the page is sent of the stored events. The same records today; the one place where the
- * stored format and the page's may part (what is kept for a later migration, say, and not drawn).
+ * What the page is sent of the stored events: the records as stored, less what is kept for the host alone (a
+ * view's result, which the host hands the view itself: megabytes the page would only carry).
  */
 export function pageEvents(stored: readonly ChatEvent[]): ChatEvent[] {
-  return [...stored];
+  return stored.map(pageEvent);
+}
+
+export function pageEvent(event: ChatEvent): ChatEvent {
+  if (event.kind !== 'tool_result' || event.appResult === undefined) return event;
+  const { appResult: _kept, ...shown } = event;
+  return shown;
 }

@@ -8,7 +8,7 @@ import { repairHistory } from '../agent/history-repair';
 import type { ApprovalStore } from '../tool-call/approval-policy';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
-import { TurnCheckpoint, type Checkpoint } from '../checkpoint/turn-checkpoint';
+import { TurnCheckpoint, checkpointEvent } from '../checkpoint/turn-checkpoint';
 import { EgressGuard } from '../egress/egress-guard';
 import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
@@ -20,6 +20,9 @@ import { promptConversation } from './prompt-messages';
 import { afterCompaction, afterRepair, repairChanged, rewindPoint, spanOf, type RewindMode } from './message-spans';
 import { promptCommand } from './slash-commands';
 import { ApprovalWaits } from './approval-waits';
+import { approvedCall, type CallOutcome } from '../tool-call/approved-call';
+import type { HubTool } from '../mcp/types';
+import { appMessageForModel, appMessageRefusal } from '../apps/app-messages';
 import { messageOf } from '../../common/error-message';
 import type { ToolSearchSetting } from '../tool-offer/tool-search-mode';
 
@@ -101,7 +104,8 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   /** What the person typed in this chat, oldest first (an MCP prompt counts as the command they typed). */
   private personText(): string[] {
-    return this.eventList.flatMap((e) => (e.kind === 'user' ? [e.text] : []));
+    // A view's message is the view's: naming a host there vouches for nothing.
+    return this.eventList.flatMap((e) => (e.kind === 'user' && e.app === undefined ? [e.text] : []));
   }
 
   get id(): string {
@@ -225,6 +229,26 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     const message = e?.span ? this.history[e.span.to - 1] : undefined;
     if (!message || typeof message.content === 'string') return [];
     return message.content.flatMap((b) => (b.type === 'image' && b.source.type === 'base64' ? [{ mimeType: b.source.media_type, data: b.source.data }] : []));
+  }
+
+  /**
+   * An MCP App view's message (ui/message) as the next turn: shown as the view's, and told to the model as the
+   * view's (app-messages.ts), never as the person's. Refused while a turn runs, and when a view has already sent
+   * a few in a row (appMessageRefusal); answered once the turn starts.
+   */
+  async sendFromApp(server: string, text: string, config: TurnConfig): Promise<void> {
+    await this.load();
+    if (this.running) throw new Error('A turn is running: the message was not sent.');
+    const refused = appMessageRefusal(this.eventList);
+    if (refused) throw new Error(refused);
+    this.record({ kind: 'user', id: randomUUID(), text, attachments: [], at: Date.now(), app: server, span: spanOf(this.history, 1) });
+    void this.runTurn(config, { text: appMessageForModel(server, text), context: [] });
+  }
+
+  /** A tool call an MCP App's view asked for: the model's approval path and egress guard, its card marked as the view's. */
+  callForApp(tool: HubTool, input: Record<string, unknown>, signal: AbortSignal, toolTimeoutMs?: number): Promise<CallOutcome> {
+    const path = { host: this.deps.host, approvals: this.deps.approvals, askApproval: (r: ApprovalRequest, s: AbortSignal) => this.approvals.ask(r, s), egress: this.egress, workspaceDir: this.deps.workspace, toolTimeoutMs };
+    return approvedCall(path, { callId: `app-${randomUUID()}`, tool, input, signal, conversation: this.history, fromApp: true });
   }
 
   stop(): void {
@@ -372,13 +396,3 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
 /** How a pasted image is named among a message's attachments (the picture itself goes to the model only). */
 export const PASTED_IMAGE = 'pasted image';
-
-/** The protocol's limit on the files listed as not covered; more are counted. */
-const MAX_NOT_COVERED = 1_000;
-
-/** Files not covered are listed up to what the protocol carries, and counted. */
-function checkpointEvent(turnId: string, c: Checkpoint): Extract<ChatEvent, { kind: 'checkpoint' }> {
-  const { notCovered, ...rest } = c;
-  if (notCovered.length === 0) return { kind: 'checkpoint', turnId, ...rest };
-  return { kind: 'checkpoint', turnId, ...rest, notCovered: notCovered.slice(0, MAX_NOT_COVERED), ...(notCovered.length > MAX_NOT_COVERED ? { notCoveredCount: notCovered.length } : {}) };
-}

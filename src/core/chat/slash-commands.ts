@@ -2,6 +2,7 @@ import type { ServerStatus } from '../mcp/types';
 import { messageOf } from '../../common/error-message';
 import type { ToolHost } from '../agent/types';
 import type { ToolChoices } from '../tool-offer/tool-choices';
+import { viewUriOf } from '../mcp/app-visibility';
 import { STATE_TEXT, statesSummary, toolStates, type ToolState } from '../tool-offer/tool-states';
 
 /** What the slash commands read of the MCP host (McpHub provides it). */
@@ -134,10 +135,12 @@ export function toolLines(hub: SlashHub, tools: SlashTools): string[] {
     lines.push(`${s.name}${tools.choices?.isOff(s.name) ? ' (turned off)' : ''}:`);
     for (const { t, state } of rows.slice(0, MAX_LISTED_PER_SERVER)) {
       const pinned = state === 'loaded' && tools.choices?.isPinned(s.name, t.name) ? ', pinned' : '';
-      lines.push(`  ${s.name}__${t.name}  [${STATE_TEXT[state]}${pinned}]  ${firstLine(t.description)}`.trimEnd());
+      const view = viewUriOf(t) ? ', interactive view' : '';
+      lines.push(`  ${s.name}__${t.name}  [${STATE_TEXT[state]}${pinned}${view}]  ${firstLine(t.description)}`.trimEnd());
     }
     if (rows.length > MAX_LISTED_PER_SERVER) lines.push(`  … and ${(rows.length - MAX_LISTED_PER_SERVER).toLocaleString('en-US')} more (the Tools view lists them all)`);
   }
+  if (servers.some((s) => s.tools.some((t) => viewUriOf(t)))) lines.push('A tool with an interactive view (MCP App) draws it under its card in the VS Code chat; a terminal cannot draw it.');
   return lines;
 }
 

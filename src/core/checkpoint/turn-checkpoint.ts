@@ -1,3 +1,4 @@
+import type { ChatEvent } from '../../shared/protocol';
 import type { ShadowGit, Snapshot } from './shadow-git';
 import type { NotCovered } from './snapshot-scope';
 import { messageOf } from '../../common/error-message';
@@ -46,4 +47,14 @@ export class TurnCheckpoint {
       return undefined;
     }
   }
+}
+
+/** The protocol's limit on the files listed as not covered; more are counted. */
+const MAX_NOT_COVERED = 1_000;
+
+/** Files not covered are listed up to what the protocol carries, and counted. */
+export function checkpointEvent(turnId: string, c: Checkpoint): Extract<ChatEvent, { kind: 'checkpoint' }> {
+  const { notCovered, ...rest } = c;
+  if (notCovered.length === 0) return { kind: 'checkpoint', turnId, ...rest };
+  return { kind: 'checkpoint', turnId, ...rest, notCovered: notCovered.slice(0, MAX_NOT_COVERED), ...(notCovered.length > MAX_NOT_COVERED ? { notCoveredCount: notCovered.length } : {}) };
 }

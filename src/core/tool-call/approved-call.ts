@@ -11,8 +11,8 @@ import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
 import { messageOf } from '../../common/error-message';
 
 /**
- * The one path every tool call takes, whoever asks for it (the model, a sub-agent, later an MCP App's
- * view or a tree action): decide approval and egress, show a file change as the change it makes,
+ * The one path every tool call takes, whoever asks for it (the model, a sub-agent, an MCP App's view
+ * or a tree action): decide approval and egress, show a file change as the change it makes,
  * snapshot before a change, call, and for SQL that turned out to write, ask and call again.
  * It takes the resolved tool: names are looked up once, by resolveTool(), against every tool.
  */
@@ -36,6 +36,8 @@ export interface CallRequest {
   /** What the model has seen so far: the egress guard reads it for signs of a secret. */
   conversation: readonly Anthropic.MessageParam[];
   onProgress?: (progress: number, total?: number, message?: string) => void;
+  /** An MCP App's view asks for this call (the card says so); the path is the same. */
+  fromApp?: boolean;
 }
 
 /** `durationMs` is the call's own time: never the person's thinking time, nor a snapshot's. */
@@ -117,7 +119,10 @@ type Gate = { ok: true; asked: boolean } | { ok: false; why: string };
 async function ask(path: CallPath, request: CallRequest, need: ApprovalNeed & { egress?: EgressQuestion }, edit?: ProposedEdit): Promise<Gate> {
   if (!need.ask) return { ok: true, asked: false };
   const { ask: _ask, egress, ...prompt } = need;
-  const decision = await path.askApproval({ callId: request.callId, tool: request.tool, input: request.input, ...prompt, ...(edit ? { edit } : {}), ...(egress ? { egress } : {}) }, request.signal);
+  const decision = await path.askApproval(
+    { callId: request.callId, tool: request.tool, input: request.input, ...prompt, ...(edit ? { edit } : {}), ...(egress ? { egress } : {}), ...(request.fromApp ? { fromApp: true } : {}) },
+    request.signal,
+  );
   if (request.signal.aborted) return { ok: false, why: CANCELLED };
   if (decision === 'deny') return { ok: false, why: egress ? `${DENIED} (It would have sent data to ${egress.hosts.join(', ') || 'the outside world'}.)` : DENIED };
   if (decision === 'always' && need.alwaysKind === 'host') await path.egress.allow(need.hosts ?? []);

@@ -60,7 +60,8 @@ export interface ClientHandlers {
  * It lists nothing under it, since it runs no tasks for servers (no task-augmented sampling or elicitation).
  */
 export function clientCapabilities(handlers: ClientHandlers): ClientCapabilities {
-  const caps: ClientCapabilities = { roots: { listChanged: true }, tasks: {} };
+  // MCP Apps (SEP-1865): the chat draws views, and the CLI says a tool has one and where to see it.
+  const caps: ClientCapabilities = { roots: { listChanged: true }, tasks: {}, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
   if (handlers.sampling) caps.sampling = { tools: {} };
   const modes = handlers.elicitation?.modes ?? [];
   if (modes.length > 0) {

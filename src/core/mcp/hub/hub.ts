@@ -99,6 +99,15 @@ export class McpHub extends TypedEmitter<HubEvents> {
   }
 
   /**
+   * A ready server's tool by its own name, whoever it is for (app-only tools too): what an MCP App's view
+   * names is looked up here, on its own server only, and its visibility is the caller's to check.
+   */
+  serverTool(server: string, name: string): HubTool | undefined {
+    this.indexTools();
+    return this.named?.find((t) => t.server === server && t.tool.name === name);
+  }
+
+  /**
    * Calls a tool by its qualified name, or the tool itself as findTool() gave it (no second lookup). Never throws: an unknown tool, a server that is not ready,
    * a timeout, a cancel or a crash all come back as an `isError` result saying so, with
    * `_meta[FAILURE_META_KEY]` telling which.
