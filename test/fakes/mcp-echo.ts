@@ -4,8 +4,9 @@
  * cancellations (what notifications/cancelled it saw), roots, add_tool (sends tools/list_changed).
  * Flags: --junk (prints text to stdout before and between its JSON), --flood-stderr (writes
  * stderr without pause), --exit-at-start=N (writes to stderr and exits N before any JSON),
- * --name=X (serverInfo name).
+ * --name=X (serverInfo name), --record=FILE (appends `spawn` when it starts and the method of each message it reads).
  */
+import { appendFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -20,6 +21,14 @@ const exitAtStart = flag('exit-at-start');
 if (exitAtStart !== undefined) {
   process.stderr.write('echo: refusing to start: boom\n');
   process.exit(Number(exitAtStart) || 1);
+}
+
+const record = flag('record');
+if (record) {
+  appendFileSync(record, 'spawn\n');
+  process.stdin.on('data', (chunk: Buffer) => {
+    for (const m of chunk.toString().matchAll(/"method":"([^"]+)"/g)) appendFileSync(record, `${m[1]}\n`);
+  });
 }
 
 const junk = flag('junk') !== undefined;

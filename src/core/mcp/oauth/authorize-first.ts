@@ -1,5 +1,4 @@
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { auth, extractWWWAuthenticateParams, type FetchLike } from '@modelcontextprotocol/client';
 import type { HostOAuthProvider } from './client-provider';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -29,6 +28,7 @@ export async function authorizeFirst(url: URL, headers: Record<string, string> |
   await response.body?.cancel().catch(() => undefined);
   if (response.status !== 401) return;
   const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+  await provider.prepare();
   await authorize(provider, { serverUrl: url, resourceMetadataUrl, scope, fetchFn });
 }
 
@@ -39,7 +39,8 @@ async function authorize(
 ): Promise<void> {
   const result = await auth(provider, options);
   if (result === 'AUTHORIZED') return;
-  const code = provider.takeAuthorizationCode();
-  if (!code) return;
-  await auth(provider, { ...options, authorizationCode: await code });
+  const redirect = provider.takeAuthorizationCode();
+  if (!redirect) return;
+  const { code, iss } = await redirect;
+  await auth(provider, { ...options, authorizationCode: code, ...(iss === undefined ? {} : { iss }) });
 }

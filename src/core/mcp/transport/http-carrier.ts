@@ -1,7 +1,7 @@
-import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/client';
 import type { Carrier } from './carrier';
 import { McpStartError, ServerExited } from '../errors';
-import { HttpFailure } from './http-failure';
+import { describeHttpFailure, HttpFailure } from './http-failure';
 import { HttpEndpointTransport } from './http-transport';
 import { fetchableUrl, safeUrl } from './http-url';
 import { HostOAuthProvider } from '../oauth/client-provider';
@@ -65,9 +65,11 @@ export class HttpCarrier implements Carrier {
   }
 
   diagnoseStart(err: unknown, server: string): McpStartError | undefined {
-    if (!(err instanceof HttpFailure)) return undefined;
-    this.note(err.message);
-    return new McpStartError(err.unreachable ? 'unreachable' : 'protocol', `server ${server}: ${err.message}`, { cause: err });
+    // The SDK's own probe (server/discover) failures come as the SDK saw them: named here the same way.
+    const failure = err instanceof HttpFailure ? err : describeHttpFailure(err, 'POST to', this.target);
+    if (!(err instanceof HttpFailure) && failure.status === undefined && !failure.unreachable) return undefined;
+    this.note(failure.message);
+    return new McpStartError(failure.unreachable ? 'unreachable' : 'protocol', `server ${server}: ${failure.message}`, { cause: err });
   }
 
   close(): Promise<void> {
