@@ -142,6 +142,24 @@ describe('McpConnection over real stdio', () => {
     }
   });
 
+  test('Stop cancels only what still runs: nothing answered earlier in the turn is cancelled again', T, async () => {
+    const conn = await connect([], { callTimeoutMs: 120_000 });
+    try {
+      const turn = new AbortController();
+      const signal = turn.signal;
+      assert.equal(textOf(await conn.callTool('echo', { text: 'one' }, { signal })), 'one');
+      assert.equal(textOf(await conn.callTool('echo', { text: 'two' }, { signal })), 'two');
+      await conn.readResource('echo://readme', { signal });
+      await conn.getPrompt('greet', { who: 'you' }, { signal });
+      const call = conn.callTool('hang', {}, { signal, onProgress: () => turn.abort(new Error('the person pressed Stop')) });
+      await assert.rejects(call, /was cancelled: the person pressed Stop/);
+      const seen = await cancellations(conn);
+      assert.deepEqual(seen.map((s) => s.tool), ['hang']);
+    } finally {
+      await conn.close();
+    }
+  });
+
   test('a server that exits mid-call fails the pending calls at once with the exit and stderr', T, async () => {
     const conn = await connect([], { callTimeoutMs: 120_000 });
     const pid = conn.pid as number;
