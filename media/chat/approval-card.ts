@@ -118,6 +118,10 @@ export class ApprovalCard {
     return [open, panel];
   }
 
+  get isDenied(): boolean {
+    return this.el.dataset.state === 'deny';
+  }
+
   get isPending(): boolean {
     return this.el.dataset.state === 'pending';
   }

@@ -52,6 +52,7 @@ const ICONS = {
   sparkle: 'M8 1.5 9.4 6.6 14.5 8 9.4 9.4 8 14.5 6.6 9.4 1.5 8l5.1-1.4L8 1.5Z',
   retry: 'M13 8a5 5 0 1 1-1.5-3.6M11.8 1.8v2.8H9',
   play: 'M5 3.5v9l7-4.5-7-4.5Z',
+  edit: 'M10.8 2.7a1.4 1.4 0 0 1 2 2L5.5 12l-2.8.8.8-2.8 7.3-7.3ZM9.6 3.9l2 2',
 } as const;
 
 export type IconName = keyof typeof ICONS;

@@ -3,7 +3,7 @@
  * schema before it touches the DOM; everything sent back is a typed WebviewMessage.
  */
 import './zod-csp';
-import { hostMessageSchema, type ChatState, type HostMessage } from '../../src/shared/protocol';
+import { hostMessageSchema, type ChatEvent, type ChatState, type HostMessage } from '../../src/shared/protocol';
 import { Correlator } from '../../src/shared/requests';
 import { isImageMime } from '../../src/shared/image-types';
 import { AskCards } from './ask-cards';
@@ -16,6 +16,7 @@ import { usageTotal } from '../../src/shared/usage-format';
 import { Transcript } from './transcript';
 import { connectHost } from './vscode-api';
 import { createWelcome } from './welcome';
+import { WorkingLine } from './working-line';
 import './styles/base.css';
 import './styles/markdown.css';
 import './styles/highlight.css';
@@ -25,6 +26,8 @@ import './styles/results.css';
 import './styles/notices.css';
 import './styles/composer.css';
 import './styles/asks.css';
+import './styles/working.css';
+import './styles/message-actions.css';
 
 interface SavedState {
   draft?: string;
@@ -86,6 +89,8 @@ const asks = new AskCards({
 const welcome = createWelcome((prompt) => composer.fill(prompt));
 const transcript = new Transcript(messages, {
   onCopy: (text) => host.post({ type: 'copy', text }),
+  onEdit: (id, text) => requests.request('editMessage', { id, text }),
+  onRegenerate: (id) => requests.request('regenerate', { id }),
   onDecide: (callId, decision) => host.post({ type: 'approve', callId, decision }),
   onRestore: (turnId) => host.post({ type: 'restore', turnId }),
   onReview: (callId) => host.post({ type: 'reviewEdit', callId }),
@@ -108,7 +113,8 @@ const transcript = new Transcript(messages, {
   },
 });
 
-scroller.append(welcome, messages, asks.el);
+const working = new WorkingLine((text) => announce(text, false));
+scroller.append(welcome, messages, working.el, asks.el);
 root.replaceChildren(h('div', { class: 'chat' }, statusArea, h('div', { class: 'scroll-area' }, scroller, jumpLatest), composer.el), announcer, alerter);
 
 document.addEventListener('keydown', (e) => {
@@ -125,11 +131,17 @@ function applyState(state: ChatState): void {
   if (state.hasKey && hadKey !== true) transcript.keySet();
   hadKey = state.hasKey;
   composer.setBusy(state.busy);
+  working.setBusy(state.busy);
+  // Going back to a message waits until the turn is over (the host would refuse).
+  root.classList.toggle('turn-running', state.busy);
   const u = state.chat?.usage;
   const total = u && u.input + u.output + u.cacheRead + u.cacheWrite > 0 ? `chat: ${usageTotal(u, state.chat?.unpricedTurns)}` : '';
   composer.setModel(state.model);
   composer.setHint([state.workspaceName, total].filter(Boolean).join(' · '));
 }
+
+/** Events that show the turn at work (or its end) themselves: the working line steps aside for them. */
+const SHOWS_WORK = new Set<ChatEvent['kind']>(['assistant_text', 'thinking', 'tool_call', 'approval_request', 'compaction', 'turn_end']);
 
 function handle(msg: HostMessage): void {
   switch (msg.type) {
@@ -140,8 +152,15 @@ function handle(msg: HostMessage): void {
       composer.remember(msg.events.flatMap((e) => (e.kind === 'user' ? [e.text] : [])));
       if (hadKey) transcript.keySet();
       return;
-    case 'event': return transcript.apply(msg.event);
-    case 'delta': return transcript.delta(msg.turnId, msg.blockId, msg.text);
+    case 'event':
+      if (SHOWS_WORK.has(msg.event.kind)) working.quiet();
+      return transcript.apply(msg.event);
+    case 'delta':
+      working.quiet();
+      return transcript.delta(msg.turnId, msg.blockId, msg.text);
+    case 'activity':
+      working.show(msg.activity);
+      return pin.follow();
     case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
     case 'attach': return composer.attach(msg.path, msg.label);
     case 'response': return requests.settle(msg);

@@ -24,6 +24,11 @@ export class TextBlock {
     this.el = h('div', { class: 'markdown', attrs: { 'data-block-id': blockId } });
   }
 
+  /** The text as the model wrote it (Markdown), for Copy. */
+  get source(): string {
+    return this.text;
+  }
+
   get isFinal(): boolean {
     return this.final;
   }

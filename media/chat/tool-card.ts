@@ -8,8 +8,8 @@ import { isImageMime } from '../../src/shared/image-types';
 const MAX_LINES = 300;
 const MAX_CHARS = 30_000;
 
-/** `waiting`: asked for approval, not running yet (so it does not spin). */
-export type ToolStatus = 'waiting' | 'running' | 'done' | 'error';
+/** `waiting`: asked for approval, not running yet (so it does not spin). `denied`: the person said no; not a failure. */
+export type ToolStatus = 'waiting' | 'running' | 'done' | 'error' | 'denied';
 
 export interface ToolCallInfo {
   callId: string;
@@ -38,10 +38,11 @@ export class ToolCard {
     const bodyId = `tool-body-${cssSafe(call.callId)}`;
     this.toggle = h(
       'button',
-      { class: 'tool-header', attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': bodyId } },
+      { class: 'tool-header', attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': bodyId, title: `${call.server} · ${call.tool}` } },
       icon('chevron', 'chevron'),
       icon('tool', 'tool-icon'),
-      h('span', { class: 'tool-name' }, h('span', { class: 'tool-server', text: call.server }), h('span', { class: 'sep', text: ' · ' }), h('span', { class: 'tool-tool', text: call.tool })),
+      // The separator is part of the server's name: it goes when that does (tools.css).
+      h('span', { class: 'tool-name' }, h('span', { class: 'tool-server' }, call.server, h('span', { class: 'sep', text: ' · ' })), h('span', { class: 'tool-tool', text: call.tool })),
       this.duration,
       this.status,
     );
@@ -96,6 +97,17 @@ export class ToolCard {
     }
     // Errors are what a person needs to see without clicking.
     if (isError) this.setExpanded(true);
+  }
+
+  /**
+   * The person denied the call, so it never ran: a decision, not an error. No red, no error block opened by
+   * itself; what the model was told instead of a result is there when the card is opened.
+   */
+  setDenied(content: ToolContent[]): void {
+    this.setStatus('denied');
+    this.duration.textContent = 'denied';
+    const told = content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+    this.resultSection.replaceChildren(h('div', { class: 'section-label', text: 'Not run: denied' }), h('pre', { class: 'tool-pre', text: told }));
   }
 
   /** A plot is the result a person wants to see: open, full width, and a click opens it in a tab. */

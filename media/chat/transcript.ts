@@ -13,8 +13,9 @@ import { stats } from './stats';
 import { TextBlock } from './text-block';
 import { ToolCard, type OpenImage } from './tool-card';
 import { actionButtons, retireActions } from './turn-actions';
+import { answerActions, userActions, type MessageActionDeps } from './message-actions';
 
-export interface TranscriptDeps {
+export interface TranscriptDeps extends MessageActionDeps {
   onCopy: CopyHandler;
   /** A file named in an answer, to open in the editor (at the line, when given). */
   onOpenFile: (path: string, line: number | undefined) => void;
@@ -54,6 +55,9 @@ export class Transcript {
   private readonly blockOf = new WeakMap<Element, TextBlock>();
   /** An action row (Retry, Set API Key, Continue) may be on the page: the next event retires it. */
   private actionsShown = false;
+  /** The person's message the turns from here on answer, when the chat can go back to it (regenerate). */
+  private question: string | undefined;
+  private readonly questionOf = new Map<string, string | undefined>();
 
   constructor(readonly el: HTMLElement, private readonly deps: TranscriptDeps) {
     this.batcher = new FrameBatcher(() => deps.onChange());
@@ -71,6 +75,8 @@ export class Transcript {
     this.approvals.clear();
     this.lastTurn = undefined;
     this.actionsShown = false;
+    this.question = undefined;
+    this.questionOf.clear();
     this.el.replaceChildren();
   }
 
@@ -129,8 +135,8 @@ export class Transcript {
       case 'approval_request': return this.approvalRequest(e);
       case 'approval':
         this.approvals.get(e.callId)?.decide(e.decision);
-        // Allowed: it runs now. Denied: it stays unstarted until its error result arrives.
-        if (e.decision !== 'deny') this.tools.get(e.callId)?.setStatus('running');
+        // Allowed: it runs now. Denied: it never runs.
+        this.tools.get(e.callId)?.setStatus(e.decision === 'deny' ? 'denied' : 'running');
         return;
       case 'turn_end': return this.turnEnd(e);
       case 'notice': return this.notice(e);
@@ -144,7 +150,11 @@ export class Transcript {
       ? h('div', { class: 'attachments' }, ...e.attachments.map((p) => h('span', { class: 'attachment-chip readonly', attrs: { title: p } }, icon('file'), h('span', { class: 'chip-label', text: basename(p) }))))
       : null;
     const body = e.prompt ? promptMessages(e.prompt) : h('div', { class: 'user-text', text: e.text });
-    this.el.append(h('div', { class: 'msg user', attrs: { 'data-id': e.id } }, chips, body));
+    const bubble = h('div', { class: 'msg user', attrs: { 'data-id': e.id } }, chips, body);
+    this.el.append(bubble);
+    // A prompt's messages are the server's: its answer can be asked for again, the prompt itself not edited here.
+    if (e.span?.from !== undefined && !e.prompt) this.el.append(userActions(bubble, e.id, e.text, this.deps));
+    this.question = e.span ? e.id : undefined;
     // A new question starts a new visual group even if the next turn id is unknown yet.
     this.lastTurn = undefined;
   }
@@ -154,6 +164,7 @@ export class Transcript {
     if (!turn) {
       turn = h('div', { class: 'msg assistant', attrs: { 'data-turn-id': turnId } });
       this.turns.set(turnId, turn);
+      this.questionOf.set(turnId, this.question);
       this.el.append(turn);
     }
     this.lastTurn = turn;
@@ -185,7 +196,10 @@ export class Transcript {
   }
 
   private toolResult(e: EventOf<'tool_result'>): void {
-    this.tools.get(e.callId)?.setResult(e.isError, e.content, e.durationMs);
+    const card = this.tools.get(e.callId);
+    // The approval's answer is the record of the person's decision: a denied call is shown as that, not as a failure.
+    if (e.isError && this.approvals.get(e.callId)?.isDenied) card?.setDenied(e.content);
+    else card?.setResult(e.isError, e.content, e.durationMs);
   }
 
   private approvalRequest(e: EventOf<'approval_request'>): void {
@@ -221,6 +235,10 @@ export class Transcript {
     }
     turn.append(marker);
     if (e.usage) turn.append(turnUsage(e.usage));
+    const blocks = [...turn.querySelectorAll('.markdown')].flatMap((el) => this.blockOf.get(el) ?? []);
+    const question = this.questionOf.get(e.turnId);
+    const markdown = blocks.length > 0 ? (): string => blocks.map((b) => b.source).join('\n\n') : undefined;
+    if (markdown || question) turn.append(answerActions(markdown, question, this.deps));
   }
 
   /** A turn that changed files can be undone from its message; what its checkpoint could not keep is said there. */

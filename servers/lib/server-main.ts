@@ -4,6 +4,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
 import { enableLogging } from './server-log';
+import { trackStdioLifetime } from './stdio-lifetime';
+import { answerUnreadableMessages } from './unreadable-messages';
 import { messageOf } from '../../src/common/error-message';
 
 /** The bearer token an HTTP-served bundled server requires when set (never passed to a stdio server). */
@@ -52,7 +54,8 @@ export interface RunOptions {
 
 /**
  * The one entry point every bundled server shares:
- * `node dist/servers/<name>.js <workspace-dir> [--http <port>]`: MCP over stdio (exit on stdin EOF) or
+ * `node dist/servers/<name>.js <workspace-dir> [--http <port>]`: MCP over stdio (exit on stdin EOF, once
+ * what was asked is answered) or
  * over streamable HTTP on 127.0.0.1; logs only to stderr; usage and a non-zero exit on a missing or bad argument.
  */
 export async function runServer(name: string, build: Build, options: RunOptions = {}): Promise<void> {
@@ -84,13 +87,22 @@ async function runOverStdio(name: string, workspace: string, build: Build, dispo
   const server = await build(workspace);
   const log = enableLogging(server, name);
   const transport = new StdioServerTransport();
+  answerUnreadableMessages(transport);
+  const lifetime = trackStdioLifetime(transport);
   const exit = (): void => {
     void dispose()
       .then(() => server.close())
       .finally(() => process.exit(0));
   };
-  process.stdin.on('end', exit);
-  process.stdin.on('close', exit);
+  // EOF ends the session, not the work: what the client asked for is still answered (stdout stays open).
+  const inputEnded = (): void => {
+    lifetime.inputEnded();
+    void lifetime.drained().then(exit);
+  };
+  process.stdin.on('end', inputEnded);
+  process.stdin.on('close', inputEnded);
+  // Nobody reads the answers any more: nothing is left to finish.
+  process.stdout.on('error', exit);
   process.on('SIGTERM', exit);
   process.on('SIGINT', exit);
   await server.connect(transport);

@@ -2,6 +2,8 @@ import { readdir } from 'node:fs/promises';
 import * as z from 'zod';
 import { Sandbox } from '../../src/common/sandbox';
 import { readSmallFile } from '../../src/common/small-file';
+import type { ServerDefinition } from '../../src/core/mcp/config/definition';
+import { readAgentServers } from './agent-servers';
 import { splitFrontMatter } from './front-matter';
 import { parseAllowList, SUB_SERVERS, type ToolAllowList } from './tool-allowlist';
 
@@ -19,8 +21,19 @@ export interface AgentDefinition {
   /** As written (`inherit`, an alias or a model id); undefined: the orchestrator's default. */
   model: string | undefined;
   allow: ToolAllowList;
+  /** Servers of its own (`mcpServers` entries with a config): started for it once the person agreed. */
+  servers: ServerDefinition[];
   /** `built-in` or the file, relative to the workspace. */
   source: string;
+}
+
+/** Where definitions are read and what their `mcpServers` may name. */
+export interface LoadContext {
+  workspace: string;
+  /** The person's own servers (MCP_AGENT_ORCHESTRATOR_MCP_CONFIG), which a definition may name. */
+  personServers: readonly string[];
+  /** For `${VAR}` in a definition's own servers. */
+  env: NodeJS.ProcessEnv;
 }
 
 export interface BrokenDefinition {
@@ -43,8 +56,8 @@ const frontMatterSchema = z.object({
   description: z.string().trim().min(1, 'say in a sentence what the agent is for'),
   tools: toolList.optional(),
   model: z.string().trim().min(1).optional(),
-  // Claude Code also allows inline server definitions here; the orchestrator runs only its bundled servers.
-  mcpServers: z.array(z.union([z.string(), z.record(z.string(), z.unknown())])).optional(),
+  // Names, Claude Code's list of names and { name: config } entries, or a .mcp.json-style map: see agent-servers.ts.
+  mcpServers: z.unknown().optional(),
 });
 
 export const GENERAL_AGENT: AgentDefinition = {
@@ -56,6 +69,7 @@ export const GENERAL_AGENT: AgentDefinition = {
     'started you reads.',
   model: undefined,
   allow: parseAllowList(undefined, undefined),
+  servers: [],
   source: 'built-in',
 };
 
@@ -63,15 +77,15 @@ export const GENERAL_AGENT: AgentDefinition = {
 const BUILT_IN_AGENTS: readonly AgentDefinition[] = [GENERAL_AGENT];
 
 /** Reads every definition; a file that cannot be one is listed in `broken` with why, never skipped silently. */
-export async function loadAgents(workspace: string): Promise<AgentCatalog> {
-  const sandbox = new Sandbox(workspace);
+export async function loadAgents(ctx: LoadContext): Promise<AgentCatalog> {
+  const sandbox = new Sandbox(ctx.workspace);
   // Built-ins first: a repository's file named like one would otherwise run where the built-in is expected
   // (start_agent without agent_name), with the repository's instructions and tools.
   const byName = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((a) => [a.name, a]));
   const broken: BrokenDefinition[] = [];
   for (const folder of AGENT_FOLDERS) {
     for (const file of await markdownFiles(sandbox, folder, broken)) {
-      const loaded = await loadFile(sandbox, file);
+      const loaded = await loadFile(sandbox, file, ctx);
       if ('why' in loaded) {
         broken.push(loaded);
         continue;
@@ -109,7 +123,7 @@ async function markdownFiles(sandbox: Sandbox, folder: string, broken: BrokenDef
   return names.map((n) => `${folder}/${n}`);
 }
 
-async function loadFile(sandbox: Sandbox, file: string): Promise<AgentDefinition | BrokenDefinition> {
+async function loadFile(sandbox: Sandbox, file: string, ctx: LoadContext): Promise<AgentDefinition | BrokenDefinition> {
   let real: string;
   try {
     real = (await sandbox.existing(file)).real;
@@ -121,11 +135,11 @@ async function loadFile(sandbox: Sandbox, file: string): Promise<AgentDefinition
   if (read.kind === 'not-a-file') return { file, why: 'it is not a regular file' };
   if (read.kind === 'too-big') return { file, why: `it is ${read.size} bytes; a definition may have at most ${MAX_FILE_BYTES}` };
   if (read.kind === 'unreadable') return { file, why: `it cannot be read: ${read.message}` };
-  return parseDefinition(file, read.bytes.toString('utf8'));
+  return parseDefinition(file, read.bytes.toString('utf8'), ctx);
 }
 
-/** One definition from its text; `file` names it in what is said. */
-export function parseDefinition(file: string, text: string): AgentDefinition | BrokenDefinition {
+/** One definition from its text; `file` (relative to the workspace) names it in what is said. */
+export function parseDefinition(file: string, text: string, ctx: LoadContext): AgentDefinition | BrokenDefinition {
   let split: ReturnType<typeof splitFrontMatter>;
   try {
     split = splitFrontMatter(text);
@@ -141,19 +155,19 @@ export function parseDefinition(file: string, text: string): AgentDefinition | B
     return { file, why: problems.join('; ') };
   }
   const fm = parsed.data;
-  const inline = (fm.mcpServers ?? []).filter((s) => typeof s !== 'string');
-  const named = fm.mcpServers?.filter((s): s is string => typeof s === 'string');
-  // Inline servers alone add to what the agent has in Claude Code; they do not narrow it to nothing here.
-  const allow = parseAllowList(fm.tools, named && named.length > 0 ? named : undefined);
-  if (inline.length > 0) {
-    allow.warnings.push(`mcpServers: ${inline.length} inline server definition(s) ignored; only ${SUB_SERVERS.join(', ')} run here.`);
-  }
+  const known = [...SUB_SERVERS, ...ctx.personServers];
+  const servers = readAgentServers(fm.mcpServers, { workspace: ctx.workspace, path: file }, ['orchestrator', ...known], ctx.env);
+  // Its own servers alone add to what the agent has, as in Claude Code; they do not narrow it to them.
+  const named = servers.named.length > 0 ? servers.named : undefined;
+  const allow = parseAllowList(fm.tools, named, servers.inline.map((d) => d.name), known);
+  allow.warnings.push(...servers.problems);
   return {
     name: fm.name,
     description: fm.description,
     prompt: split.body.trim(),
     model: fm.model,
     allow,
+    servers: servers.inline,
     source: file,
   };
 }

@@ -3,6 +3,7 @@ import { isHostKey } from '../../src/core/egress/egress-guard';
 import type { ApprovalRequest, AskApproval } from '../../src/core/agent/types';
 import type { ApprovalDecision } from '../../src/shared/protocol';
 import type { AgentDefinition } from './agent-definitions';
+import type { AskChoice } from './client-question';
 import type { ApproveMode } from './config';
 
 /** A call nobody approved: said to the caller with how to allow it. */
@@ -14,6 +15,16 @@ export interface Refusal {
 
 /** How to ask the person, when the MCP client can: its elicitation, tied to the tool call being served. */
 export type Elicit = (message: string, allowAlways: boolean, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+/** An approval as one choice: once, always (for the rest of the session, where allowed) or deny. */
+export function approvalQuestion(ask: AskChoice): Elicit {
+  return async (message, allowAlways, signal) => {
+    const choices = allowAlways ? ['once', 'always', 'deny'] : ['once', 'deny'];
+    const description = allowAlways ? 'once: this call; always: this tool for the rest of the session; deny: refuse it' : 'once: this call; deny: refuse it';
+    const decision = await ask({ message, title: 'Allow this call?', description, choices }, signal);
+    return decision === 'once' || decision === 'always' ? decision : 'deny';
+  };
+}
 
 /**
  * What a sub-agent may do without asking: what the person allowed, and nothing else. That is every call

@@ -1,5 +1,6 @@
 import { DEFAULT_MODEL } from '../../src/core/agent/models';
-import { agentHome } from '../../src/core/chat/chat-home';
+import { resolve } from 'node:path';
+import { agentHome, logsDir } from '../../src/core/chat/chat-home';
 
 /** How the sub-agents' calls that would ask the person are decided when nobody can be asked. */
 export type ApproveMode = 'ask' | 'read-only' | 'all';
@@ -16,6 +17,8 @@ export interface OrchestratorConfig {
   maxParallel: number;
   /** Model calls in one sub-agent turn. */
   maxIterations: number;
+  /** MCP_AGENT_ORCHESTRATOR_TRUST_WORKSPACE_SERVERS: an agent definition's own servers start without a question. */
+  trustWorkspaceServers: boolean;
   /** MCP_AGENT_HOME or ~/.mcp-agent: the sessions are kept there, beside the person's chats. */
   home: string;
   query: QueryConfig;
@@ -26,21 +29,34 @@ export interface QueryConfig {
   model: string;
   maxTokens: number;
   temperature: number | undefined;
-  systemPrompt: string | undefined;
+  systemPrompt: string;
   conversations: boolean;
   maxHistory: number;
   /** Inactivity after which a query session is forgotten. */
   sessionTimeoutMs: number;
-  log: boolean;
+  log: LogConfig;
 }
+
+/** The seed's logging: a general log file in a folder by default, stderr instead on request, or none. */
+export interface LogConfig {
+  to: 'file' | 'stderr' | 'off';
+  /** CLAUDE_LOG_DIR (relative to the folder the server runs in, as the seed reads it), else beside the sessions. */
+  dir: string;
+}
+
+/** The seed's default system prompt for `query`, said truthfully: here `query` gives Claude no tools. */
+export const DEFAULT_QUERY_SYSTEM_PROMPT =
+  'You are a helpful AI assistant. Another AI assistant or a person asks you through an MCP tool; answer the question ' +
+  'directly and completely, in Markdown where it helps.';
 
 export const KEY_HINT =
   'Set ANTHROPIC_API_KEY in the environment the MCP client starts this server with (the "env" of its entry in the ' +
   'client\'s config), e.g. "env": { "ANTHROPIC_API_KEY": "sk-ant-..." }; in VS Code run "MCP Agent: Set API Key". ' +
   'ANTHROPIC_BASE_URL may point at another endpoint.';
 
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, workspace = process.cwd()): OrchestratorConfig {
   const model = env.CLAUDE_MODEL?.trim() || DEFAULT_MODEL;
+  const home = agentHome(env);
   return {
     apiKey: env.ANTHROPIC_API_KEY?.trim() || undefined,
     baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined,
@@ -48,18 +64,21 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     defaultModel: model,
     maxParallel: wholeNumber(env.MCP_AGENT_ORCHESTRATOR_MAX_PARALLEL, 4, 1, 64),
     maxIterations: wholeNumber(env.MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS, 25, 1, 200),
-    home: agentHome(env),
+    trustWorkspaceServers: flag(env.MCP_AGENT_ORCHESTRATOR_TRUST_WORKSPACE_SERVERS, false),
+    home,
     query: {
       model,
       maxTokens: wholeNumber(env.CLAUDE_MAX_TOKENS, 8192, 1, 1_000_000),
       temperature: temperature(env.CLAUDE_TEMPERATURE),
-      systemPrompt: env.CLAUDE_SYSTEM_PROMPT?.trim() || undefined,
+      systemPrompt: env.CLAUDE_SYSTEM_PROMPT?.trim() || DEFAULT_QUERY_SYSTEM_PROMPT,
       conversations: flag(env.CLAUDE_ENABLE_CONVERSATIONS, true),
       maxHistory: wholeNumber(env.CLAUDE_MAX_HISTORY, 10, 1, 10_000),
       // Seconds, as in the seed (default an hour); fractions allowed so tests need not wait minutes.
       sessionTimeoutMs: Math.round(positive(env.CLAUDE_SESSION_TIMEOUT, 3600) * 1000),
-      // There is no log file: stderr is the only place a server may log, so either flag turns it off.
-      log: !flag(env.CLAUDE_DISABLE_LOGGING, false) && flag(env.CLAUDE_LOG_TO_STDERR, true),
+      log: {
+        to: flag(env.CLAUDE_DISABLE_LOGGING, false) ? 'off' : flag(env.CLAUDE_LOG_TO_STDERR, false) ? 'stderr' : 'file',
+        dir: env.CLAUDE_LOG_DIR?.trim() ? resolve(env.CLAUDE_LOG_DIR.trim()) : logsDir(workspace, home),
+      },
     },
   };
 }

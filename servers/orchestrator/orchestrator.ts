@@ -3,6 +3,9 @@ import { ToolError } from '../lib/results';
 import type { AgentCatalog } from './agent-definitions';
 import { lazyClient } from './anthropic-client';
 import { configFromEnv, KEY_HINT, type OrchestratorConfig } from './config';
+import { GeneralLog } from './general-log';
+import { loadPersonServers, type PersonServers } from './person-servers';
+import { ServerConsent } from './server-consent';
 import { moveWorkspaceSessions } from './legacy-sessions';
 import { QuerySessions } from './query-sessions';
 import { recoverSessions } from './session-recovery';
@@ -12,6 +15,14 @@ import { SubServers } from './sub-servers';
 
 /** How long exit waits for running turns to save their state as interrupted. */
 const STOP_GRACE_MS = 5_000;
+
+/**
+ * What `${VAR}` in a definition's own servers may read: a workspace's file never gets the Anthropic key or
+ * endpoint into a program it chose, even one the person agreed to start.
+ */
+function withoutAnthropic(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('ANTHROPIC_')));
+}
 
 /** What every connection to this process shares: one session store, runner, set of sub-servers and query sessions. */
 export interface OrchestratorCore {
@@ -32,6 +43,8 @@ export interface OrchestratorCore {
   /** Adds a connection's listener for `changed`; returns how to remove it. */
   onChanged: (listener: (name: string, listChanged: boolean) => void) => () => void;
   log: (line: string) => void;
+  /** The claude-agent seed's general log: tool calls, results, query sessions (CLAUDE_LOG_*). */
+  generalLog: GeneralLog;
   dispose: () => Promise<void>;
 }
 
@@ -40,16 +53,29 @@ export interface OrchestratorCore {
  * gets its own MCP server (server.ts) on this same core, so sub-servers start once per process and
  * a session runs once whoever asks.
  */
-export function createOrchestratorCore(workspace: string, config: OrchestratorConfig = configFromEnv(), servers = new SubServers(workspace)): OrchestratorCore {
+export function createOrchestratorCore(
+  workspace: string,
+  config: OrchestratorConfig = configFromEnv(process.env, workspace),
+  servers = new SubServers(workspace),
+): OrchestratorCore {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  const generalLog = new GeneralLog(config.query.log);
   const client = lazyClient(config);
   const store = new SessionStore(sessionsDir(workspace, config.home));
-  const queries = new QuerySessions(config.query.maxHistory, config.query.sessionTimeoutMs);
+  const queries = new QuerySessions(config.query.maxHistory, config.query.sessionTimeoutMs, (message) => generalLog.info(message));
   const listeners = new Set<(name: string, listChanged: boolean) => void>();
   const changed = (name: string, listChanged = false): void => {
     for (const l of listeners) l(name, listChanged);
   };
-  const agents = async (): Promise<AgentCatalog> => (await import('./agent-definitions')).loadAgents(workspace);
+  let person: Promise<PersonServers> | undefined;
+  const personServers = (): Promise<PersonServers> =>
+    (person ??= loadPersonServers(workspace).then((p) => {
+      for (const problem of p.problems) log(`orchestrator: ${problem}`);
+      return p;
+    }));
+  const agents = async (): Promise<AgentCatalog> =>
+    (await import('./agent-definitions')).loadAgents({ workspace, personServers: [...(await personServers()).configs.keys()], env: withoutAnthropic(process.env) });
+  const consent = new ServerConsent(config.trustWorkspaceServers, config.approve);
   const requireKey = (): void => {
     if (!config.apiKey) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
   };
@@ -60,7 +86,7 @@ export function createOrchestratorCore(workspace: string, config: OrchestratorCo
     (loading ??= (async () => {
       const [{ SessionRunner: Runner }, anthropic] = await Promise.all([import('./session-runner'), client()]);
       if (!anthropic) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
-      runner = new Runner({ workspace, store, servers, config, client: anthropic, agents, changed });
+      runner = new Runner({ workspace, store, servers, config, client: anthropic, agents, personServers, consent, changed });
       return runner;
     })());
 
@@ -85,6 +111,7 @@ export function createOrchestratorCore(workspace: string, config: OrchestratorCo
       return () => void listeners.delete(listener);
     },
     log,
+    generalLog,
     dispose: () =>
       (disposing ??= (async () => {
         if (runner) await Promise.race([runner.dispose(), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);

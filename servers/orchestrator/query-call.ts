@@ -20,7 +20,7 @@ export async function askClaude(
         max_tokens: config.maxTokens,
         stream: true,
         ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-        ...(config.systemPrompt ? { system: config.systemPrompt } : {}),
+        system: config.systemPrompt,
         messages,
       },
       { signal },

@@ -20,6 +20,8 @@ export class QuerySessions {
   constructor(
     private readonly maxHistory: number,
     private readonly timeoutMs: number,
+    /** Told of each session the sweep forgets, and of how many went at once. */
+    private readonly log: (message: string) => void = () => undefined,
     private readonly clock: () => number = Date.now,
   ) {
     this.timer = setInterval(() => this.sweep(), SWEEP_MS);
@@ -33,6 +35,7 @@ export class QuerySessions {
     if (id !== undefined && found) return { id, history: [...found.messages], isNew: false };
     const fresh = randomBytes(16).toString('hex');
     this.sessions.set(fresh, { messages: [], lastActivity: this.clock() });
+    this.log(`Created new session: ${fresh}`);
     return { id: fresh, history: [], isNew: true };
   }
 
@@ -57,6 +60,13 @@ export class QuerySessions {
 
   private sweep(): void {
     const now = this.clock();
-    for (const [id, s] of this.sessions) if (now - s.lastActivity > this.timeoutMs) this.sessions.delete(id);
+    let expired = 0;
+    for (const [id, s] of this.sessions) {
+      if (now - s.lastActivity <= this.timeoutMs) continue;
+      this.sessions.delete(id);
+      this.log(`Cleaned up expired session: ${id}`);
+      expired++;
+    }
+    if (expired > 0) this.log(`Cleaned up ${expired} expired session(s)`);
   }
 }

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { promptTokens } from '../../src/core/usage/token-usage';
 import { errorResult, guarded, textResult } from '../lib/results';
 import { KEY_HINT, type QueryConfig } from './config';
+import type { GeneralLog } from './general-log';
 import type { QuerySessions } from './query-sessions';
 
 /**
@@ -16,7 +17,7 @@ export function registerQueryTool(
   config: QueryConfig,
   sessions: QuerySessions,
   client: () => Promise<Anthropic | undefined>,
-  log: (line: string) => void,
+  log: GeneralLog,
 ): void {
   server.registerTool(
     'query',
@@ -37,15 +38,20 @@ export function registerQueryTool(
         const anthropic = await client();
         if (!anthropic) return errorResult(`query needs an Anthropic API key. ${KEY_HINT}`);
         const session = config.conversations ? sessions.open(sessionId) : undefined;
+        if (session?.isNew && sessionId) log.info(`Session ${sessionId.slice(0, 40)} not found, creating new session`);
         const question: Anthropic.MessageParam = { role: 'user', content: prompt };
         const { askClaude } = await import('./query-call');
+        log.info('Sending query to Claude', { model: config.model, sessionId: session?.id ?? 'none', historyLength: session?.history.length ?? 0 });
         const outcome = await askClaude(anthropic, config, [...(session?.history ?? []), question], extra.signal);
-        if (!outcome.ok) return errorResult(outcome.message);
+        if (!outcome.ok) {
+          log.error('Error handling query', { sessionId: session?.id ?? 'none', error: outcome.message });
+          return errorResult(outcome.message);
+        }
         const { answer } = outcome;
         // The seed's two numbers: every input token (however the cache billed it) and the output.
         const usage = { input_tokens: promptTokens(outcome.usage), output_tokens: outcome.usage.output };
         if (session) sessions.record(session.id, question, { role: 'assistant', content: answer || '(no answer)' });
-        if (config.log) log(`query: session ${session?.id ?? '-'}: ${usage.input_tokens} in, ${usage.output_tokens} out`);
+        log.info('Query completed successfully', { sessionId: session?.id ?? 'none', ...usage });
         const renewed = session?.isNew && sessionId ? ` (a new session: "${sessionId.slice(0, 40)}" is unknown or expired)` : '';
         const footer = [
           '',

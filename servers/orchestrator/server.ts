@@ -1,15 +1,15 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalDecision } from '../../src/shared/protocol';
 import type { ToolExtra } from '../lib/results';
-import type { Elicit } from './approvals';
+import type { AskChoice } from './client-question';
+import { logToolCalls } from './logged-tools';
 import type { OrchestratorCore } from './orchestrator';
 import { registerQueryTool } from './query-tool';
 import { SessionResources } from './session-resources';
 import { registerSessionTools } from './session-tools';
 
-/** How long a person has to answer an approval question. */
+/** How long a person has to answer a question (an approval, or servers to start). */
 const ASK_TIMEOUT_MS = 10 * 60_000;
 
 /**
@@ -26,6 +26,7 @@ export function buildOrchestratorServer(core: OrchestratorCore): McpServer {
         'continues a session. query asks Claude directly, with optional conversation sessions.',
     },
   );
+  logToolCalls(server, core.generalLog);
   const resources = new SessionResources(server, core.store);
   const stopListening = core.onChanged((name, listChanged) => resources.changed(name, listChanged));
   server.server.onclose = () => {
@@ -40,38 +41,30 @@ export function buildOrchestratorServer(core: OrchestratorCore): McpServer {
     requireKey: core.requireKey,
     recovered: core.recovered,
     changed: core.changed,
-    elicit: (extra) => elicitFor(server, extra),
+    ask: (extra) => askFor(server, extra),
   });
-  registerQueryTool(server, core.config.query, core.queries, core.client, core.log);
+  registerQueryTool(server, core.config.query, core.queries, core.client, core.generalLog);
   return server;
 }
 
 /** Asks the person through the client's form elicitation, tied to the tool call being served. */
-function elicitFor(server: McpServer, extra: ToolExtra): Elicit | undefined {
+function askFor(server: McpServer, extra: ToolExtra): AskChoice | undefined {
   if (!server.server.getClientCapabilities()?.elicitation) return undefined;
   const requestId = (extra as unknown as RequestHandlerExtra<ServerRequest, ServerNotification>).requestId;
-  return async (message, allowAlways, signal): Promise<ApprovalDecision> => {
-    const choices = allowAlways ? ['once', 'always', 'deny'] : ['once', 'deny'];
+  return async ({ message, title, description, choices }, signal) => {
     const result = await server.server.elicitInput(
       {
         mode: 'form',
         message,
         requestedSchema: {
           type: 'object',
-          properties: {
-            decision: {
-              type: 'string',
-              title: 'Allow this call?',
-              description: allowAlways ? 'once: this call; always: this tool for the rest of the session; deny: refuse it' : 'once: this call; deny: refuse it',
-              enum: choices,
-            },
-          },
+          properties: { decision: { type: 'string', title, description, enum: choices } },
           required: ['decision'],
         },
       },
       { signal, relatedRequestId: requestId, timeout: ASK_TIMEOUT_MS },
     );
     const decision = result.action === 'accept' ? result.content?.decision : undefined;
-    return decision === 'once' || (decision === 'always' && allowAlways) ? decision : 'deny';
+    return typeof decision === 'string' && choices.includes(decision) ? decision : undefined;
   };
 }

@@ -65,6 +65,7 @@ export function runMarkdown(result: RunResult): string {
   const r = result.record;
   const lines = [result.reply.trim() || '_The sub-agent said nothing this turn._', '', '---'];
   lines.push(`Session ${r.name} (${r.agent}): ${r.status}${r.detail ? ` — ${oneLine(r.detail)}` : ''}; ${r.turns} turn(s), ${totalTokens(r.usage)} tokens so far.`);
+  for (const n of result.notes) lines.push('', oneLine(n));
   if (result.refusals.length > 0) {
     lines.push('', 'Tool calls refused without asking anyone:');
     for (const f of result.refusals) lines.push(`- ${f.tool} (${oneLine(f.reason)}): ${oneLine(f.why)}.`);
@@ -73,7 +74,7 @@ export function runMarkdown(result: RunResult): string {
 }
 
 export function runJson(result: RunResult): Record<string, unknown> {
-  return { reply: result.reply, session: sessionJson(result.record), refused: result.refusals };
+  return { reply: result.reply, session: sessionJson(result.record), refused: result.refusals, notes: result.notes };
 }
 
 function cell(text: string): string {

@@ -1,11 +1,18 @@
+import { planTools } from '../../src/core/tool-offer/tool-plan';
 import type Anthropic from '@anthropic-ai/sdk';
 import { basename } from 'node:path';
 import { ToolError } from '../../src/common/tool-error';
 import { Agent } from '../../src/core/agent/agent';
-import type { TurnStatus } from '../../src/core/agent/types';
+import { freezeSystem, type FrozenSystem } from '../../src/core/agent/frozen-system';
+import type { ToolHost, TurnStatus } from '../../src/core/agent/types';
 import type { ToolExtra } from '../lib/results';
 import { modelOf, type AgentCatalog, type AgentDefinition } from './agent-definitions';
-import { approvalAsker, sessionApprovals, type Elicit, type Refusal } from './approvals';
+import { approvalAsker, approvalQuestion, sessionApprovals, type Refusal } from './approvals';
+import type { AskChoice } from './client-question';
+import type { PersonServers } from './person-servers';
+import type { ServerConsent } from './server-consent';
+import { resolveServers } from '../../src/core/mcp/config/resolve';
+import type { McpHub } from '../../src/core/mcp/hub/hub';
 import { KEY_HINT, type OrchestratorConfig } from './config';
 import { ProgressReporter } from './progress';
 import { checkSessionName, newRecord, type SessionRecord, type SessionStore } from './session-store';
@@ -23,6 +30,10 @@ export interface RunnerDeps {
   config: OrchestratorConfig;
   client: Anthropic;
   agents: () => Promise<AgentCatalog>;
+  /** The person's own servers, which a definition may name. */
+  personServers: () => Promise<PersonServers>;
+  /** Whether a definition's own servers may start. */
+  consent: ServerConsent;
   /** A session changed (`created`: it is new or gone, so the list itself changed). */
   changed: (name: string, created?: boolean) => void;
 }
@@ -31,7 +42,7 @@ export interface RunnerDeps {
 interface RunContext {
   extra: ToolExtra;
   controller: AbortController;
-  elicit: Elicit | undefined;
+  ask: AskChoice | undefined;
   first: boolean;
 }
 
@@ -40,6 +51,8 @@ export interface RunResult {
   /** The sub-agent's last words this turn. */
   reply: string;
   refusals: Refusal[];
+  /** What the caller should know of how the turn was set up (servers not started, and why). */
+  notes: string[];
 }
 
 /**
@@ -59,8 +72,8 @@ export class SessionRunner {
     return this.running.has(name);
   }
 
-  /** `elicit`: how to ask the person through the client serving this request, when it can. */
-  async start(name: string, agentName: string | undefined, prompt: string, extra: ToolExtra, elicit?: Elicit): Promise<RunResult> {
+  /** `ask`: how to ask the person through the client serving this request, when it can. */
+  async start(name: string, agentName: string | undefined, prompt: string, extra: ToolExtra, ask?: AskChoice): Promise<RunResult> {
     checkSessionName(name);
     const controller = this.reserve(name);
     try {
@@ -68,13 +81,13 @@ export class SessionRunner {
       const record = newRecord(name, definition.name, modelOf(definition, this.deps.config.defaultModel));
       await this.deps.store.create(record);
       this.deps.changed(name, true);
-      return await this.track(this.run(record, definition, prompt, { extra, controller, elicit, first: true }));
+      return await this.track(this.run(record, definition, prompt, { extra, controller, ask, first: true }));
     } finally {
       this.release(name, controller);
     }
   }
 
-  async resume(name: string, prompt: string, extra: ToolExtra, elicit?: Elicit): Promise<RunResult> {
+  async resume(name: string, prompt: string, extra: ToolExtra, ask?: AskChoice): Promise<RunResult> {
     checkSessionName(name);
     const controller = this.reserve(name);
     try {
@@ -84,7 +97,7 @@ export class SessionRunner {
         throw new ToolError(`Session "${name}" is running a turn in another orchestrator process (pid ${record.pid}); resume it once that turn ends.`);
       }
       const definition = await this.definition(record.agent);
-      return await this.track(this.run(record, definition, prompt, { extra, controller, elicit, first: false }));
+      return await this.track(this.run(record, definition, prompt, { extra, controller, ask, first: false }));
     } finally {
       this.release(name, controller);
     }
@@ -136,7 +149,7 @@ export class SessionRunner {
 
   private async run(initial: SessionRecord, definition: AgentDefinition, prompt: string, how: RunContext): Promise<RunResult> {
     const { store, config, workspace } = this.deps;
-    const { extra, controller, elicit, first } = how;
+    const { extra, controller, ask, first } = how;
     const stop = (): void => controller.abort();
     if (extra.signal.aborted) stop();
     extra.signal.addEventListener('abort', stop, { once: true });
@@ -147,7 +160,11 @@ export class SessionRunner {
       this.deps.changed(record.name);
       const log = await store.log(record.name);
       const history = first ? [] : await log.load();
-      const hub = await this.deps.servers.get();
+      const notes: string[] = [];
+      const host = toolView(await this.hubsFor(definition, ask, controller.signal, notes), definition.allow);
+      // A new session's system prompt carries its definition's instructions (as the seed's --system-prompt), made
+      // once and kept, so every later call reads it from the prompt cache. Older sessions had them as their first message.
+      if (first && !record.system) record = { ...record, system: agentSystem(definition, host, basename(workspace)) };
       let calls = 0;
       let error: string | undefined;
       const refusals: Refusal[] = [];
@@ -157,13 +174,13 @@ export class SessionRunner {
           progress.modelCall(++calls);
           return log.flush();
         }),
-        host: toolView(hub, definition.allow),
+        host,
         model: record.model,
         maxIterations: config.maxIterations,
         workspaceName: basename(workspace),
         workspaceDir: workspace,
         approvals: sessionApprovals(config.approve, this.alwaysOf(record.name)),
-        askApproval: approvalAsker(definition, config.approve, elicit, refusals),
+        askApproval: approvalAsker(definition, config.approve, ask && approvalQuestion(ask), refusals),
         keyHint: KEY_HINT,
         settingNames: { maxTokens: 'max_tokens (8192 for sub-agents)', maxIterations: 'MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS' },
         history,
@@ -177,7 +194,7 @@ export class SessionRunner {
       });
       const before = agent.messages.length;
       const status = await agent.runTurn(
-        { text: prompt, context: first ? [instructions(definition)] : undefined },
+        { text: prompt },
         (out) => {
           progress.output(out);
           if (out.type === 'event' && out.event.kind === 'turn_end') error = out.event.error;
@@ -193,7 +210,7 @@ export class SessionRunner {
       this.release(record.name, controller);
       await saved;
       this.deps.changed(record.name);
-      return { record, reply: lastReply(agent.messages.slice(before)), refusals };
+      return { record, reply: lastReply(agent.messages.slice(before)), refusals, notes };
     } catch (err) {
       const message = messageOf(err);
       const saved = store.write({ ...record, status: 'error', detail: message, lastActivity: now(), pid: undefined });
@@ -205,6 +222,19 @@ export class SessionRunner {
       progress.stop();
       extra.signal.removeEventListener('abort', stop);
     }
+  }
+
+  /** The shared hub with the person's servers the definition names, and its own servers once the person agreed. */
+  private async hubsFor(definition: AgentDefinition, ask: AskChoice | undefined, signal: AbortSignal, notes: string[]): Promise<McpHub[]> {
+    const person = (await this.deps.personServers()).configs;
+    const shared = this.deps.servers.get([...definition.allow.servers].flatMap((name) => person.get(name) ?? []));
+    const consent = await this.deps.consent.decide(definition, ask, signal);
+    if (consent.note) notes.push(consent.note);
+    if (consent.start.length === 0) return [await shared];
+    // A definition's own servers come in Claude's format, which has no inputs: nothing to ask.
+    const { servers } = await resolveServers(consent.start, async () => undefined);
+    const key = consent.start.map((d) => d.fingerprint).join('\0');
+    return [await shared, await this.deps.servers.ownHub(key, servers.map((s) => s.config))];
   }
 
   private outcome(status: TurnStatus, error: string | undefined): Pick<SessionRecord, 'status' | 'detail'> {
@@ -230,9 +260,12 @@ export class SessionRunner {
   }
 }
 
-/** The definition's instructions open the conversation, so a resumed session keeps the ones it began with. */
-function instructions(definition: AgentDefinition): string {
-  return [`You are the sub-agent "${definition.name}": ${definition.description}`, '', definition.prompt].join('\n').trim();
+/** The agent loop's own system prompt (workspace, tools, servers' instructions), then the definition's instructions. */
+function agentSystem(definition: AgentDefinition, host: ToolHost, workspaceName: string): FrozenSystem {
+  // The same plan the agent makes (tool-plan.ts), so the prompt names tools as the requests carry them.
+  const base = freezeSystem(planTools(host), workspaceName, host.statuses?.() ?? []);
+  const own = [`You are the sub-agent "${definition.name}": ${definition.description}`, '', definition.prompt].join('\n').trim();
+  return { ...base, text: `${base.text}\n\n${own}` };
 }
 
 function lastReply(messages: readonly Anthropic.MessageParam[]): string {

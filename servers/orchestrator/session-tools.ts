@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { guarded, textResult, ToolError, type ToolExtra } from '../lib/results';
 import type { AgentCatalog } from './agent-definitions';
-import type { Elicit } from './approvals';
+import type { AskChoice } from './client-question';
 import { agentsJson, agentsMarkdown, runJson, runMarkdown, sessionJson, sessionsMarkdown } from './session-format';
 import type { RunResult, SessionRunner } from './session-runner';
 import { SESSION_NAME, type SessionRecord, type SessionStore } from './session-store';
@@ -26,7 +26,7 @@ export interface SessionToolDeps {
   recovered: Promise<void>;
   changed: (name: string, listChanged?: boolean) => void;
   /** How to ask the person through the client that sent this request, when it can. */
-  elicit: (extra: ToolExtra) => Elicit | undefined;
+  ask: (extra: ToolExtra) => AskChoice | undefined;
 }
 
 const responseFormat = z.enum(['markdown', 'json']).optional().describe('markdown (default) or json');
@@ -87,7 +87,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
     },
     guarded('start_agent', async ({ session_name, agent_name, prompt, response_format }, extra) => {
       await ready();
-      return runAnswer(response_format, await (await deps.runner()).start(session_name, agent_name, prompt, extra as ToolExtra, deps.elicit(extra as ToolExtra)));
+      return runAnswer(response_format, await (await deps.runner()).start(session_name, agent_name, prompt, extra as ToolExtra, deps.ask(extra as ToolExtra)));
     }),
   );
 
@@ -108,7 +108,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
     },
     guarded('resume_agent', async ({ session_name, prompt, response_format }, extra) => {
       await ready();
-      return runAnswer(response_format, await (await deps.runner()).resume(session_name, prompt, extra as ToolExtra, deps.elicit(extra as ToolExtra)));
+      return runAnswer(response_format, await (await deps.runner()).resume(session_name, prompt, extra as ToolExtra, deps.ask(extra as ToolExtra)));
     }),
   );
 
@@ -155,10 +155,11 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
         confirm: z.literal(true).describe('Must be true: deleting cannot be undone'),
         older_than_days: z.number().min(0).max(36_500).optional().describe('Only sessions whose last activity is older than this many days'),
         session_name: sessionName.optional().describe('Only this session'),
+        response_format: responseFormat,
       },
       annotations: { title: 'Delete agent sessions', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    guarded('clean_sessions', async ({ older_than_days, session_name }) => {
+    guarded('clean_sessions', async ({ older_than_days, session_name, response_format }) => {
       await ready();
       if (session_name !== undefined && !SESSION_NAME.test(session_name)) throw new ToolError(`"${session_name.slice(0, 80)}" is not a session name.`);
       const cutoff = older_than_days === undefined ? undefined : Date.now() - older_than_days * DAY_MS;
@@ -177,7 +178,7 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
       }
       const lines = [gone.length ? `Deleted ${gone.length} session(s): ${gone.map((r) => r.name).join(', ')}.` : 'Deleted no session.'];
       if (busy.length) lines.push(`Kept ${busy.length} running session(s): ${busy.map((r) => r.name).join(', ')}; clean them once they end.`);
-      return textResult(lines.join(' '), { deleted: gone.map((r) => r.name), kept_running: busy.map((r) => r.name) });
+      return answer(response_format, lines.join(' '), { deleted: gone.map((r) => r.name), kept_running: busy.map((r) => r.name) });
     }),
   );
 }

@@ -29,16 +29,23 @@ export interface ToolAllowList {
   readonly warnings: string[];
 }
 
-export function parseAllowList(entries: string[] | undefined, mcpServers: string[] | undefined): ToolAllowList {
+/**
+ * `mcpServers`: the servers named (undefined: the bundled ones); `own`: the definition's own servers,
+ * always offered; `known`: every name that can be named (the bundled servers and the person's own).
+ */
+export function parseAllowList(
+  entries: string[] | undefined,
+  mcpServers: string[] | undefined,
+  own: readonly string[] = [],
+  known: readonly string[] = SUB_SERVERS,
+): ToolAllowList {
   const warnings: string[] = [];
-  const servers = new Set<string>(SUB_SERVERS);
-  if (mcpServers !== undefined) {
-    servers.clear();
-    for (const name of mcpServers) {
-      if ((SUB_SERVERS as readonly string[]).includes(name)) servers.add(name);
-      else warnings.push(`mcpServers: "${name}" is not a server the orchestrator runs (${SUB_SERVERS.join(', ')}); ignored.`);
-    }
+  const servers = new Set<string>([...(mcpServers === undefined ? SUB_SERVERS : []), ...own]);
+  for (const name of mcpServers ?? []) {
+    if (known.includes(name)) servers.add(name);
+    else warnings.push(`mcpServers: "${name}" is not a server the orchestrator can run (${known.join(', ')}); ignored.`);
   }
+  const offered = [...known, ...own];
   if (entries === undefined) return { tools: undefined, servers, warnings };
   const tools = new Set<string>();
   const wholeServers = new Set<string>();
@@ -49,8 +56,8 @@ export function parseAllowList(entries: string[] | undefined, mcpServers: string
       warnings.push(`tools: "${raw}": sub-agents get no orchestrator tools; ignored.`);
     } else if (CLAUDE_CODE_TOOLS[entry]) {
       for (const name of CLAUDE_CODE_TOOLS[entry]) tools.add(name);
-    } else if (!(SUB_SERVERS as readonly string[]).includes(server)) {
-      warnings.push(`tools: "${raw}" is neither a server (${SUB_SERVERS.join(', ')}) nor a <server>__<tool> name; ignored.`);
+    } else if (!offered.includes(server)) {
+      warnings.push(`tools: "${raw}" is neither a server (${offered.join(', ')}) nor a <server>__<tool> name; ignored.`);
     } else if (tool === undefined) {
       wholeServers.add(server);
     } else {

@@ -2,19 +2,25 @@ import type { ToolHost } from '../../src/core/agent/types';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
 import { offers, type ToolAllowList } from './tool-allowlist';
 
-/** The hub as one sub-agent sees it: only the tools its definition allows, and their servers' states. */
-export function toolView(hub: McpHub, allow: ToolAllowList): ToolHost {
+/**
+ * The hubs as one sub-agent sees them (the shared one, and its definition's own servers): only the tools
+ * its definition allows, and their servers' states. Server names never repeat across them (agent-servers.ts).
+ */
+export function toolView(hubs: readonly McpHub[], allow: ToolAllowList): ToolHost {
+  const hubOf = (name: string): McpHub | undefined => hubs.find((h) => h.findTool(name));
   return {
-    tools: () => hub.tools().filter((t) => offers(allow, t)),
+    tools: () => hubs.flatMap((h) => h.tools()).filter((t) => offers(allow, t)),
     findTool: (name) => {
-      const tool = hub.findTool(name);
+      const tool = hubOf(name)?.findTool(name);
       return tool && offers(allow, tool) ? tool : undefined;
     },
-    statuses: () => hub.statuses().filter((s) => allow.servers.has(s.name)),
+    statuses: () => hubs.flatMap((h) => h.statuses()).filter((s) => allow.servers.has(s.name)),
     callTool: async (target, args, options) => {
-      const tool = typeof target === 'string' ? hub.findTool(target) : target;
-      if (!tool || !offers(allow, tool)) {
-        return { content: [{ type: 'text', text: `${typeof target === 'string' ? target : target.qualifiedName} is not one of this agent's tools.` }], isError: true };
+      const name = typeof target === 'string' ? target : target.qualifiedName;
+      const hub = hubOf(name);
+      const tool = typeof target === 'string' ? hub?.findTool(name) : target;
+      if (!hub || !tool || !offers(allow, tool)) {
+        return { content: [{ type: 'text', text: `${name} is not one of this agent's tools.` }], isError: true };
       }
       return hub.callTool(tool, args, options);
     },

@@ -33,14 +33,15 @@ export function registerQueryDatabase(server: McpServer, sandbox: Sandbox, store
     {
       title: 'Query SQLite database',
       description:
-        `Run one SQL statement on a SQLite database file in the workspace (default ${DEFAULT_DB}). ` +
+        `Run SQL on a SQLite database file in the workspace (default ${DEFAULT_DB}). ` +
         `Queries (SELECT, PRAGMA, EXPLAIN) return rows as JSON, at most ${MAX_ROWS} with the total count; other ` +
-        'statements return {changes, lastInsertRowid} and are saved to the file. Always pass values through ' +
-        'params (? with an array, or :name with an object). A missing database file is created by a statement ' +
-        'that writes (e.g. CREATE TABLE), never by a query. A statement is stopped after a time limit (default 30 s) ' +
-        'or a memory limit, and then changes nothing.',
+        'statements return {changes, lastInsertRowid} and are saved to the file. Several statements separated by ";" ' +
+        'run as a script in one transaction: all of them or, when one fails, none; the answer gives each one\'s outcome. ' +
+        'Always pass values through params (? with an array for one statement, or :name with an object). A missing ' +
+        'database file is created by a statement that writes (e.g. CREATE TABLE), never by a query. A call is stopped ' +
+        'after a time limit (default 30 s) or a memory limit, and then changes nothing.',
       inputSchema: {
-        sql: z.string().min(1).describe('Exactly one SQL statement.'),
+        sql: z.string().min(1).describe('One SQL statement, or a script of several separated by ";" (run as one transaction).'),
         params: z
           .union([z.array(param), z.record(z.string(), param)])
           .optional()

@@ -2,6 +2,7 @@ import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import { ToolError } from '../lib/results';
 import { locateWasm } from '../../src/common/sql-wasm';
 import { looksReadOnly, READ_ONLY_REFUSED } from '../../src/common/sql-read-only';
+import { nextStatement, runScript } from './sql-script';
 
 /**
  * The SQL worker thread: it holds the open databases (sql.js keeps a whole database in memory) and
@@ -31,6 +32,9 @@ export type SqlOutput =
   | { ok: true; text: string; data: Record<string, unknown>; wrote: boolean; bytes?: Uint8Array }
   | { ok: false; message: string; memory: boolean };
 
+/** What one statement (or a script) answers: its text for the model, its data, and whether it changed the database. */
+export type Answer = Omit<Extract<SqlOutput, { ok: true }>, 'ok'>;
+
 const MAX_ROWS = 500;
 /** The rows of one answer stop here (a model reads them; a megabyte is already a lot). */
 const MAX_ANSWER_CHARS = 1024 * 1024;
@@ -45,28 +49,9 @@ function sqlJs(): Promise<SqlJsStatic> {
   return engine;
 }
 
-/** The single statement in `sql`, prepared; several statements are refused, never run. */
-function prepareOne(db: Database, sql: string): Statement {
-  const it = db.iterateStatements(sql);
-  const first = it.next();
-  if (first.done) throw new ToolError('sql holds no statement.');
-  const stmt = first.value;
-  const rest = it.getRemainingSQL();
-  if (rest.trim() === '') return stmt;
-  let more: boolean;
-  try {
-    const second = db.iterateStatements(rest).next();
-    more = !second.done;
-    if (more) second.value.free();
-  } catch {
-    more = true; // text after the first statement that is not even valid SQL: still a second statement
-  }
-  if (!more) return stmt;
-  stmt.free();
-  throw new ToolError(
-    `sql holds more than one statement (a second one begins "${rest.trim().slice(0, 40)}"); nothing was run. ` +
-      'query_database runs exactly one statement per call; pass values through params, never inside the SQL text.',
-  );
+/** Whether SQL text is left after the statement just read: anything but whitespace, `;` and comments. */
+function moreAfter(rest: string): boolean {
+  return rest.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|[\s;]+/g, '') !== '';
 }
 
 function jsonValue(v: unknown): unknown {
@@ -83,7 +68,7 @@ function scalar(db: Database, sql: string): number {
   return Number(db.exec(sql)[0]?.values[0]?.[0] ?? 0);
 }
 
-function rowsAnswer(db: Database, stmt: Statement, sql: string, before: number): Omit<Extract<SqlOutput, { ok: true }>, 'ok'> {
+function rowsAnswer(db: Database, stmt: Statement, sql: string, before: number): Answer {
   const columns = stmt.getColumnNames();
   const keys = columns.map((c, i) => (columns.indexOf(c) === i ? c : `${c}_${i + 1}`));
   const rows: Record<string, unknown>[] = [];
@@ -115,11 +100,11 @@ function rowsAnswer(db: Database, stmt: Statement, sql: string, before: number):
   return { text: `{"columns":${JSON.stringify(keys)},"row_count":${total},"rows":[\n${lines.join(',\n')}\n]}${note}`, wrote, data };
 }
 
-function execute(db: Database, sql: string, params: Bindable | undefined, readOnly: boolean): Omit<Extract<SqlOutput, { ok: true }>, 'ok'> {
-  if (!readOnly) return executeOne(db, sql, params);
+function execute(db: Database, sql: string, params: Bindable | undefined, readOnly: boolean): Answer {
+  if (!readOnly) return executeAll(db, sql, params);
   db.exec('PRAGMA query_only = 1');
   try {
-    return executeOne(db, sql, params);
+    return executeAll(db, sql, params);
   } catch (err) {
     if (err instanceof ToolError && /attempt to write a readonly database/i.test(err.message)) throw new ToolError(READ_ONLY_REFUSED);
     throw err;
@@ -128,14 +113,21 @@ function execute(db: Database, sql: string, params: Bindable | undefined, readOn
   }
 }
 
-function executeOne(db: Database, sql: string, params: Bindable | undefined): Omit<Extract<SqlOutput, { ok: true }>, 'ok'> {
-  let stmt: Statement;
+/** One statement as before; several as a script, in one transaction (sql-script.ts). */
+function executeAll(db: Database, sql: string, params: Bindable | undefined): Answer {
+  const it = db.iterateStatements(sql);
+  const first = nextStatement(it);
+  if (!first) throw new ToolError('sql holds no statement.');
+  if (moreAfter(it.getRemainingSQL())) return runScript(db, first, it, params, { runOne: runStatement, maxChars: MAX_ANSWER_CHARS });
   try {
-    stmt = prepareOne(db, sql);
-  } catch (err) {
-    if (err instanceof ToolError) throw err;
-    throw new ToolError(`SQLite error: ${(err as Error).message}`);
+    return runStatement(db, first, sql, params);
+  } finally {
+    first.free();
   }
+}
+
+/** Runs one prepared statement (the caller frees it): its rows, or what it changed. */
+function runStatement(db: Database, stmt: Statement, sql: string, params: Bindable | undefined): Answer {
   try {
     const before = { changes: scalar(db, 'SELECT total_changes()'), schema: scalar(db, 'PRAGMA schema_version') };
     if (params !== undefined) stmt.bind(params);
@@ -150,8 +142,6 @@ function executeOne(db: Database, sql: string, params: Bindable | undefined): Om
   } catch (err) {
     if (err instanceof ToolError) throw err;
     throw new ToolError(`SQLite error: ${(err as Error).message}`);
-  } finally {
-    stmt.free();
   }
 }
 

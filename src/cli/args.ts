@@ -27,13 +27,17 @@ export interface CliArgs {
   allowHosts: string[];
   /** MCP_AGENT_TOOL_SEARCH: how tools past the definition budget are found (auto, api, host). */
   toolSearch: ToolSearchSetting;
+  /** Print replies as the model wrote them (Markdown source) instead of rendering them. */
+  plain: boolean;
 }
 
 export const USAGE = `usage: node dist/cli.js --workspace <dir> [--yes] [--mcp-config <file>]... [--trust-workspace-servers]
                         [--continue | --resume <id>] [--model <name>] [--max-iterations <n>] [--max-tokens <n>]
-                        [--allow-host <host>]... [--create-sample-db] ["prompt"]
+                        [--allow-host <host>]... [--create-sample-db] [--plain] ["prompt"]
 
   With a prompt: runs one turn and exits (0 when the turn finished).
+  Replies are rendered as Markdown (headings, emphasis, lists, tables, code), in colour on a terminal (not with
+  NO_COLOR set); --plain prints them as the model wrote them.
   Without: a REPL; type a message at "You:", "exit" to quit, Ctrl+C or Escape stops a turn (twice at an empty prompt quits), /help lists the slash
   commands (/tools /resources /prompts /resource /prompt /clear /model).
   A server's sampling request is shown and asked y/N/a(lways for that server); its elicitation forms are asked
@@ -81,6 +85,7 @@ const OPTIONS = {
   continue: { type: 'boolean', short: 'c' },
   resume: { type: 'string', short: 'r' },
   'allow-host': { type: 'string', multiple: true },
+  plain: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -112,6 +117,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     continueChat: values.continue === true,
     allowHosts: (values['allow-host'] ?? []).filter((v): v is string => typeof v === 'string').map(allowedHost),
     toolSearch: parseToolSearch(env.MCP_AGENT_TOOL_SEARCH),
+    plain: values.plain === true,
   };
   if (typeof values.resume === 'string') {
     if (!CHAT_ID.test(values.resume)) throw new Error(`--resume needs a chat id (letters and digits, as printed when a run ends), not "${values.resume}"`);

@@ -1,6 +1,6 @@
 import { ModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { Interrupts } from './interrupts';
 import type { AskApproval, TurnStatus } from '../core/agent/types';
@@ -11,13 +11,14 @@ import { agentHome, chatsDir } from '../core/chat/chat-home';
 import { newChatId, newMeta } from '../core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
 import { usageLine, usageTotal } from '../shared/usage-format';
-import { bundledServerConfigs } from '../core/mcp/hub/bundled-servers';
+import { bundledServerConfigs, PERSON_SERVERS_ENV } from '../core/mcp/hub/bundled-servers';
 import { terminalApproval, yesApproval } from './approval';
 import { hostKey } from '../core/egress/egress-guard';
 import { parseArgs, USAGE, type CliArgs } from './args';
 import { escapeControls } from './escape';
 import { keysFromDotenv } from './dotenv';
 import { CliRenderer } from './render';
+import { MarkdownStream, terminalMarkdown } from './terminal-markdown';
 import { MutableOutput } from './muted-output';
 import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from './servers';
 import { cliOAuth } from './oauth';
@@ -27,6 +28,8 @@ import { FileEras } from '../core/mcp/era/era-memory';
 import { terminalElicitation } from './elicitation';
 import { terminalSampling } from './sampling';
 import { slashCommand, type SlashContext } from './slash';
+import { reviewPrompt } from './prompt-review';
+import { namedServersDown, untilReadyEnough } from './server-readiness';
 import { messageOf } from '../common/error-message';
 import { modelToolHost } from '../core/tool-offer/tool-choices';
 import type { ToolHost } from '../core/agent/types';
@@ -65,9 +68,13 @@ async function main(): Promise<number> {
 
   const output = new MutableOutput(process.stdout);
   const rl = createInterface({ input: process.stdin, output, terminal: process.stdin.isTTY === true });
-  const renderer = new CliRenderer(process.stdout, process.stdout.isTTY === true);
+  // A terminal that can show colour, and a person who has not asked for none.
+  const color = process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+  const markdown = args.plain ? undefined : new MarkdownStream(terminalMarkdown(Math.min(process.stdout.columns || 80, 120), color));
+  const renderer = new CliRenderer(process.stdout, color, markdown, process.stderr);
   const lines = lineReader(rl);
   new Interrupts(rl, () => running, (text) => renderer.line(text), process.stdin.isTTY === true).listen();
+  process.on('SIGTERM', () => onTerminate(rl));
   const own = await userServers(args, lines, renderer, output);
   if ('exit' in own) {
     rl.close();
@@ -79,7 +86,7 @@ async function main(): Promise<number> {
   // Set once the model is known; a server's sampling request before then runs on the default.
   let config: TurnConfig | undefined;
   const { hub } = composeHost({
-    configs: [...bundledServerConfigs(__dirname, args.workspace, env), ...own.configs],
+    configs: [...bundledServerConfigs(__dirname, args.workspace, withPersonServers(env, args.mcpConfigs)), ...own.configs],
     roots: [args.workspace],
     asks: { sampling: terminalSampling(terminal, args.yes), elicitation: terminalElicitation(terminal, args.yes), oauth: cliOAuth(signInTerminal(args, lines)) },
     models: { client: async () => client, list: () => catalog.list(), current: () => config?.model ?? DEFAULT_MODEL, keyHint: 'set ANTHROPIC_API_KEY' },
@@ -91,11 +98,13 @@ async function main(): Promise<number> {
   });
   hub.start();
   try {
-    await hub.settled();
+    await untilReadyEnough(hub);
     for (const s of hub.statuses()) {
       if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
+      if (s.state === 'starting') renderer.line(escapeControls(`[server ${s.name} is still starting; its tools join once it is up]`));
     }
-    const onTerminal = { ...terminal, color: process.stdout.isTTY === true };
+    if (terminated) return TERMINATED;
+    const onTerminal = { ...terminal, color };
     const ask: AskApproval = args.yes ? yesApproval(process.stdin.isTTY === true ? onTerminal : undefined) : terminalApproval(onTerminal);
     const model = await catalog.resolve(args.model);
     const entry = await catalog.entry(model);
@@ -119,6 +128,11 @@ async function main(): Promise<number> {
     try {
       if (args.prompt !== undefined) {
         const status = await runTurn(chat, turnConfig, args.prompt);
+        if (terminated) return TERMINATED;
+        // The person asked for these servers by name: a run without them has not done what was asked.
+        const down = namedServersDown(hub, own.configs);
+        for (const line of down) process.stderr.write(`mcp-agent: ${escapeControls(line)}\n`);
+        if (down.length > 0) return 1;
         return status === 'done' || status === 'max_iterations' || status === 'max_tokens' ? 0 : 1;
       }
       const slash: SlashContext = {
@@ -134,9 +148,12 @@ async function main(): Promise<number> {
           await closeChat(chat);
           chat = fresh;
         },
+        reviewPrompt: (ref, result) =>
+          reviewPrompt(ref, result, { ask: (p, o) => lines.ask(p, o), line: (t) => renderer.line(t), editor: process.env.VISUAL?.trim() || process.env.EDITOR?.trim() || undefined }),
         sendPrompt: async (prompt) => void (chat && (await runPrompt(chat, turnConfig, prompt))),
       };
-      return await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
+      const code = await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
+      return terminated ? TERMINATED : code;
     } finally {
       await closeChat(chat);
     }
@@ -214,6 +231,21 @@ async function makeSampleDb(workspace: string): Promise<boolean> {
 /** The chat whose turn Ctrl+C and Escape stop (interrupts.ts). */
 let running: ChatSession | undefined;
 
+/** The exit code after SIGTERM, as a shell reports a process it ended (128 + 15). */
+const TERMINATED = 143;
+let terminated = false;
+
+/**
+ * SIGTERM ends the run the way Ctrl+C and "exit" do: the turn stops, the chat is saved and every
+ * server is stopped before the CLI exits, none left running behind it. A second SIGTERM exits at once.
+ */
+function onTerminate(rl: Interface): void {
+  if (terminated) process.exit(TERMINATED);
+  terminated = true;
+  running?.stop();
+  rl.close();
+}
+
 async function runTurn(chat: ChatSession, config: TurnConfig, text: string): Promise<TurnStatus | undefined> {
   running = chat;
   try {
@@ -244,8 +276,8 @@ async function repl(chat: () => ChatSession, config: TurnConfig, lines: LineRead
 }
 
 interface LineReader {
-  /** The next line typed after showing `prompt`; undefined once input has ended. */
-  ask(prompt: string): Promise<string | undefined>;
+  /** The next line typed after showing `prompt` (on a terminal, `prefill` is put on the line to edit); undefined once input has ended. */
+  ask(prompt: string, opts?: { prefill?: string }): Promise<string | undefined>;
 }
 
 /** One queue of lines for the REPL and the approval questions, so piped input works for both. */
@@ -263,13 +295,23 @@ function lineReader(rl: Interface): LineReader {
     for (const w of waiting.splice(0)) w(undefined);
   });
   return {
-    ask(prompt) {
+    ask(prompt, opts) {
       process.stdout.write(prompt);
       if (buffered.length > 0) return Promise.resolve(buffered.shift());
       if (ended) return Promise.resolve(undefined);
+      if (opts?.prefill && rl.terminal) rl.write(opts.prefill);
       return new Promise((resolve) => waiting.push(resolve));
     },
   };
+}
+
+/**
+ * The orchestrator's sub-agents may name the person's own servers: those of the --mcp-config files,
+ * handed on in MCP_AGENT_ORCHESTRATOR_MCP_CONFIG (unless the environment sets it already).
+ */
+function withPersonServers(env: NodeJS.ProcessEnv, files: readonly string[]): NodeJS.ProcessEnv {
+  if (files.length === 0 || env[PERSON_SERVERS_ENV]) return env;
+  return { ...env, [PERSON_SERVERS_ENV]: files.join(delimiter) };
 }
 
 /** "Always" answers for this run, starting with the hosts of --allow-host. */

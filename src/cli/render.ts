@@ -1,5 +1,7 @@
 import type { AgentOutput } from '../core/agent/types';
 import { escapeControls as safe, StreamEscaper } from './escape';
+import type { MarkdownStream } from './terminal-markdown';
+import { activityText } from '../shared/activity-text';
 
 const dim = (s: string, color: boolean): string => (color ? `\x1b[2m${s}\x1b[0m` : s);
 const red = (s: string, color: boolean): string => (color ? `\x1b[31m${s}\x1b[0m` : s);
@@ -19,32 +21,46 @@ function oneLine(value: unknown, max = 200): string {
 export class CliRenderer {
   private midLine = false;
   private names = new Map<string, string>();
+  /** Calls the person denied: their result is a decision, not an error, and is not printed as one. */
+  private denied = new Set<string>();
   private readonly stream = new StreamEscaper();
 
   constructor(
     private readonly out: NodeJS.WritableStream,
     private readonly color: boolean,
+    /** Renders the replies' Markdown; without it (--plain) they are printed as written. */
+    private readonly markdown?: MarkdownStream,
+    /** Where the API's retries are said (stderr), so a wait after a 529 is never silence. */
+    private readonly status?: NodeJS.WritableStream,
   ) {}
 
   handle(output: AgentOutput): void {
     if (output.type === 'delta') {
-      const text = this.stream.write(output.text);
-      if (text.length === 0) return;
-      this.out.write(text);
-      this.midLine = !text.endsWith('\n');
+      // Escaped first: the Markdown renderer's own styling is then the only escape sequence that reaches the terminal.
+      const safeText = this.stream.write(output.text);
+      this.print(this.markdown ? this.markdown.write(safeText) : safeText);
       return;
     }
     if (output.type === 'progress') return; // a terminal line per progress tick would drown the output
+    if (output.type === 'activity') {
+      // Only the retries: a line per request or thinking block would drown the answer.
+      const a = output.activity;
+      if (a.kind === 'retry') this.status?.write(`mcp-agent: ${activityText(a, a.waitMs / 1000)}\n`);
+      return;
+    }
     const e = output.event;
     switch (e.kind) {
       case 'tool_call':
         this.names.set(e.callId, safe(`${e.server}__${e.tool}`));
         this.line(dim(`[tool] ${this.names.get(e.callId)} ${safe(oneLine(e.input))}`, this.color));
         break;
+      case 'approval':
+        if (e.decision === 'deny') this.denied.add(e.callId);
+        break;
       case 'tool_result': {
         const name = this.names.get(e.callId) ?? 'tool';
         const text = e.content.map((c) => (c.type === 'text' ? c.text : `[${c.mimeType} image]`)).join(' ');
-        const label = e.isError ? red(`[error] ${name}`, this.color) : dim(`[result] ${name}`, this.color);
+        const label = e.isError && this.denied.has(e.callId) ? dim(`[denied] ${name}`, this.color) : e.isError ? red(`[error] ${name}`, this.color) : dim(`[result] ${name}`, this.color);
         this.line(`${label} ${dim(`(${e.durationMs} ms)`, this.color)} ${safe(oneLine(text))}`);
         break;
       }
@@ -74,10 +90,18 @@ export class CliRenderer {
     this.midLine = false;
   }
 
+  private print(text: string): void {
+    if (text.length === 0) return;
+    this.out.write(text);
+    this.midLine = !text.endsWith('\n');
+  }
+
   private flushStream(): void {
     const held = this.stream.flush();
-    if (!held) return;
-    this.out.write(held);
-    this.midLine = true;
+    if (!this.markdown) {
+      if (held) this.print(held);
+      return;
+    }
+    this.print(this.markdown.write(held) + this.markdown.flush());
   }
 }

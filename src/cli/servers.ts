@@ -10,6 +10,7 @@ import { consentDetails, launchLine } from '../core/mcp/config/definition-summar
 import { formatDiagnostic, hasErrors } from '../core/mcp/config/diagnostic';
 import { loadConfigFiles, type LoadContext, type LoadedFile } from '../core/mcp/config/load';
 import { resolveServers } from '../core/mcp/config/resolve';
+import { safeServerName } from '../core/mcp/config/server-names';
 import { userConfigSource, workspaceConfigSources } from '../core/mcp/config/sources';
 import type { ServerConfig } from '../core/mcp/types';
 
@@ -72,6 +73,10 @@ export async function ownServers(args: CliArgs, ctx: LoadContext, term: ServerTe
     else skipped.push(file);
   }
   if (skipped.length > 0 && !term.canAsk) term.warn(skippedLine(skipped, ctx));
+  for (const d of chosen) {
+    const note = renamed(d);
+    if (note) term.warn(printable(`mcp-agent: ${note}`));
+  }
   const { servers, diagnostics } = await resolveServers(chosen, terminalInput(term, ctx.workspaceFolder));
   for (const d of diagnostics) term.warn(printable(`mcp-agent: ${formatDiagnostic(d)}`));
   return { configs: servers.map((s) => s.config) };
@@ -86,6 +91,13 @@ async function consent(file: LoadedFile, ctx: LoadContext, term: ServerTerminal)
   const yes = answer === 'y' || answer === 'yes';
   if (!yes) term.line(`(not started; --trust-workspace-servers starts them without asking)`);
   return yes;
+}
+
+/** Why a server runs under another name than its file gives it: its tools are named after the new one. */
+function renamed(d: ServerDefinition): string | undefined {
+  if (d.name === d.key) return undefined;
+  const why = safeServerName(d.key) === d.name ? 'tool names allow only letters, digits, "_" and "-"' : `"${safeServerName(d.key)}" is taken by a bundled server or one defined before it`;
+  return `server "${d.key}" in ${d.source.file} runs as "${d.name}" (${why}); its tools are ${d.name}__<tool>`;
 }
 
 function describe(d: ServerDefinition): string {

@@ -15,7 +15,9 @@ export interface SlashContext {
   setModel(model: string): void;
   /** Starts a new conversation. */
   clear(): Promise<void>;
-  /** Runs a turn with a prompt's messages (what /prompt does). */
+  /** Shows a prompt's messages and asks whether to send, edit or drop it: what to send, or undefined. */
+  reviewPrompt(ref: string, result: GetPromptResult): Promise<GetPromptResult | undefined>;
+  /** Runs a turn with a prompt's messages (what /prompt does once reviewed). */
   sendPrompt(prompt: { server: string; name: string; args: Record<string, string>; result: GetPromptResult }): Promise<void>;
 }
 
@@ -56,10 +58,8 @@ export function slashCommand(text: string, ctx: SlashContext): Promise<string | 
         ctx.line(`prompt ${printable(ref)} needs ${printable(missing.map((m) => `${m}=…`).join(' '))}`);
         return;
       }
-      const result = await ctx.hub.getPrompt(server, name, args);
-      const n = result.messages.length;
-      ctx.line(`[prompt ${printable(ref)}: ${n} message${n === 1 ? '' : 's'}: ${printable(result.messages.map((m) => m.role).join(', '))}]`);
-      await ctx.sendPrompt({ server, name, args, result });
+      const reviewed = await ctx.reviewPrompt(ref, await ctx.hub.getPrompt(server, name, args));
+      if (reviewed) await ctx.sendPrompt({ server, name, args, result: reviewed });
     },
   });
 }

@@ -8,12 +8,22 @@ export const WOULD_WRITE = 'mcpAgent/wouldWrite';
 export const READ_ONLY_REFUSED =
   'The statement changes the database, and this call was marked read-only by the host (it runs reads without asking the person), so SQLite refused it; nothing was changed.';
 
-/** Statements that cannot change the file. Anything else is saved afterwards, to be safe. */
+/**
+ * Statements that cannot change the file. Anything else is saved afterwards, to be safe; so is a
+ * script of several statements, which this first-word look cannot judge (the worker counts what it changed).
+ */
 export function looksReadOnly(sql: string): boolean {
+  if (isScript(sql)) return false;
   const text = sql.replace(/^(\s+|--[^\n]*\n?|\/\*[\s\S]*?\*\/)+/, '');
   const word = /^[A-Za-z]+/.exec(text)?.[0].toUpperCase();
   if (word === 'SELECT' || word === 'VALUES' || word === 'EXPLAIN') return true;
   if (word === 'WITH') return !/\b(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(text);
   if (word === 'PRAGMA') return !/[=(]/.test(text.replace(/\b(table_info|table_xinfo|index_list|index_info|index_xinfo|foreign_key_list|foreign_key_check|integrity_check|quick_check)\s*\(/gi, ''));
   return false;
+}
+
+/** True when text follows a `;` outside quotes and comments: more than one statement (or a trigger's body). */
+export function isScript(sql: string): boolean {
+  const bare = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g, ' ');
+  return /;\s*[^\s;]/.test(bare);
 }

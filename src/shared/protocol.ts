@@ -71,6 +71,12 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
         messages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(20_000) })).max(200),
       })
       .optional(),
+    /**
+     * Where the message sits in the conversation the model sees (message-spans.ts): its messages are [from, to),
+     * so an edit goes back to `from` and a regenerate to `to`. No `from` once a compaction summarised what was
+     * before it; absent in chats saved before messages could be edited, and for a message no turn ran for.
+     */
+    span: z.object({ from: z.number().int().nonnegative().optional(), to: z.number().int().positive() }).optional(),
   }),
   z.object({ kind: z.literal('assistant_text'), turnId: id, blockId: id, text: z.string() }),
   /** The model's thinking before a reply (shown collapsed). */
@@ -251,12 +257,40 @@ export const askAnswerSchema = z.discriminatedUnion('kind', [
 ]);
 export type AskAnswer = z.infer<typeof askAnswerSchema>;
 
+const attempt = z.number().int().min(1).max(20);
+
+/**
+ * What a running turn waits for while nothing else on screen shows it (activity-text.ts words it): between
+ * Enter and the first token, while the model thinks or writes a tool call, through the API's own retries.
+ */
+export const turnActivitySchema = z.discriminatedUnion('kind', [
+  /** A model request is out; `attempt` of `attempts` counts the SDK's retries (1 is the first try). */
+  z.object({ kind: z.literal('request'), attempt, attempts: attempt }),
+  z.object({ kind: z.literal('thinking') }),
+  /** The model is writing a tool call's input (a whole file's content can take a while). */
+  z.object({ kind: z.literal('tool_input'), tool: z.string().max(200) }),
+  /** A request failed in a way the SDK retries: the next try, `attempt` of `attempts`, goes after `waitMs`. */
+  z.object({
+    kind: z.literal('retry'),
+    reason: z.enum(['overloaded', 'rate_limited', 'server_error', 'connection']),
+    status: z.number().int().optional(),
+    waitMs: z.number().nonnegative().max(3_600_000),
+    attempt,
+    attempts: attempt,
+  }),
+  /** Older messages are being summarised to fit the model's window. */
+  z.object({ kind: z.literal('compacting') }),
+]);
+export type TurnActivity = z.infer<typeof turnActivitySchema>;
+
 /** Host -> webview. */
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: chatStateSchema }),
   z.object({ type: z.literal('replay'), events: z.array(chatEventSchema) }),
   z.object({ type: z.literal('event'), event: chatEventSchema }),
   z.object({ type: z.literal('delta'), turnId: id, blockId: id, text: z.string() }),
+  /** What the running turn waits for; transient like deltas. */
+  z.object({ type: z.literal('activity'), turnId: id, activity: turnActivitySchema }),
   /** A running tool's progress (notifications/progress); transient like deltas. */
   z.object({
     type: z.literal('progress'),

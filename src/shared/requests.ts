@@ -27,11 +27,20 @@ export const mentionSchema = z.object({
   refused: z.string().max(300).optional(),
 });
 export type Mention = z.infer<typeof mentionSchema>;
+/** Whether the chat went back to a message; `why` not, when it could not (none: the person thought better of it). */
+const goneBackSchema = z.object({ done: z.boolean(), why: z.string().max(2000).optional() });
+export type GoneBack = z.infer<typeof goneBackSchema>;
+const eventId = z.string().min(1).max(200);
+
 export const requestSchemas = {
   /** What `@query` could attach. */
   completeMentions: { params: z.object({ query: z.string().max(200) }), result: z.array(mentionSchema).max(100) },
   /** What the `/` list could offer for the text typed so far. */
   completeSlash: { params: z.object({ text: z.string().max(2000) }), result: z.array(slashItemSchema).max(100) },
+  /** Edit and resend: the chat goes back to before the person's message `id` and sends `text` in its place. */
+  editMessage: { params: z.object({ id: eventId, text: z.string().min(1).max(200_000) }), result: goneBackSchema },
+  /** Regenerate: the chat goes back to just after the person's message `id` and asks for its answer again. */
+  regenerate: { params: z.object({ id: eventId }), result: goneBackSchema },
 } as const;
 
 export type RequestMethod = keyof typeof requestSchemas;

@@ -14,7 +14,9 @@ import { ChatSession } from '../core/chat/chat-session';
 import { pageEvents } from '../core/chat/chat-format';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
-import { answer, type RequestHandlers } from '../shared/requests';
+import { answer, type GoneBack, type RequestHandlers } from '../shared/requests';
+import { goBack } from './message-rewind';
+import type { RewindMode } from '../core/chat/message-spans';
 import { readMessageAttachments } from '../core/chat/attachments';
 import { modelToolHost } from '../core/tool-offer/tool-choices';
 import type { ToolHost } from '../core/agent/types';
@@ -71,6 +73,8 @@ export class ChatController implements vscode.Disposable {
   /** The pages showing the chat (side bar, editor tab). */
   private readonly views = new ChatViews();
   private hasKey = false;
+  /** What the running turn waits for now, for a page that loads mid-turn (it would otherwise show only "Working…"). */
+  private activity: Extract<HostMessage, { type: 'activity' }> | undefined;
   private pages: { visible(): boolean; reveal(): Promise<void> } | undefined;
   /** What each turn runs with: settings, key, model. */
   private readonly turns: TurnSettings;
@@ -125,7 +129,16 @@ export class ChatController implements vscode.Disposable {
   private readonly requests: RequestHandlers = {
     completeMentions: ({ query }) => (this.deps.workspace ? completeMentions(this.deps.workspace, query) : []),
     completeSlash: ({ text }) => completeSlash(text, this.deps.hub),
+    editMessage: ({ id, text }) => this.goBack(id, 'edit', text),
+    regenerate: ({ id }) => this.goBack(id, 'regenerate'),
   };
+
+  /** Edit and resend, or regenerate an answer (message-rewind.ts). */
+  private async goBack(id: string, mode: RewindMode, text?: string): Promise<GoneBack> {
+    const session = await this.current();
+    const config = await this.turns.config();
+    return goBack({ session, checkpoints: this.checkpoints, config, send: (t, a, i) => this.send(t, a, i) }, id, mode, text);
+  }
 
   async handle(message: WebviewMessage, from: ViewConnection): Promise<void> {
     switch (message.type) {
@@ -137,6 +150,7 @@ export class ChatController implements vscode.Disposable {
         from.post({ type: 'state', state: this.state() });
         from.post({ type: 'replay', events: pageEvents(session.events) });
         for (const m of this.deps.asks?.pending() ?? []) from.post(m);
+        if (session.busy && this.activity) from.post(this.activity);
         this.views.markReady(from);
         return;
       }
@@ -365,11 +379,19 @@ export class ChatController implements vscode.Disposable {
   private show(session: ChatSession, replay = true): void {
     for (const off of this.unsubscribe.splice(0)) off();
     this.session = session;
+    this.activity = undefined;
     this.opening = Promise.resolve(session);
     this.unsubscribe.push(
       session.on('event', (event) => this.views.broadcast({ type: 'event', event })),
-      session.on('transient', (output) => this.views.broadcast(output)),
-      session.on('busy', () => this.postState()),
+      session.on('transient', (output) => {
+        if (output.type === 'activity') this.activity = output;
+        this.views.broadcast(output);
+      }),
+      session.on('busy', (busy) => {
+        if (!busy) this.activity = undefined;
+        this.postState();
+      }),
+      session.on('rewound', (events) => this.views.broadcast({ type: 'replay', events: pageEvents(events) })),
       session.on('meta', () => {
         this.postState();
         this.chatsChanged.fire();

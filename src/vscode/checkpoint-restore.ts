@@ -5,7 +5,8 @@ import type { ChatEvent } from '../shared/protocol';
 
 const SHOWN = 12;
 
-function listed(paths: string[]): string {
+/** Paths as lines of a dialog's detail, the first dozen, then how many more. */
+export function listed(paths: string[]): string {
   const shown = paths.slice(0, SHOWN).map((p) => `  ${p}`);
   if (paths.length > SHOWN) shown.push(`  … and ${paths.length - SHOWN} more`);
   return shown.join('\n');

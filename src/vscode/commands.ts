@@ -62,6 +62,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }),
     register('mcpAgent.newChat', () => chat.newChat()),
     register('mcpAgent.openChatInEditor', () => deps.chatPanel.open()),
+    // The trees have a side bar of their own, so the chat keeps its whole height; this is the way there from the chat.
+    register('mcpAgent.showServers', () => vscode.commands.executeCommand('mcpAgent.tools.focus')),
     register('mcpAgent.pickModel', () => pickModel(chat.models, chat.model)),
     register('mcpAgent.createSampleDatabase', () =>
       createSampleDatabase(deps.workspace, async () => {

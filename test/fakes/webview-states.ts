@@ -32,7 +32,7 @@ const DIFF_PREVIEW = '--- notes/scifi.md\n+++ notes/scifi.md (proposed)\n@@ -1,3
 
 /** A finished turn with everything an answer can hold, its tool cards and its usage line. */
 export const richTurn: ChatEvent[] = [
-  { kind: 'user', id: 'u1', text: 'Which books in data.db are Science Fiction? Plot them too.', attachments: ['data.db', 'notes/reading-list.md'], at: 1 },
+  { kind: 'user', id: 'u1', text: 'Which books in data.db are Science Fiction? Plot them too.', attachments: ['data.db', 'notes/reading-list.md'], at: 1, span: { from: 0, to: 1 } },
   { kind: 'thinking', turnId: 't1', blockId: 'th', text: 'The person wants a query, a plot and a summary table.' },
   { kind: 'tool_call', turnId: 't1', callId: 'sql', server: 'workspace', tool: 'query_database', input: { path: 'data.db', sql: 'SELECT title, author, year, genre FROM books' } },
   { kind: 'tool_result', callId: 'sql', isError: false, content: [{ type: 'text', text: SQL_ROWS }], durationMs: 12 },
@@ -106,5 +106,13 @@ export const STAGES: Stage[] = [
       { type: 'event', event: { kind: 'turn_end', turnId: 't4', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry', retryAfterS: 600 } },
     ],
     ready: '.turn-end button[data-action="retry"]',
+  },
+  {
+    name: 'working',
+    messages: [
+      { type: 'state', state: { ...readyState, busy: true } },
+      { type: 'activity', turnId: 't5', activity: { kind: 'retry', reason: 'overloaded', status: 529, waitMs: 600_000, attempt: 2, attempts: 3 } },
+    ],
+    ready: '.working[data-kind="retry"]',
   },
 ];

@@ -91,6 +91,7 @@ describe('the CLI asks on the terminal with the real workspace server', () => {
     if (isToolResultTurn(body)) return { text: `Result: ${lastUserText(body)}` };
     const text = lastUserText(body);
     if (text.startsWith('run ')) return { toolUses: [{ name: 'workspace__run_code', input: { code: text.slice(4) } }] };
+    if (text.startsWith('sql ')) return { toolUses: [{ name: 'workspace__query_database', input: { sql: text.slice(4), database: 'script.db' } }] };
     const write = /write (\S+)/.exec(text);
     if (write) return { toolUses: [{ name: 'workspace__write_file', input: { path: write[1], content: '[core]\n' } }] };
     return { text: 'ok' };
@@ -119,6 +120,21 @@ describe('the CLI asks on the terminal with the real workspace server', () => {
     assert.match(r.stdout, /type "always run code"/);
     assert.equal(existsSync(join(ws, 'ran.txt')), false);
     assert.match(r.stdout, /denied this tool call/);
+  });
+
+  test('a SQL script runs without asking while it only reads, and is asked first when any statement writes', { timeout: 30_000 }, async () => {
+    const made = await cli(['--yes', 'sql CREATE TABLE t (a); INSERT INTO t VALUES (1)'], '');
+    assert.equal(made.code, 0, made.stderr);
+    const reads = await cli(['sql SELECT count(*) AS n FROM t; SELECT 2 AS two'], '');
+    assert.equal(reads.code, 0, reads.stderr);
+    assert.doesNotMatch(reads.stdout, /Allow\?/);
+    assert.match(reads.stdout, /"statements":2,"committed":true/);
+    const writes = await cli(['sql SELECT count(*) AS n FROM t; DELETE FROM t'], 'n\n');
+    assert.equal(writes.code, 0, writes.stderr);
+    assert.match(writes.stdout, /Allow\?/);
+    assert.match(writes.stdout, /denied this tool call/);
+    const still = await cli(['sql SELECT count(*) AS n FROM t; SELECT 1'], '');
+    assert.match(still.stdout, /"rows":\[\{"n":1\}\]/, 'the DELETE did not run');
   });
 
   test('a write to .git/config offers no "always"', { timeout: 30_000 }, async () => {

@@ -141,7 +141,7 @@ describe('the CLI with MCP servers from config files', () => {
     assert.equal(api.requests.length, before, 'no model call');
   });
 
-  test('http and sse servers from --mcp-config connect with their headers; one where nothing listens ends in its own clear error; the run goes on', async () => {
+  test('http and sse servers from --mcp-config connect with their headers; one where nothing listens ends in its own clear error; the run goes on, then fails naming it', async () => {
     const ws = dir('cli-http-');
     const keyed = await startHttpFake('--header=X-Api-Key:k1');
     const legacy = await startHttpFake('--legacy');
@@ -155,7 +155,9 @@ describe('the CLI with MCP servers from config files', () => {
       };
       writeFileSync(config, JSON.stringify({ mcpServers }));
       const r = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call remote__requests'], { ...env, CLI_TEST_KEY: 'k1' });
-      assert.equal(r.code, 0, r.stderr);
+      // The person named the server: a run without it has not done what was asked.
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /mcp-agent: server gone \(--mcp-config\) never came up: server gone: could not reach .*connection refused/);
       assert.match(r.stdout, new RegExp(`\\[server gone failed: server gone: could not reach http://127\\.0\\.0\\.1:${port}/mcp: connection refused`));
       assert.ok(offered().includes('remote__requests') && offered().includes('old__echo'), offered().join(' '));
       const turn = [...api.requests].reverse().find((q) => isToolResultTurn(q.body));

@@ -16,6 +16,7 @@ const EVERYTHING = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'se
 /** The model: calls the tool a message names, then says what came back; answers a server's sampling request itself. */
 function model(body: MessagesBody): Reply {
   if (systemText(body).includes('helpful test server')) return { text: 'SAMPLED-REPLY' };
+  // Tests that match these words run the CLI with --plain: rendered as Markdown, the JSON's \" would read as ".
   if (isToolResultTurn(body)) return { text: `tool said: ${JSON.stringify(body.messages.at(-1)?.content).slice(0, 3000)}` };
   const text = lastUserText(body);
   const call = /call (\S+)/.exec(text)?.[1];
@@ -86,7 +87,7 @@ describe('the CLI as an MCP client', () => {
     });
     // y (tool call), y (fill in), name, age (bad, then empty for the default), color by number, pets, ok (empty)
     const input = ['y', 'y', 'Ada', 'old', '', '2', '1,3', ''].join('\n');
-    const r = await runCli(['--workspace', ws, '--mcp-config', config, `call probe__elicit schema ${schema}`], env, `${input}\n`);
+    const r = await runCli(['--workspace', ws, '--plain', '--mcp-config', config, `call probe__elicit schema ${schema}`], env, `${input}\n`);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Server probe asks: Fill this in/);
     assert.match(r.stdout, /\(expected a number\)/);
@@ -95,11 +96,11 @@ describe('the CLI as an MCP client', () => {
 
   test('--yes accepts a form only when every required field has a default, and declines the rest', T, async () => {
     const withDefaults = JSON.stringify({ type: 'object', properties: { n: { type: 'number', default: 2 }, s: { type: 'string' } }, required: ['n'] });
-    const a = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, `call probe__elicit schema ${withDefaults}`], env);
+    const a = await runCli(['--workspace', ws, '--plain', '--yes', '--mcp-config', config, `call probe__elicit schema ${withDefaults}`], env);
     assert.match(a.stdout, /accepted with its defaults by --yes/);
     assert.match(a.stdout, /\\"action\\":\\"accept\\",\\"content\\":\{\\"n\\":2\}/);
     const without = JSON.stringify({ type: 'object', properties: { s: { type: 'string', title: 'Secret' } }, required: ['s'] });
-    const d = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, `call probe__elicit schema ${without}`], env);
+    const d = await runCli(['--workspace', ws, '--plain', '--yes', '--mcp-config', config, `call probe__elicit schema ${without}`], env);
     assert.match(d.stdout, /declined by --yes: Secret has no default/);
     assert.match(d.stdout, /\\"action\\":\\"decline\\"/);
   });
@@ -136,7 +137,8 @@ describe('the CLI as an MCP client', () => {
   });
 
   test('/prompt sends the prompt to the model; missing arguments are named; /clear starts a new chat', T, async () => {
-    const input = ['/prompt everything/args-prompt', '/prompt everything/args-prompt city=Paris', '/clear', 'exit'].join('\n');
+    // "y" answers the review: send the prompt as it is.
+    const input = ['/prompt everything/args-prompt', '/prompt everything/args-prompt city=Paris', 'y', '/clear', 'exit'].join('\n');
     const r = await runCli(['--workspace', ws, '--mcp-config', config], env, `${input}\n`);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /prompt everything\/args-prompt needs city=…/);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { ClientHandlers, SinkLevel } from '../../src/core/mcp/client/client-handlers';
 import { elicitationHandler, type ElicitationAsk } from '../../src/core/mcp/client/elicitation-handler';
 import { type McpHub } from '../../src/core/mcp/hub/hub';
+import type { SamplingHandler } from '../../src/core/mcp/client/client-handlers';
 import { SamplingBroker, type SamplingApproval, type SamplingBrokerOptions, type SamplingDecision } from '../../src/core/sampling/sampling-broker';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
@@ -152,14 +153,24 @@ describe('the client half of MCP through the hub', () => {
 
   test('a server flooding sampling requests gets at most 2 at a time; the rest are refused at once', T, async () => {
     const asked: SamplingApproval[] = [];
+    let refused = 0;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
+    // The two questions stay open until the other 48 requests were refused: what is asserted is what the
+    // broker does while two wait, whatever order the requests arrive in.
     const b = broker(async (): Promise<SamplingDecision> => {
-      if (asked.length >= 2) release();
       await gate;
       return 'once';
     }, asked);
-    await withHub([probe], { sampling: b.handler }, async (hub) => {
+    const handler: SamplingHandler = async (params, ctx) => {
+      try {
+        return await b.handler(params, ctx);
+      } catch (err) {
+        if (++refused === 48) release();
+        throw err;
+      }
+    };
+    await withHub([probe], { sampling: handler }, async (hub) => {
       const r = await hub.callTool('probe__flood_sampling', { count: 50 });
       const outcomes = JSON.parse(textOf(r)) as Array<{ ok: boolean; text: string }>;
       assert.equal(outcomes.filter((o) => o.ok).length, 2);

@@ -1,9 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, lastUserText } from '../fakes/anthropic-api';
+import { logsDir } from '../../src/core/chat/chat-home';
 import { startOrchestrator, textOf, type Orchestrator } from './orchestrator-harness';
 
 /** The claude-agent seed's `query` tool: in-memory sessions, history cap, expiry, the CLAUDE_* settings. */
@@ -17,10 +18,12 @@ interface QueryAnswer {
 describe('orchestrator query tool', () => {
   let api: FakeAnthropicApi;
   let workspace: string;
+  /** MCP_AGENT_HOME: the general log goes beneath it unless CLAUDE_LOG_DIR says otherwise. */
+  let home: string;
   const open: Orchestrator[] = [];
 
   const start = async (env: Record<string, string> = {}): Promise<Orchestrator> => {
-    const o = await startOrchestrator(workspace, { env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, ...env } });
+    const o = await startOrchestrator(workspace, { env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home, ...env } });
     open.push(o);
     return o;
   };
@@ -35,13 +38,16 @@ describe('orchestrator query tool', () => {
     api = new FakeAnthropicApi((body) => ({ text: `answer to: ${lastUserText(body)}` }));
     await api.start();
     workspace = mkdtempSync(join(tmpdir(), 'orch-query-'));
+    home = mkdtempSync(join(tmpdir(), 'orch-query-home-'));
   });
 
   after(async () => {
     await Promise.all(open.map((o) => o.close().catch(() => undefined)));
     await api?.stop();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   });
+  const logDir = (): string => mkdtempSync(join(home, 'logs-'));
 
   test('a query without a session id starts a session; with it, the conversation goes on', async () => {
     const o = await start({ CLAUDE_MODEL: 'claude-opus-5-5', CLAUDE_SYSTEM_PROMPT: 'You review code.', CLAUDE_TEMPERATURE: '0.2', CLAUDE_MAX_TOKENS: '1000' });
@@ -81,8 +87,9 @@ describe('orchestrator query tool', () => {
     assert.deepEqual(api.requests.at(-1)!.body.messages.map((m) => m.content), ['two', 'answer to: two', 'three']);
   });
 
-  test('a session idle past CLAUDE_SESSION_TIMEOUT is forgotten', async () => {
-    const o = await start({ CLAUDE_SESSION_TIMEOUT: '0.2' });
+  test('a session idle past CLAUDE_SESSION_TIMEOUT is forgotten, and the log says so', async () => {
+    const dir = logDir();
+    const o = await start({ CLAUDE_SESSION_TIMEOUT: '0.2', CLAUDE_LOG_DIR: dir });
     const { sessionId } = await query(o, { prompt: 'remember me' });
     // Idle time is what is under test: nothing to await but the clock.
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -90,6 +97,9 @@ describe('orchestrator query tool', () => {
     assert.notEqual(later.sessionId, sessionId);
     assert.match(later.text, /unknown or expired/);
     assert.equal(api.requests.at(-1)!.body.messages.length, 1);
+    const log = readFileSync(join(dir, 'general.log'), 'utf8');
+    assert.match(log, new RegExp(`\\[INFO\\] Cleaned up expired session: ${sessionId}`));
+    assert.match(log, /\[INFO\] Cleaned up 1 expired session/);
   });
 
   test('CLAUDE_ENABLE_CONVERSATIONS=false answers without sessions', async () => {
@@ -97,13 +107,44 @@ describe('orchestrator query tool', () => {
     const r = await query(o, { prompt: 'alone' });
     assert.equal(r.sessionId, undefined);
     assert.match(r.text, /Conversations are off/);
-    assert.match(o.stderr(), /query: session -: \d+ in, \d+ out/, 'logged to stderr by default');
   });
 
-  test('CLAUDE_DISABLE_LOGGING=true logs no query', async () => {
-    const o = await start({ CLAUDE_DISABLE_LOGGING: 'true' });
+  test('without CLAUDE_SYSTEM_PROMPT the seed\'s kind of default system prompt is sent', async () => {
+    const o = await start();
+    await query(o, { prompt: 'hello' });
+    assert.match(String(api.requests.at(-1)!.body.system), /^You are a helpful AI assistant\./);
+  });
+
+  test('tool calls and results go to general.log with timestamps, by default beside the sessions, private, never on stdout', async () => {
+    const o = await start();
+    const { sessionId } = await query(o, { prompt: 'log me' });
+    const file = join(logsDir(workspace, home), 'general.log');
+    const log = readFileSync(file, 'utf8');
+    assert.match(log, /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\] \[TOOL_CALL\] Tool: query \{"prompt":"log me"\}$/m);
+    assert.match(log, new RegExp(`\\[INFO\\] Created new session: ${sessionId}`));
+    assert.match(log, /\[INFO\] Query completed successfully \{"sessionId":"[0-9a-f]{32}","input_tokens":\d+,"output_tokens":\d+\}/);
+    assert.match(log, /\[TOOL_RESULT\] Tool: query \{"isError":false,"text":"answer to: log me/);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(statSync(logsDir(workspace, home)).mode & 0o777, 0o700);
+    assert.doesNotMatch(o.stderr(), /TOOL_CALL/, 'the log goes to its file alone');
+  });
+
+  // The timeout bounds a failure only: the log line is awaited as an event.
+  test('CLAUDE_LOG_TO_STDERR=true writes the log to stderr instead of a file', { timeout: 30_000 }, async () => {
+    const dir = logDir();
+    const o = await start({ CLAUDE_LOG_TO_STDERR: 'true', CLAUDE_LOG_DIR: dir });
+    await query(o, { prompt: 'to stderr' });
+    await o.untilStderr(/\[TOOL_RESULT\] Tool: query/);
+    assert.match(o.stderr(), /\[TOOL_CALL\] Tool: query \{"prompt":"to stderr"\}/);
+    assert.equal(existsSync(join(dir, 'general.log')), false);
+  });
+
+  test('CLAUDE_DISABLE_LOGGING=true logs nothing, anywhere', async () => {
+    const dir = logDir();
+    const o = await start({ CLAUDE_DISABLE_LOGGING: 'true', CLAUDE_LOG_DIR: dir, CLAUDE_LOG_TO_STDERR: 'true' });
     await query(o, { prompt: 'quiet' });
-    assert.doesNotMatch(o.stderr(), /query: session/);
+    assert.doesNotMatch(o.stderr(), /TOOL_CALL|Query completed/);
+    assert.equal(existsSync(join(dir, 'general.log')), false);
   });
 
   test('an API failure is an isError answer that says what happened', async () => {

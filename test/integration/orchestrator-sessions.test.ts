@@ -55,6 +55,8 @@ describe('orchestrator sessions', () => {
         : { text: 'Writing.', toolUses: [{ name: 'workspace__write_file', input: { path: 'out/hello.txt', content: 'hello from a sub-agent\n' } }] };
     const progress: string[] = [];
     const before = api.requests.length;
+    // Two tools and a short system prompt are under the API's smallest cacheable prefix; this one caches any.
+    api.cache.minTokens = 1;
     const r = await orch.call(
       'start_agent',
       { session_name: 'first', agent_name: 'writer', prompt: 'Write out/hello.txt' },
@@ -70,7 +72,11 @@ describe('orchestrator sessions', () => {
     const first = api.requests[before]!.body;
     assert.equal(first.model, 'claude-haiku-5-5', 'the alias in the definition picks the model');
     assert.deepEqual(first.tools?.map((t) => t.name).sort(), ['workspace__read_file', 'workspace__write_file'], 'only the tools the definition names, no orchestrator tool');
-    assert.match(lastUserText(first), /You write the files you are asked for\./, 'the definition opens the conversation');
+    assert.match(systemText(first), /You are the sub-agent "writer": Writes files\n\nYou write the files you are asked for\./, 'the definition is the system prompt');
+    assert.doesNotMatch(JSON.stringify(first.messages), /You write the files/, 'and not a message of the conversation');
+    const second = api.requests[before + 1]!;
+    assert.equal(systemText(second.body), systemText(first), 'the same system prompt on every call');
+    assert.ok((second.billed?.cache_read_input_tokens ?? 0) > 0, 'so the second call reads it from the prompt cache');
     assert.ok(progress.some((m) => /model call 1/.test(m)), progress.join('\n'));
     assert.ok(progress.some((m) => /calling workspace__write_file/.test(m)), progress.join('\n'));
 
@@ -138,12 +144,14 @@ describe('orchestrator sessions', () => {
     const listChanged = new Promise<void>((resolve) => orch.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
     const one = await orch.call('clean_sessions', { confirm: true, session_name: 'second' });
     assert.deepEqual((one.structuredContent as { deleted: string[] }).deleted, ['second']);
+    assert.equal(textOf(one), 'Deleted 1 session(s): second.');
     assert.equal(existsSync(sessionPath(home, workspace, 'second')), false);
     await listChanged;
     const missing = await orch.call('clean_sessions', { confirm: true, session_name: 'second' });
     assert.equal(missing.isError, true);
-    const all = await orch.call('clean_sessions', { confirm: true });
+    const all = await orch.call('clean_sessions', { confirm: true, response_format: 'json' });
     assert.deepEqual((all.structuredContent as { deleted: string[] }).deleted.sort(), ['first']);
+    assert.deepEqual(JSON.parse(textOf(all)), { deleted: ['first'], kept_running: [] }, 'response_format json answers JSON, as every other tool');
     assert.deepEqual(await sessions(orch), []);
     assert.equal((await orch.call('get_session', { session_name: 'first' })).isError, true);
   });

@@ -188,7 +188,7 @@ describe('the CLI: /prompt keeps roles, the model reads resources', () => {
 
   test('/prompt sends the prompt\'s messages with their roles, not one flattened message', T, async () => {
     const before = api.requests.length;
-    const r = await runCli(['--workspace', ws, '--mcp-config', config], env, '/prompt notes/review file=a.md\nexit\n');
+    const r = await runCli(['--workspace', ws, '--mcp-config', config], env, '/prompt notes/review file=a.md\ny\nexit\n');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\[prompt notes\/review: 6 messages: user, assistant, user, user, user, user\]/);
     const sent = api.requests.slice(before).find((q) => q.body.messages.some((m) => JSON.stringify(m.content).includes('ASSISTANT-TURN')));
@@ -199,7 +199,7 @@ describe('the CLI: /prompt keeps roles, the model reads resources', () => {
   });
 
   test('a one-shot turn reads a resource through read_mcp_resource without asking', T, async () => {
-    const r = await runCli(['--workspace', ws, '--mcp-config', config, 'read notes notes://readme'], env, '');
+    const r = await runCli(['--workspace', ws, '--plain', '--mcp-config', config, 'read notes notes://readme'], env, '');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\[tool\] mcp-agent__read_mcp_resource/);
     assert.match(r.stdout, /tool said: Resource notes:\/\/readme \(text\/markdown\):\n# Notes\nTHE-README-TEXT/);

@@ -109,9 +109,19 @@ describe('the demo database (the agent-mcp-v1 seed)', () => {
     };
     const read = await marked("SELECT count(*) AS n FROM books WHERE genre = 'Fantasy'");
     assert.deepEqual(rowsOf(read.text), [{ n: 1 }]);
+    const script = await marked('SELECT count(*) AS n FROM books; SELECT count(*) AS m FROM users');
+    assert.equal(script.wouldWrite, undefined, 'a script that only reads runs without asking');
+    assert.equal(script.isError, false, script.text);
     const before_ = rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0].n;
     assert.equal(read.wouldWrite, undefined);
-    for (const sql of ["INSERT INTO books (title, author) VALUES ('Sneaky', 'X')", 'DROP TABLE users', 'CREATE TABLE t (a)', 'PRAGMA user_version = 7']) {
+    for (const sql of [
+      "INSERT INTO books (title, author) VALUES ('Sneaky', 'X')",
+      'DROP TABLE users',
+      'CREATE TABLE t (a)',
+      'PRAGMA user_version = 7',
+      // A script: its reads first, its write last; SQLite refuses the write and the reads change nothing either.
+      "SELECT count(*) FROM books; CREATE TABLE t (a); INSERT INTO books (title, author) VALUES ('Sneaky', 'X')",
+    ]) {
       const r = await marked(sql);
       assert.equal(r.isError, true, sql);
       assert.equal(r.wouldWrite, true, sql);

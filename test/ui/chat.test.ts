@@ -85,7 +85,7 @@ describe('the chat in a real VS Code', () => {
     assert.ok(toolRequest, 'the tool result went back to the model');
     t.diagnostic(`screenshot: ${await vs.screenshot('mid-conversation')}`);
     // "Always allow" is remembered for this workspace, and the Tools view says so.
-    await vs.waitForTreeItem('Tools', /write_file\s*always allowed/);
+    await vs.waitForTreeItem('Tools', /write_file\s*(loaded · )?always allowed/);
   });
 
   test('"Ask Agent About File" from the explorer attaches the file and focuses the input', async (t) => {

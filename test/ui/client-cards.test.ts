@@ -83,9 +83,10 @@ describe('sampling and elicitation cards in the real chat', { timeout: 600_000 }
       }
 
       test('the model calls the server’s sampling tool; the card shows the request; Allow sends the model’s answer to the server', async (t) => {
-        const chat = await vs.openChat();
-        // Its sampling and elicitation tools exist only once it has seen the capabilities: wait for it to be ready.
+        // Its sampling and elicitation tools exist only once it has seen the capabilities: wait for it to be ready
+        // (in the trees' own side bar), then show the chat.
         await vs.waitForTreeItem('Tools', /everything\s*ready/, 90_000);
+        const chat = await vs.openChat();
         await askModel(chat, 'please sample');
         const card = chat.locator('.ask-card[data-kind="sampling"][data-state="pending"]');
         await card.waitFor({ timeout: 60_000 });
@@ -165,7 +166,7 @@ describe('sampling and elicitation cards in the real chat', { timeout: 600_000 }
           const card = chat.locator('.ask-card[data-kind="sampling"][data-state="pending"]');
           await card.waitFor({ state: 'visible', timeout: 60_000 });
           assert.equal(await vs.activityIcon().getAttribute('aria-selected'), 'true', 'the chat is on screen again');
-          await vs.page.locator('.part.sidebar .pane-header .title', { hasText: /^Chat$/i }).waitFor();
+          await vs.chatFrame().locator('#input').waitFor({ state: 'visible' });
           t.diagnostic(`screenshot: ${await vs.screenshot('revealed-for-question')}`);
           await card.locator('button[data-answer="once"]').click();
           await chat.getByText('The tool is done.').nth(5).waitFor({ timeout: 60_000 });

@@ -21,8 +21,9 @@ describe('reviewable edits in a real VS Code', () => {
   const acceptInEditor = () => rig.vs.page.locator('.editor-actions .action-label[aria-label^="Accept Change"]');
 
   test('an overwrite is flagged on the card and reviewed as a diff; Accept in the editor writes it', async (t) => {
-    const chat = await rig.vs.openChat();
+    // The trees have a side bar of their own: wait there, then show the chat.
     await rig.vs.waitForTreeItem('Tools', /workspace\s*ready/);
+    const chat = await rig.vs.openChat();
     await chat.locator('#input').fill('please write notes.md');
     await chat.locator('#input').press('Enter');
     const card = chat.locator('.approval[data-state="pending"]');

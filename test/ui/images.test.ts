@@ -25,8 +25,9 @@ describe('run_code images in a real VS Code', () => {
   const rig = chatRig('images', model, {});
 
   test('the plot is shown open at the width of the chat; a click opens it in an editor tab', async (t) => {
-    const chat = await rig.vs.openChat();
+    // The trees have a side bar of their own: wait there, then show the chat.
     await rig.vs.waitForTreeItem('Tools', /workspace\s*ready/);
+    const chat = await rig.vs.openChat();
     await chat.locator('#input').fill('plot something');
     await chat.locator('#input').press('Enter');
     await chat.locator('.approval[data-state="pending"] button[data-decision="once"]').click();

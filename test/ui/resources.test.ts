@@ -39,11 +39,6 @@ describe('MCP resources in the editor', () => {
   const pickRow = (text: string): ReturnType<Vscode['page']['locator']> => vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
   const editorText = (text: string): ReturnType<Vscode['page']['locator']> => vs.page.locator('.editor-instance .monaco-editor .view-lines', { hasText: text }).first();
 
-  async function collapseView(name: string): Promise<void> {
-    const header = vs.view(name).locator('.pane-header');
-    if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'true') await header.click();
-  }
-
   /** Opens the city template's picker and types "ja": the server's suggestion appears under what was typed. */
   async function completeCountry(): Promise<void> {
     await (await vs.waitForTreeItem('Resources', /city/)).click();
@@ -57,8 +52,9 @@ describe('MCP resources in the editor', () => {
 
   test('a resource opens read-only and shows the server\'s last update', async (t) => {
     await vs.openChat();
-    // The chat and the other views leave the Resources view little room, and a list draws only the rows it shows.
-    for (const view of ['Chat', 'Tools', 'Prompts', 'Sessions', 'Chats']) await collapseView(view);
+    // The other trees leave the Resources view little room, and a list draws only the rows it shows.
+    await vs.showServers();
+    for (const view of ['Tools', 'Prompts', 'Sessions', 'Chats']) await vs.collapseView(view);
     await (await vs.waitForTreeItem('Resources', /counter/, 60_000).catch(async (err: Error) => {
       t.diagnostic(`screenshot: ${await vs.screenshot('no-counter')}`);
       throw err;

@@ -83,8 +83,8 @@ describe('slash commands and resources in the chat', () => {
   test('"Add to Chat" on a resource in the Resources view attaches it; its text goes to the model as context', async (t) => {
     const { vs } = rig;
     // The lists draw only the rows on screen: fold the Tools view so the Resources view has room.
-    const tools = vs.view('Tools').locator('.pane-header');
-    if ((await tools.getAttribute('aria-expanded')) === 'true') await tools.click();
+    await vs.showServers();
+    await vs.collapseView('Tools');
     const pane = await vs.expandView('Resources');
     // Servers start unfolded; fold those above ours until its rows are drawn.
     const readme = pane.locator('.monaco-list-row', { hasText: 'Read me' }).first();

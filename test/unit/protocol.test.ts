@@ -70,6 +70,8 @@ describe('requests with answers (shared/requests.ts)', () => {
       completeSlash: () => {
         throw new Error('no hub');
       },
+      editMessage: () => ({ done: true }),
+      regenerate: () => ({ done: true }),
     };
     assert.deepEqual(await answer({ type: 'request', id: 1, method: 'completeMentions', params: { query: 'x' } }, handlers), { type: 'response', id: 1, result: [{ kind: 'file', label: 'x', ref: 'x' }] });
     assert.match((await answer({ type: 'request', id: 2, method: 'completeMentions', params: { query: 'x'.repeat(500) } }, handlers)).error ?? '', /invalid completeMentions params/);

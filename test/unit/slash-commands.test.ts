@@ -127,14 +127,42 @@ describe('slash commands (shared by the CLI and the chat)', () => {
     ]);
   });
 
-  test('/resource needs a ready server and exactly a server and a URI', async () => {
+  test('/resource needs a ready server and a URI; a URI alone finds its server', async () => {
     const r = recorder();
     await runSlash('/resource notes notes://readme', r);
     await runSlash('/resource down down://x', r);
     await runSlash('/resource nobody x://y', r);
     await runSlash('/resource notes', r);
-    assert.deepEqual(r.did, ['resource notes notes://readme']);
-    assert.deepEqual(r.said, ['server down is not ready (error)', 'there is no server nobody; /resources lists them', 'usage: /resource <server> <uri>']);
+    await runSlash('/resource a b c', r);
+    await runSlash('/resource notes://readme', r);
+    await runSlash('/resource notes://files/todo.md', r);
+    assert.deepEqual(r.did, ['resource notes notes://readme', 'resource notes notes://readme', 'resource notes notes://files/todo.md']);
+    assert.deepEqual(r.said, [
+      'server down is not ready (error)',
+      'there is no server nobody; /resources lists them',
+      'no ready server lists notes (or a template it fits); /resources lists them, or name the server: /resource <server> <uri>',
+      'usage: /resource [<server>] <uri>',
+    ]);
+  });
+
+  test("the seed's names /use-prompt and /read-resource do what /prompt and /resource do; a prompt's name alone finds its server", async () => {
+    const r = recorder();
+    await runSlash('/use-prompt notes/review file=a.md', r);
+    await runSlash('/use-prompt review file=b.md', r);
+    await runSlash('/prompt plain', r);
+    await runSlash('/use-prompt hidden', r);
+    await runSlash('/read-resource notes://pixel.png', r);
+    await runSlash('/read-resource notes notes://readme', r);
+    assert.deepEqual(r.did, [
+      'prompt notes/review {"file":"a.md"} missing=',
+      'prompt notes/review {"file":"b.md"} missing=',
+      'prompt notes/plain {} missing=',
+      'resource notes notes://pixel.png',
+      'resource notes notes://readme',
+    ]);
+    assert.deepEqual(r.said, ['no single ready server has a prompt hidden; /prompts lists them']);
+    await runSlash('/help', r);
+    assert.ok(r.said.includes('/use-prompt works as /prompt, /read-resource works as /resource (the names the research seed uses).'), r.said.join('\n'));
   });
 
   test('a failing front-end action is said, not thrown', async () => {

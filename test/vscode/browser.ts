@@ -17,7 +17,8 @@ export async function openBrowser(opts: { consoleLog: string; viewport?: { width
   const browser = await chromium.launch({ executablePath: requireChromium(), headless: true, args: CHROMIUM_ARGS });
   let page: Page;
   try {
-    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
+    // The clipboard as a person has it: Copy in the chat writes it, a test reads it back.
+    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page = await context.newPage();
   } catch (err) {
     await browser.close().catch(() => undefined);

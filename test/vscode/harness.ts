@@ -12,6 +12,8 @@ import { openBrowser, type BrowserPage } from './browser';
 
 export const EXTENSION_ID = 'mcp-agent.mcp-agent';
 export const CONTAINER_TITLE = 'MCP Agent';
+/** The activity-bar container of the tree views (Tools, Resources, Prompts, Sessions, Chats): the chat has its own. */
+export const SERVERS_TITLE = 'MCP Servers';
 
 export interface VscodeOptions {
   /** Names the screenshots and logs of this run. */
@@ -53,6 +55,18 @@ export class Vscode {
   /** The MCP Agent icon in the activity bar. */
   activityIcon(): Locator {
     return this.page.locator('.part.activitybar').getByRole('tab', { name: CONTAINER_TITLE });
+  }
+
+  /** The activity-bar icon of the tree views' container. */
+  serversIcon(): Locator {
+    return this.page.locator('.part.activitybar').getByRole('tab', { name: SERVERS_TITLE });
+  }
+
+  /** Shows the tree views' side bar (the chat's is then hidden), without toggling it closed. */
+  async showServers(): Promise<void> {
+    const icon = this.serversIcon();
+    if ((await icon.getAttribute('aria-selected')) !== 'true') await icon.click();
+    await this.page.locator('.part.sidebar .pane-header .title', { hasText: /^Tools$/i }).waitFor();
   }
 
   /** Waits for the workbench and the extension's activity-bar icon. */
@@ -113,7 +127,7 @@ export class Vscode {
     });
   }
 
-  /** The side-bar section (view pane) with this title, e.g. 'Tools'. */
+  /** The side-bar section (view pane) with this title, e.g. 'Tools' (on screen only while its container is shown). */
   view(viewName: string): Locator {
     const title = this.page.locator('.pane-header .title', { hasText: new RegExp(`^${escapeRegExp(viewName)}$`, 'i') });
     return this.page.locator('.part.sidebar .pane').filter({ has: title });
@@ -124,13 +138,20 @@ export class Vscode {
     return this.page.locator('.part.sidebar .pane-header .title').allInnerTexts();
   }
 
-  /** Expands a section if it is collapsed. */
+  /** Expands a section if it is collapsed, showing the tree views' side bar first if it is not. */
   async expandView(viewName: string): Promise<Locator> {
     const pane = this.view(viewName);
+    if ((await pane.count()) === 0) await this.showServers();
     const header = pane.locator('.pane-header');
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
     await pane.locator('.pane-body').waitFor();
     return pane;
+  }
+
+  /** Folds a section (of the side bar on screen) if it is open, to give the others room. */
+  async collapseView(viewName: string): Promise<void> {
+    const header = this.view(viewName).locator('.pane-header');
+    if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'true') await header.click();
   }
 
   /** The rows a tree view shows right now (expanding its section first). */

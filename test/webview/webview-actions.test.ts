@@ -2,7 +2,9 @@
 // (Retry / Set API Key / Continue, Jump to latest, cards waiting for approval, SQL tables, images).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { useChatPages } from '../fakes/webview-pages';
+import { pageOverflow } from '../fakes/webview-contrast';
 import { pendingApproval, PNG_1PX, readyState } from '../fakes/webview-conversation';
 
 const { openChat, openReady, scrollToTopByWheel, screenshotPath } = useChatPages();
@@ -54,6 +56,8 @@ describe('chat webview: following and actions', () => {
     await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: 'The person denied this tool call.' }], durationMs: 0 } });
     await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't2', blockId: 'z', text: `Understood, I will not write it.\n\n${para}\n\nFINAL LINE` } });
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry' } });
+    // A posted message is handled after post() returns: wait for the turn's end itself before checking the scroll.
+    await page.locator('.turn-end[data-status="error"]').waitFor();
     await page.waitForFunction(() => {
       const s = document.getElementById('scroller')!;
       return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
@@ -157,14 +161,32 @@ describe('chat webview: following and actions', () => {
     const status = page.locator('.tool-card[data-call-id="w"] .status');
     await page.waitForSelector('.tool-card[data-call-id="w"][data-status="waiting"]');
     assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'none');
-    const fits = await page.locator('.tool-card[data-call-id="w"] .tool-name').evaluate((name) => {
-      const tool = name.querySelector('.tool-tool')!;
-      return tool.getBoundingClientRect().right <= name.getBoundingClientRect().right + 0.5;
-    });
-    assert.equal(fits, true, 'query_database is shown whole; the server name is the one cut');
+    assert.deepEqual(await toolNameCut(page, 'w'), { tool: false, server: true }, 'query_database is shown whole; the server name is the one cut');
     await chat.post({ type: 'event', event: { kind: 'approval', callId: 'w', decision: 'once' } });
     await page.waitForSelector('.tool-card[data-call-id="w"][data-status="running"]');
     assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'spin');
+  });
+
+  test('at a 300 px side bar a finished card shows its tool name whole, and its server as far as it fits', async () => {
+    const chat = await openChat({ width: 300 });
+    await chat.post({ type: 'state', state: readyState });
+    const { page } = chat;
+    // The card the issue saw cut at both ends: "worksp… · list_directo… 19 ms".
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'l', server: 'workspace', tool: 'list_directory', input: { path: '.' } } });
+    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'l', isError: false, content: [{ type: 'text', text: 'a.txt' }], durationMs: 19 } });
+    await page.waitForSelector('.tool-card[data-call-id="l"][data-status="done"]');
+    assert.deepEqual(await toolNameCut(page, 'l'), { tool: false, server: false });
+    // A long progress message gives way before the tool's name.
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'p', server: 'research', tool: 'search_papers', input: {} } });
+    await chat.post({ type: 'progress', callId: 'p', progress: 1, total: 3, message: 'downloading the listing of every category of papers' });
+    await page.locator('.tool-card[data-call-id="p"] .duration', { hasText: 'downloading' }).waitFor();
+    assert.equal((await toolNameCut(page, 'p')).tool, false, 'search_papers stays whole beside a long progress message');
+    // A tool name longer than the whole header is the one case it is cut: with an ellipsis, inside the card.
+    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'x', server: 'github', tool: 'get_pull_request_review_comments_for_every_file', input: {} } });
+    await page.waitForSelector('.tool-card[data-call-id="x"]');
+    assert.deepEqual(await toolNameCut(page, 'x'), { tool: true, server: true });
+    assert.equal(await page.locator('.tool-card[data-call-id="x"] .tool-header').getAttribute('title'), 'github · get_pull_request_review_comments_for_every_file');
+    assert.deepEqual(await pageOverflow(page), []);
   });
 
   test('query_database rows render as a table (NULL marked, notes kept), JSON one click away', async () => {
@@ -270,3 +292,19 @@ describe('chat webview: following and actions', () => {
     assert.deepEqual(await chat.waitForPosted('openFile'), [{ type: 'openFile', path: 'src/app.py', line: 12 }]);
   });
 });
+
+/**
+ * Whether a card's tool name and server name are cut: their text wider than the box it is drawn in, by any
+ * fraction of a pixel (which is enough for an ellipsis), or the box past the header's end.
+ */
+function toolNameCut(page: Page, callId: string): Promise<{ tool: boolean; server: boolean }> {
+  return page.locator(`.tool-card[data-call-id="${callId}"] .tool-name`).evaluate((name) => {
+    const textWidth = (el: Element): number => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect().width;
+    };
+    const cut = (el: Element): boolean => textWidth(el) > el.getBoundingClientRect().width + 0.01 || el.getBoundingClientRect().right > name.getBoundingClientRect().right + 0.5;
+    return { tool: cut(name.querySelector('.tool-tool')!), server: cut(name.querySelector('.tool-server')!) };
+  });
+}

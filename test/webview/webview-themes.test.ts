@@ -10,6 +10,7 @@ import { useChatPages } from '../fakes/webview-pages';
 import { lowContrast, measureContrast, pageOverflow } from '../fakes/webview-contrast';
 import { STAGES } from '../fakes/webview-states';
 import { THEMES } from '../fakes/webview-themes';
+import { readyState } from '../fakes/webview-conversation';
 
 const { openChat, scrollToTopByWheel, screenshotPath } = useChatPages();
 
@@ -88,6 +89,15 @@ describe('chat webview in every theme kind', () => {
         await page.locator('.jump-latest').waitFor();
         await check(t, chat, 'jump-latest', problems);
         await shoot(chat, name('jump-latest'));
+
+        // A message opened for editing, with the host's reason it could not go back, and the answers' actions.
+        await chat.post({ type: 'state', state: { ...readyState, busy: false } });
+        await page.locator('.user-actions[data-for="u1"] .edit-message').click();
+        await page.locator('.msg.user.editing .edit-input').press('Enter');
+        await chat.answerRequest('editMessage', { done: false, why: 'The conversation before this message was summarised to fit the context window.' });
+        await page.locator('.edit-why', { hasText: 'summarised' }).waitFor();
+        await check(t, chat, 'editing', problems);
+        await shoot(chat, name('editing'));
 
         assert.deepEqual(await chat.cspViolations(), []);
         assert.deepEqual(problems, []);

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ApiError, type ModelClient } from './model-client';
 import { randomUUID } from 'node:crypto';
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent, TurnActivity } from '../../shared/protocol';
 import type { ImageMime } from '../../shared/image-types';
 import { describeApiError, errorAction } from './api-errors';
 import type { ApprovalStore } from '../tool-call/approval-policy';
@@ -22,6 +22,7 @@ import { costOf } from '../usage/prices';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
 import { unrunnableCalls } from './unrunnable-calls';
+import { blockActivity, watchAttempts } from './turn-activity';
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
@@ -153,7 +154,7 @@ export class Agent {
     const settings = this.options.settingNames ?? { maxTokens: 'the mcpAgent.maxTokens setting', maxIterations: 'the mcpAgent.maxIterations setting' };
     try {
       for (let iteration = 0; iteration < maxIterations; iteration++) {
-        await this.fitWindow(turnId, event, signal);
+        await this.fitWindow(turnId, emit, signal);
         const offered = this.offer.request(this.history);
         const reply = await this.streamReply(turnId, iteration, offered, emit, signal).catch(async (err: unknown) => {
           if (signal.aborted) throw err;
@@ -164,7 +165,7 @@ export class Agent {
           }
           // The estimate was short (a tokenizer counts differently): compact now and ask once more.
           if (!promptTooLong(err) || !this.options.contextWindow) throw err;
-          await this.fitWindow(turnId, event, signal, true);
+          await this.fitWindow(turnId, emit, signal, true);
           return this.streamReply(turnId, iteration, this.offer.request(this.history), emit, signal);
         });
         this.push({ role: 'assistant', content: reply.message.content as Anthropic.ContentBlockParam[] });
@@ -264,7 +265,7 @@ export class Agent {
    * window: the size is the last request's as the API counted it, plus an estimate of what was
    * added since (or all of it estimated, before the first request).
    */
-  private async fitWindow(turnId: string, event: (e: ChatEvent) => void, signal: AbortSignal, force = false): Promise<void> {
+  private async fitWindow(turnId: string, emit: (out: AgentOutput) => void, signal: AbortSignal, force = false): Promise<void> {
     const window = this.options.contextWindow;
     if (!window) return;
     const system = this.systemText();
@@ -272,13 +273,14 @@ export class Agent {
       ? this.lastPrompt.tokens + estimateTokens(this.history.slice(this.lastPrompt.messages))
       : estimateTokens(system) + estimateTokens(this.offer.plan().loaded.map((t) => t.tool)) + estimateTokens(this.history);
     if (!force && estimate <= window * COMPACT_AT) return;
+    emit({ type: 'activity', turnId, activity: { kind: 'compacting' } });
     const done = await compact(this.options.client, { model: this.options.model, system, window }, this.history, signal);
     if (!done) return;
     this.count(usageOf(done.usage));
     this.history.splice(0, this.history.length, ...done.messages);
     this.lastPrompt = undefined;
     this.options.onCompact?.(this.history);
-    event({ kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter });
+    emit({ type: 'event', event: { kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter } });
   }
 
   private systemText(): string {
@@ -296,9 +298,10 @@ export class Agent {
   ): Promise<StreamedReply> {
     const request = this.options.promptCaching === false ? withoutCaching(offered.tools, this.systemText(), offered.messages) : withCacheBreakpoints(offered.tools, this.systemText(), offered.messages, offered.cacheAt);
     const effort = this.options.effort ? { output_config: { effort: this.options.effort } } : {};
+    const activity = (a: TurnActivity): void => emit({ type: 'activity', turnId, activity: a });
     const stream = await this.options.client.messages.create(
       { model: this.options.model, max_tokens: this.maxTokens, stream: true, ...effort, ...request },
-      { signal },
+      { signal, middleware: [watchAttempts(this.options.client.maxRetries, signal, activity)] },
     );
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
     const partial = { turnId, texts: new Map<string, string>() };
@@ -307,6 +310,9 @@ export class Agent {
       const id = blockId(index);
       partial.texts.set(id, (partial.texts.get(id) ?? '') + text);
       emit({ type: 'delta', turnId, blockId: id, text });
+    }, (block) => {
+      const a = blockActivity(block, (name) => resolveTool(this.options.host, name)?.tool.name ?? name);
+      if (a) activity(a);
     });
     this.partial = undefined;
     const used = usageOf(reply.message.usage);

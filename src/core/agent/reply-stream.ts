@@ -24,6 +24,8 @@ const QUOTE_CHARS = 300;
 export async function readReply(
   events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
   onText: (index: number, text: string) => void,
+  /** A block starts: thinking or a tool call, which stream nothing the person sees until they end. */
+  onBlock?: (block: Anthropic.RawContentBlockStartEvent['content_block']) => void,
 ): Promise<StreamedReply> {
   let message: Anthropic.Message | undefined;
   const content: Block[] = [];
@@ -46,6 +48,7 @@ export async function readReply(
         break;
       case 'content_block_start':
         content[event.index] = { ...event.content_block } as Block;
+        onBlock?.(event.content_block);
         if (event.content_block.type === 'tool_use' || event.content_block.type === 'server_tool_use') json.set(event.index, '');
         break;
       case 'content_block_delta': {

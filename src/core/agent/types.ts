@@ -1,5 +1,5 @@
 import type { ProposedEdit } from '../tool-call/proposed-edit';
-import type { ApprovalDecision, ChatEvent } from '../../shared/protocol';
+import type { ApprovalDecision, ChatEvent, TurnActivity } from '../../shared/protocol';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ApprovalPrompt } from '../tool-call/approval-policy';
 import type { EgressQuestion } from '../egress/egress-guard';
@@ -22,7 +22,9 @@ export interface ToolHost {
 export type AgentOutput =
   | { type: 'event'; event: ChatEvent }
   | { type: 'delta'; turnId: string; blockId: string; text: string }
-  | { type: 'progress'; callId: string; progress: number; total?: number; message?: string };
+  | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }
+  /** What the turn waits for while nothing else shows it (a request, its retries, thinking, a call being written). */
+  | { type: 'activity'; turnId: string; activity: TurnActivity };
 
 export interface ApprovalRequest extends ApprovalPrompt {
   callId: string;

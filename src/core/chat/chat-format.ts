@@ -11,6 +11,11 @@ import type { ChatEvent } from '../../shared/protocol';
  *
  * A chat is migrated once, when it is first opened: its logs are rewritten capped and stamped, so a
  * load reads and validates, and never caps again.
+ *
+ * Within format 2, the person's messages carry their `span` in the conversation since messages can be edited
+ * and regenerated (message-spans.ts); an older chat's messages have none and simply offer neither. Going back
+ * rewrites both logs (replace()), and so does a load whose repair changed the conversation, so the spans
+ * always index what is stored.
  */
 export const CHAT_FORMAT = 2;
 

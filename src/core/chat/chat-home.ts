@@ -25,6 +25,11 @@ export function sessionsDir(workspace: string, home: string = agentHome()): stri
   return join(home, 'sessions', workspaceKey(workspace));
 }
 
+/** Where the orchestrator's general log of a workspace goes by default (CLAUDE_LOG_DIR overrides): beside its sessions, as private. */
+export function logsDir(workspace: string, home: string = agentHome()): string {
+  return join(home, 'logs', workspaceKey(workspace));
+}
+
 function workspaceKey(workspace: string | undefined): string {
   if (!workspace) return 'no-folder';
   let real = resolve(workspace);

@@ -17,7 +17,9 @@ import type { ApprovalDecision, ChatEvent, PastedImage, TurnUsage } from '../../
 import { titleFrom, writeMeta, type ChatMeta } from './chat-meta';
 import { CHAT_FORMAT, migrate } from './chat-format';
 import { promptConversation } from './prompt-messages';
+import { afterCompaction, afterRepair, repairChanged, rewindPoint, spanOf, type RewindMode } from './message-spans';
 import { promptCommand } from './slash-commands';
+import { ApprovalWaits } from './approval-waits';
 import { messageOf } from '../../common/error-message';
 import type { ToolSearchSetting } from '../tool-offer/tool-search-mode';
 
@@ -68,6 +70,8 @@ export interface ChatSessionEvents {
   busy: (busy: boolean) => void;
   /** The title, model or token totals changed (and were saved). */
   meta: (meta: ChatMeta) => void;
+  /** The chat went back to an earlier message (edit, regenerate): these are all its events now. */
+  rewound: (events: readonly ChatEvent[]) => void;
   [event: string]: (...args: never[]) => void;
 }
 
@@ -82,7 +86,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   private eventList: ChatEvent[] = [];
   private history: Anthropic.MessageParam[] = [];
   private running: AbortController | undefined;
-  private readonly pending = new Map<string, (d: ApprovalDecision) => void>();
+  private readonly approvals: ApprovalWaits;
   private meta: ChatMeta;
   private metaWrite: Promise<void> = Promise.resolve();
   /** What may leave the machine: the hosts the person named are read from this chat's own messages. */
@@ -92,6 +96,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     super();
     this.meta = deps.meta;
     this.egress = new EgressGuard({ personText: () => this.personText(), store: deps.approvals });
+    this.approvals = new ApprovalWaits({ record: (e) => this.record(e), ask: deps.ask, onShown: deps.onApprovalShown, onSettled: deps.onApprovalSettled });
   }
 
   /** What the person typed in this chat, oldest first (an MCP prompt counts as the command they typed). */
@@ -130,8 +135,14 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
         // Not a use of the chat: its place in the history stays.
         this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
       }
+      const repaired = repairHistory(messages);
+      if (repairChanged(messages, repaired)) {
+        // Stored as the model is sent it, so the messages' spans index what is on disk too (message-spans.ts).
+        events = afterRepair(events, messages);
+        await Promise.all([this.deps.store.events.replace(events), this.deps.store.messages.replace(repaired)]);
+      }
       this.eventList = events;
-      this.history = repairHistory(messages);
+      this.history = repaired;
       const lastEnd = events.map((e) => e.kind).lastIndexOf('turn_end');
       const open = events.slice(lastEnd + 1).find((e): e is Extract<ChatEvent, { turnId: string }> => 'turnId' in e);
       if (open) this.record({ kind: 'turn_end', turnId: open.turnId, status: 'stopped', error: 'Interrupted: the chat closed during this turn.' });
@@ -147,8 +158,8 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       return undefined;
     }
     // The chat shows a pasted image by name only: the picture itself goes to the model, not into the event log.
-    const shown = [...attachments, ...images.map((_, i) => `pasted image ${i + 1}`)];
-    this.record({ kind: 'user', id: randomUUID(), text, attachments: shown, at: Date.now() });
+    const shown = [...attachments, ...images.map((_, i) => `${PASTED_IMAGE} ${i + 1}`)];
+    this.record({ kind: 'user', id: randomUUID(), text, attachments: shown, at: Date.now(), ...(config ? { span: spanOf(this.history, 1) } : {}) });
     if (!this.meta.renamed && this.eventList.filter((e) => e.kind === 'user').length === 1) this.updateMeta({ title: titleFrom(text) });
     return config ? this.runTurn(config, { text, context, images }) : undefined;
   }
@@ -167,7 +178,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     const { server, name } = prompt;
     const { messages, shown } = promptConversation(prompt.result, `${server}/${name}`);
     const text = promptCommand(server, name, prompt.args ?? {});
-    this.record({ kind: 'user', id: randomUUID(), text, attachments: [], at: Date.now(), prompt: { server, name, messages: shown } });
+    this.record({ kind: 'user', id: randomUUID(), text, attachments: [], at: Date.now(), prompt: { server, name, messages: shown }, ...(config ? { span: spanOf(this.history, messages.length) } : {}) });
     if (!this.meta.renamed && this.eventList.filter((e) => e.kind === 'user').length === 1) this.updateMeta({ title: titleFrom(`${server}/${name}`) });
     return config ? this.runTurn(config, { messages }) : undefined;
   }
@@ -179,13 +190,50 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     return this.runTurn(config, { retry: true });
   }
 
+  /**
+   * What going back to the person's message `id` would drop (the turns' file checkpoints among it, for the
+   * front end to offer restoring), or why the chat cannot go back there.
+   */
+  async rewindPlan(id: string, mode: RewindMode): Promise<{ dropped: ChatEvent[] } | { why: string }> {
+    await this.load();
+    if (this.running) return { why: 'A turn is still running: stop it first.' };
+    const point = rewindPoint(this.eventList, this.history.length, id, mode);
+    return 'why' in point ? point : { dropped: point.dropped };
+  }
+
+  /**
+   * Takes the chat back to just before the person's message `id` (edit: the new text is then sent in its place)
+   * or to just after it (regenerate: its answer is asked for again). What came after goes, from the chat and
+   * from what the model is sent, on disk too; the token totals keep what it cost. Returns why not, if it cannot.
+   */
+  async rewind(id: string, mode: RewindMode): Promise<string | undefined> {
+    await this.load();
+    if (this.running) return 'A turn is still running: stop it first.';
+    const point = rewindPoint(this.eventList, this.history.length, id, mode);
+    if ('why' in point) return point.why;
+    this.eventList = this.eventList.slice(0, point.events);
+    this.history.splice(point.messages);
+    await Promise.all([this.deps.store.events.replace(this.eventList), this.deps.store.messages.replace(this.history)]);
+    this.updateMeta({});
+    this.emit('rewound', this.eventList);
+    return undefined;
+  }
+
+  /** The images the person pasted into their message `id`, as the model was sent them (an edit sends them again). */
+  pastedImages(id: string): PastedImage[] {
+    const e = this.eventList.find((x): x is Extract<ChatEvent, { kind: 'user' }> => x.kind === 'user' && x.id === id);
+    const message = e?.span ? this.history[e.span.to - 1] : undefined;
+    if (!message || typeof message.content === 'string') return [];
+    return message.content.flatMap((b) => (b.type === 'image' && b.source.type === 'base64' ? [{ mimeType: b.source.media_type, data: b.source.data }] : []));
+  }
+
   stop(): void {
     this.running?.abort();
   }
 
   /** The person's answer to an approval this chat is waiting for (unknown ids are ignored: the card may be stale). */
   answer(callId: string, decision: ApprovalDecision): void {
-    this.pending.get(callId)?.(decision);
+    this.approvals.answer(callId, decision);
   }
 
   /** A title the person chose; the first message no longer names the chat. */
@@ -247,7 +295,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
       approvals: this.deps.approvals,
       egress: this.egress,
-      askApproval: (request, signal) => this.askApproval(request, signal),
+      askApproval: (request, signal) => this.approvals.ask(request, signal),
       conversation: this.history,
       onMessage: (m) => void this.deps.store.messages.append(m),
       system: this.meta.system,
@@ -273,47 +321,22 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       return 'error';
     } finally {
       this.running = undefined;
-      for (const settle of this.pending.values()) settle('deny');
-      this.pending.clear();
+      this.approvals.endTurn();
       this.emit('busy', false);
       const failed = this.deps.store.events.lastError ?? this.deps.store.messages.lastError;
       if (failed) this.notice('warning', `This chat could not be saved: ${failed.message}`);
     }
   }
 
-  private askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    return new Promise<ApprovalDecision>((resolve) => {
-      const settle = (decision: ApprovalDecision): void => {
-        if (!this.pending.delete(request.callId)) return;
-        signal.removeEventListener('abort', onAbort);
-        this.deps.onApprovalSettled?.(request);
-        this.record({ kind: 'approval', callId: request.callId, decision });
-        resolve(decision);
-      };
-      const onAbort = (): void => settle('deny');
-      this.pending.set(request.callId, settle);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.record({
-        kind: 'approval_request',
-        callId: request.callId,
-        server: request.tool.server,
-        tool: request.tool.tool.name,
-        reason: request.reason,
-        preview: request.preview,
-        warnings: request.warnings,
-        notes: request.notes,
-        alwaysKind: request.alwaysKind,
-        ...(request.hosts ? { hosts: request.hosts } : {}),
-        ...(request.edit ? { review: true } : {}),
-      });
-      this.deps.onApprovalShown?.(request);
-      this.deps.ask?.(request, signal).then(settle, () => settle('deny'));
-    });
-  }
-
   private record(event: ChatEvent): void {
-    this.eventList.push(event);
-    void this.deps.store.events.append(event);
+    if (event.kind === 'compaction') {
+      // The conversation's start was replaced by a summary: the messages' spans move with it (message-spans.ts).
+      this.eventList = [...afterCompaction(this.eventList, event.replaced), event];
+      void this.deps.store.events.replace(this.eventList);
+    } else {
+      this.eventList.push(event);
+      void this.deps.store.events.append(event);
+    }
     if (event.kind === 'user' || event.kind === 'turn_end') this.updateMeta({});
     this.emit('event', event);
   }
@@ -346,6 +369,9 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       .then(() => this.emit('meta', this.meta));
   }
 }
+
+/** How a pasted image is named among a message's attachments (the picture itself goes to the model only). */
+export const PASTED_IMAGE = 'pasted image';
 
 /** The protocol's limit on the files listed as not covered; more are counted. */
 const MAX_NOT_COVERED = 1_000;

@@ -58,6 +58,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/help', usage: '/help', summary: 'this list', takesArgs: false },
 ];
 
+/** The research seed's names for two commands, accepted beside ours (not offered in the composer's list). */
+export const SLASH_ALIASES: Readonly<Record<string, string>> = { '/use-prompt': '/prompt', '/read-resource': '/resource' };
+
 export type SlashLine = { kind: 'text'; text: string } | { kind: 'command'; name: string; args: string[] };
 
 /** A line as typed: a command, or text for the model (`//x` is the text `/x`). */
@@ -65,8 +68,8 @@ export function parseSlash(text: string): SlashLine {
   const trimmed = text.trim();
   if (!trimmed.startsWith('/')) return { kind: 'text', text };
   if (trimmed.startsWith('//')) return { kind: 'text', text: trimmed.slice(1) };
-  const [name = '', ...args] = words(trimmed);
-  return { kind: 'command', name, args };
+  const [typed = '', ...args] = words(trimmed);
+  return { kind: 'command', name: SLASH_ALIASES[typed] ?? typed, args };
 }
 
 /**
@@ -112,7 +115,11 @@ export async function runSlash(text: string, actions: SlashActions): Promise<str
 }
 
 export function helpLines(): string[] {
-  return [...SLASH_COMMANDS.map((c) => `${c.usage.padEnd(34)} ${c.summary}`), 'A line starting with // is sent to the model with one / removed.'];
+  return [
+    ...SLASH_COMMANDS.map((c) => `${c.usage.padEnd(34)} ${c.summary}`),
+    `${Object.entries(SLASH_ALIASES).map(([alias, name]) => `${alias} works as ${name}`).join(', ')} (the names the research seed uses).`,
+    'A line starting with // is sent to the model with one / removed.',
+  ];
 }
 
 /** The summary line, then each ready server's tools with where they stand for the model (loaded, then turned off, then the rest). */
@@ -153,9 +160,14 @@ export function promptLines(hub: SlashHub): string[] {
 }
 
 async function resource(actions: SlashActions, args: string[]): Promise<undefined> {
-  const [server, uri] = args;
+  // A URI alone is looked up among the servers' resources and templates.
+  const [server, uri] = args.length === 1 ? [serverOfUri(actions.hub, args[0]!), args[0]] : args;
+  if (args.length === 1 && !server) {
+    actions.say([`no ready server lists ${args[0]} (or a template it fits); /resources lists them, or name the server: /resource <server> <uri>`]);
+    return undefined;
+  }
   if (!server || !uri || args.length > 2) {
-    actions.say(['usage: /resource <server> <uri>']);
+    actions.say(['usage: /resource [<server>] <uri>']);
     return undefined;
   }
   const status = actions.hub.status(server);
@@ -168,10 +180,12 @@ async function resource(actions: SlashActions, args: string[]): Promise<undefine
 }
 
 async function prompt(actions: SlashActions, args: string[]): Promise<undefined> {
-  const [ref, ...pairs] = args;
+  const [given, ...pairs] = args;
+  // A name alone is looked up among the servers' prompts (the seed's prompts have no server part).
+  const ref = given && !given.includes('/') ? serverOfPrompt(actions.hub, given) : given;
   const slash = ref?.indexOf('/') ?? -1;
   if (!ref || slash <= 0) {
-    actions.say(['usage: /prompt <server>/<name> [name=value ...]']);
+    actions.say([given ? `no single ready server has a prompt ${given}; /prompts lists them` : 'usage: /prompt [<server>/]<name> [name=value ...]']);
     return undefined;
   }
   const server = ref.slice(0, slash);
@@ -200,6 +214,21 @@ async function prompt(actions: SlashActions, args: string[]): Promise<undefined>
 export function promptCommand(server: string, name: string, args: Record<string, string>): string {
   const pairs = Object.entries(args).map(([k, v]) => (/[\s"]/.test(v) || v === '' ? `${k}="${v.replace(/"/g, "'")}"` : `${k}=${v}`));
   return [`/prompt ${server}/${name}`, ...pairs].join(' ');
+}
+
+/** `server/name` of the one ready server that has the prompt; undefined when none or several do. */
+function serverOfPrompt(hub: SlashHub, name: string): string | undefined {
+  const having = readyServers(hub).filter((s) => s.prompts.some((p) => p.name === name));
+  return having.length === 1 ? `${having[0]!.name}/${name}` : undefined;
+}
+
+/** The one ready server that lists the URI, or else has a template whose fixed start it begins with. */
+function serverOfUri(hub: SlashHub, uri: string): string | undefined {
+  const ready = readyServers(hub);
+  const listing = ready.filter((s) => s.resources.some((r) => r.uri === uri));
+  if (listing.length > 0) return listing.length === 1 ? listing[0]!.name : undefined;
+  const fitting = ready.filter((s) => s.resourceTemplates.some((t) => uri.startsWith(t.uriTemplate.split('{')[0]!)));
+  return fitting.length === 1 ? fitting[0]!.name : undefined;
 }
 
 export function readyServers(hub: SlashHub): ServerStatus[] {

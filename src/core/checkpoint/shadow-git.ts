@@ -6,6 +6,9 @@ import { dirname, join, resolve } from 'node:path';
 import { isInside } from '../../common/path-inside';
 import { BUILT_IN_EXCLUDED, DEFAULT_LIMITS, excludeOptions, excludePathspecs, notCovered, snapshotScope, type LeftOut, type NotCovered, type SnapshotLimits } from './snapshot-scope';
 
+/** A path planUndo cannot touch (it leads out of the workspace): never equal to a blob. */
+const OUTSIDE = '\0outside';
+
 /** A commit of the work tree, and the files it left out (snapshot-scope.ts). */
 export interface Snapshot {
   hash: string;
@@ -90,6 +93,44 @@ export class ShadowGit {
       else skip.push(rel);
     }
     return { restore, skip };
+  }
+
+  /**
+   * What undoing several turns would do, newest first (each put back as `restore` would, the files a later
+   * turn changed already back to how that turn found them): which files go back, and which are left as they
+   * are because they changed again since (by the person, or anyone but those turns).
+   */
+  async planUndo(turns: ReadonlyArray<{ before: string; after: string }>): Promise<{ restore: string[]; skip: string[] }> {
+    const now = new Map<string, string | undefined>();
+    const restore = new Set<string>();
+    const skip = new Set<string>();
+    for (const { before, after } of [...turns].reverse()) {
+      for (const rel of await this.changed(before, after)) {
+        if (!now.has(rel)) {
+          const abs = await this.insidePath(rel);
+          now.set(rel, abs ? await this.currentBlob(abs) : OUTSIDE);
+        }
+        if (now.get(rel) === OUTSIDE || now.get(rel) !== (await this.blobAt(after, rel))) {
+          skip.add(rel);
+          continue;
+        }
+        now.set(rel, await this.blobAt(before, rel));
+        restore.add(rel);
+      }
+    }
+    return { restore: [...restore], skip: [...skip].filter((p) => !restore.has(p)) };
+  }
+
+  /** Undoes several turns, newest first, as planUndo says. */
+  async undo(turns: ReadonlyArray<{ before: string; after: string }>): Promise<{ restored: string[]; skipped: string[] }> {
+    const restored = new Set<string>();
+    const skipped = new Set<string>();
+    for (const { before, after } of [...turns].reverse()) {
+      const done = await this.restore(before, after);
+      for (const p of done.restored) restored.add(p);
+      for (const p of done.skipped) skipped.add(p);
+    }
+    return { restored: [...restored], skipped: [...skipped].filter((p) => !restored.has(p)) };
   }
 
   private init(): Promise<void> {

@@ -28,6 +28,12 @@ export function bundledServerConfigs(distDir: string, workspace: string, source:
     }));
 }
 
+/**
+ * The person's own MCP config files (Claude's format, separated like PATH) whose servers the orchestrator's
+ * sub-agents may name: set where the person starts it, or handed on by the CLI from its --mcp-config files.
+ */
+export const PERSON_SERVERS_ENV = 'MCP_AGENT_ORCHESTRATOR_MCP_CONFIG';
+
 /** Settings every bundled server may read: locale, temp folder and the project's own non-secret knobs. */
 const FOR_EVERY_SERVER = /^(MCP_AGENT_(?!HTTP_TOKEN$)[A-Z0-9_]+|LANG|LC_[A-Z]+|TMPDIR)$/;
 

@@ -1,0 +1,107 @@
+// The CLI's servers around a run: a server that never answers initialize does not hold the first
+// turn, a run without a server the person named with --mcp-config fails saying why, a renamed duplicate
+// is said, and SIGTERM stops every server before the CLI is gone.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeAnthropicApi } from '../fakes/anthropic-api';
+import { CHATS_HOME, CLI, runCli } from './helpers/cli-process';
+import { fake } from './mcp-support';
+
+/** The live processes whose command line mentions `marker`, with their state letter (Z: a zombie, as good as gone). */
+function processesWith(marker: string): Array<{ pid: number; state: string }> {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((d) => {
+      try {
+        if (!readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker)) return [];
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return [{ pid: Number(d), state: stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) }];
+      } catch {
+        return [];
+      }
+    })
+    .filter((p) => p.state !== 'Z');
+}
+
+describe('the CLI and servers that are slow, missing or left behind', () => {
+  const api = new FakeAnthropicApi(() => ({ text: 'answered' }));
+  let env: Record<string, string>;
+  const dirs: string[] = [];
+  const dir = (prefix: string): string => {
+    const d = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
+  /** A --mcp-config file holding `servers`, each a fake of test/fakes run by node with `args`. */
+  const config = (servers: Record<string, { fake: string; args?: string[] }>): string => {
+    const file = join(dir('cli-ready-cfg-'), 'servers.json');
+    const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, { command: process.execPath, args: [fake(s.fake), ...(s.args ?? [])] }]));
+    writeFileSync(file, JSON.stringify({ mcpServers }));
+    return file;
+  };
+
+  before(async () => {
+    env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: await api.start() };
+  });
+  after(async () => {
+    await api.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  test('a server that never answers initialize does not hold the first turn; the run fails naming it', { timeout: 60_000 }, async () => {
+    const ws = dir('cli-ready-ws-');
+    const before_ = api.requests.length;
+    const r = await runCli(['--workspace', ws, '--mcp-config', config({ stuck: { fake: 'mcp-no-init' } }), 'hello'], env);
+    // Said before the turn: the turn began while the server was still starting, not after its initialize timeout.
+    assert.match(r.stdout, /\[server stuck is still starting; its tools join once it is up\]\nanswered/);
+    assert.equal(api.requests.length, before_ + 1, 'the turn ran');
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /mcp-agent: server stuck \(--mcp-config\) never came up: it was still starting/);
+  });
+
+  test('a run whose named server failed exits non-zero with the reason; a working one exits 0', { timeout: 60_000 }, async () => {
+    const ws = dir('cli-ready-ws-');
+    const failed = await runCli(['--workspace', ws, '--mcp-config', config({ broken: { fake: 'mcp-echo', args: ['--exit-at-start=3'] } }), 'hello'], env);
+    assert.equal(failed.code, 1, failed.stderr);
+    assert.match(failed.stderr, /mcp-agent: server broken \(--mcp-config\) never came up: .*boom/);
+    const fine = await runCli(['--workspace', ws, '--mcp-config', config({ fine: { fake: 'mcp-echo' } }), 'hello'], env);
+    assert.equal(fine.code, 0, fine.stderr);
+    assert.doesNotMatch(fine.stderr, /never came up/);
+  });
+
+  test('a duplicate server name that was renamed is said', { timeout: 60_000 }, async () => {
+    const ws = dir('cli-ready-ws-');
+    const second = config({ echo: { fake: 'mcp-echo' } });
+    const r = await runCli(['--workspace', ws, '--mcp-config', config({ echo: { fake: 'mcp-echo' } }), '--mcp-config', second, '--mcp-config', config({ 'my server': { fake: 'mcp-echo' } }), 'hello'], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stderr.includes(`mcp-agent: server "echo" in ${second} runs as "echo-2" ("echo" is taken by a bundled server or one defined before it); its tools are echo-2__<tool>`), r.stderr);
+    assert.match(r.stderr, /server "my server" in .* runs as "my_server" \(tool names allow only letters, digits, "_" and "-"\)/);
+  });
+
+  test('SIGTERM stops every server before the CLI exits, as Ctrl+C does', { timeout: 60_000 }, async () => {
+    const ws = dir('cli-ready-ws-');
+    const marker = `sigterm-${Date.now()}`;
+    // mcp-no-init ignores stdin EOF and SIGTERM: only being killed by its host ends it.
+    const child = spawn(process.execPath, [CLI, '--workspace', ws, '--mcp-config', config({ stuck: { fake: 'mcp-no-init', args: [marker] } })], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, MCP_AGENT_HOME: CHATS_HOME, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    const prompted = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('You: ')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+    await prompted;
+    assert.equal(processesWith(marker).length, 1, 'the server runs while the REPL waits');
+    child.kill('SIGTERM');
+    assert.equal(await exited, 143);
+    assert.deepEqual(processesWith(marker), [], 'no server is left running');
+  });
+});
