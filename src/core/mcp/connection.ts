@@ -1,5 +1,8 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   SdkHttpError,
   type CallToolResult,
@@ -18,7 +21,8 @@ import {
 import type { Carrier, TransportKind } from './transport/carrier';
 import type { ServerLogSink } from './client/client-handlers';
 import type { ConnectionEvents, ConnectionOptions } from './connection-types';
-import { eraKey, priorOf, type ProtocolEra } from './era/era-memory';
+import { eraKey, MODERN_PROTOCOL_VERSION, priorOf, type ProtocolEra } from './era/era-memory';
+import { clientCapabilities } from './client/client-handlers';
 import { ListenStreams } from './era/listen-streams';
 import { McpRequestError, McpStartError, ServerExited, describeExit } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
@@ -231,13 +235,14 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       closeGraceMs: this.options.closeGraceMs,
       reconnection: this.options.reconnection,
       oauth: this.options.oauth,
+      probeMeta: prior?.kind === 'legacy' ? undefined : this.probeMeta(),
     });
     this.carrier = carrier;
     carrier.onend = (end) => this.onEnd(end);
     const sink = this.sink;
     if (sink) carrier.onstderrline = (line) => sink.log('info', `[stderr] ${line}`);
     const client = makeSessionClient({
-      clientInfo: this.options.clientInfo ?? { name: 'mcp-agent', version: '0.1.0' },
+      clientInfo: this.clientInfo,
       handlers: this.options.handlers ?? {},
       server: this.name,
       sink,
@@ -387,6 +392,19 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   /** The per-request `_meta` keys of the 2026-07-28 era: the level the server may log at within the request. */
+  /** The 2026-07-28 envelope of a request sent before the session (the HTTP sign-in probe): what the SDK puts on its own. */
+  private probeMeta(): Record<string, unknown> {
+    return {
+      [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
+      [CLIENT_CAPABILITIES_META_KEY]: clientCapabilities(this.options.handlers ?? {}),
+      [CLIENT_INFO_META_KEY]: this.clientInfo,
+    };
+  }
+
+  private get clientInfo(): { name: string; version: string } {
+    return this.options.clientInfo ?? { name: 'mcp-agent', version: '0.1.0' };
+  }
+
   private envelopeMeta(): Record<string, unknown> | undefined {
     if (this.era !== 'modern' || !this.logLevel || !this.supports('logging')) return undefined;
     return { [LOG_LEVEL_META_KEY]: this.logLevel };

@@ -43,6 +43,9 @@ export function eraKey(config: ServerConfig): string {
   return createHash('sha256').update(JSON.stringify(launch)).digest('hex').slice(0, 32);
 }
 
+/** The first revision of the stateless era (the SDK keeps its own constant to itself). */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
 /** The SDK's cached-verdict form of what was remembered, or undefined when the server must be asked. */
 export function priorOf(verdict: EraVerdict | undefined, now = Date.now()): PriorDiscovery | undefined {
   if (!verdict) return undefined;

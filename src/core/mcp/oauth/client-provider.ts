@@ -119,6 +119,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
   async saveTokens(tokens: StoredOAuthTokens, ctx?: IssuerContext): Promise<void> {
     this.steppingUp = false;
     await this.saveFor(ctx, { tokens });
+    // The flow that needed what was discovered (its callback leg checks the code came from that issuer) is over.
+    // The next authorization (a 401 later on) discovers afresh: the resource may now name another authorization
+    // server, which must then be registered with (SEP-2352; conformance auth/authorization-server-migration).
+    this.discovery = undefined;
     if (!this.pending) this.loopback.close();
   }
 

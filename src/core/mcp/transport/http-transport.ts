@@ -29,6 +29,8 @@ export interface HttpTransportParams {
   streamEndGraceMs?: number;
   /** OAuth for a server that answers 401 (oauth/client-provider.ts); without it a 401 is a failure. */
   auth?: HostOAuthProvider;
+  /** Sends the sign-in probe as a 2026-07-28 request with this `_meta` (authorize-first.ts); unset: the 2025-11-25 form. */
+  probeMeta?: Record<string, unknown>;
 }
 
 /**
@@ -91,7 +93,7 @@ export class HttpEndpointTransport implements Transport {
     }
     if (!this.params.auth || !(inner instanceof StreamableHTTPClientTransport)) return;
     try {
-      await authorizeFirst(this.params.url, this.params.headers, this.params.auth, discoveryFetch(this.params.url, undefined, fetch));
+      await authorizeFirst(this.params.url, this.params.headers, this.params.auth, discoveryFetch(this.params.url, undefined, fetch), this.params.probeMeta);
     } catch (err) {
       throw describeHttpFailure(err, 'signing in to', this.shown, this.params.url);
     }
