@@ -1,6 +1,6 @@
 // npm run bench: measures our bundles, servers and host client side by side with their baselines in
 // one run, prints one table per section and writes .test-artifacts/bench.json. Never asserts times.
-// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview] [logs] [checkpoint] [tools]   (no names: all sections)
+// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview] [logs] [checkpoint] [tools] [eras]   (no names: all sections)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import { benchWebview } from './sections/webview.mjs';
 import { benchLogFlood } from './sections/log-flood.mjs';
 import { benchCheckpoint } from './sections/checkpoint.mjs';
 import { benchTools } from './sections/tools.mjs';
+import { benchEras } from './sections/eras.mjs';
 
 const wanted = process.argv.slice(2);
 const on = (name) => wanted.length === 0 || wanted.includes(name);
@@ -81,6 +82,7 @@ const sections = [
   ['logs', () => benchLogFlood({ host })],
   ['checkpoint', () => benchCheckpoint({ temp })],
   ['tools', () => benchTools()],
+  ['eras', () => benchEras({ host, workspace: temp('eras') })],
 ];
 
 const report = { machine, sections: {} };
