@@ -8,6 +8,8 @@
  *                     (default: stdio, serveStdio)
  *   --port=N          with --http (default 0: a free port)
  *   --name=X          its serverInfo name
+ *   --ttl=N           lists may be kept N ms (the 2026-07-28 `ttlMs` of tools/list; default the SDK's 0, "ask every time")
+ *   --quiet-lists     declares no list_changed: a client learns of a new tool only by listing again when the ttl is up
  *   --record=FILE     appends `spawn` when it starts and the method of each message it reads (stdio), or
  *                     `<HTTP method> <Mcp-Method header>` of each request (HTTP)
  * Tools: echo; era (which era served the call); ask (a form question as `input_required`, or a 2025
@@ -42,6 +44,8 @@ const flag = (name: string): string | undefined => {
 const modernOnly = flag('modern-only') !== undefined;
 const overHttp = flag('http') !== undefined;
 const name = flag('name') || (modernOnly ? 'modern-only' : 'dual-era');
+const ttl = flag('ttl');
+const quietLists = flag('quiet-lists') !== undefined;
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -53,7 +57,11 @@ let notifyUpdated: (uri: string) => void = () => undefined;
 function build({ era }: McpRequestContext): McpServer {
   const server = new McpServer(
     { name, version: '2.0.0' },
-    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {} }, instructions: `${name} serves ${era}` },
+    {
+      capabilities: { tools: { listChanged: !quietLists }, resources: { subscribe: true, listChanged: !quietLists }, prompts: {}, logging: {} },
+      instructions: `${name} serves ${era}`,
+      ...(ttl === undefined ? {} : { cacheHints: { 'tools/list': { ttlMs: Number(ttl) } } }),
+    },
   );
   server.registerTool('echo', { description: 'Echoes its text', inputSchema: z.object({ text: z.string() }) }, ({ text: t }) => text(t));
   server.registerTool('era', { description: 'Which era served this call' }, () => text(era));

@@ -30,6 +30,11 @@ export class ServerLists {
   private readonly failed = new Set<ListKind>();
   /** When each list may no longer be kept, as the server said (`ttlMs`, 2026-07-28); absent: until it says it changed. */
   private readonly expires = new Map<ListKind, number>();
+  /**
+   * Kinds being listed again only for their age: an unchanged answer then says nothing, or a listener that asks for
+   * the lists on each change would have a server whose lists keep 0 ms listed over and over.
+   */
+  private readonly revalidating = new Set<ListKind>();
 
   constructor(private readonly session: ListSession) {}
 
@@ -43,6 +48,7 @@ export class ServerLists {
    */
   refreshStale(now = Date.now()): Promise<void> {
     const stale = [...this.expires].filter(([kind, at]) => at <= now && !this.session.watched?.(kind)).map(([kind]) => kind);
+    for (const kind of stale) this.revalidating.add(kind);
     return Promise.all(stale.map((k) => this.refresh(k))).then(() => undefined);
   }
 
@@ -75,6 +81,8 @@ export class ServerLists {
     const caps = client?.getServerCapabilities();
     if (!client || !caps || this.session.closing()) return;
     const opts: RequestOptions = { timeout: this.session.timeoutMs };
+    const forAge = this.revalidating.delete(kind);
+    const before = forAge ? this.signature(kind) : undefined;
     this.failed.delete(kind);
     const guarded = async <T>(what: string, fetch: () => Promise<Listed<T>>): Promise<T[] | undefined> => {
       try {
@@ -104,6 +112,11 @@ export class ServerLists {
     } else {
       return;
     }
+    if (before !== undefined && before === this.signature(kind)) return;
     this.session.changed();
+  }
+
+  private signature(kind: ListKind): string {
+    return JSON.stringify(kind === 'tools' ? this.tools : kind === 'resources' ? [this.resources, this.resourceTemplates] : this.prompts);
   }
 }

@@ -92,8 +92,18 @@ export class McpHub extends TypedEmitter<HubEvents> {
    * their server does not take tasks (every call would fail). `statuses()` still lists them all.
    */
   tools(): HubTool[] {
+    this.revalidateLists();
     this.indexTools();
     return this.modelTools;
+  }
+
+  /**
+   * A list a server said may be kept only so long (`ttlMs`, 2026-07-28) is listed again once it is asked for past
+   * that time; what is held serves meanwhile, and the fresh list follows with a 'change' (the next request has it).
+   * Lists a server tells the changes of (list_changed, a listen stream) are never listed again for their age.
+   */
+  private revalidateLists(): void {
+    for (const e of this.entries.values()) if (e.conn?.state === 'ready') void e.conn.revalidate().catch(() => undefined);
   }
 
   /** One of `tools()` by its qualified name: never an app-only tool, whatever the model asks for. */
