@@ -184,7 +184,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     }
     const eras = this.options.eras;
     const key = eraKey(this.config);
-    const prior = priorOf(eras?.recall(key));
+    const prior = this.config.transport === 'stdio' && this.config.era === 'legacy' ? ({ kind: 'legacy' } as const) : priorOf(eras?.recall(key));
     try {
       if (prior && !(await this.openAsRemembered(prior))) {
         // Remembered wrongly (the server changed era since): forgotten, and asked afresh.

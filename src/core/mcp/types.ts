@@ -21,6 +21,12 @@ export interface StdioServerConfig {
   env?: Record<string, string>;
   cwd?: string;
   source?: ServerSource;
+  /**
+   * The era the host speaks with this server whatever it offers (no probe). The bundled servers serve both eras
+   * to any client, but the host keeps them in 2025-11-25: their 2026-07-28 side (servers/lib/modern-bridge.ts)
+   * does not carry questions to the person in the middle of a call, logs or resource updates yet.
+   */
+  era?: 'legacy';
 }
 
 /** A server reached over streamable HTTP (`http`) or the older HTTP+SSE transport (`sse`). */
