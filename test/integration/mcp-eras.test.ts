@@ -114,6 +114,18 @@ describe('both protocol eras', () => {
     assert.deepEqual(recorded(second).slice(0, 3), ['spawn', 'initialize', 'notifications/initialized']);
   });
 
+  test("a server whose config keeps it in 2025-11-25 (the bundled ones) is never asked, though it speaks 2026-07-28", T, async () => {
+    const record = recordFile();
+    const eras = new MemoryEras();
+    const config: ServerConfig = { ...fakeConfig('dual', 'mcp-modern', `--record=${record}`), era: 'legacy' } as ServerConfig;
+    await connected(config, { eras }, async (conn) => {
+      assert.equal(conn.era, 'legacy');
+      assert.equal(textOf(await conn.callTool('era', {})), 'legacy');
+    });
+    assert.deepEqual(recorded(record).slice(0, 3), ['spawn', 'initialize', 'notifications/initialized']);
+    assert.equal(eras.recall(eraKey(config)), undefined, 'nothing to remember: it was never asked');
+  });
+
   test('a known 2026-07-28 server is connected with no probe and one process', T, async () => {
     const eras = new MemoryEras();
     const first = recordFile();
