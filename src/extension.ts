@@ -58,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const secrets = new Secrets(context.secrets);
   // Made before the hub, which declares sampling and elicitation because these handlers exist.
   const asks = new ClientAsks({ log, openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))) });
-  manager = new ServerManager({ extensionPath: context.extensionPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log, asks });
+  manager = new ServerManager({ extensionPath: context.extensionPath, storageDir: context.globalStorageUri.fsPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log, asks });
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));

@@ -299,6 +299,12 @@ export class Composer {
     this.focus();
   }
 
+  /** Text the host offers for review (an MCP prompt): after the draft, so nothing typed is lost. */
+  add(text: string): void {
+    const draft = this.input.value.trimEnd();
+    this.fill(draft ? `${draft}\n\n${text}` : text);
+  }
+
   focus(): void {
     this.input.focus();
     const end = this.input.value.length;

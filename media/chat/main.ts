@@ -165,6 +165,7 @@ function handle(msg: HostMessage): void {
     case 'attach': return composer.attach(msg.path, msg.label);
     case 'response': return requests.settle(msg);
     case 'focus': return composer.focus();
+    case 'fill': return composer.add(msg.text);
     case 'ask': return asks.show(msg.ask);
     case 'askSettled': return asks.settle(msg.askId, msg.outcome);
   }

@@ -4,7 +4,7 @@ import type { AgentCatalog } from './agent-definitions';
 import { lazyClient } from './anthropic-client';
 import { configFromEnv, KEY_HINT, type OrchestratorConfig } from './config';
 import { GeneralLog } from './general-log';
-import { loadPersonServers, type PersonServers } from './person-servers';
+import { loadPersonServers, personServersStamp, type PersonServers } from './person-servers';
 import { ServerConsent } from './server-consent';
 import { moveWorkspaceSessions } from './legacy-sessions';
 import { QuerySessions } from './query-sessions';
@@ -67,12 +67,18 @@ export function createOrchestratorCore(
   const changed = (name: string, listChanged = false): void => {
     for (const l of listeners) l(name, listChanged);
   };
-  let person: Promise<PersonServers> | undefined;
-  const personServers = (): Promise<PersonServers> =>
-    (person ??= loadPersonServers(workspace).then((p) => {
-      for (const problem of p.problems) log(`orchestrator: ${problem}`);
-      return p;
-    }));
+  let person: { stamp: string; loaded: Promise<PersonServers> } | undefined;
+  const personServers = async (): Promise<PersonServers> => {
+    const stamp = await personServersStamp();
+    if (person?.stamp !== stamp) {
+      const loaded = loadPersonServers(workspace).then((p) => {
+        for (const problem of p.problems) log(`orchestrator: ${problem}`);
+        return p;
+      });
+      person = { stamp, loaded };
+    }
+    return person.loaded;
+  };
   const agents = async (): Promise<AgentCatalog> =>
     (await import('./agent-definitions')).loadAgents({ workspace, personServers: [...(await personServers()).configs.keys()], env: withoutAnthropic(process.env) });
   const consent = new ServerConsent(config.trustWorkspaceServers, config.approve);

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, resolve } from 'node:path';
 import { formatDiagnostic } from '../../src/core/mcp/config/diagnostic';
@@ -20,7 +21,7 @@ export interface PersonServers {
  * before an agent that names one runs.
  */
 export async function loadPersonServers(workspace: string, env: NodeJS.ProcessEnv = process.env): Promise<PersonServers> {
-  const files = (env[PERSON_SERVERS_ENV] ?? '').split(delimiter).map((f) => f.trim()).filter(Boolean);
+  const files = personServerFiles(env);
   if (files.length === 0) return { configs: new Map(), problems: [] };
   const loaded = loadConfigFiles(
     files.map((f) => ({ file: resolve(f), format: 'claude' as const, origin: 'user' as const })),
@@ -30,4 +31,23 @@ export async function loadPersonServers(workspace: string, env: NodeJS.ProcessEn
   // Claude's format has no inputs, so nothing is asked here.
   const { servers } = await resolveServers(loaded.flatMap((f) => f.definitions), async () => undefined);
   return { configs: new Map(servers.map((s) => [s.config.name, s.config])), problems };
+}
+
+function personServerFiles(env: NodeJS.ProcessEnv): string[] {
+  return (env[PERSON_SERVERS_ENV] ?? '').split(delimiter).map((f) => f.trim()).filter(Boolean);
+}
+
+/**
+ * Changes when one of the files does: the extension rewrites its file when the person edits
+ * mcpAgent.servers, and the orchestrator reads it again rather than being restarted (which would end
+ * its running sessions).
+ */
+export async function personServersStamp(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const stamps = await Promise.all(
+    personServerFiles(env).map(async (f) => {
+      const s = await stat(f).catch(() => undefined);
+      return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : 'missing';
+    }),
+  );
+  return stamps.join('|');
 }

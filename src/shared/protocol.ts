@@ -301,6 +301,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('attach'), path: z.string(), label: z.string() }),
   z.object({ type: z.literal('focus') }),
+  /** Text for the person to review and send (an MCP prompt's): added to the composer, never sent by itself. */
+  z.object({ type: z.literal('fill'), text: z.string().max(1_000_000) }),
   /** The answer to a webview `request` (requests.ts): its result, checked by the page against the method's schema. */
   responseMessageSchema,
   /** A server asks the person something: show its card (again, after a reload). */

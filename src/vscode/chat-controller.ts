@@ -12,6 +12,7 @@ import type { ChatHistory } from '../core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
 import { pageEvents } from '../core/chat/chat-format';
+import { composerText } from '../core/chat/prompt-messages';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
 import { answer, type GoneBack, type RequestHandlers } from '../shared/requests';
@@ -287,9 +288,19 @@ export class ChatController implements vscode.Disposable {
     });
   }
 
-  /** An MCP prompt as the next message, its messages' roles and embedded content kept (ChatSession.sendPrompt). */
+  /**
+   * An MCP prompt: the person's plain text goes to the composer to review and edit first; a prompt
+   * with the model's turns or embedded content is sent as the next message, all of it kept
+   * (ChatSession.sendPrompt), since the composer could not hold it.
+   */
   async sendPrompt(server: string, name: string, args: Record<string, string>, result: GetPromptResult): Promise<void> {
     const session = await this.current();
+    const text = composerText(result);
+    if (text !== undefined) {
+      this.toView({ type: 'fill', text });
+      session.listing([`The prompt ${server}/${name} is in the message box: edit it if you like, then press Enter to send it.`]);
+      return;
+    }
     await session.load();
     const config = await this.turns.config();
     await session.sendPrompt({ server, name, args, result }, config);

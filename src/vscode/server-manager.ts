@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { launchLine } from '../core/mcp/config/definition-summary';
 import type { McpHub } from '../core/mcp/hub/hub';
-import { bundledServerConfigs } from '../core/mcp/hub/bundled-servers';
+import { bundledServerConfigs, PERSON_SERVERS_ENV } from '../core/mcp/hub/bundled-servers';
+import { orchestratorServers, writeOrchestratorServers } from '../core/mcp/config/orchestrator-export';
 import type { ServerConfig } from '../core/mcp/types';
 import { ConfigDiagnostics } from './config-diagnostics';
 import { ConfigWatcher } from './config-watcher';
@@ -28,6 +29,8 @@ const SAFE_IN_RESTRICTED_MODE = new Set(['web']);
 
 export interface ManagerDeps {
   extensionPath: string;
+  /** The extension's own storage (the person's servers as the orchestrator reads them). */
+  storageDir: string;
   workspace: string | undefined;
   secrets: Secrets;
   /** Where trust answers and disabled servers are remembered. */
@@ -219,8 +222,22 @@ export class ServerManager implements vscode.Disposable {
       MCP_AGENT_RUN_CODE_MAX_TIMEOUT_S: String(settings.runCodeMaxTimeoutSeconds),
       MCP_AGENT_RUN_CODE_NETWORK: settings.runCodeNetwork ? '1' : '0',
     };
+    const person = await this.orchestratorServers();
+    if (person) env[PERSON_SERVERS_ENV] = person;
     const all = bundledServerConfigs(join(this.deps.extensionPath, 'dist'), this.workspace, env);
     return vscode.workspace.isTrusted ? all : all.filter((c) => SAFE_IN_RESTRICTED_MODE.has(c.name));
+  }
+
+  /** The person's mcpAgent.servers for agent definitions to name (the CLI passes its --mcp-config files the same way). */
+  private async orchestratorServers(): Promise<string | undefined> {
+    const exported = orchestratorServers(vscode.workspace.getConfiguration('mcpAgent').inspect('servers')?.globalValue);
+    for (const left of exported.left) this.deps.log.info(`orchestrator: sub-agents cannot use ${left}`);
+    try {
+      return await writeOrchestratorServers(this.deps.storageDir, exported);
+    } catch (err) {
+      this.deps.log.warn(`orchestrator: your servers could not be passed on to sub-agents: ${messageOf(err)}`);
+      return undefined;
+    }
   }
 
   dispose(): void {

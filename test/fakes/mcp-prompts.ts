@@ -43,5 +43,8 @@ server.registerPrompt('assistant_last', { title: 'Ends with the assistant' }, ()
     { role: 'assistant', content: { type: 'text', text: 'Once upon a time' } },
   ],
 }));
+server.registerPrompt('summarize', { title: 'Summarize a topic', argsSchema: { topic: z.string() } }, ({ topic }) => ({
+  messages: [{ role: 'user', content: { type: 'text', text: `Summarize what is known about ${topic}, with sources.` } }],
+}));
 
 void server.connect(new StdioServerTransport());

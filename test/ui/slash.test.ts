@@ -1,5 +1,6 @@
 // Slash commands and MCP resources in the real chat (code-server): `/` opens the command list, /tools answers
-// in the chat without reaching the model, /prompt sends a prompt with its roles (the chat shows them), and
+// in the chat without reaching the model, /prompt sends a prompt with its roles (the chat shows them) or puts the
+// person's plain text in the message box to review, and
 // "Add to Chat" in the Resources view attaches a resource that goes to the model as context. The notes
 // server (test/fakes/mcp-prompts.ts) is the person's own, from the mcpAgent.servers setting.
 // Screenshots in light, dark and high contrast.
@@ -32,7 +33,7 @@ async function theme(vs: Vscode, name: string): Promise<void> {
 }
 
 describe('slash commands and resources in the chat', () => {
-  const rig = chatRig('slash', [{ text: 'Answered the prompt.' }, { text: 'The note says THE-README-TEXT.' }], { 'a.md': '# A\n' }, {
+  const rig = chatRig('slash', [{ text: 'Answered the prompt.' }, { text: 'Tides, summarized.' }, { text: 'The note says THE-README-TEXT.' }], { 'a.md': '# A\n' }, {
     'mcpAgent.servers': { notes: { type: 'stdio', command: process.execPath, args: [notes], env: { ELECTRON_RUN_AS_NODE: '1' } } },
   });
 
@@ -78,6 +79,27 @@ describe('slash commands and resources in the chat', () => {
     assert.match(JSON.stringify(sent[1]), /ASSISTANT-TURN/);
     assert.match(JSON.stringify(sent[2]), /EMBEDDED-a\.md/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('prompt-roles-light')}`);
+  });
+
+  test('/prompt with only the person\'s text fills the message box for review and sends nothing until Enter', async (t) => {
+    const chat = await rig.vs.openChat();
+    const input = chat.locator('#input');
+    const before = rig.api.requests.length;
+    await input.fill('/prompt notes/summarize topic=tides');
+    await input.press('Escape');
+    await input.press('Enter');
+    await chat.locator('.notice-listing', { hasText: 'notes/summarize is in the message box' }).last().waitFor();
+    await input.evaluate((el) => new Promise<void>((done) => {
+      const area = el as HTMLTextAreaElement;
+      const check = (): void => (area.value.startsWith('Summarize what is known about tides') ? done() : void setTimeout(check, 50));
+      check();
+    }));
+    assert.equal(await input.inputValue(), 'Summarize what is known about tides, with sources.');
+    assert.equal(rig.api.requests.length, before, 'nothing reached the model before the person sent it');
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('prompt-in-composer-light')}`);
+    await input.press('Enter');
+    await chat.locator('.markdown', { hasText: 'Tides, summarized.' }).waitFor();
+    assert.match(JSON.stringify(rig.api.requests.at(-1)!.body.messages.at(-1)), /Summarize what is known about tides, with sources\./);
   });
 
   test('"Add to Chat" on a resource in the Resources view attaches it; its text goes to the model as context', async (t) => {

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import { promptConversation } from '../../src/core/chat/prompt-messages';
+import { composerText, promptConversation } from '../../src/core/chat/prompt-messages';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
@@ -63,5 +63,19 @@ describe('prompt messages into the conversation', () => {
     const cut = (user[2] as { text: string }).text;
     assert.ok(cut.length < big.length && cut.endsWith("[… the prompt's text was cut at 100 KiB]"), cut.slice(-80));
     assert.deepEqual(messages[1]!.content, [{ type: 'text', text: '[image of type image/png, 70 bytes, not shown]' }]);
+  });
+});
+
+describe('composerText: what a prompt puts in the message box for review', () => {
+  test("the person's plain text, messages joined by a blank line", () => {
+    const text = (t: string) => ({ role: 'user' as const, content: { type: 'text' as const, text: t } });
+    assert.equal(composerText({ messages: [text('First.'), text('Second.')] }), 'First.\n\nSecond.');
+  });
+
+  test("nothing when the prompt holds the model's turns, embedded content, or no text: those are sent as they are", () => {
+    assert.equal(composerText({ messages: [{ role: 'user', content: { type: 'text', text: 'a' } }, { role: 'assistant', content: { type: 'text', text: 'b' } }] }), undefined);
+    assert.equal(composerText({ messages: [{ role: 'user', content: { type: 'resource', resource: { uri: 'x://y', text: 'z' } } }] }), undefined);
+    assert.equal(composerText({ messages: [{ role: 'user', content: { type: 'text', text: '  ' } }] }), undefined);
+    assert.equal(composerText({ messages: [] }), undefined);
   });
 });

@@ -172,6 +172,15 @@ describe('chat webview', () => {
     await chat.page.waitForFunction(() => (window as unknown as { __state?: { draft?: string } }).__state?.draft === 'half-written thought');
   });
 
+  test('a prompt offered for review lands after the draft, is kept in the state, and nothing is sent', async () => {
+    const chat = await openReady();
+    await chat.page.fill('#input', 'my own words');
+    await chat.post({ type: 'fill', text: 'Summarize the tides.' });
+    await chat.page.waitForFunction(() => (window as unknown as { __state?: { draft?: string } }).__state?.draft === 'my own words\n\nSummarize the tides.');
+    assert.equal(await chat.page.evaluate(() => document.activeElement?.id), 'input');
+    assert.equal((await chat.posted()).some((m) => m.type === 'send'), false);
+  });
+
   test('scroll stays pinned to the bottom only while the reader is at the bottom', async () => {
     const chat = await openChat({ height: 400 });
     const { page } = chat;

@@ -39,6 +39,21 @@ export function promptConversation(result: GetPromptResult, ref: string): Prompt
   return { messages, shown };
 }
 
+/**
+ * The prompt as text the person can review and edit in the composer before sending, as the research
+ * seed shows a prompt first: only when every message is the person's own plain text, since the
+ * composer holds neither the model's turns nor embedded resources (those prompts are sent as they are).
+ */
+export function composerText(result: GetPromptResult): string | undefined {
+  const texts: string[] = [];
+  for (const m of result.messages) {
+    if (m.role !== 'user' || m.content.type !== 'text') return undefined;
+    texts.push(m.content.text);
+  }
+  const text = texts.join('\n\n').trim();
+  return text ? text : undefined;
+}
+
 function blocksFor(m: PromptMessage): Anthropic.ContentBlockParam[] {
   const c = m.content;
   const fromPerson = m.role === 'user';

@@ -83,6 +83,7 @@ describe("the person's own MCP servers", function () {
     const alphaPid = await until(a, 'alpha ready', () => readyPid(a, 'alpha'));
     const betaPid = await until(a, 'beta ready', () => readyPid(a, 'beta'));
     const workspacePid = readyPid(a, 'workspace');
+    const orchestratorPid = readyPid(a, 'orchestrator');
     const edited = performance.now();
     await setServers({ alpha: echo('alpha'), beta: { ...echo('beta'), args: [echoPath(), '--name=beta-2'] } });
     const newBeta = await until(a, 'beta restarted', () => {
@@ -93,6 +94,8 @@ describe("the person's own MCP servers", function () {
     assert.notEqual(newBeta, betaPid);
     assert.equal(readyPid(a, 'alpha'), alphaPid, 'alpha did not change, so it kept running');
     assert.equal(readyPid(a, 'workspace'), workspacePid, 'the bundled servers kept running');
+    // It reads the person's servers from a file that changed, not from its environment: its sessions go on.
+    assert.equal(readyPid(a, 'orchestrator'), orchestratorPid, 'the orchestrator kept running');
     assert.match(status(a, 'beta')?.serverVersion ?? '', /^beta-2 /);
   });
 

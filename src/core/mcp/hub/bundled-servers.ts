@@ -36,13 +36,13 @@ export function bundledServerConfigs(distDir: string, workspace: string, source:
 export const PERSON_SERVERS_ENV = 'MCP_AGENT_ORCHESTRATOR_MCP_CONFIG';
 
 /** Settings every bundled server may read: locale, temp folder and the project's own non-secret knobs. */
-const FOR_EVERY_SERVER = /^(MCP_AGENT_(?!HTTP_TOKEN$)[A-Z0-9_]+|LANG|LC_[A-Z]+|TMPDIR)$/;
+const FOR_EVERY_SERVER = /^(MCP_AGENT_(?!HTTP_TOKEN$|ORCHESTRATOR_MCP_CONFIG$)[A-Z0-9_]+|LANG|LC_[A-Z]+|TMPDIR)$/;
 
 const WORKSPACE_ONLY = /^(PYTHONPATH|VIRTUAL_ENV)$/;
 const WEB_ONLY = /^(BRAVE_API_KEY|BRAVE_SEARCH_URL|WEATHER_API_URL|ESPN_API_URL)$/;
 const RESEARCH_ONLY = /^ARXIV_API_URL$/;
-/** The Anthropic key and endpoint, and the claude-agent seed's CLAUDE_* settings of its query tool. */
-const ORCHESTRATOR_ONLY = /^(ANTHROPIC_API_KEY|ANTHROPIC_BASE_URL|CLAUDE_[A-Z0-9_]+)$/;
+/** The Anthropic key and endpoint, the claude-agent seed's CLAUDE_* settings of its query tool, and the person's servers for sub-agents. */
+const ORCHESTRATOR_ONLY = /^(ANTHROPIC_API_KEY|ANTHROPIC_BASE_URL|CLAUDE_[A-Z0-9_]+|MCP_AGENT_ORCHESTRATOR_MCP_CONFIG)$/;
 
 /** Keys and upstream addresses go only to the server that uses them: a key is never where it is not needed. */
 const FOR_ONE_SERVER: Record<BundledServerName, RegExp> = {
