@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, lazyBundles, lazySplit } from './scripts/esbuild-plugins.mjs';
+import { MODERN_ERA, SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, lazyBundles, lazySplit, modernEraSplit } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -55,9 +55,11 @@ const builds = [
   ...servers.map((name) => ({
     ...shipped,
     ...(production ? SERVER_MINIFY : {}),
+    plugins: [...shipped.plugins, modernEraSplit],
     entryPoints: [`servers/${name}/main.ts`],
     outfile: `dist/servers/${name}.js`,
   })),
+  { ...shipped, ...(production ? SERVER_MINIFY : {}), entryPoints: [MODERN_ERA.entry], outfile: `dist/servers/${MODERN_ERA.file}` },
   ...SERVER_WORKERS.map(({ entry, file }) => ({ ...shipped, ...(production ? SERVER_MINIFY : {}), entryPoints: [entry], outfile: `dist/servers/${file}` })),
   {
     ...common,

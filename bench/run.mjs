@@ -1,6 +1,6 @@
 // npm run bench: measures our bundles, servers and host client side by side with their baselines in
 // one run, prints one table per section and writes .test-artifacts/bench.json. Never asserts times.
-// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview] [logs] [checkpoint] [tools] [apps]   (no names: all sections)
+// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview] [logs] [checkpoint] [tools] [apps] [eras]   (no names: all sections)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import { benchLogFlood } from './sections/log-flood.mjs';
 import { benchCheckpoint } from './sections/checkpoint.mjs';
 import { benchTools } from './sections/tools.mjs';
 import { benchApps } from './sections/apps.mjs';
+import { benchEras } from './sections/eras.mjs';
 
 const wanted = process.argv.slice(2);
 const on = (name) => wanted.length === 0 || wanted.includes(name);
@@ -83,6 +84,7 @@ const sections = [
   ['checkpoint', () => benchCheckpoint({ temp })],
   ['tools', () => benchTools()],
   ['apps', () => benchApps()],
+  ['eras', () => benchEras({ host, workspace: temp('eras') })],
 ];
 
 const report = { machine, sections: {} };

@@ -37,6 +37,23 @@ export const SERVER_MINIFY = { minify: false, minifyWhitespace: true, minifySynt
 /** Code only a server's worker threads run, each its own bundle in dist/servers/: the server's main thread never holds its source. */
 export const SERVER_WORKERS = [{ server: 'web', entry: 'servers/web/html-worker-main.ts', file: 'web-html-worker.js' }];
 
+/** The bundled servers' 2026-07-28 side (servers/lib/modern-era.ts), one bundle beside them that all four load. */
+export const MODERN_ERA = { entry: 'servers/lib/modern-era.ts', file: 'modern-era.js' };
+
+/**
+ * A server's import() of ./modern-era stays a require of the bundle beside it, built once from MODERN_ERA: the
+ * v2 server package is parsed only when a 2026-07-28 client comes. A static import would inline it: refused.
+ */
+export const modernEraSplit = {
+  name: 'modern-era-split',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/modern-era$/ }, (args) => {
+      if (args.kind === 'dynamic-import' || args.kind === 'require-call') return { path: `./${MODERN_ERA.file}`, external: true };
+      return { errors: [{ text: `./modern-era is loaded only for a 2026-07-28 client: import() it where it is used, in ${args.importer}` }] };
+    });
+  },
+};
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The SDK's Client and Server, the only importers of its Ajv provider. */
 const SDK_ENDPOINT = /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/](?:client|server)[\\/]index\.js$/;

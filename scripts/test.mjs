@@ -32,8 +32,12 @@ function findTests(dir) {
   });
 }
 
-// The official MCP conformance suite against the CLI and the bundled servers (it skips itself, saying why, off linux-x64).
-const conformance = () => run(process.execPath, ['test/conformance/run.mjs']);
+// The official MCP conformance suite against the CLI and the bundled servers (it skips itself, saying why, off linux-x64):
+// 0.1.16 for the 2025-11-25 era, then the pinned 0.2 pre-release for 2026-07-28 (each with its own baseline).
+const conformance = () => {
+  run(process.execPath, ['test/conformance/run.mjs', '--spec', '2025-11-25']);
+  run(process.execPath, ['test/conformance/run.mjs', '--spec', '2026-07-28']);
+};
 if (conformanceOnly) {
   run(process.execPath, ['esbuild.mjs']);
   conformance();

@@ -41,7 +41,7 @@ export async function loadHost() {
   const { lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
   await esbuild.build({
     stdin: {
-      contents: "export { McpConnection } from './src/core/mcp/connection';",
+      contents: "export { McpConnection } from './src/core/mcp/connection'; export { MemoryEras } from './src/core/mcp/era/era-memory';",
       resolveDir: ROOT,
       loader: 'ts',
       sourcefile: 'bench-host.ts',
@@ -104,11 +104,12 @@ export async function buildMinified() {
  */
 export async function buildShippedServers() {
   const esbuild = await import('esbuild');
-  const { SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
+  const { MODERN_ERA, SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, modernEraSplit } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min', 'servers');
   const entries = [
     ...SERVERS.map((name) => ({ entry: `servers/${name}/main.ts`, file: `${name}.js` })),
     ...SERVER_WORKERS.filter((w) => SERVERS.includes(w.server)),
+    MODERN_ERA,
   ];
   await Promise.all(
     entries.map(({ entry, file }) =>
@@ -121,7 +122,7 @@ export async function buildShippedServers() {
         logLevel: 'warning',
         absWorkingDir: ROOT,
         alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-        plugins: [asciiSource, lazyAjv],
+        plugins: [asciiSource, lazyAjv, modernEraSplit],
         ...SERVER_MINIFY,
         entryPoints: [entry],
         outfile: join(out, file),

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { refusal } from './http-guard';
 import { PreSessionSockets } from './pre-session-sockets';
 import { readJsonBody } from './request-body';
@@ -19,6 +20,18 @@ export interface HttpServeOptions {
   /** Sessions held at once; past it the least recently used one is closed (its client gets 404 and starts anew). Default 16. */
   maxSessions?: number;
   log: (line: string) => void;
+  /**
+   * Serves a request of the 2026-07-28 era (modern-bridge.ts): stateless, no session, so any process behind a load
+   * balancer answers it. Without it, such a request gets the 2025-11-25 answer (initialize first).
+   */
+  modern?: ModernHttp;
+}
+
+/** The 2026-07-28 side (server-main.ts loads it at its first request): the v2 package's classification and handler. */
+export interface ModernHttp {
+  /** The v2 SDK's own routing decision, run on the request's headers and parsed body. */
+  isLegacy(request: Request, body: unknown): Promise<boolean>;
+  handle: NodeMcpRequestHandler;
 }
 
 export interface HttpServing {
@@ -72,6 +85,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (!body) return;
     if (!body.ok) return answer(res, body.status, body.message, {}, body.code);
     const initializes = Array.isArray(body.value) ? body.value.some(isInitializeRequest) : isInitializeRequest(body.value);
+    if (!initializes && options.modern && !(await options.modern.isLegacy(webRequest(req), body.value))) {
+      presession.joined(req.socket);
+      return options.modern.handle(req, res, body.value);
+    }
     if (!initializes) return answer(res, 400, 'Bad request: no Mcp-Session-Id; POST initialize first');
     if (sessions.size >= max) {
       const oldest = [...sessions.entries()].sort((a, b) => a[1].used - b[1].used)[0];
@@ -138,6 +155,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** The headers of a request, as the v2 SDK's era classification reads them (the body is passed parsed). */
+function webRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+  }
+  return new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers });
 }
 
 /** A JSON-RPC error body, which MCP clients show, with the status that says what happened. */

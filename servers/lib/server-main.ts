@@ -6,6 +6,9 @@ import * as z from 'zod';
 import { enableLogging } from './server-log';
 import { trackStdioLifetime } from './stdio-lifetime';
 import { answerUnreadableMessages } from './unreadable-messages';
+import { EraRouter } from './stdio-eras';
+import type { ModernHttp } from './http-serve';
+import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { messageOf } from '../../src/common/error-message';
 
 /** The bearer token an HTTP-served bundled server requires when set (never passed to a stdio server). */
@@ -84,14 +87,39 @@ function disposeOnce(name: string, dispose: (() => Promise<void>) | undefined): 
 }
 
 async function runOverStdio(name: string, workspace: string, build: Build, dispose: () => Promise<void>): Promise<void> {
-  const server = await build(workspace);
-  const log = enableLogging(server, name);
   const transport = new StdioServerTransport();
+  let server: McpServer | undefined;
+  let modern: { close(): Promise<void> } | undefined;
+  // The client's first message says the era (stdio-eras.ts): a 2025-11-25 session is served by the v1 server as
+  // always; a 2026-07-28 one by the v2 package over the same stdio, answered by the same server (modern-bridge.ts).
+  const router = new EraRouter(
+    transport,
+    async (era, session) => {
+      const built = await build(workspace);
+      server = built;
+      if (era === 'legacy') {
+        const log = enableLogging(built, name);
+        whenInitialized(built, () => log.log('info', `serving ${workspace}`));
+        await built.connect(session);
+        return;
+      }
+      const { serveStdio, modernFactory } = await import('./modern-era');
+      modern = serveStdio(modernFactory(() => Promise.resolve(built)), { legacy: 'reject', transport: session as never });
+    },
+    (err) => {
+      process.stderr.write(`${name}: cannot serve: ${messageOf(err)}\n`);
+      process.exit(1);
+    },
+  );
+  transport.onmessage = (message) => router.receive(message);
+  transport.onerror = (error) => router.onerror?.(error);
+  transport.onclose = () => router.onclose?.();
   answerUnreadableMessages(transport);
   const lifetime = trackStdioLifetime(transport);
   const exit = (): void => {
     void dispose()
-      .then(() => server.close())
+      .then(() => modern?.close())
+      .then(() => server?.close())
       .finally(() => process.exit(0));
   };
   // EOF ends the session, not the work: what the client asked for is still answered (stdout stays open).
@@ -105,19 +133,26 @@ async function runOverStdio(name: string, workspace: string, build: Build, dispo
   process.stdout.on('error', exit);
   process.on('SIGTERM', exit);
   process.on('SIGINT', exit);
-  await server.connect(transport);
+  await transport.start();
   process.stderr.write(`${name}: serving ${workspace}\n`);
-  whenInitialized(server, () => log.log('info', `serving ${workspace}`));
 }
 
 async function runOverHttp(name: string, workspace: string, port: number, build: Build, dispose: () => Promise<void>): Promise<void> {
   const token = process.env[HTTP_TOKEN_ENV] || undefined;
+  /** The one server every 2026-07-28 request is answered by: built at the first, never connected (stateless). */
+  let shared: Promise<McpServer> | undefined;
   let serving;
   try {
     // Loaded only for --http: its SDK transport brings @hono/node-server, whose first touch of the global
     // Request/Response loads Node's fetch (undici): about 8 MiB a stdio server would carry unused.
     const { serveHttp } = await import('./http-serve');
-    serving = await serveHttp({ port, token, build: () => withLogging(name, build(workspace)), log: (line) => process.stderr.write(`${name}: ${line}\n`) });
+    serving = await serveHttp({
+      port,
+      token,
+      build: () => withLogging(name, build(workspace)),
+      log: (line) => process.stderr.write(`${name}: ${line}\n`),
+      modern: modernHttp(() => (shared ??= Promise.resolve(build(workspace)))),
+    });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? `port ${port} is already in use` : code === 'EACCES' ? `port ${port} needs privileges` : String(err);
@@ -128,6 +163,7 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
   const exit = (): void => {
     void dispose()
       .then(() => serving.close())
+      .then(async () => (await shared)?.close())
       .finally(() => process.exit(0));
   };
   process.on('SIGTERM', exit);
@@ -140,6 +176,23 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
         `set ${HTTP_TOKEN_ENV} to require "Authorization: Bearer <token>"\n`,
     );
   }
+}
+
+/**
+ * The 2026-07-28 side of --http, loaded at its first request: the v2 package's handler (legacy requests rejected:
+ * ours serve those), over the shared server.
+ */
+function modernHttp(shared: () => Promise<McpServer>): ModernHttp {
+  let loaded: Promise<typeof import('./modern-era')> | undefined;
+  const era = (): Promise<typeof import('./modern-era')> => (loaded ??= import('./modern-era'));
+  let handle: Promise<NodeMcpRequestHandler> | undefined;
+  return {
+    isLegacy: async (request, body) => (await era()).isLegacyRequest(request, body),
+    handle: async (req, res, body) => {
+      handle ??= era().then((m) => m.toNodeHandler(m.createMcpHandler(m.modernFactory(shared), { legacy: 'reject' })));
+      await (await handle)(req, res, body);
+    },
+  };
 }
 
 /** Each HTTP session's server declares logging too, and says what it serves once the session is up. */

@@ -1,13 +1,13 @@
 import { ModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
-import { delimiter } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { Interrupts } from './interrupts';
 import type { AskApproval, TurnStatus } from '../core/agent/types';
 import { ChatHistory } from '../core/chat/chat-history';
 import { ModelCatalog } from '../core/agent/model-catalog';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
-import { chatsDir } from '../core/chat/chat-home';
+import { agentHome, chatsDir } from '../core/chat/chat-home';
 import { newChatId, newMeta } from '../core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
 import { usageLine, usageTotal } from '../shared/usage-format';
@@ -24,6 +24,7 @@ import { cliLoadContext, cliServerTerminal, ownServers, type OwnServers } from '
 import { cliOAuth } from './oauth';
 import { createSampleDb, sampleDbSummary } from '../common/sample-db';
 import { composeHost } from '../core/host/compose-host';
+import { FileEras } from '../core/mcp/era/era-memory';
 import { terminalElicitation } from './elicitation';
 import { terminalSampling } from './sampling';
 import { slashCommand, type SlashContext } from './slash';
@@ -89,6 +90,7 @@ async function main(): Promise<number> {
     roots: [args.workspace],
     asks: { sampling: terminalSampling(terminal, args.yes), elicitation: terminalElicitation(terminal, args.yes), oauth: cliOAuth(signInTerminal(args, lines)) },
     models: { client: async () => client, list: () => catalog.list(), current: () => config?.model ?? DEFAULT_MODEL, keyHint: 'set ANTHROPIC_API_KEY' },
+    eras: new FileEras(join(agentHome(env), 'eras.json')),
     onSamplingUsage: (server, model, u) =>
       process.stderr.write(
         `mcp-agent: sampling for ${escapeControls(server)} on ${escapeControls(model)}: ${usageLine({ input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0 })}\n`,

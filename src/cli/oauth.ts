@@ -52,7 +52,7 @@ async function authorizeOnTerminal(term: OAuthTerminal, request: AuthorizationRe
 
 const FileSchema = z.object({
   version: z.literal(1),
-  servers: z.record(z.string(), z.object({ client: z.any().optional(), tokens: z.any().optional() })),
+  servers: z.record(z.string(), z.object({ client: z.any().optional(), tokens: z.any().optional(), issuers: z.any().optional() })),
 });
 type StoreFile = z.infer<typeof FileSchema>;
 

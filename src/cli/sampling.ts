@@ -1,4 +1,4 @@
-import type { SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { SamplingMessage } from '@modelcontextprotocol/client';
 import type { ApprovalTerminal } from './approval';
 import { escapeControls as printable } from './escape';
 import type { SamplingApproval, SamplingBrokerOptions, SamplingDecision } from '../core/sampling/sampling-broker';

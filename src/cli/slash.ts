@@ -1,4 +1,4 @@
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { escapeControls as printable } from './escape';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { runSlash, type SlashTools } from '../core/chat/slash-commands';

@@ -23,7 +23,7 @@ import { modelToolHost } from '../core/tool-offer/tool-choices';
 import type { ToolHost } from '../core/agent/types';
 import type { WorkspaceToolChoices } from './tool-choices-store';
 import { completeSlash } from '../core/chat/slash-completions';
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { chatSlash } from './chat-slash';
 import { completeMentions, problemsText } from './mention-completions';
 import { ToolApprovals } from './tool-approvals';

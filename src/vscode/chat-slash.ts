@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { runSlash, type SlashTools } from '../core/chat/slash-commands';
 import { resourceRef } from '../core/chat/attachments';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import type { CompleteRequestParams } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteRequestParams } from '@modelcontextprotocol/client';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { resourceTemplate } from '../core/mcp/resource-template';
 import type { ChatController } from './chat-controller';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { LoggingHandler, ServerLogSink } from '../core/mcp/client/client-handlers';
 import { LogBatcher } from '../core/mcp/client/log-batcher';
 

@@ -1,4 +1,6 @@
 import { VscodeOAuth } from './oauth-front-end';
+import { agentHome } from '../core/chat/chat-home';
+import { FileEras } from '../core/mcp/era/era-memory';
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { launchLine } from '../core/mcp/config/definition-summary';
@@ -83,6 +85,7 @@ export class ServerManager implements vscode.Disposable {
       logging: this.logs,
       clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
       log: (server, line) => log.debug(`[${server}] ${line}`),
+      eras: new FileEras(join(agentHome(), 'eras.json')),
     }));
     this.logs.follow(this.hub);
     const diagnostics = new ConfigDiagnostics();

@@ -1,8 +1,10 @@
 // The official MCP conformance suite against our client (the CLI, through test/fakes/conformance-client.ts) and
 // our bundled servers (over --http), checked against test/conformance/baseline.json.
-// Usage: node test/conformance/run.mjs [--baseline <file>] [--scenario <name>]...
-//   after `node esbuild.mjs`; `npm test` runs it after the node tests. --scenario runs only the scenarios named
-//   (client, or server on the servers scenarios.json runs it on); --baseline reads another baseline file (tests).
+// Usage: node test/conformance/run.mjs [--spec 2025-11-25|2026-07-28] [--baseline <file>] [--scenario <name>]...
+//   after `node esbuild.mjs`; `npm test` runs it for each spec after the node tests. --spec picks the era's suite
+//   (suite.mjs SUITES: its package, scenarios and baseline files; default 2025-11-25); --scenario runs only the
+//   scenarios named (client, or server on the servers the scenarios file runs it on); --baseline reads another
+//   baseline file (tests).
 // Fails on a scenario that fails without being in the baseline (the suite's own output follows), on a baseline
 // entry that now passes ("remove it from the baseline"), and on a server scenario of the spec version that
 // scenarios.json neither runs nor calls not applicable.
@@ -13,18 +15,23 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { startHttpServer } from './http-server.mjs';
-import { expectedFailuresYaml, listScenarios, outcomeOf, runSuite, suitePaths, unsupportedPlatform } from './suite.mjs';
+import { expectedFailuresYaml, listScenarios, outcomeOf, runSuite, SUITES, suitePaths, unsupportedPlatform } from './suite.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const { values: options } = parseArgs({
-  options: { baseline: { type: 'string', default: join(HERE, 'baseline.json') }, scenario: { type: 'string', multiple: true } },
+  options: { spec: { type: 'string', default: '2025-11-25' }, baseline: { type: 'string' }, scenario: { type: 'string', multiple: true } },
 });
-const BASELINE = options.baseline;
+const SUITE = SUITES[options.spec];
+if (!SUITE) {
+  console.error(`conformance: --spec ${options.spec}: no suite for it (${Object.keys(SUITES).join(', ')})`);
+  process.exit(2);
+}
+const BASELINE = options.baseline ?? join(HERE, SUITE.baseline);
 const BASELINE_NAME = BASELINE.startsWith(ROOT) ? relative(ROOT, BASELINE) : BASELINE;
 /** The scenarios to run: all, or those named with --scenario. */
 const wanted = (name) => !options.scenario || options.scenario.includes(name);
-const SCENARIOS = join(HERE, 'scenarios.json');
+const SCENARIOS = join(HERE, SUITE.scenarios);
 const ADAPTER = join('out', 'test', 'fakes', 'conformance-client.js');
 /** A client scenario's own limit in the suite; ours (the kill) is well past it, to prove nothing hangs. */
 const CLIENT_TIMEOUT_MS = 30_000;
@@ -52,25 +59,25 @@ function checkFiles(baseline, scenarios, suite) {
   const runs = new Set(Object.values(scenarios.servers).flat());
   for (const name of suite.server) {
     if (!runs.has(name) && !(name in scenarios.notApplicable)) {
-      problems.push(`server scenario ${name} is new: run it against the servers it applies to, or list it under notApplicable with why (scenarios.json)`);
+      problems.push(`server scenario ${name} is new: run it against the servers it applies to, or list it under notApplicable with why (${SUITE.scenarios})`);
     }
   }
   for (const name of [...runs, ...Object.keys(scenarios.notApplicable)]) {
-    if (!suite.server.includes(name)) problems.push(`scenarios.json names ${name}, which is no server scenario of spec ${scenarios.specVersion}`);
+    if (!suite.server.includes(name)) problems.push(`${SUITE.scenarios} names ${name}, which is no server scenario of spec ${scenarios.specVersion}`);
   }
   for (const name of Object.keys(scenarios.notApplicable)) {
-    if (runs.has(name)) problems.push(`scenarios.json both runs ${name} and calls it not applicable`);
+    if (runs.has(name)) problems.push(`${SUITE.scenarios} both runs ${name} and calls it not applicable`);
   }
   for (const name of Object.keys(baseline.client)) {
     if (!suite.client.includes(name)) problems.push(`${BASELINE_NAME} lists client scenario ${name}, which the suite does not have for spec ${scenarios.specVersion}`);
   }
   for (const [server, entries] of Object.entries(baseline.server)) {
     for (const name of Object.keys(entries)) {
-      if (!scenarios.servers[server]?.includes(name)) problems.push(`${BASELINE_NAME} lists ${name} for the ${server} server, which scenarios.json does not run against it`);
+      if (!scenarios.servers[server]?.includes(name)) problems.push(`${BASELINE_NAME} lists ${name} for the ${server} server, which ${SUITE.scenarios} does not run against it`);
     }
   }
   for (const name of options.scenario ?? []) {
-    if (!suite.client.includes(name) && !runs.has(name)) problems.push(`--scenario ${name}: no client scenario, and no server scenario scenarios.json runs`);
+    if (!suite.client.includes(name) && !runs.has(name)) problems.push(`--scenario ${name}: no client scenario, and no server scenario ${SUITE.scenarios} runs`);
   }
   return problems;
 }
@@ -132,11 +139,11 @@ function onlyTimingWarnings(dir) {
 }
 
 async function clientScenarios(paths, work, names, baseline) {
-  console.log(`client scenarios, against the CLI (${ADAPTER}):`);
+  console.log(`client scenarios (spec ${options.spec}), against the CLI (${ADAPTER}):`);
   const outcomes = [];
   // One at a time: each starts the CLI and its bundled servers, and sse-retry times the client's reconnect.
   for (const name of names.filter(wanted)) {
-    const args = ['client', '--command', `${process.execPath} ${ADAPTER}`, '--scenario', name, '--timeout', String(CLIENT_TIMEOUT_MS)];
+    const args = ['client', '--command', `${process.execPath} ${ADAPTER}`, '--scenario', name, ...SUITE.versionArgs, '--timeout', String(CLIENT_TIMEOUT_MS)];
     outcomes.push(await runScenario(paths, work, { kind: 'client', label: name, name, reason: baseline.client[name], args }));
   }
   return outcomes;
@@ -149,11 +156,11 @@ async function serverScenarios(paths, work, scenarios, baseline) {
     if (names.length === 0) continue;
     const workspace = mkdtempSync(join(work, `${server}-ws-`));
     const serving = await startHttpServer(ROOT, server, workspace);
-    console.log(`server scenarios, against dist/servers/${server}.js --http (${serving.url}):`);
+    console.log(`server scenarios (spec ${options.spec}), against dist/servers/${server}.js --http (${serving.url}):`);
     try {
       for (const name of names) {
         const reason = baseline.server[server]?.[name];
-        const args = ['server', '--url', serving.url, '--scenario', name];
+        const args = ['server', '--url', serving.url, '--scenario', name, ...SUITE.versionArgs];
         outcomes.push(await runScenario(paths, work, { kind: 'server', label: `${server}: ${name}`, name, reason, args }));
       }
     } finally {
@@ -180,7 +187,7 @@ async function main() {
   for (const built of [ADAPTER, join('dist', 'cli.js')]) {
     if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run node esbuild.mjs first`);
   }
-  const paths = suitePaths(ROOT);
+  const paths = suitePaths(ROOT, SUITE.pkg);
   const baseline = readJson(BASELINE, BaselineFile);
   const scenarios = readJson(SCENARIOS, ScenariosFile);
   const suite = {
@@ -204,7 +211,7 @@ async function main() {
         `  client: ${count(client, 'passed')} passed, ${count(client, 'expected')} in the baseline, ${client.length} scenarios\n` +
         `  server: ${count(server, 'passed')} passed, ${count(server, 'expected')} in the baseline, ${pairs} runs of ` +
         `${suite.server.length - notApplicable} scenarios on ${Object.keys(scenarios.servers).length} servers; ` +
-        `${notApplicable} of the suite's ${suite.server.length} server scenarios need its own test server (scenarios.json)`,
+        `${notApplicable} of the suite's ${suite.server.length} server scenarios need its own test server (${SUITE.scenarios})`,
     );
     const bad = [...client, ...server].filter((o) => o === 'failed' || o === 'stale').length;
     keep = bad > 0;

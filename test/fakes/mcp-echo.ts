@@ -1,14 +1,16 @@
 /**
  * A small, scriptable MCP server for the host's tests (one process, stdio).
  * Tools: echo, slow (progress), big (N bytes), crash (exits mid-call), hang (never answers),
- * cancellations (what notifications/cancelled it saw), roots, add_tool (sends tools/list_changed).
+ * cancellations (what notifications/cancelled it saw), roots, add_tool (sends tools/list_changed), members (the
+ * first call answers -32042 "URL elicitation required", then says the person finished there; the next one answers).
  * Flags: --junk (prints text to stdout before and between its JSON), --flood-stderr (writes
  * stderr without pause), --exit-at-start=N (writes to stderr and exits N before any JSON),
- * --name=X (serverInfo name).
+ * --name=X (serverInfo name), --record=FILE (appends `spawn` when it starts and the method of each message it reads).
  */
+import { appendFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { UrlElicitationRequiredError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 const flag = (name: string): string | undefined => {
@@ -20,6 +22,14 @@ const exitAtStart = flag('exit-at-start');
 if (exitAtStart !== undefined) {
   process.stderr.write('echo: refusing to start: boom\n');
   process.exit(Number(exitAtStart) || 1);
+}
+
+const record = flag('record');
+if (record) {
+  appendFileSync(record, 'spawn\n');
+  process.stdin.on('data', (chunk: Buffer) => {
+    for (const m of chunk.toString().matchAll(/"method":"([^"]+)"/g)) appendFileSync(record, `${m[1]}\n`);
+  });
 }
 
 const junk = flag('junk') !== undefined;
@@ -100,6 +110,18 @@ server.registerTool('cancellations', { description: 'The cancellations seen so f
 server.registerTool('roots', { description: "The client's roots (roots/list), as JSON" }, async () =>
   text(JSON.stringify((await server.server.listRoots()).roots)),
 );
+
+let signedUp = false;
+server.registerTool('members', { description: 'Members only: the person signs up in their browser first' }, async () => {
+  if (signedUp) return text('welcome, member');
+  const elicitationId = 'sign-up-1';
+  // As a server would once the page says the person is done.
+  setTimeout(() => {
+    signedUp = true;
+    void server.server.createElicitationCompletionNotifier(elicitationId)();
+  }, 50);
+  throw new UrlElicitationRequiredError([{ mode: 'url', elicitationId, url: 'https://example.com/sign-up?from=echo', message: 'Sign up to see this' }]);
+});
 
 let added = 0;
 server.registerTool('add_tool', { description: 'Adds a tool (sends tools/list_changed)' }, async () => {

@@ -4,7 +4,8 @@
  * Tools (taskSupport "required" unless said): finishes (three steps with status and progress, then its text),
  * fails (a failed task with the reason), waits (works until cancelled), never (accepted, then silent: never
  * changes, never ends), quick (taskSupport "optional": done at once), task_log (a plain tool: every task this
- * server saw, whether the host asked for it as a task, how many tasks/get it had, and its status now, as JSON).
+ * server saw, whether the host asked for it as a task, how many tasks/get it had, and its status now, as JSON),
+ * wire_log (every tasks/cancel and notifications/cancelled it read, in order, as JSON).
  * Flags: --no-tasks (the same tools but no `tasks` capability: a host must not offer the required ones),
  * --poll=N (the pollInterval the server asks for, ms; default 50).
  */
@@ -39,6 +40,10 @@ const made = new Map<string, { tool: string; asked: boolean }>();
 const askedForTask = new Map<string, boolean>();
 /** Task id -> how many tasks/get it had. */
 const polls = new Map<string, number>();
+/** The cancellations as they came over the wire, in order: `tasks/cancel <taskId>` or `notifications/cancelled <method of the request>`. */
+const wire: string[] = [];
+/** Request id -> its method, to name what a notifications/cancelled was about. */
+const methods = new Map<string | number, string>();
 
 type Extra = Parameters<Parameters<typeof server.experimental.tasks.registerToolTask>[2]['createTask']>[1];
 type Work = (taskId: string, extra: Extra) => Promise<void>;
@@ -99,6 +104,10 @@ registerTask('quick', 'Done at once (a task only when the host asks for one).', 
   await extra.taskStore.storeTaskResult(taskId, 'completed', { content: [{ type: 'text', text: 'quick done' }] });
 });
 
+server.registerTool('wire_log', { description: 'Every cancellation this server read, in order.' }, () => ({
+  content: [{ type: 'text', text: JSON.stringify(wire) }],
+}));
+
 server.registerTool('task_log', { description: 'Every task this server saw and its status now.' }, async () => {
   const tasks = [];
   for (const [taskId, { tool, asked }] of made) tasks.push({ tool, taskId, asked, polls: polls.get(taskId) ?? 0, status: (await taskStore.getTask(taskId))?.status ?? 'gone' });
@@ -113,6 +122,12 @@ void server.connect(transport).then(() => {
   transport.onmessage = (message: JSONRPCMessage) => {
     if ('method' in message && message.method === 'tools/call') {
       askedForTask.set(String(message.params?.name), message.params?.task !== undefined);
+    }
+    if ('method' in message && 'id' in message) methods.set(message.id, message.method);
+    if ('method' in message && message.method === 'tasks/cancel') wire.push(`tasks/cancel ${String(message.params?.taskId)}`);
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      wire.push(`notifications/cancelled ${id === undefined ? '?' : (methods.get(id) ?? String(id))}`);
     }
     if ('method' in message && message.method === 'tasks/get') {
       const id = String(message.params?.taskId);

@@ -61,6 +61,14 @@ describe('the conformance step and its baseline', { skip }, () => {
     assert.match(r.stdout, new RegExp(`~ ${escaped(listed as string)} \\(in the baseline: ${escaped(why as string)}\\)`));
   });
 
+  test('the 2026-07-28 suite (the pinned 0.2 pre-release) through the real CLI: the _meta envelope and the Mcp-Method header on every request', async () => {
+    const r = await step(['--spec', '2026-07-28', '--scenario', 'request-metadata', '--scenario', 'http-standard-headers']);
+    assert.equal(r.code, 0, r.stdout);
+    assert.match(r.stdout, /client scenarios \(spec 2026-07-28\)/);
+    assert.match(r.stdout, /✓ request-metadata/);
+    assert.match(r.stdout, /✓ http-standard-headers/);
+  });
+
   test('an entry without a reason, or naming no scenario of the suite, is refused before anything runs', async () => {
     const noReason = await step(['--baseline', baseline('no-reason.json', { client: { initialize: ' ' }, server: {} })]);
     assert.equal(noReason.code, 1);

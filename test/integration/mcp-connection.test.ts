@@ -142,6 +142,49 @@ describe('McpConnection over real stdio', () => {
     }
   });
 
+  test('Stop cancels only what still runs: nothing answered earlier in the turn is cancelled again', T, async () => {
+    const conn = await connect([], { callTimeoutMs: 120_000 });
+    try {
+      const turn = new AbortController();
+      const signal = turn.signal;
+      assert.equal(textOf(await conn.callTool('echo', { text: 'one' }, { signal })), 'one');
+      assert.equal(textOf(await conn.callTool('echo', { text: 'two' }, { signal })), 'two');
+      await conn.readResource('echo://readme', { signal });
+      await conn.getPrompt('greet', { who: 'you' }, { signal });
+      const call = conn.callTool('hang', {}, { signal, onProgress: () => turn.abort(new Error('the person pressed Stop')) });
+      await assert.rejects(call, /was cancelled: the person pressed Stop/);
+      const seen = await cancellations(conn);
+      assert.deepEqual(seen.map((s) => s.tool), ['hang']);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  test('a -32042 "URL elicitation required" asks the person to open the page, then the call is made again', T, async () => {
+    const asked: string[] = [];
+    const conn = await connect([], {
+      handlers: { elicitation: { modes: ['url'], handle: async (params) => (asked.push(params.mode === 'url' ? `${params.message} ${params.url}` : 'a form'), { action: 'accept' }) } },
+    });
+    try {
+      const result = await conn.callTool('members');
+      assert.equal(textOf(result), 'welcome, member');
+      assert.deepEqual(asked, ['Sign up to see this https://example.com/sign-up?from=echo']);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  test('a -32042 the person declines reaches the model saying which page was needed', T, async () => {
+    const conn = await connect([], { handlers: { elicitation: { modes: ['url'], handle: async () => ({ action: 'decline' }) } } });
+    try {
+      const result = await conn.callTool('members');
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /needs the person to open https:\/\/example\.com\/sign-up\?from=echo first \(Sign up to see this\); they did not \(decline\)/);
+    } finally {
+      await conn.close();
+    }
+  });
+
   test('a server that exits mid-call fails the pending calls at once with the exit and stderr', T, async () => {
     const conn = await connect([], { callTimeoutMs: 120_000 });
     const pid = conn.pid as number;

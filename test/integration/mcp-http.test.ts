@@ -99,7 +99,8 @@ describe('MCP servers over HTTP', () => {
       assert.equal(s?.serverVersion, 'http-legacy 1.0.0');
       assert.equal(textOf(await hub.callTool('old__echo', { text: 'over sse' })), 'over sse');
       const seen = JSON.parse(textOf(await hub.callTool('old__requests'))) as Seen[];
-      assert.deepEqual(seen.slice(0, 3).map((r) => `${r.method} ${r.path}`), ['POST /mcp', 'GET /mcp', 'POST /messages']);
+      // The era asked first (server/discover, refused like initialize), then initialize, then HTTP+SSE.
+      assert.deepEqual(seen.slice(0, 4).map((r) => `${r.method} ${r.path}`), ['POST /mcp', 'POST /mcp', 'GET /mcp', 'POST /messages']);
     });
   });
 
@@ -209,7 +210,7 @@ describe('MCP servers over HTTP', () => {
         await hub.settled();
         const s = hub.status('silent');
         assert.equal(s?.state, 'error');
-        assert.match(s?.error ?? '', /server silent did not answer initialize within 0\.50 s/);
+        assert.match(s?.error ?? '', /server silent did not answer (initialize|server\/discover \(which protocol era it speaks\)) within 0\.50 s/);
       }, { ...FAST, connection: { ...FAST.connection, initializeTimeoutMs: 500 } });
       assert.ok(sockets.length >= 1);
     } finally {

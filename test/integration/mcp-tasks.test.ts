@@ -84,6 +84,9 @@ describe('tools that run as tasks', () => {
       assert.equal(result._meta?.[FAILURE_META_KEY], 'cancelled');
       assert.match(textOf(result), /cancelled: the person pressed Stop/);
       assert.deepEqual((await taskLog(hub)).map((t) => [t.tool, t.status]), [['waits', 'cancelled']]);
+      // A task is cancelled with tasks/cancel alone: never notifications/cancelled, for its tools/call or its polls.
+      const wire = JSON.parse(textOf(await hub.callTool('tasks__wire_log'))) as string[];
+      assert.deepEqual(wire.map((w) => w.split(' ')[0]), ['tasks/cancel'], wire.join('\n'));
       // The session goes on.
       assert.equal(textOf(await hub.callTool('tasks__finishes')), 'finished all 3 steps');
     });

@@ -4,7 +4,7 @@
 // attached resource or a prompt's embedded resource.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Tool } from '@modelcontextprotocol/client';
 import { isAppView, visibleToModel } from '../../src/core/mcp/app-visibility';
 import { convertToolResult } from '../../src/core/agent/tool-results';
 import { READ_RESOURCE, withResourceTools } from '../../src/core/agent/resource-tools';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { qualifyTools, sanitizeName } from '../../src/core/mcp/hub/tool-names';
 
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { base64Bytes, formatBytes } from '../../common/byte-size';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ToolHost } from './types';

@@ -3,13 +3,15 @@ import type { ToolContent } from '../../shared/protocol';
 import type { CallToolResult } from '../mcp/types';
 import { isImageMime } from '../../shared/image-types';
 import { appViewNote, isAppView } from '../mcp/app-visibility';
+import { binaryForModel } from './binary-content';
 
 type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>;
 
 /**
  * Converts an MCP tool result into what the model receives and what the chat shows.
  * The SDK's helpers/beta/mcp converters throw on audio and non-http resource links; here every
- * content kind becomes something (a short text description at worst), so a result is never lost.
+ * content kind becomes something: binary content as the API takes it (an image, a PDF document, text)
+ * or a note saying what was left out (binary-content.ts), so a result is never lost.
  */
 export function convertToolResult(result: CallToolResult): { forModel: ToolResultContent; forChat: ToolContent[] } {
   const forModel: ToolResultContent = [];
@@ -17,6 +19,13 @@ export function convertToolResult(result: CallToolResult): { forModel: ToolResul
   const addText = (text: string): void => {
     forModel.push({ type: 'text', text });
     forChat.push({ type: 'text', text });
+  };
+  const addBinary = (base64: string, mimeType: string | undefined, what: string): void => {
+    const converted = binaryForModel(base64, mimeType, what);
+    if (converted.kind === 'text') return addText(converted.text);
+    forModel.push(converted.block);
+    if (converted.kind === 'image') forChat.push({ type: 'image', mimeType: converted.block.source.type === 'base64' ? converted.block.source.media_type : 'image/png', data: base64 });
+    else forChat.push({ type: 'text', text: `[${what}: a PDF, sent to the model as a document]` });
   };
   for (const item of result.content ?? []) {
     switch (item.type) {
@@ -31,22 +40,24 @@ export function convertToolResult(result: CallToolResult): { forModel: ToolResul
           });
           forChat.push({ type: 'image', mimeType: item.mimeType, data: item.data });
         } else {
-          addText(`[image of type ${item.mimeType} not shown]`);
+          addBinary(item.data, item.mimeType, 'an image');
         }
         break;
       case 'resource':
         if (isAppView(item.resource)) addText(appViewNote(item.resource.uri));
         else if ('text' in item.resource && typeof item.resource.text === 'string') {
           addText(`Resource ${item.resource.uri}:\n${item.resource.text}`);
+        } else if ('blob' in item.resource && typeof item.resource.blob === 'string') {
+          addBinary(item.resource.blob, item.resource.mimeType, `resource ${item.resource.uri}`);
         } else {
-          addText(`[binary resource ${item.resource.uri} (${item.resource.mimeType ?? 'unknown type'})]`);
+          addText(`[resource ${item.resource.uri} with no contents]`);
         }
         break;
       case 'resource_link':
         addText(`Resource link: ${item.name} <${item.uri}>`);
         break;
       case 'audio':
-        addText(`[audio of type ${item.mimeType} not supported]`);
+        addBinary(item.data, item.mimeType, 'audio');
         break;
     }
   }

@@ -1,5 +1,6 @@
 import type { AppBridge, McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, HubTool } from '../mcp/types';
 import type { AppView } from './app-view';
 
 /** What one view may ask of the host; each answer is the host's decision (tools-and-links policy lives there). */
@@ -21,7 +22,7 @@ export interface AppViewHost {
 
 export interface AppBridgeOptions {
   view: AppView;
-  tool: Tool;
+  tool: HubTool['tool'];
   input: Record<string, unknown>;
   hostContext: McpUiHostContext;
   host: AppViewHost;

@@ -1,5 +1,5 @@
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../mcp/types';
 import type { AppContext, ChatEvent, HostMessage } from '../../shared/protocol';
 import type { McpHub } from '../mcp/hub/hub';
 import type { HubTool } from '../mcp/types';

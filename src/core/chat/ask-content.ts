@@ -1,4 +1,4 @@
-import type { SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { SamplingMessage } from '@modelcontextprotocol/client';
 import type { AskContent, ClientAsk } from '../../shared/protocol';
 import type { SamplingApproval } from '../sampling/sampling-broker';
 import { isImageMime } from '../../shared/image-types';

@@ -1,5 +1,5 @@
 import { open, readdir, stat } from 'node:fs/promises';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { PastedImage } from '../../shared/protocol';
 import { looksBinary } from '../../common/file-kind';
 import { Sandbox } from '../../common/sandbox';

@@ -1,6 +1,6 @@
 import type { ModelClient } from '../agent/model-client';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { Agent, type Effort, type TurnInput } from '../agent/agent';

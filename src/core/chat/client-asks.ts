@@ -1,7 +1,7 @@
 import type { ModelClient } from '../agent/model-client';
 import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, ProtocolError } from '@modelcontextprotocol/client';
 import type { ModelEntry } from '../agent/model-catalog';
 import type { ElicitationAnswer } from '../mcp/client/elicitation-handler';
 import type { SamplingDecision } from '../sampling/sampling-broker';
@@ -133,14 +133,14 @@ export class ClientAsks {
   }
 
   private attached(): AskSurface {
-    if (!this.surface) throw new McpError(ErrorCode.InternalError, 'the chat is not ready to ask the person yet; try again in a moment');
+    if (!this.surface) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the chat is not ready to ask the person yet; try again in a moment');
     return this.surface;
   }
 
   private limitForms(server: string): void {
     const open = [...this.waiting.values()].filter((w) => w.ask.server === server && w.ask.kind !== 'sampling').length;
     if (open >= MAX_FORMS_PER_SERVER) {
-      throw new McpError(ErrorCode.InvalidRequest, `too many questions at once: ${server} already has ${open} waiting for the person; ask again when one is answered`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `too many questions at once: ${server} already has ${open} waiting for the person; ask again when one is answered`);
     }
   }
 

@@ -4,6 +4,7 @@ import type { ModelClient } from '../agent/model-client';
 import type { LoggingHandler } from '../mcp/client/client-handlers';
 import { elicitationHandler, type ElicitationAsk } from '../mcp/client/elicitation-handler';
 import type { ConnectionOptions } from '../mcp/connection';
+import type { EraMemory } from '../mcp/era/era-memory';
 import { McpHub } from '../mcp/hub/hub';
 import type { OAuthFrontEnd } from '../mcp/oauth/front-end';
 import type { ServerConfig } from '../mcp/types';
@@ -41,6 +42,8 @@ export interface HostOptions {
   clientInfo?: ConnectionOptions['clientInfo'];
   /** The host's own lines about each server (protocol traffic, restarts). */
   log?: ConnectionOptions['log'];
+  /** Where each server definition's protocol era is remembered (era-memory.ts); without it, for as long as the host runs. */
+  eras?: EraMemory;
 }
 
 /** The MCP host as both front ends run it: every server behind one hub, and the person's answers to what servers ask. */
@@ -73,6 +76,7 @@ export function composeHost(o: HostOptions): Host {
       ...(o.clientInfo ? { clientInfo: o.clientInfo } : {}),
       ...(o.log ? { log: o.log } : {}),
       ...(o.asks.oauth ? { oauth: o.asks.oauth } : {}),
+      ...(o.eras ? { eras: o.eras } : {}),
       handlers: { sampling: sampling.handler, elicitation: elicitationHandler(o.asks.elicitation), ...(o.logging ? { logging: o.logging } : {}) },
     },
   });

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 
 /**
  * MCP Apps (SEP-1865): what belongs to an app's view and not to the model. A tool's

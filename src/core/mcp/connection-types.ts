@@ -1,5 +1,6 @@
-import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/client';
 import type { ClientHandlers } from './client/client-handlers';
+import type { EraMemory } from './era/era-memory';
 import type { OAuthFrontEnd } from './oauth/front-end';
 import type { ExitInfo } from './transport/stdio-transport';
 
@@ -32,6 +33,8 @@ export interface ConnectionOptions {
   logBudget?: { perSecond?: number; burst?: number };
   /** What the host answers when the server asks (sampling, elicitation) and where its log goes; declares those capabilities. */
   handlers?: ClientHandlers;
+  /** Each server definition's protocol era, remembered: a known server is not asked again (no probe, no second process). */
+  eras?: EraMemory;
 }
 
 export interface ConnectionEvents {

@@ -1,29 +1,30 @@
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  ListRootsRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  SdkHttpError,
   type CallToolResult,
+  type Client,
   type CompleteRequestParams,
   type CompleteResult,
-  type LoggingLevel,
   type GetPromptResult,
+  type LoggingLevel,
   type Prompt,
   type ReadResourceResult,
+  type RequestOptions,
   type Resource,
-  type ResourceTemplate,
+  type ResourceTemplateType as ResourceTemplate,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { Carrier, TransportKind } from './transport/carrier';
-import { clientCapabilities, type ServerLogSink } from './client/client-handlers';
+import type { ServerLogSink } from './client/client-handlers';
 import type { ConnectionEvents, ConnectionOptions } from './connection-types';
-import { installClientHandlers } from './client/client-requests';
-import { McpRequestError, McpStartError, ServerExited, describeExit, seconds } from './errors';
+import { eraKey, MODERN_PROTOCOL_VERSION, priorOf, type ProtocolEra } from './era/era-memory';
+import { clientCapabilities } from './client/client-handlers';
+import { ListenStreams } from './era/listen-streams';
+import { McpRequestError, McpStartError, ServerExited, describeExit } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
@@ -32,19 +33,31 @@ import { carrierFor } from './transport/launch';
 import { LogFlood } from './transport/log-flood';
 import { ServerLists } from './server-lists';
 import { SessionEnd } from './session-end';
-import { runAsTask } from './hub/tool-names';
-import { callToolAsTask } from './tasks';
+import { makeSessionClient } from './session-client';
+import { callTool } from './tool-call';
+import { CompletionWaits } from './era/completion-waits';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
 import { messageOf } from '../../common/error-message';
 
 export type { ConnectionEvents, ConnectionOptions } from './connection-types';
 
+/** A handshake the server answered with a refusal (a JSON-RPC error, HTTP 400): not an outage, nor a sign-in. */
+function refusedEra(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ProtocolError) return true;
+    if (e instanceof SdkHttpError && e.status === 400) return true;
+  }
+  return false;
+}
+
 const MAX_LOGGED_ERRORS = 50;
 
 /**
- * One MCP server's session: initialize, its lists, calls with timeouts and cancellation, notifications.
- * How the session is carried (a child process, an HTTP endpoint) is its Carrier's business (launch.ts).
+ * One MCP server's session: the era negotiated (2026-07-28 where the server speaks it, else 2025-11-25, and
+ * remembered for the next start, era/era-memory.ts), its lists, calls with timeouts and cancellation,
+ * notifications. How the session is carried (a child process, an HTTP endpoint) is its Carrier's business
+ * (launch.ts).
  */
 export class McpConnection extends TypedEmitter<ConnectionEvents> {
   readonly name: string;
@@ -53,15 +66,20 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private errorText: string | undefined;
   private client: Client | undefined;
   private carrier: Carrier | undefined;
+  private guarded: GuardedTransport | undefined;
+  private listen: ListenStreams | undefined;
   private closing = false;
   private started = false;
   /** Fails every waiting request with ServerExited when the process dies or the HTTP session is lost. */
-  private readonly sessionEnd = new SessionEnd();
+  private sessionEnd = new SessionEnd();
   private roots: string[];
   private loggedErrors = 0;
   private readonly sink: ServerLogSink | undefined;
   private logLevel: LoggingLevel | undefined;
   private logFlood: LogFlood | undefined;
+  private readonly completions = new CompletionWaits();
+  /** True while the era is being asked (server/discover): an exit then says the server is a 2025-11-25 one. */
+  private probing = false;
 
   constructor(
     readonly config: ServerConfig,
@@ -77,6 +95,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       timeoutMs: options.requestTimeoutMs ?? 30_000,
       log: (line) => this.log(line),
       changed: () => this.emit('change'),
+      watched: (kind) => this.listen?.watches(kind) ?? false,
     });
     this.sink = options.handlers?.logging?.sink(config.name);
     this.logLevel = options.handlers?.logging?.level;
@@ -110,6 +129,11 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     return this.carrier?.pid;
   }
 
+  /** The protocol era of the session once it is up: `modern` (2026-07-28) or `legacy` (2025-11-25 and before). */
+  get era(): ProtocolEra | undefined {
+    return this.client?.getProtocolEra();
+  }
+
   /** The last few KiB the server wrote to stderr (for an HTTP server: the last things that went wrong). */
   stderr(maxChars = 2000): string {
     return this.carrier?.tail(maxChars) ?? '';
@@ -138,14 +162,15 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       pid: this.currentState === 'ready' || this.currentState === 'starting' ? this.pid : undefined,
       serverVersion: info ? `${info.name} ${info.version}` : undefined,
       transport: this.transportKind,
+      era: this.currentState === 'ready' ? this.era : undefined,
       instructions: this.client?.getInstructions(),
       tasks: this.supports('tasks'),
     };
   }
 
   /**
-   * Spawns the server (or reaches its URL), initializes and lists what it offers. Resolves once `ready`; rejects with an
-   * McpStartError (and the state becomes `error`) with a diagnosis. One start per connection.
+   * Spawns the server (or reaches its URL), settles the era and lists what it offers. Resolves once `ready`;
+   * rejects with an McpStartError (and the state becomes `error`) with a diagnosis. One start per connection.
    */
   async start(): Promise<void> {
     if (this.started) throw new Error(`connection to ${this.name} was already started; make a new one`);
@@ -157,7 +182,50 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       this.setState('error');
       throw new McpStartError('spawn', this.errorText);
     }
-    const initMs = this.options.initializeTimeoutMs ?? 15_000;
+    const eras = this.options.eras;
+    const key = eraKey(this.config);
+    const prior = this.config.transport === 'stdio' && this.config.era === 'legacy' ? ({ kind: 'legacy' } as const) : priorOf(eras?.recall(key));
+    try {
+      if (prior && !(await this.openAsRemembered(prior))) {
+        // Remembered wrongly (the server changed era since): forgotten, and asked afresh.
+        this.log(`the server no longer answers as a ${prior.kind === 'modern' ? '2026-07-28' : '2025-11-25'} server; asking it which era it speaks`);
+        eras?.forget(key);
+        await this.reopen();
+        await this.open(undefined);
+      } else if (!prior) {
+        await this.open(undefined);
+      }
+    } catch (err) {
+      if (this.closing) throw this.closedWhileStarting();
+      if (!prior && err instanceof McpStartError && err.kind === 'exited' && this.probing) {
+        // A stdio server that exits on a request before initialize (rmcp does): a 2025-11-25 server.
+        eras?.remember(key, { era: 'legacy', at: Date.now() });
+      }
+      this.errorText = err instanceof Error ? err.message : String(err);
+      this.setState('error');
+      await this.shutdown();
+      throw err;
+    }
+    const era = this.era;
+    if (era && (!prior || prior.kind !== era)) eras?.remember(key, { era, discover: this.client?.getDiscoverResult(), at: Date.now() });
+    if (this.closing) throw this.closedWhileStarting();
+    const ended = this.carrier?.ended;
+    if (ended) {
+      // It died while we listed what it offers.
+      const failure = this.startFailure(ended, this.initMs);
+      this.errorText = failure.message;
+      this.setState('error');
+      throw failure;
+    }
+    if (this.currentState === 'starting') this.setState('ready');
+  }
+
+  private get initMs(): number {
+    return this.options.initializeTimeoutMs ?? 15_000;
+  }
+
+  /** A carrier and a client, connected in the era `prior` names (none: asked), then the lists. */
+  private async open(prior: ReturnType<typeof priorOf>): Promise<void> {
     const flood = new LogFlood({ ...this.options.logBudget, report: (n, rate) => this.log(`(${n} log message${n === 1 ? '' : 's'} dropped: the server sent more than ${rate.toLocaleString('en-US')} a second)`) });
     this.logFlood = flood;
     const carrier = carrierFor(this.config, {
@@ -167,119 +235,113 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       closeGraceMs: this.options.closeGraceMs,
       reconnection: this.options.reconnection,
       oauth: this.options.oauth,
+      probeMeta: prior?.kind === 'legacy' ? undefined : this.probeMeta(),
     });
     this.carrier = carrier;
     carrier.onend = (end) => this.onEnd(end);
     const sink = this.sink;
     if (sink) carrier.onstderrline = (line) => sink.log('info', `[stderr] ${line}`);
-    const client = this.makeClient();
+    const client = makeSessionClient({
+      clientInfo: this.clientInfo,
+      handlers: this.options.handlers ?? {},
+      server: this.name,
+      sink,
+      events: {
+        listChanged: (kind) => void this.lists.refresh(kind),
+        resourceUpdated: (uri) => this.emit('resourceUpdated', uri),
+        roots: () => this.roots,
+        elicitationComplete: (id) => this.completions.complete(id),
+        error: (err) => this.clientError(err),
+      },
+    });
     this.client = client;
+    const guarded = new GuardedTransport(carrier.transport, flood, (err) => this.clientError(err));
+    this.guarded = guarded;
+    this.probing = !prior;
     try {
-      await this.sessionEnd.race(client.connect(new GuardedTransport(carrier.transport, flood), { timeout: initMs }));
+      await this.sessionEnd.race(client.connect(guarded, { timeout: this.initMs, ...(prior ? { prior } : {}) }));
     } catch (err) {
       if (this.closing) throw this.closedWhileStarting();
-      const failure = this.startFailure(err, initMs);
-      this.errorText = failure.message;
-      this.setState('error');
-      await this.shutdown();
-      throw failure;
+      throw this.startFailure(err, this.initMs);
+    } finally {
+      this.probing = false;
     }
-    await Promise.all([this.refreshAll(), this.applyLogLevel()]);
-    if (this.closing) throw this.closedWhileStarting();
-    const ended = carrier.ended;
-    if (ended) {
-      // It died while we listed what it offers.
-      const failure = this.startFailure(ended, initMs);
-      this.errorText = failure.message;
-      this.setState('error');
-      throw failure;
+    if (client.getProtocolEra() === 'modern') {
+      this.listen = new ListenStreams(client, (line) => this.log(line));
+      await this.listen.openLists(client.getServerCapabilities());
     }
-    if (this.currentState === 'starting') this.setState('ready');
+    await Promise.all([this.lists.refreshAll(), this.applyLogLevel()]);
+  }
+
+  /**
+   * Opens the session in the era remembered for the server; false when the server refused it (it answered
+   * the handshake with an error, or every list it declares failed: a session in the wrong era answers nothing).
+   */
+  private async openAsRemembered(prior: NonNullable<ReturnType<typeof priorOf>>): Promise<boolean> {
+    try {
+      await this.open(prior);
+    } catch (err) {
+      if (refusedEra(err)) return false;
+      throw err;
+    }
+    return !this.lists.allFailed();
+  }
+
+  /** Ends the session opened in the wrong era, to open another in its place. */
+  private async reopen(): Promise<void> {
+    const carrier = this.carrier;
+    if (carrier) carrier.onend = undefined;
+    await this.shutdown();
+    this.sessionEnd = new SessionEnd();
   }
 
   async callTool(name: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
     const client = this.readyClient();
-    const asTask = runAsTask(this.tools.find((t) => t.name === name), this.supports('tasks'));
-    if (asTask === undefined) {
-      throw new McpRequestError('protocol', `tool "${name}" of server ${this.name} runs only as a task (execution.taskSupport "required"), but the server does not declare tasks for tools/call`);
-    }
-    const timeout = opts.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
-    // A server that keeps reporting progress must still end: the whole call has a limit too. Enforced here
-    // through the signal rather than the SDK's maxTotalTimeout, which (SDK 1.32) rejects without telling the
-    // server (no notifications/cancelled) and is checked only when progress arrives.
-    const totalMs = opts.maxTotalTimeoutMs ?? this.options.callTotalTimeoutMs ?? 600_000;
-    const total = new AbortController();
-    const timer = setTimeout(() => total.abort(), totalMs);
-    // The caller's signal aborts the call through a listener taken off at the end, not AbortSignal.any, which
-    // cost 7 us a call more (10.5 against 3.8, with the SDK's own listener) and ties every call to the turn's signal.
-    const stop = (): void => total.abort(opts.signal?.reason);
-    if (opts.signal?.aborted) stop();
-    else opts.signal?.addEventListener('abort', stop, { once: true });
-    const signal = total.signal;
-    const params = opts.meta ? { name, arguments: args, _meta: opts.meta } : { name, arguments: args };
-    const request: RequestOptions = {
-      signal,
-      timeout,
-      resetTimeoutOnProgress: true,
-      // Always asked for: a long tool that reports progress is then never cut off by the timeout.
-      onprogress: (p) => opts.onProgress?.(p.progress, p.total, p.message),
-    };
-    try {
-      if (asTask) {
-        return await callToolAsTask({
-          client,
-          server: this.name,
-          params,
-          signal,
-          idleMs: timeout,
-          requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
-          onProgress: opts.onProgress,
-          untilEnded: (p) => this.sessionEnd.race(p),
-        });
-      }
-      const result = await this.sessionEnd.race(client.callTool(params, undefined, request));
-      return result as CallToolResult;
-    } catch (err) {
-      if (total.signal.aborted && !opts.signal?.aborted) {
-        throw new McpRequestError(
-          'timeout',
-          `tool "${name}" on server ${this.name} did not finish within ${seconds(totalMs)}, its time limit whatever progress it reports; it was cancelled`,
-          { cause: err },
-        );
-      }
-      throw this.requestFailure(err, `tool "${name}"`, 'the call', timeout, opts.signal);
-    } finally {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', stop);
-    }
+    return callTool(
+      {
+        server: this.name,
+        client,
+        tools: this.tools,
+        supportsTasks: this.supports('tasks'),
+        callTimeoutMs: this.options.callTimeoutMs ?? 60_000,
+        callTotalTimeoutMs: this.options.callTotalTimeoutMs ?? 600_000,
+        requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
+        meta: () => this.envelopeMeta(),
+        untilEnded: (p) => this.sessionEnd.race(p),
+        followTask: (taskId, onProgress) => this.guarded?.followTask(taskId, onProgress) ?? (() => undefined),
+        failure: (err, what, during, timeoutMs, signal) => this.requestFailure(err, what, during, timeoutMs, signal),
+        elicitation: this.options.handlers?.elicitation,
+        elicitationComplete: (id, signal) => this.completions.wait(id, signal),
+      },
+      name,
+      args,
+      opts,
+    );
   }
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
-    const client = this.readyClient();
-    const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
-    try {
-      return await this.sessionEnd.race(client.readResource({ uri }, { signal: opts.signal, timeout }));
-    } catch (err) {
-      throw this.requestFailure(err, `resource ${uri}`, 'the read', timeout, opts.signal);
-    }
+    const meta = this.envelopeMeta();
+    return this.simpleRequest(`resource ${uri}`, opts, (client, o) => client.readResource(meta ? { uri, _meta: meta } : { uri }, o), 'the read');
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}): Promise<GetPromptResult> {
-    const client = this.readyClient();
-    const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
-    try {
-      return await this.sessionEnd.race(client.getPrompt({ name, arguments: args }, { signal: opts.signal, timeout }));
-    } catch (err) {
-      throw this.requestFailure(err, `prompt "${name}"`, 'the request', timeout, opts.signal);
-    }
+    const meta = this.envelopeMeta();
+    return this.simpleRequest(`prompt "${name}"`, opts, (client, o) => client.getPrompt(meta ? { name, arguments: args, _meta: meta } : { name, arguments: args }, o));
   }
 
-  /** Asks to be told (`notifications/resources/updated`, the 'resourceUpdated' event) when a resource changes. */
+  /**
+   * Asks to be told (`notifications/resources/updated`, the 'resourceUpdated' event) when a resource changes:
+   * `resources/subscribe` in the 2025-11-25 era, a `subscriptions/listen` stream for it in 2026-07-28.
+   */
   async subscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
+    const listen = this.listen;
+    if (listen) return this.simpleRequest(`subscribing to ${uri}`, opts, () => listen.subscribe(uri));
     await this.simpleRequest(`subscribing to ${uri}`, opts, (client, o) => client.subscribeResource({ uri }, o));
   }
 
   async unsubscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
+    const listen = this.listen;
+    if (listen) return this.simpleRequest(`unsubscribing from ${uri}`, opts, () => listen.unsubscribe(uri));
     await this.simpleRequest(`unsubscribing from ${uri}`, opts, (client, o) => client.unsubscribeResource({ uri }, o));
   }
 
@@ -292,25 +354,33 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   supports(feature: 'subscribe' | 'completions' | 'logging' | 'tasks'): boolean {
     const caps = this.client?.getServerCapabilities();
     if (feature === 'subscribe') return caps?.resources?.subscribe === true;
-    if (feature === 'tasks') return Boolean(caps?.tasks?.requests?.tools?.call);
+    if (feature === 'tasks') return Boolean((caps as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks?.requests?.tools?.call);
     return Boolean(caps?.[feature]);
   }
 
-  /** The level the server is asked to log at (`logging/setLevel`), now and after every restart. */
+  /**
+   * The level the server is asked to log at, now and after every restart: `logging/setLevel` in the 2025-11-25
+   * era, each request's own `_meta` in 2026-07-28 (a server there logs only within a request, as asked).
+   */
   async setLogLevel(level: LoggingLevel | undefined): Promise<void> {
     this.logLevel = level;
     if (this.currentState === 'ready') await this.applyLogLevel();
   }
 
-  /** Replaces the roots offered to the server and tells it (notifications/roots/list_changed). */
+  /** Replaces the roots offered to the server and tells a 2025-11-25 one (a 2026-07-28 server asks each time). */
   async setRoots(dirs: string[]): Promise<void> {
     this.roots = [...dirs];
-    if (this.currentState === 'ready') await this.client?.sendRootsListChanged().catch(() => undefined);
+    if (this.currentState === 'ready' && this.era === 'legacy') await this.client?.sendRootsListChanged().catch(() => undefined);
   }
 
   /** Re-lists tools, resources, resource templates and prompts (what the server declares). */
   refreshAll(): Promise<void> {
     return this.lists.refreshAll();
+  }
+
+  /** Lists again those the server said may be kept only so long (`ttlMs`, 2026-07-28) and whose time is up. */
+  revalidate(): Promise<void> {
+    return this.lists.refreshStale();
   }
 
   /** Ends the session and the process (stdin EOF, SIGTERM, SIGKILL); resolves once it has exited. */
@@ -321,10 +391,29 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.removeAllListeners();
   }
 
+  /** The per-request `_meta` keys of the 2026-07-28 era: the level the server may log at within the request. */
+  /** The 2026-07-28 envelope of a request sent before the session (the HTTP sign-in probe): what the SDK puts on its own. */
+  private probeMeta(): Record<string, unknown> {
+    return {
+      [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
+      [CLIENT_CAPABILITIES_META_KEY]: clientCapabilities(this.options.handlers ?? {}),
+      [CLIENT_INFO_META_KEY]: this.clientInfo,
+    };
+  }
+
+  private get clientInfo(): { name: string; version: string } {
+    return this.options.clientInfo ?? { name: 'mcp-agent', version: '0.1.0' };
+  }
+
+  private envelopeMeta(): Record<string, unknown> | undefined {
+    if (this.era !== 'modern' || !this.logLevel || !this.supports('logging')) return undefined;
+    return { [LOG_LEVEL_META_KEY]: this.logLevel };
+  }
+
   private async applyLogLevel(): Promise<void> {
     const client = this.client;
     const level = this.logLevel;
-    if (!client || !level || !client.getServerCapabilities()?.logging) return;
+    if (!client || !level || this.era !== 'legacy' || !client.getServerCapabilities()?.logging) return;
     const timeout = this.options.requestTimeoutMs ?? 30_000;
     try {
       await this.sessionEnd.race(client.setLoggingLevel(level, { timeout }));
@@ -333,36 +422,21 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     }
   }
 
-  private async simpleRequest<T>(what: string, opts: CallOptions, send: (client: Client, o: RequestOptions) => Promise<T>): Promise<T> {
+  private async simpleRequest<T>(what: string, opts: CallOptions, send: (client: Client, o: RequestOptions) => Promise<T>, during = 'the request'): Promise<T> {
     const client = this.readyClient();
     const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
     try {
       return await this.sessionEnd.race(send(client, { signal: opts.signal, timeout }));
     } catch (err) {
-      throw this.requestFailure(err, what, 'the request', timeout, opts.signal);
+      throw this.requestFailure(err, what, during, timeout, opts.signal);
     }
   }
 
-  private makeClient(): Client {
-    const handlers = this.options.handlers ?? {};
-    const client = new Client(this.options.clientInfo ?? { name: 'mcp-agent', version: '0.1.0' }, {
-      capabilities: clientCapabilities(handlers),
-    });
-    installClientHandlers(client, this.name, handlers, this.sink);
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => this.emit('resourceUpdated', n.params.uri));
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: this.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
-    }));
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.lists.refresh('tools'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void this.lists.refresh('resources'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void this.lists.refresh('prompts'));
-    // Non-JSON stdout lines and the like land here; the session goes on.
-    client.onerror = (err) => {
-      if (this.loggedErrors > MAX_LOGGED_ERRORS) return;
-      this.loggedErrors++;
-      this.log(this.loggedErrors > MAX_LOGGED_ERRORS ? 'too many errors; no more are logged' : messageOf(err));
-    };
-    return client;
+  /** Non-JSON stdout lines and the like land here; the session goes on. */
+  private clientError(err: Error): void {
+    if (this.loggedErrors > MAX_LOGGED_ERRORS) return;
+    this.loggedErrors++;
+    this.log(this.loggedErrors > MAX_LOGGED_ERRORS ? 'too many errors; no more are logged' : messageOf(err));
   }
 
   private readyClient(): Client {
@@ -410,6 +484,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private async shutdown(): Promise<void> {
     const client = this.client;
     const carrier = this.carrier;
+    await this.listen?.close().catch(() => undefined);
+    this.listen = undefined;
     // Client.close closes the transport; the carrier's close then waits until it is gone (a process: EOF, SIGTERM, SIGKILL, exit).
     await client?.close().catch(() => undefined);
     await carrier?.close().catch(() => undefined);
@@ -427,4 +503,3 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.sink?.log('warn', line);
   }
 }
-

@@ -1,24 +1,27 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Carrier } from './transport/carrier';
 import { McpRequestError, McpStartError, ServerExited, describeExit, seconds } from './errors';
 import { hostErrorOf, serverErrorOf } from './server-error';
 import { messageOf } from '../../common/error-message';
 
 /** Turns whatever starting a server threw into a diagnosis a person can act on. */
-export function diagnoseStartFailure(err: unknown, ctx: { server: string; initMs: number; carrier: Carrier }): McpStartError {
+export function diagnoseStartFailure(failure: unknown, ctx: { server: string; initMs: number; carrier: Carrier }): McpStartError {
   const { server, carrier } = ctx;
+  // Asking the server its era (server/discover) failed for a reason of its own: that reason is the diagnosis.
+  const err = failure instanceof SdkError && failure.code === SdkErrorCode.EraNegotiationFailed && failure.cause !== undefined ? failure.cause : failure;
   if (err instanceof McpStartError) return err;
   if (err instanceof ServerExited) {
     if (err.why) return new McpStartError('exited', `${err.why} (before it answered initialize)`);
     return new McpStartError('exited', carrier.explain(`server ${server} exited (${describeExit(err.info)}) before answering initialize`));
   }
-  const specific = carrier.diagnoseStart(err, server);
-  if (specific) return specific;
-  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-    return new McpStartError('timeout', carrier.explain(`server ${server} did not answer initialize within ${seconds(ctx.initMs)}`), {
+  if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
+    const asked = /probe/i.test(err.message) ? 'server/discover (which protocol era it speaks)' : 'initialize';
+    return new McpStartError('timeout', carrier.explain(`server ${server} did not answer ${asked} within ${seconds(ctx.initMs)}`), {
       cause: err,
     });
   }
+  const specific = carrier.diagnoseStart(err, server);
+  if (specific) return specific;
   return new McpStartError('protocol', carrier.explain(`server ${server} failed to initialize: ${messageOf(err)}`), { cause: err });
 }
 
@@ -38,17 +41,17 @@ export function diagnoseRequestFailure(
     if (err.why) return new McpRequestError('exited', err.why);
     return new McpRequestError('exited', ctx.explain(`server ${server} exited (${describeExit(err.info)}) during ${during}`));
   }
-  // Checked before the timeout: the SDK rejects an aborted request with a RequestTimeout McpError too.
+  // Checked before the timeout: the SDK rejects an aborted request with a RequestTimeout ProtocolError too.
   if (signal?.aborted) {
     const reason = signal.reason instanceof Error ? signal.reason.message : signal.reason ? String(signal.reason) : '';
     return new McpRequestError('cancelled', `${what} on server ${server} was cancelled${reason ? `: ${reason}` : ''}`, { cause: err });
   }
-  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+  if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
     return new McpRequestError('timeout', `${what} on server ${server} did not answer within ${seconds(ctx.timeoutMs)}; it was cancelled`, {
       cause: err,
     });
   }
-  if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+  if (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed) {
     return new McpRequestError('exited', ctx.explain(`server ${server} closed the connection during ${during}`));
   }
   return new McpRequestError('protocol', `${what} on server ${server} failed: ${messageOf(err)}`, { cause: err });

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/client';
 
 type Token = string | number;
 
@@ -6,7 +6,8 @@ type Token = string | number;
  * The progress tokens of requests still waiting for their answer. Progress for any other token (a request we
  * cancelled or that timed out, whose server keeps reporting) is dropped here, quietly: the SDK would report
  * each one as an error and use up the connection's error log, hiding the errors that matter.
- * A request answered with a task (MCP 2025-11-25) keeps its token until the task ends: its progress goes on.
+ * A request answered with a task (MCP 2025-11-25) keeps its token until the task ends: its progress goes on,
+ * to whoever follows the task (the SDK forgets the token once the request is answered).
  */
 export class ProgressTokens {
   /** Request id -> its progress token. */
@@ -14,7 +15,19 @@ export class ProgressTokens {
   private readonly live = new Set<Token>();
   /** Task id -> the token of the request that created it. */
   private readonly tasks = new Map<string, Token>();
+  /** Token of a task's request -> who follows its progress. */
+  private readonly followers = new Map<Token, (progress: Progress) => void>();
   dropped = 0;
+
+  /** Hands the progress of a task's request to `onProgress` until the task ends or the returned function is called. */
+  follow(taskId: string, onProgress: (progress: Progress) => void): () => void {
+    const token = this.tasks.get(taskId);
+    if (token === undefined) return () => undefined;
+    this.followers.set(token, onProgress);
+    return () => {
+      if (this.followers.get(token) === onProgress) this.followers.delete(token);
+    };
+  }
 
   /** Notes what we send: a request that asks for progress opens its token, a cancel closes it. */
   sent(message: JSONRPCMessage): void {
@@ -36,7 +49,13 @@ export class ProgressTokens {
     if ('method' in message) {
       if (message.method === 'notifications/tasks/status') this.taskStatus(message.params);
       if (message.method !== 'notifications/progress') return true;
-      const token = (message.params as { progressToken?: Token } | undefined)?.progressToken;
+      const params = message.params as ({ progressToken?: Token } & Progress) | undefined;
+      const token = params?.progressToken;
+      const follower = token === undefined ? undefined : this.followers.get(token);
+      if (follower && params) {
+        follower({ progress: params.progress, total: params.total, message: params.message });
+        return false;
+      }
       if (token !== undefined && this.live.has(token)) return true;
       this.dropped++;
       return false;
@@ -67,6 +86,7 @@ export class ProgressTokens {
     const token = this.tasks.get(taskId);
     if (token === undefined) return;
     this.tasks.delete(taskId);
+    this.followers.delete(token);
     this.live.delete(token);
   }
 

@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { formatBytes } from '../../common/byte-size';
 import { detectKind } from '../../common/file-kind';
 import { isImageMime, type ImageMime } from '../../shared/image-types';

@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/client';
 
 /**
  * A server's resource template (RFC 6570, as the MCP SDK reads it): the variables to ask the

@@ -1,9 +1,12 @@
-import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, type JSONRPCMessage } from '@modelcontextprotocol/client';
+
+/** JSON-RPC's "connection closed" code, as MCP implementations use it. */
+const CONNECTION_CLOSED = -32000;
 
 /**
- * The SDK turns a server's error answer into the same McpError it makes for its own timeouts (-32001) and
+ * The SDK turns a server's error answer into the same ProtocolError it makes for its own timeouts (-32001) and
  * closed connections (-32000), so a server's "-32000 custom failure" read as "closed the connection". The
- * `data` object of an error answer reaches the McpError unchanged, so it is remembered on arrival: an error
+ * `data` object of an error answer reaches the ProtocolError unchanged, so it is remembered on arrival: an error
  * whose data is one of those came from the server. An answer without data gets an empty object to carry it.
  */
 const fromServer = new WeakMap<object, { code: number; message: string }>();
@@ -20,7 +23,7 @@ export function markServerError(message: JSONRPCMessage): JSONRPCMessage {
 
 /** The server's own code and message when `err` came from its error answer. */
 export function serverErrorOf(err: unknown): { code: number; message: string } | undefined {
-  if (!(err instanceof McpError) || err.data === null || typeof err.data !== 'object') return undefined;
+  if (!(err instanceof ProtocolError) || err.data === null || typeof err.data !== 'object') return undefined;
   return fromServer.get(err.data as object);
 }
 
@@ -31,11 +34,11 @@ const fromHost = new WeakMap<object, string>();
 export function hostErrorAnswer(id: string | number, message: string): JSONRPCMessage {
   const data = {};
   fromHost.set(data, message);
-  return { jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message, data } };
+  return { jsonrpc: '2.0', id, error: { code: CONNECTION_CLOSED, message, data } };
 }
 
 /** The host's own words when `err` came from hostErrorAnswer. */
 export function hostErrorOf(err: unknown): string | undefined {
-  if (!(err instanceof McpError) || err.data === null || typeof err.data !== 'object') return undefined;
+  if (!(err instanceof ProtocolError) || err.data === null || typeof err.data !== 'object') return undefined;
   return fromHost.get(err.data as object);
 }

@@ -1,8 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Prompt, RequestOptions, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { ServerExited } from './errors';
-import { listPrompts, listResources, listResourceTemplates, listToolsLeniently } from './offer-lists';
+import { listPrompts, listResources, listResourceTemplates, listToolsLeniently, type Listed } from './offer-lists';
 import { messageOf } from '../../common/error-message';
 
 export type ListKind = 'tools' | 'resources' | 'prompts';
@@ -16,6 +14,8 @@ export interface ListSession {
   timeoutMs: number;
   log(line: string): void;
   changed(): void;
+  /** True when the server tells of this list's changes as they happen (a `subscriptions/listen` stream): it is kept until then. */
+  watched?(kind: ListKind): boolean;
 }
 
 /** What one server offers (tools, resources and templates, prompts), listed again when it says they changed. */
@@ -26,11 +26,37 @@ export class ServerLists {
   prompts: Prompt[] = [];
   private readonly inFlight = new Map<ListKind, Promise<void>>();
   private readonly dirty = new Set<ListKind>();
+  /** The lists whose last listing failed. */
+  private readonly failed = new Set<ListKind>();
+  /** When each list may no longer be kept, as the server said (`ttlMs`, 2026-07-28); absent: until it says it changed. */
+  private readonly expires = new Map<ListKind, number>();
+  /**
+   * Kinds being listed again only for their age: an unchanged answer then says nothing, or a listener that asks for
+   * the lists on each change would have a server whose lists keep 0 ms listed over and over.
+   */
+  private readonly revalidating = new Set<ListKind>();
 
   constructor(private readonly session: ListSession) {}
 
   refreshAll(): Promise<void> {
     return Promise.all((['tools', 'resources', 'prompts'] as const).map((k) => this.refresh(k))).then(() => undefined);
+  }
+
+  /**
+   * Lists again each list kept past the time the server gave it (`ttlMs`; 0 is "ask every time"), unless the server
+   * tells of its changes as they happen.
+   */
+  refreshStale(now = Date.now()): Promise<void> {
+    const stale = [...this.expires].filter(([kind, at]) => at <= now && !this.session.watched?.(kind)).map(([kind]) => kind);
+    for (const kind of stale) this.revalidating.add(kind);
+    return Promise.all(stale.map((k) => this.refresh(k))).then(() => undefined);
+  }
+
+  /** True when the server declares lists and every one of them failed the last time. */
+  allFailed(): boolean {
+    const caps = this.session.client()?.getServerCapabilities();
+    const declared = (['tools', 'resources', 'prompts'] as const).filter((k) => caps?.[k]);
+    return declared.length > 0 && declared.every((k) => this.failed.has(k));
   }
 
   /** Coalesces bursts of list_changed: one listing in flight per kind, one more if asked meanwhile. */
@@ -55,10 +81,17 @@ export class ServerLists {
     const caps = client?.getServerCapabilities();
     if (!client || !caps || this.session.closing()) return;
     const opts: RequestOptions = { timeout: this.session.timeoutMs };
-    const guarded = async <T>(what: string, fetch: () => Promise<T[]>): Promise<T[] | undefined> => {
+    const forAge = this.revalidating.delete(kind);
+    const before = forAge ? this.signature(kind) : undefined;
+    this.failed.delete(kind);
+    const guarded = async <T>(what: string, fetch: () => Promise<Listed<T>>): Promise<T[] | undefined> => {
       try {
-        return await this.session.untilEnded(fetch());
+        const listed = await this.session.untilEnded(fetch());
+        if (listed.ttlMs !== undefined) this.expires.set(kind, Date.now() + Math.max(0, listed.ttlMs));
+        else this.expires.delete(kind);
+        return listed.items;
       } catch (err) {
+        this.failed.add(kind);
         if (!(err instanceof ServerExited)) this.session.log(`listing ${what} failed: ${messageOf(err)}`);
         return undefined;
       }
@@ -79,6 +112,11 @@ export class ServerLists {
     } else {
       return;
     }
+    if (before !== undefined && before === this.signature(kind)) return;
     this.session.changed();
+  }
+
+  private signature(kind: ListKind): string {
+    return JSON.stringify(kind === 'tools' ? this.tools : kind === 'resources' ? [this.resources, this.resourceTemplates] : this.prompts);
   }
 }

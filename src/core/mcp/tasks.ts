@@ -3,21 +3,18 @@
  * the host polls `tasks/get` at the pace the server asks for, fetches the outcome with `tasks/result`, and sends
  * `tasks/cancel` when the person stops or the call runs out of time.
  *
- * Written on the SDK's request/getTask/getTaskResult/cancelTask rather than its callToolStream (SDK 1.32), which
- * falls short here: it never sends tasks/cancel when the call is aborted (the server's work would go on), it
- * sleeps through an abort until the next poll, and a failed task becomes "Task x failed" without the server's
- * reason.
+ * The SDK (v2) keeps the 2025-11-25 task messages as wire vocabulary only, so each is sent with its schema.
+ * Cancelling follows the spec: a task is cancelled with `tasks/cancel`, never `notifications/cancelled`, so its
+ * polls are not given the call's signal (the SDK would cancel an in-flight poll that way, before tasks/cancel);
+ * they are raced against it here and left to finish on their own.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolResultSchema,
+  CancelTaskResultSchema,
   CreateTaskResultSchema,
-  type CallToolRequest,
-  type CallToolResult,
-  type Progress,
-  type Task,
-} from '@modelcontextprotocol/sdk/types.js';
+  GetTaskResultSchema,
+} from '@modelcontextprotocol/core';
+import type { CallToolRequest, CallToolResult, Client, Progress, RequestOptions, Task } from '@modelcontextprotocol/client';
 import { McpRequestError, seconds } from './errors';
 import { messageOf } from '../../common/error-message';
 
@@ -42,6 +39,8 @@ export interface TaskCall {
   onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
   /** `p`, failed if the server goes away first; every wait goes through it (session-end.ts). */
   untilEnded<T>(p: Promise<T>): Promise<T>;
+  /** The task's progress (notifications/progress on the token of the request that created it) from now on. */
+  followProgress(taskId: string, onProgress: (progress: Progress) => void): () => void;
 }
 
 /** What a card shows for a status the server gave no message for. */
@@ -60,43 +59,43 @@ export async function callToolAsTask(call: TaskCall): Promise<CallToolResult> {
   const idle = new IdleTimer(call.idleMs);
   const signal = AbortSignal.any([call.signal, idle.signal]);
   let last: Progress = { progress: 0 };
+  const onProgress = (p: Progress): void => {
+    idle.reset();
+    last = p;
+    call.onProgress?.(p.progress, p.total, p.message);
+  };
   const report = (message: string | undefined): void => call.onProgress?.(last.progress, last.total, message);
-  // A signal of its own for each request: the SDK (1.32) leaves its abort listener on the signal it is given,
-  // and a long task polls hundreds of times.
-  const request = (): RequestOptions => ({ signal: AbortSignal.any([signal]), timeout: call.requestTimeoutMs });
   let taskId: string | undefined;
+  let unfollow = (): void => undefined;
   try {
+    // The one request of the call that may be cancelled the plain way: until it is answered there is no task.
     const created = await race(
-      call.client.request({ method: 'tools/call', params: call.params }, CreateTaskResultSchema, {
-        ...request(),
-        task: {},
-        // The SDK keeps this handler after the CreateTaskResult: progress goes on for as long as the task runs.
-        onprogress: (p) => {
-          idle.reset();
-          last = p;
-          call.onProgress?.(p.progress, p.total, p.message);
-        },
+      call.client.request({ method: 'tools/call', params: { ...call.params, task: {} } }, CreateTaskResultSchema, {
+        signal,
+        timeout: call.requestTimeoutMs,
+        onprogress: onProgress,
       }),
       call,
     );
-    let task = created.task;
+    let task = created.task as Task;
     taskId = task.taskId;
+    unfollow = call.followProgress(taskId, onProgress);
     report(task.statusMessage ?? undefined);
     while (!isTerminal(task.status)) {
       // The server waits on the person (an elicitation, a sampling request): tasks/result delivers what it
       // queued and answers once the task is over.
       // As long as a silent plain call may take: a person may be answering.
-      if (task.status === 'input_required') return await outcome(call, taskId, { ...request(), timeout: Math.max(call.idleMs, call.requestTimeoutMs) });
+      if (task.status === 'input_required') return await outcome(call, taskId, signal, Math.max(call.idleMs, call.requestTimeoutMs));
       await sleep(pollMs(task.pollInterval), signal);
-      const next = await race(call.client.experimental.tasks.getTask(taskId, request()), call);
+      const next = (await poll(call, { method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, signal, call.requestTimeoutMs)) as Task;
       if (next.status !== task.status || next.statusMessage !== task.statusMessage) {
         idle.reset();
         report(next.statusMessage ?? STATUS_WORDS[next.status]);
       }
       task = next;
     }
-    if (task.status === 'completed') return await outcome(call, taskId, request());
-    if (task.status === 'failed') return await failedOutcome(call, task, request());
+    if (task.status === 'completed') return await outcome(call, taskId, signal, call.requestTimeoutMs);
+    if (task.status === 'failed') return await failedOutcome(call, task, signal);
     throw new McpRequestError('server-error', `tool "${call.params.name}" on server ${call.server} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
   } catch (err) {
     if (taskId !== undefined && signal.aborted) await cancel(call, taskId);
@@ -109,29 +108,46 @@ export async function callToolAsTask(call: TaskCall): Promise<CallToolResult> {
     }
     throw err;
   } finally {
+    unfollow();
     idle.clear();
   }
 }
 
-async function outcome(call: TaskCall, taskId: string, request: RequestOptions): Promise<CallToolResult> {
-  return race(call.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, request), call) as Promise<CallToolResult>;
+/**
+ * A request about the task (tasks/get, tasks/result), given up on when `signal` aborts but never cancelled on the
+ * wire: the task itself is cancelled with tasks/cancel, and the server answers the request soon after.
+ */
+function poll<S extends Parameters<Client['request']>[1]>(
+  call: TaskCall,
+  request: { method: string; params: Record<string, unknown> },
+  schema: S,
+  signal: AbortSignal,
+  timeout: number,
+): Promise<unknown> {
+  const sent = call.client.request(request, schema as never, { timeout } as RequestOptions) as Promise<unknown>;
+  return race(untilAborted(sent, signal), call);
+}
+
+async function outcome(call: TaskCall, taskId: string, signal: AbortSignal, timeout: number): Promise<CallToolResult> {
+  return (await poll(call, { method: 'tasks/result', params: { taskId } }, CallToolResultSchema, signal, timeout)) as CallToolResult;
 }
 
 /** A failed task: the result the server kept for it (usually `isError` with why), else its status message. */
-async function failedOutcome(call: TaskCall, task: Task, request: RequestOptions): Promise<CallToolResult> {
+async function failedOutcome(call: TaskCall, task: Task, signal: AbortSignal): Promise<CallToolResult> {
   const why = task.statusMessage ? `: ${task.statusMessage}` : '';
   try {
-    const result = await outcome(call, task.taskId, request);
+    const result = await outcome(call, task.taskId, signal, call.requestTimeoutMs);
     return result.isError ? result : { ...result, isError: true };
   } catch (err) {
-    if (request.signal?.aborted) throw err;
+    if (signal.aborted) throw err;
     throw new McpRequestError('server-error', `tool "${call.params.name}" on server ${call.server} failed as a task${why || ` (${messageOf(err)})`}`, { cause: err });
   }
 }
 
 /** Best effort, bounded: the call is over either way, but the server should stop its work. */
 async function cancel(call: TaskCall, taskId: string): Promise<void> {
-  await race(call.client.experimental.tasks.cancelTask(taskId, { timeout: Math.min(CANCEL_WAIT_MS, call.requestTimeoutMs) }), call).catch(() => undefined);
+  const sent = call.client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, { timeout: Math.min(CANCEL_WAIT_MS, call.requestTimeoutMs) });
+  await race(sent, call).catch(() => undefined);
 }
 
 function pollMs(asked: number | undefined): number {
@@ -140,6 +156,28 @@ function pollMs(asked: number | undefined): number {
 
 function race<T>(p: Promise<T>, call: TaskCall): Promise<T> {
   return call.untilEnded(p);
+}
+
+/** `p`, or the signal's reason once it aborts; `p` itself goes on (and is kept from being an unhandled rejection). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', stop);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(err as Error);
+      },
+    );
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

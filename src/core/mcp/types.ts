@@ -1,5 +1,5 @@
 /** What the rest of the product sees of the MCP host. Implemented by McpHub (hub.ts). */
-import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 
 /** Where a server the person configured was defined; bundled servers have none. */
 export interface ServerSource {
@@ -21,6 +21,12 @@ export interface StdioServerConfig {
   env?: Record<string, string>;
   cwd?: string;
   source?: ServerSource;
+  /**
+   * The era the host speaks with this server whatever it offers (no probe). The bundled servers serve both eras
+   * to any client, but the host keeps them in 2025-11-25: their 2026-07-28 side (servers/lib/modern-bridge.ts)
+   * does not carry questions to the person in the middle of a call, logs or resource updates yet.
+   */
+  era?: 'legacy';
 }
 
 /** A server reached over streamable HTTP (`http`) or the older HTTP+SSE transport (`sse`). */
@@ -53,6 +59,8 @@ export interface ServerStatus {
   restarts?: number;
   /** How it is reached: a process's stdio, streamable HTTP, or HTTP+SSE (configured, or fallen back to). */
   transport?: 'stdio' | 'streamable-http' | 'sse';
+  /** The protocol era it speaks while ready: `modern` (2026-07-28) or `legacy` (2025-11-25 and before). */
+  era?: 'modern' | 'legacy';
   /** serverInfo from initialize: "name version". */
   serverVersion?: string;
   /** The server's `instructions` from initialize, for the system prompt. */

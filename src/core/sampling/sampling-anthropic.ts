@@ -1,14 +1,14 @@
 // MCP's sampling/createMessage in and out of the Anthropic Messages API (spec 2025-11-25, tools included).
 import type Anthropic from '@anthropic-ai/sdk';
 import {
-  ErrorCode,
-  McpError,
+  ProtocolErrorCode,
+  ProtocolError,
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type CreateMessageResultWithTools,
   type SamplingMessage,
   type SamplingMessageContentBlock,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import { isImageMime } from '../../shared/image-types';
 
 type Block = Anthropic.ContentBlockParam;
@@ -90,6 +90,6 @@ function toBlock(c: SamplingMessageContentBlock): Block {
   }
 }
 
-function invalid(what: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `this host cannot sample with ${what}`);
+function invalid(what: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `this host cannot sample with ${what}`);
 }

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ErrorCode, McpError, type CreateMessageRequestParams, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, ProtocolError, type CreateMessageRequestParams, type SamplingMessage } from '@modelcontextprotocol/client';
 import type { ModelEntry } from '../agent/model-catalog';
 import type { SamplingHandler, ServerRequestContext } from '../mcp/client/client-handlers';
 import { fromAnthropicMessage, toAnthropicRequest } from './sampling-anthropic';
@@ -85,7 +85,7 @@ export class SamplingBroker {
     const cap = this.options.maxConcurrent ?? 2;
     const now = this.running.get(ctx.server) ?? 0;
     if (now >= cap) {
-      throw new McpError(ErrorCode.InvalidRequest, `too many sampling requests at once: ${ctx.server} may have ${cap} running; try again when one has finished`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `too many sampling requests at once: ${ctx.server} may have ${cap} running; try again when one has finished`);
     }
     this.running.set(ctx.server, now + 1);
     try {
@@ -137,12 +137,12 @@ export class SamplingBroker {
     try {
       return await this.options.create(body, signal);
     } catch (err) {
-      throw new McpError(ErrorCode.InternalError, `the model request failed: ${messageOf(err)}`);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `the model request failed: ${messageOf(err)}`);
     }
   }
 }
 
-/** The SDK sends an error's own `code` and `message`; McpError would prefix the message with "MCP error -1:". */
+/** The person said no: the spec's "user rejected" error, its code and words as they are sent. */
 function rejected(): Error {
-  return Object.assign(new Error('User rejected sampling request'), { code: USER_REJECTED });
+  return new ProtocolError(USER_REJECTED, 'User rejected sampling request');
 }

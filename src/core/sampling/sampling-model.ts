@@ -1,4 +1,4 @@
-import type { ModelPreferences } from '@modelcontextprotocol/sdk/types.js';
+import type { ModelPreferences } from '@modelcontextprotocol/client';
 import { pickable, type ModelEntry } from '../agent/model-catalog';
 
 /**

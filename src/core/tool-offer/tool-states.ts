@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolHost } from '../agent/types';
 import type { ServerStatus } from '../mcp/types';
 import { visibleToModel } from '../mcp/app-visibility';

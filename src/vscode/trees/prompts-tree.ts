@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt } from '@modelcontextprotocol/client';
 import type { ServerStatus } from '../../core/mcp/types';
 import { HubTree } from './hub-tree';
 import { serverItem } from './server-tree-item';

@@ -7,7 +7,7 @@ import type { ToolHost } from '../../core/agent/types';
 import { STATE_TEXT, toolStates, type ToolState, type ToolStates } from '../../core/tool-offer/tool-states';
 import type { WorkspaceToolChoices } from '../tool-choices-store';
 import type { HubTool, ServerStatus } from '../../core/mcp/types';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { HELD_TEXT, type OwnServer, type OwnSource } from '../../core/mcp/config/own-servers';
 import { isSettingSource } from '../../core/mcp/config/own-server-sources';
 import { HubTree } from './hub-tree';

@@ -73,6 +73,13 @@ export function startHttpFake(...flags: string[]): Promise<HttpServerProcess> {
   return startHttpServerProcess([script, ...flags], { ready: /listening (\d+)/ });
 }
 
+/** test/fakes/mcp-modern.ts (a server on the v2 SDK) over HTTP, with its flags. */
+export function startModernHttp(...flags: string[]): Promise<HttpServerProcess> {
+  const script = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-modern.js');
+  if (!existsSync(script)) throw new Error(`${script} is missing: run \`node esbuild.mjs\` first`);
+  return startHttpServerProcess([script, '--http', ...flags], { ready: /listening (\d+)/ });
+}
+
 /** `node dist/servers/<name>.js <workspace> --http 0`. */
 export function startBundledHttp(name: string, workspace: string, env: Record<string, string> = {}): Promise<HttpServerProcess> {
   const bundle = join(repoRoot(), 'dist', 'servers', `${name}.js`);

@@ -11,7 +11,7 @@ import type {
   ElicitRequestParams,
   ElicitResult,
   LoggingLevel,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 
 /** Who asks and until when: the signal aborts when the server cancels or goes away. */
 export interface ServerRequestContext {

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type ElicitRequestParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type ElicitRequestParams, type ElicitResult } from '@modelcontextprotocol/client';
 import type { ElicitationHandler, ServerRequestContext } from './client-handlers';
 import { FormSchemaError, formAnswer, formFromSchema, type ElicitationForm } from './elicitation-form';
 import { secretFields } from './secret-fields';
@@ -48,12 +48,12 @@ export function elicitationHandler(ask: ElicitationAsk): ElicitationHandler {
 }
 
 async function askForm(ask: ElicitationAsk, params: ElicitRequestParams, ctx: ServerRequestContext): Promise<ElicitResult> {
-  if (params.mode === 'url' || !ask.form) throw new McpError(ErrorCode.InvalidParams, 'this host does not show elicitation forms');
+  if (params.mode === 'url' || !ask.form) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'this host does not show elicitation forms');
   let form: ElicitationForm;
   try {
     form = formFromSchema(params.requestedSchema);
   } catch (err) {
-    if (err instanceof FormSchemaError) throw new McpError(ErrorCode.InvalidParams, `cannot show this form: ${err.message}`);
+    if (err instanceof FormSchemaError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `cannot show this form: ${err.message}`);
     throw err;
   }
   const secrets = secretFields(form, params.message);
@@ -62,21 +62,21 @@ async function askForm(ask: ElicitationAsk, params: ElicitRequestParams, ctx: Se
   const checked = formAnswer(form, answer.content);
   if ('errors' in checked) {
     const list = Object.entries(checked.errors).map(([k, v]) => `${k}: ${v}`).join('; ');
-    throw new McpError(ErrorCode.InternalError, `the form's answer did not fit its schema and was not sent (${list})`);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `the form's answer did not fit its schema and was not sent (${list})`);
   }
   return { action: 'accept', content: checked.content };
 }
 
 async function askUrl(ask: ElicitationAsk, params: ElicitRequestParams, ctx: ServerRequestContext): Promise<ElicitResult> {
-  if (params.mode !== 'url' || !ask.url) throw new McpError(ErrorCode.InvalidParams, 'this host does not open elicitation URLs');
+  if (params.mode !== 'url' || !ask.url) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'this host does not open elicitation URLs');
   let url: URL;
   try {
     url = new URL(params.url);
   } catch {
-    throw new McpError(ErrorCode.InvalidParams, `"${params.url}" is not a URL`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${params.url}" is not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new McpError(ErrorCode.InvalidParams, `only http and https URLs are opened, not ${url.protocol}`);
-  if (url.username || url.password) throw new McpError(ErrorCode.InvalidParams, 'a URL with credentials in it is not opened');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `only http and https URLs are opened, not ${url.protocol}`);
+  if (url.username || url.password) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'a URL with credentials in it is not opened');
   const action = await ask.url({ server: ctx.server, message: params.message, url: url.href, site: urlSite(url), elicitationId: params.elicitationId }, ctx.signal);
   return { action };
 }

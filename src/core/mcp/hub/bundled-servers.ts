@@ -25,6 +25,7 @@ export function bundledServerConfigs(distDir: string, workspace: string, source:
       args: [script, workspace],
       env: { ...bundledServerEnv(name, source), ELECTRON_RUN_AS_NODE: '1' },
       cwd: workspace,
+      era: 'legacy' as const,
     }));
 }
 

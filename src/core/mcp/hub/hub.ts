@@ -1,7 +1,8 @@
-import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ServerLogSink } from '../client/client-handlers';
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from '../connection';
+import { MemoryEras, type EraMemory } from '../era/era-memory';
 import { McpRequestError, McpStartError, seconds, type McpFailureKind } from '../errors';
 import { needsTasks, qualifyTools } from './tool-names';
 import { visibleToModel } from '../app-visibility';
@@ -50,12 +51,15 @@ export class McpHub extends TypedEmitter<HubEvents> {
   private logLevel: LoggingLevel | undefined;
   /** Levels set for one server (its own output channel's), over `logLevel`. */
   private serverLogLevels = new Map<string, LoggingLevel>();
+  /** Each server's era, so a restart does not ask again (the front end's file keeps them across runs). */
+  private readonly eras: EraMemory;
 
   constructor(configs: ServerConfig[], options: HubOptions = {}) {
     super();
     this.options = options;
     this.roots = options.connection?.roots ?? [];
     this.logLevel = options.connection?.handlers?.logging?.level;
+    this.eras = options.connection?.eras ?? new MemoryEras();
     for (const config of configs) this.addEntry(config);
   }
 
@@ -88,8 +92,18 @@ export class McpHub extends TypedEmitter<HubEvents> {
    * their server does not take tasks (every call would fail). `statuses()` still lists them all.
    */
   tools(): HubTool[] {
+    this.revalidateLists();
     this.indexTools();
     return this.modelTools;
+  }
+
+  /**
+   * A list a server said may be kept only so long (`ttlMs`, 2026-07-28) is listed again once it is asked for past
+   * that time; what is held serves meanwhile, and the fresh list follows with a 'change' (the next request has it).
+   * Lists a server tells the changes of (list_changed, a listen stream) are never listed again for their age.
+   */
+  private revalidateLists(): void {
+    for (const e of this.entries.values()) if (e.conn?.state === 'ready') void e.conn.revalidate().catch(() => undefined);
   }
 
   /** One of `tools()` by its qualified name: never an app-only tool, whatever the model asks for. */
@@ -278,7 +292,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     entry.detail = undefined;
     entry.gaveUp = undefined;
     const generation = ++entry.generation;
-    const connection = this.options.connection ?? {};
+    const connection = { ...this.options.connection, eras: this.eras };
     const logging = connection.handlers?.logging;
     // The connection asks for its sink by name: it gets this entry's, so one server has one log.
     const handlers = logging && entry.sink ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.levelOf(entry.config.name) } } : connection.handlers;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { HubTool } from '../types';
 
 /** Anthropic tool names: `[a-zA-Z0-9_-]{1,64}`. */

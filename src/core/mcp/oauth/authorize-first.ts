@@ -1,5 +1,4 @@
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { auth, extractWWWAuthenticateParams, PROTOCOL_VERSION_META_KEY, type FetchLike } from '@modelcontextprotocol/client';
 import type { HostOAuthProvider } from './client-provider';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -11,14 +10,30 @@ const PROBE_TIMEOUT_MS = 10_000;
  * `ping`, the one request the spec lets a client send before `initialize`, POSTed as `initialize` will
  * be (a GET is not enough: servers that offer no standalone stream often leave GET unprotected). A server
  * that needs no authorization answers it somehow (400 without a session, 200); only a 401 means anything.
+ * With `modernMeta` (the era is not known to be 2025-11-25) the ping is a whole 2026-07-28 request: that era
+ * has no session to be before, and says every POST carries `MCP-Protocol-Version`, `Mcp-Method` and the
+ * `_meta` envelope (the conformance suite's request-metadata and http-standard-headers check it).
  */
-export async function authorizeFirst(url: URL, headers: Record<string, string> | undefined, provider: HostOAuthProvider, fetchFn: FetchLike = fetch): Promise<void> {
+export async function authorizeFirst(
+  url: URL,
+  headers: Record<string, string> | undefined,
+  provider: HostOAuthProvider,
+  fetchFn: FetchLike = fetch,
+  modernMeta?: Record<string, unknown>,
+): Promise<void> {
   const sent = new Headers(headers);
   const tokens = await provider.tokens();
   if (tokens) sent.set('Authorization', `Bearer ${tokens.access_token}`);
   sent.set('Accept', 'application/json, text/event-stream');
   sent.set('Content-Type', 'application/json');
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-agent-authorization-probe', method: 'ping' });
+  const ping: Record<string, unknown> = { jsonrpc: '2.0', id: 'mcp-agent-authorization-probe', method: 'ping' };
+  if (modernMeta) {
+    const version = String(modernMeta[PROTOCOL_VERSION_META_KEY]);
+    sent.set('MCP-Protocol-Version', version);
+    sent.set('Mcp-Method', 'ping');
+    ping.params = { _meta: modernMeta };
+  }
+  const body = JSON.stringify(ping);
   let response: Response;
   try {
     response = await fetchFn(url, { method: 'POST', headers: sent, body, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
@@ -29,6 +44,7 @@ export async function authorizeFirst(url: URL, headers: Record<string, string> |
   await response.body?.cancel().catch(() => undefined);
   if (response.status !== 401) return;
   const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+  await provider.prepare();
   await authorize(provider, { serverUrl: url, resourceMetadataUrl, scope, fetchFn });
 }
 
@@ -39,7 +55,8 @@ async function authorize(
 ): Promise<void> {
   const result = await auth(provider, options);
   if (result === 'AUTHORIZED') return;
-  const code = provider.takeAuthorizationCode();
-  if (!code) return;
-  await auth(provider, { ...options, authorizationCode: await code });
+  const redirect = provider.takeAuthorizationCode();
+  if (!redirect) return;
+  const { code, iss } = await redirect;
+  await auth(provider, { ...options, authorizationCode: code, ...(iss === undefined ? {} : { iss }) });
 }

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { safeUrl } from '../transport/http-url';
 import { discoveryRefusal, type Resolved } from './discovery-rules';
 import { OAuthProblem } from './oauth-errors';

@@ -6,8 +6,14 @@ const PATH = '/callback';
 const PAGE = (title: string, text: string): string =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${text}</p></body>`;
 
+/** What the authorization server's redirect carried: the code, and its `iss` when it names itself (RFC 9207). */
+export interface AuthorizationResponse {
+  code: string;
+  iss?: string;
+}
+
 interface Waiter {
-  resolve: (code: string) => void;
+  resolve: (response: AuthorizationResponse) => void;
   reject: (err: Error) => void;
   timer: NodeJS.Timeout;
 }
@@ -32,9 +38,9 @@ export class LoopbackRedirect {
     return this.opening;
   }
 
-  /** The authorization code of the redirect with this `state`; rejects on an error redirect or after `timeoutMs`. */
-  expect(state: string, timeoutMs: number): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  /** The authorization response of the redirect with this `state`; rejects on an error redirect or after `timeoutMs`. */
+  expect(state: string, timeoutMs: number): Promise<AuthorizationResponse> {
+    return new Promise<AuthorizationResponse>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(state);
         reject(new OAuthProblem(`nobody finished signing in within ${Math.round(timeoutMs / 1000)} s; restart the server to try again`, 'failed'));
@@ -94,7 +100,8 @@ export class LoopbackRedirect {
     const error = url.searchParams.get('error');
     if (code && !error) {
       answer(200, 'Signed in', 'MCP Agent is signed in. You can close this tab.');
-      waiter.resolve(code);
+      const iss = url.searchParams.get('iss');
+      waiter.resolve(iss === null ? { code } : { code, iss });
       return;
     }
     answer(400, 'Not signed in', 'The authorization server did not sign you in. See MCP Agent for why.');

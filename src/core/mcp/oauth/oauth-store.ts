@@ -1,11 +1,20 @@
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 
-/** What is kept about one server's authorization between runs. */
-export interface OAuthRecord {
+/** One authorization server's credentials for a server, kept as the SDK hands them over (its `issuer` stamp included). */
+export interface IssuerCredentials {
   /** The client as registered with the authorization server (dynamic registration or a metadata document URL). */
-  client?: OAuthClientInformationMixed;
+  client?: StoredOAuthClientInformation;
   /** Access and refresh tokens. */
-  tokens?: OAuthTokens;
+  tokens?: StoredOAuthTokens;
+}
+
+/**
+ * What is kept about one server's authorization between runs: the credentials in use, and those of each
+ * authorization server it was signed in at, by issuer (credentials of one are never offered to another; a
+ * server that moves to a new authorization server and back finds its old sign-in).
+ */
+export interface OAuthRecord extends IssuerCredentials {
+  issuers?: Record<string, IssuerCredentials>;
 }
 
 /**

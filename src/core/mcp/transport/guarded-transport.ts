@@ -1,5 +1,4 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, Progress, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import type { LogFlood } from './log-flood';
 import { ProgressTokens } from '../progress-tokens';
 import { markServerError } from '../server-error';
@@ -12,7 +11,10 @@ import { markServerError } from '../server-error';
  *   ("unknown token"); this keeps the wire order;
  * - progress for requests nobody waits for any more is dropped quietly (progress-tokens.ts);
  * - a server's error answers are remembered as the server's (server-error.ts);
- * - log notifications past the server's log budget are dropped and counted (log-flood.ts).
+ * - log notifications past the server's log budget are dropped and counted (log-flood.ts);
+ * - what goes wrong beside the messages (a stdout line that is not JSON) goes to `noise`, not through the
+ *   SDK, which drops such reports while it asks a server its era (server/discover) and a chatty server
+ *   prints its banner just then.
  */
 export class GuardedTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
@@ -23,7 +25,19 @@ export class GuardedTransport implements Transport {
   constructor(
     readonly inner: Transport,
     private readonly logs?: LogFlood,
-  ) {}
+    private readonly noise?: (err: Error) => void,
+  ) {
+    // The SDK tells a stdio transport by these two (a silent server there is a legacy one; over HTTP an outage).
+    if ('pid' in inner && 'stderr' in inner) {
+      Object.defineProperty(this, 'pid', { get: () => (inner as { pid?: number }).pid, enumerable: true });
+      Object.defineProperty(this, 'stderr', { get: () => null, enumerable: true });
+    }
+  }
+
+  /** Streamable HTTP opens one stream per request: closing it is how a 2026-07-28 request is cancelled there. */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
 
   async start(): Promise<void> {
     this.inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
@@ -31,7 +45,7 @@ export class GuardedTransport implements Transport {
       if ('id' in message && !('method' in message)) queueMicrotask(() => this.onmessage?.(markServerError(message), extra));
       else this.onmessage?.(message, extra);
     };
-    this.inner.onerror = (err) => this.onerror?.(err);
+    this.inner.onerror = (err) => (this.noise ? this.noise(err) : this.onerror?.(err));
     this.inner.onclose = () => this.onclose?.();
     await this.inner.start();
   }
@@ -45,11 +59,20 @@ export class GuardedTransport implements Transport {
     return this.inner.close();
   }
 
+  /** The progress of a task (created by a task-augmented request) goes to `onProgress`; see progress-tokens.ts. */
+  followTask(taskId: string, onProgress: (progress: Progress) => void): () => void {
+    return this.progress.follow(taskId, onProgress);
+  }
+
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
 
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
   }
 }

@@ -1,7 +1,7 @@
-import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/client';
 import type { Carrier } from './carrier';
 import { McpStartError, ServerExited } from '../errors';
-import { HttpFailure } from './http-failure';
+import { describeHttpFailure, HttpFailure } from './http-failure';
 import { HttpEndpointTransport } from './http-transport';
 import { fetchableUrl, safeUrl } from './http-url';
 import { HostOAuthProvider } from '../oauth/client-provider';
@@ -14,6 +14,8 @@ export interface HttpCarrierOptions {
   reconnection?: StreamableHTTPReconnectionOptions;
   /** Sign-in for servers that answer 401; without it a 401 is a failure. */
   oauth?: OAuthFrontEnd;
+  /** The 2026-07-28 `_meta` the sign-in probe carries, unless the server is known to speak 2025-11-25 (oauth/authorize-first.ts). */
+  probeMeta?: Record<string, unknown>;
 }
 
 /** A server reached at a URL: streamable HTTP (with the HTTP+SSE fallback) or HTTP+SSE. */
@@ -32,7 +34,7 @@ export class HttpCarrier implements Carrier {
     // Credentials the person configured (an Authorization header, a user name in the URL) are theirs to manage: no OAuth on top.
     const configured = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
     const auth = options.oauth && !configured ? new HostOAuthProvider(oauthKey(config.url), config.name, options.oauth) : undefined;
-    this.transport = new HttpEndpointTransport({ url, mode: config.transport, headers, reconnection: options.reconnection, auth }, this.target);
+    this.transport = new HttpEndpointTransport({ url, mode: config.transport, headers, reconnection: options.reconnection, auth, probeMeta: options.probeMeta }, this.target);
     this.transport.onlost = (why) => {
       this.note(why);
       if (this.endedWith) return;
@@ -65,9 +67,11 @@ export class HttpCarrier implements Carrier {
   }
 
   diagnoseStart(err: unknown, server: string): McpStartError | undefined {
-    if (!(err instanceof HttpFailure)) return undefined;
-    this.note(err.message);
-    return new McpStartError(err.unreachable ? 'unreachable' : 'protocol', `server ${server}: ${err.message}`, { cause: err });
+    // The SDK's own probe (server/discover) failures come as the SDK saw them: named here the same way.
+    const failure = err instanceof HttpFailure ? err : describeHttpFailure(err, 'POST to', this.target);
+    if (!(err instanceof HttpFailure) && failure.status === undefined && !failure.unreachable) return undefined;
+    this.note(failure.message);
+    return new McpStartError(failure.unreachable ? 'unreachable' : 'protocol', `server ${server}: ${failure.message}`, { cause: err });
   }
 
   close(): Promise<void> {

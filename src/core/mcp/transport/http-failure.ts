@@ -1,6 +1,4 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { OAuthClientFlowError, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { metadataRefusal, OAuthProblem } from '../oauth/oauth-errors';
 import { messageOf } from '../../../common/error-message';
 
@@ -48,6 +46,8 @@ export function describeHttpFailure(err: unknown, what: string, shown: string, f
 
 function describe(err: unknown, what: string, shown: string): HttpFailure {
   if (err instanceof OAuthProblem) return new HttpFailure(err.message, 401, false, { cause: err });
+  // The sign-in flow's own refusals (an authorization server that is not the one the metadata named, RFC 9207).
+  if (err instanceof OAuthClientFlowError) return new HttpFailure(`signing in to ${shown} failed: ${err.message}`, 401, false, { cause: err });
   const refused = metadataRefusal(err, shown);
   if (refused) return new HttpFailure(refused.message, 401, false, { cause: err });
   if (err instanceof UnauthorizedError) {
@@ -67,7 +67,8 @@ function describe(err: unknown, what: string, shown: string): HttpFailure {
 }
 
 function statusOf(err: unknown): number | undefined {
-  if (err instanceof StreamableHTTPError || err instanceof SseError) return typeof err.code === 'number' ? err.code : undefined;
+  if (err instanceof SdkHttpError) return err.status;
+  if (err instanceof SseError) return typeof err.code === 'number' ? err.code : undefined;
   // The SSE transport's POST failures are plain errors: "Error POSTing to endpoint (HTTP 404): ...".
   const m = /\(HTTP (\d{3})\)/.exec(messageOf(err));
   return m ? Number(m[1]) : undefined;
@@ -76,7 +77,8 @@ function statusOf(err: unknown): number | undefined {
 /** The start of the server's own words, when it sent some. */
 function bodyOf(err: unknown): string {
   const m = /(?:Error POSTing to endpoint(?: \(HTTP \d+\))?|Failed to open SSE stream|Non-200 status code \(\d+\)):?\s*([^]*)$/.exec(messageOf(err));
-  const text = rpcMessage((m?.[1] ?? '').trim()).replace(/\s+/g, ' ').trim();
+  const said = err instanceof SdkHttpError && typeof err.data.text === 'string' ? err.data.text : (m?.[1] ?? '');
+  const text = rpcMessage(said.trim()).replace(/\s+/g, ' ').trim();
   if (!text || text === 'null') return '';
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

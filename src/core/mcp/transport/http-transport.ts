@@ -1,8 +1,16 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, type StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike, Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isInitializeRequest, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isInitializeRequest,
+  SSEClientTransport,
+  SseError,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type FetchLike,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type StreamableHTTPReconnectionOptions,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import { describeHttpFailure, HttpFailure } from './http-failure';
 import { authorizeFirst } from '../oauth/authorize-first';
 import { discoveryFetch } from '../oauth/discovery-fetch';
@@ -21,14 +29,18 @@ export interface HttpTransportParams {
   streamEndGraceMs?: number;
   /** OAuth for a server that answers 401 (oauth/client-provider.ts); without it a 401 is a failure. */
   auth?: HostOAuthProvider;
+  /** Sends the sign-in probe as a 2026-07-28 request with this `_meta` (authorize-first.ts); unset: the 2025-11-25 form. */
+  probeMeta?: Record<string, unknown>;
 }
 
 /**
  * MCP over HTTP, as the SDK `Transport`: the SDK's streamable HTTP client (resumption with Last-Event-ID
- * and the server's `retry` are the SDK's), its fallback to the older HTTP+SSE transport, and what a host
- * must add on top:
- * - the fallback itself: the first POST (initialize) answered 4xx is sent again over HTTP+SSE, within
- *   one connect, so the session above never sees the switch;
+ * and the server's `retry` are the SDK's; so are the 2026-07-28 framing: the `Mcp-Method`, `Mcp-Name` and
+ * `Mcp-Param-*` headers, and cancelling a request by closing its stream), its fallback to the older
+ * HTTP+SSE transport, and what a host must add on top:
+ * - the fallback itself: the first POST of `initialize` answered 4xx is sent again over HTTP+SSE, within
+ *   one connect, so the session above never sees the switch (a `server/discover` probe answered 4xx is
+ *   the SDK's business: it falls back to initialize, which then comes here);
  * - failures with their status and the URL without credentials (http-failure.ts);
  * - `onlost` when the session is gone for good (the server forgot it, the stream could not be resumed,
  *   the server stopped answering), so the host reconnects instead of waiting;
@@ -70,6 +82,8 @@ export class HttpEndpointTransport implements Transport {
     if (this.inner) throw new Error('HttpEndpointTransport already started');
     const inner = this.kind === 'sse' ? this.sse() : this.streamable();
     this.inner = inner;
+    // HTTP+SSE asks for authorization on its first GET, where the SDK signs in by itself: the redirect must be listened for already.
+    if (inner instanceof SSEClientTransport) await this.params.auth?.prepare();
     try {
       await inner.start();
     } catch (err) {
@@ -79,7 +93,7 @@ export class HttpEndpointTransport implements Transport {
     }
     if (!this.params.auth || !(inner instanceof StreamableHTTPClientTransport)) return;
     try {
-      await authorizeFirst(this.params.url, this.params.headers, this.params.auth, discoveryFetch(this.params.url, undefined, fetch));
+      await authorizeFirst(this.params.url, this.params.headers, this.params.auth, discoveryFetch(this.params.url, undefined, fetch), this.params.probeMeta);
     } catch (err) {
       throw describeHttpFailure(err, 'signing in to', this.shown, this.params.url);
     }
@@ -87,10 +101,11 @@ export class HttpEndpointTransport implements Transport {
 
   /** HTTP+SSE asks for authorization on its event stream's GET: once the person signed in, the stream is opened again. */
   private async startSseAuthorized(first: SSEClientTransport, err: UnauthorizedError): Promise<void> {
-    const code = this.params.auth?.takeAuthorizationCode();
-    if (!code) throw describeHttpFailure(err, 'GET of the event stream at', this.shown, this.params.url);
+    const redirect = this.params.auth?.takeAuthorizationCode();
+    if (!redirect) throw describeHttpFailure(err, 'GET of the event stream at', this.shown, this.params.url);
     try {
-      await first.finishAuth(await code);
+      const { code, iss } = await redirect;
+      await first.finishAuth(code, iss);
       this.forget(first);
       const again = this.sse();
       this.inner = again;
@@ -100,10 +115,20 @@ export class HttpEndpointTransport implements Transport {
     }
   }
 
+  /** True while the session runs over streamable HTTP: a 2026-07-28 request is then cancelled by closing its stream. */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner?.hasPerRequestStream;
+  }
+
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const inner = this.inner;
     if (!inner || this.closed) throw new Error('Not connected');
-    if ('method' in message && 'id' in message) this.pending.add(message.id);
+    if ('method' in message && 'id' in message) {
+      const id = message.id;
+      this.pending.add(id);
+      // Cancelled by closing its stream: no answer is waited for, and the stream ending is no news.
+      options?.requestSignal?.addEventListener('abort', () => this.pending.delete(id), { once: true });
+    }
     // A cancelled request gets no answer: nothing to wait for on its stream either.
     if ('method' in message && message.method === 'notifications/cancelled') {
       const cancelled = (message.params as { requestId?: string | number } | undefined)?.requestId;
@@ -113,6 +138,12 @@ export class HttpEndpointTransport implements Transport {
       await inner.send(message, options);
     } catch (err) {
       if (err instanceof UnauthorizedError && this.params.auth) return this.sendAuthorized(inner, message, options, err);
+      if ('method' in message && message.method === 'server/discover' && !this.initialized) {
+        // The SDK reads the era from how the probe failed (a 4xx, a JSON-RPC error): it must see the failure as it came.
+        this.remember(err);
+        if ('id' in message) this.pending.delete(message.id);
+        throw err;
+      }
       if (this.shouldFallBack(message, err)) return this.fallBack(message, err);
       const failure = describeHttpFailure(err, 'POST to', this.shown, this.params.url);
       this.remember(err);
@@ -140,9 +171,9 @@ export class HttpEndpointTransport implements Transport {
    * message sent again.
    */
   private async sendAuthorized(inner: Transport, message: JSONRPCMessage, options: TransportSendOptions | undefined, err: UnauthorizedError): Promise<void> {
-    const code = this.params.auth?.takeAuthorizationCode();
-    const finish = (inner as { finishAuth?: (code: string) => Promise<void> }).finishAuth?.bind(inner);
-    if (code && finish) this.authorizing = code.then(finish).finally(() => (this.authorizing = undefined));
+    const redirect = this.params.auth?.takeAuthorizationCode();
+    const finish = (inner as { finishAuth?: (code: string, iss?: string) => Promise<void> }).finishAuth?.bind(inner);
+    if (redirect && finish) this.authorizing = redirect.then((r) => finish(r.code, r.iss)).finally(() => (this.authorizing = undefined));
     try {
       if (!this.authorizing) throw err;
       await this.authorizing;
@@ -157,7 +188,9 @@ export class HttpEndpointTransport implements Transport {
     return this.inner?.sessionId;
   }
 
+  /** Called by the SDK once the era is settled (initialize answered, or server/discover): the session is up. */
   setProtocolVersion(version: string): void {
+    this.initialized = true;
     this.protocolVersion = version;
     this.inner?.setProtocolVersion?.(version);
   }
@@ -214,10 +247,7 @@ export class HttpEndpointTransport implements Transport {
 
   private wire<T extends Transport>(t: T): T {
     t.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-      if ('id' in message && !('method' in message)) {
-        this.pending.delete(message.id as string | number);
-        this.initialized = true;
-      }
+      if ('id' in message && !('method' in message)) this.pending.delete(message.id as string | number);
       this.onmessage?.(message, extra);
     };
     t.onerror = (err: Error) => this.innerError(t, err);

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /**
  * A drop-in replacement for the SDK's stdio `ReadBuffer` (append / readMessage / clear) that costs

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 export interface LogFloodOptions {
   /** Log lines a server may send each second, on average. Default 1,000. */

@@ -1,4 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 
 export interface PostStreamWatchOptions {
   /** How long after a stream ended its last events may still be on their way through the SDK's parser. */

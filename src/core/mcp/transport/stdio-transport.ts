@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { LinearReadBuffer } from './line-buffer';
 import { StderrLines } from './stderr-lines';
 import { StderrTail } from './stderr-tail';
@@ -109,6 +108,16 @@ export class HostStdioTransport implements Transport {
 
   get child(): ChildProcess | undefined {
     return this.childProcess;
+  }
+
+  /** The child's process id while it runs. */
+  get pid(): number | null {
+    return this.childProcess?.pid ?? null;
+  }
+
+  /** Never handed out: the host reads stderr itself (stderrTail, onstderrline). Present so the SDK sees a stdio transport. */
+  get stderr(): null {
+    return null;
   }
 
   get exit(): ExitInfo | undefined {

@@ -1,0 +1,54 @@
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { clientCapabilities, type ClientHandlers, type ServerLogSink } from './client/client-handlers';
+import { installClientHandlers } from './client/client-requests';
+import type { ListKind } from './server-lists';
+
+/** What a session's client reports to its connection. */
+export interface SessionClientEvents {
+  /** A list changed (`list_changed`, unsolicited in 2025-11-25, on a `subscriptions/listen` stream in 2026-07-28). */
+  listChanged(kind: ListKind): void;
+  resourceUpdated(uri: string): void;
+  /** The roots offered now (asked by `roots/list`, or inside an `input_required` answer). */
+  roots(): string[];
+  /** The server says the person finished the URL elicitation with this id (2025-11-25). */
+  elicitationComplete(elicitationId: string): void;
+  /** Something went wrong beside any request (a line that is not JSON, an unknown answer). */
+  error(err: Error): void;
+}
+
+export interface SessionClientOptions {
+  clientInfo: { name: string; version: string };
+  handlers: ClientHandlers;
+  server: string;
+  sink: ServerLogSink | undefined;
+  events: SessionClientEvents;
+}
+
+/** Most pages of one list followed, as before the SDK aggregated them (paginate.ts). */
+const MAX_LIST_PAGES = 1000;
+
+/**
+ * The SDK client of one session, with the host's answers wired in. It negotiates the era (`auto`: server/discover,
+ * falling back to initialize; a remembered verdict skips that, see era-memory.ts), and the same handlers serve
+ * both: a 2025-11-25 server asks for sampling, elicitation and roots with requests of its own, a 2026-07-28 one
+ * answers `input_required` and the SDK asks the handlers, then calls again.
+ */
+export function makeSessionClient(o: SessionClientOptions): Client {
+  const client = new Client(o.clientInfo, {
+    capabilities: clientCapabilities(o.handlers),
+    versionNegotiation: { mode: 'auto' },
+    listMaxPages: MAX_LIST_PAGES,
+  });
+  installClientHandlers(client, o.server, o.handlers, o.sink, (id) => o.events.elicitationComplete(id));
+  client.setRequestHandler('roots/list', () => ({
+    roots: o.events.roots().map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
+  }));
+  client.setNotificationHandler('notifications/resources/updated', (n) => o.events.resourceUpdated(n.params.uri));
+  client.setNotificationHandler('notifications/tools/list_changed', () => o.events.listChanged('tools'));
+  client.setNotificationHandler('notifications/resources/list_changed', () => o.events.listChanged('resources'));
+  client.setNotificationHandler('notifications/prompts/list_changed', () => o.events.listChanged('prompts'));
+  client.onerror = (err) => o.events.error(err);
+  return client;
+}

@@ -1,0 +1,48 @@
+// Lists kept as long as the server says (`ttlMs`, 2026-07-28): a server that tells of no list changes is listed
+// again once its list is asked for past that time, against a real server on the v2 SDK (test/fakes/mcp-modern.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { McpHub } from '../../src/core/mcp/hub/hub';
+import { fakeConfig, textOf, withHub } from './mcp-support';
+
+const T = { timeout: 60_000 };
+
+/** Resolves once `hub.tools()` names `tool`: each ask past the ttl lists again, and a 'change' says one came. */
+function untilOffered(hub: McpHub, tool: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): boolean => hub.tools().some((t) => t.tool.name === tool);
+    if (check()) return resolve();
+    const off = hub.on('change', () => {
+      if (!check()) return;
+      off();
+      resolve();
+    });
+  });
+}
+
+test('a list the server said may be kept 0 ms is listed again when asked for: a tool added without list_changed reaches the model', T, async () => {
+  const config = fakeConfig('quiet', 'mcp-modern', '--modern-only', '--quiet-lists', '--ttl=0');
+  await withHub([config], {}, async (hub) => {
+    await hub.settled();
+    assert.ok(!hub.tools().some((t) => t.tool.name === 'late_tool'));
+    assert.match(textOf(await hub.callTool('quiet__add_tool', { name: 'late_tool' })), /added late_tool/);
+    await untilOffered(hub, 'late_tool');
+    assert.equal(textOf(await hub.callTool('quiet__late_tool', {})), 'late_tool');
+  });
+});
+
+test('a list the server said may be kept an hour is not listed again before then', T, async () => {
+  const config = fakeConfig('quiet', 'mcp-modern', '--modern-only', '--quiet-lists', '--ttl=3600000');
+  await withHub([config], {}, async (hub) => {
+    await hub.settled();
+    await hub.callTool('quiet__add_tool', { name: 'late_tool' });
+    let changes = 0;
+    hub.on('change', () => changes++);
+    // Asked for many times: the list is fresh, so nothing is listed and nothing changes.
+    for (let i = 0; i < 20; i++) hub.tools();
+    // A round trip to the same server after those asks: a listing they started would have answered first.
+    await hub.callTool('quiet__echo', { text: 'after' });
+    assert.equal(changes, 0);
+    assert.ok(!hub.tools().some((t) => t.tool.name === 'late_tool'));
+  });
+});
