@@ -30,9 +30,7 @@ const node = {
 /** What ships and runs as its own process (the extension host, the CLI, each server). */
 const shipped = { ...node, plugins: [asciiSource, lazyAjv] };
 
-const servers = readdirSync('servers').filter(
-  (d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')),
-);
+const servers = readdirSync('servers').filter((d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')));
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
@@ -84,7 +82,9 @@ function findTests(dir) {
 if (withTests) {
   const entries = ['unit', 'webview', 'integration', 'ui'].flatMap((tier) => findTests(`test/${tier}`));
   // Test helpers that run as their own processes (fake servers, hostile MCP servers, the VS Code launcher).
-  const processes = readdirSync('test/fakes').filter((f) => f.endsWith('.ts')).map((f) => `test/fakes/${f}`);
+  const processes = readdirSync('test/fakes')
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `test/fakes/${f}`);
   builds.push({
     ...node,
     entryPoints: [...entries, ...processes],
@@ -121,4 +121,3 @@ if (watch) {
   copyAssets();
   console.log(`esbuild: ${builds.length} bundles in ${Date.now() - started} ms${production ? ' (production)' : ''}`);
 }
-

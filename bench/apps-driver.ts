@@ -76,16 +76,28 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
       const paintedAt = await app.locator('#server-time').evaluate(
         (el) =>
           new Promise<number>((resolve) => {
-            const check = (): void => (/^\d{4}-/.test(el.textContent ?? '') ? resolve(performance.timeOrigin + performance.now()) : void requestAnimationFrame(check));
+            const check = (): void =>
+              /^\d{4}-/.test(el.textContent ?? '') ? resolve(performance.timeOrigin + performance.now()) : void requestAnimationFrame(check);
             check();
           }),
       );
-      const resultAt = await chat.locator('body').evaluate((_b, id) => (window as unknown as { __mcpAgentChat: { appResultAt: Record<string, number> } }).__mcpAgentChat.appResultAt[id!], callId);
+      const resultAt = await chat
+        .locator('body')
+        .evaluate((_b, id) => (window as unknown as { __mcpAgentChat: { appResultAt: Record<string, number> } }).__mcpAgentChat.appResultAt[id!], callId);
       firstPaintMs.push(paintedAt - resultAt);
       if (i === calls - 1) {
-        const trace = await chat.locator('body').evaluate((_b, id) => (window as unknown as { __mcpAgentChat: { appTraces: Record<string, Record<string, number>> } }).__mcpAgentChat.appTraces[id!], callId);
+        const trace = await chat
+          .locator('body')
+          .evaluate(
+            (_b, id) => (window as unknown as { __mcpAgentChat: { appTraces: Record<string, Record<string, number>> } }).__mcpAgentChat.appTraces[id!],
+            callId,
+          );
         const origin = await chat.locator('body').evaluate(() => performance.timeOrigin);
-        lastTrace = Object.fromEntries(Object.entries({ ...trace, result: resultAt - origin, painted: paintedAt - origin }).map(([k, v]) => [k, Math.round(v - trace!.mount!)]).sort((a, b) => (a[1] as number) - (b[1] as number)));
+        lastTrace = Object.fromEntries(
+          Object.entries({ ...trace, result: resultAt - origin, painted: paintedAt - origin })
+            .map(([k, v]) => [k, Math.round(v - trace!.mount!)])
+            .sort((a, b) => (a[1] as number) - (b[1] as number)),
+        );
       }
     }
     await ask('show the system');
@@ -94,7 +106,10 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
     await chat.locator('.approval[data-from-app="true"][data-state="pending"] button[data-decision="always"]').click();
     await monitor.locator('#memory-percent', { hasText: /\d+%/ }).waitFor();
     await ask('show the budget');
-    await view(chat, calls + 1).locator('.slider').first().waitFor();
+    await view(chat, calls + 1)
+      .locator('.slider')
+      .first()
+      .waitFor();
     const withApps = await scrollFrames(chat, seconds);
     // The same page and scroll, the views' frames swapped for boxes of their height: what the live frames cost.
     await chat.locator('body').evaluate(() => {

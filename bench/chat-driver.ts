@@ -106,7 +106,13 @@ export async function benchOpenChat(messages = 1000): Promise<{ ms: number; heap
     global.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     const t0 = performance.now();
-    const session = new ChatSession({ meta, store: history.store(meta.id), host: { tools: () => [], callTool: async () => ({ content: [] }) }, workspace: dir, approvals: { has: () => false, add: () => undefined } });
+    const session = new ChatSession({
+      meta,
+      store: history.store(meta.id),
+      host: { tools: () => [], callTool: async () => ({ content: [] }) },
+      workspace: dir,
+      approvals: { has: () => false, add: () => undefined },
+    });
     await session.load();
     const ms = performance.now() - t0;
     global.gc?.();
@@ -126,8 +132,21 @@ export async function benchEnterToRequest(samples = 30): Promise<number[]> {
   try {
     const history = new ChatHistory(dir);
     const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
-    const session = new ChatSession({ meta, store: history.store(meta.id), host: { tools: () => [], callTool: async () => ({ content: [] }) }, workspace: dir, approvals: { has: () => false, add: () => undefined } });
-    const config: TurnConfig = { client: new Anthropic({ apiKey: 'sk-bench', baseURL: api.url, maxRetries: 0 }), model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 2, toolTimeoutMs: 1000, keyHint: '' };
+    const session = new ChatSession({
+      meta,
+      store: history.store(meta.id),
+      host: { tools: () => [], callTool: async () => ({ content: [] }) },
+      workspace: dir,
+      approvals: { has: () => false, add: () => undefined },
+    });
+    const config: TurnConfig = {
+      client: new Anthropic({ apiKey: 'sk-bench', baseURL: api.url, maxRetries: 0 }),
+      model: 'claude-sonnet-5-5',
+      maxTokens: 1024,
+      maxIterations: 2,
+      toolTimeoutMs: 1000,
+      keyHint: '',
+    };
     const out: number[] = [];
     for (let i = 0; i < samples; i++) {
       const arrived = api.waitForRequests(api.requests.length + 1).then(() => performance.now());

@@ -53,7 +53,8 @@ function oldCap(tools: readonly HubTool[]): HubTool[] {
 }
 
 async function withHub<T>(dist: string, fakes: string, dir: string, extra: number, body: (hub: McpHub) => Promise<T>): Promise<T> {
-  const many = extra > 0 ? [{ name: 'many', transport: 'stdio' as const, command: process.execPath, args: [join(fakes, 'mcp-many-tools.js'), String(extra)] }] : [];
+  const many =
+    extra > 0 ? [{ name: 'many', transport: 'stdio' as const, command: process.execPath, args: [join(fakes, 'mcp-many-tools.js'), String(extra)] }] : [];
   const hub = new McpHub([...bundledServerConfigs(dist, dir, {}), ...many], { connection: { roots: [dir] } });
   hub.start();
   try {
@@ -76,7 +77,14 @@ export async function benchSizes(dist: string, fakes: string, extras: number[]):
           const all = host.tools();
           const capped = oldCap(all);
           const tokens = (search: ToolSearch): number => toolTokens(new ToolOffer(host, search).request([]).tools);
-          return { tools: all.length, api: tokens('api'), host: tokens('host'), all: toolTokens(all.map(definitionOf)), cap: toolTokens(capped.map(definitionOf)), capReachesLast: capped.some((t) => t.qualifiedName === all.at(-1)?.qualifiedName) };
+          return {
+            tools: all.length,
+            api: tokens('api'),
+            host: tokens('host'),
+            all: toolTokens(all.map(definitionOf)),
+            cap: toolTokens(capped.map(definitionOf)),
+            capReachesLast: capped.some((t) => t.qualifiedName === all.at(-1)?.qualifiedName),
+          };
         }),
       );
     }
@@ -99,13 +107,27 @@ export async function benchChat(dist: string, fakes: string, extra: number, tool
     return await withHub(dist, fakes, dir, extra, async (hub) => {
       const history = new ChatHistory(join(dir, 'chats'));
       const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
-      const session = new ChatSession({ meta, store: history.store(meta.id), host: modelToolHost(hub), workspace: dir, approvals: { has: () => true, add: () => undefined } });
+      const session = new ChatSession({
+        meta,
+        store: history.store(meta.id),
+        host: modelToolHost(hub),
+        workspace: dir,
+        approvals: { has: () => true, add: () => undefined },
+      });
       const client = new Anthropic({ apiKey: 'sk-bench', baseURL: api.url, maxRetries: 0 });
       const reachedAt: number[] = [];
       for (let t = 0; t < turns; t++) {
         const n = (t * 37 + 11) % extra;
         api.setScript(seeker(`many__tool_${n}`, `tool ${n}`, reachedAt, api.requests.length));
-        await session.send(`Turn ${t + 1}: run tool number ${n} of the many server and tell me what it said.`, [], { client, model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 6, toolTimeoutMs: 30_000, keyHint: '', toolSearch });
+        await session.send(`Turn ${t + 1}: run tool number ${n} of the many server and tell me what it said.`, [], {
+          client,
+          model: 'claude-sonnet-5-5',
+          maxTokens: 1024,
+          maxIterations: 6,
+          toolTimeoutMs: 30_000,
+          keyHint: '',
+          toolSearch,
+        });
       }
       await session.flush();
       const billed = api.requests.map((r) => r.billed!).slice(1);

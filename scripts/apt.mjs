@@ -37,7 +37,12 @@ export function aptGet(args, opts = {}) {
     if (Date.now() >= deadline) {
       throw new Error(
         `apt-get ${args.join(' ')}: another apt or dpkg process still holds its lock after ${Math.round(waitMs / 1000)} s ` +
-          `(${output.trim().split('\n').find((l) => LOCK_MESSAGE.test(l)) ?? 'lock held'}). Wait for it to finish, then run this again.`,
+          `(${
+            output
+              .trim()
+              .split('\n')
+              .find((l) => LOCK_MESSAGE.test(l)) ?? 'lock held'
+          }). Wait for it to finish, then run this again.`,
       );
     }
     if (!waited) say(`another apt or dpkg process holds the lock; waiting up to ${Math.round(waitMs / 1000)} s for it`);

@@ -74,7 +74,9 @@ function checkFile(root, rel) {
       continue;
     }
     if (!spec.startsWith('.')) continue; // an npm package
-    const target = relative(root, resolve(root, dirname(rel), spec)).split(sep).join('/');
+    const target = relative(root, resolve(root, dirname(rel), spec))
+      .split(sep)
+      .join('/');
     const to = layerOf(target.endsWith('.ts') ? target : `${target}.ts`) ?? layerOf(`${target}/`);
     if (!to) {
       out.push(`${where}, which is outside every layer (${target})`);

@@ -33,7 +33,7 @@ export function chromiumProblem(path = chromiumPath()) {
     const which = process.env.MCP_AGENT_CHROMIUM ? `MCP_AGENT_CHROMIUM=${path}` : `${path} (the default; set MCP_AGENT_CHROMIUM to use another)`;
     return (
       `The browser tests need Chromium, and there is none at ${which}. ` +
-      '`npm test` installs Debian\'s chromium before the first browser test; to install it by hand run ' +
+      "`npm test` installs Debian's chromium before the first browser test; to install it by hand run " +
       '`node scripts/ensure-vscode.mjs` (or `apt-get install -y chromium` as root), ' +
       'or point MCP_AGENT_CHROMIUM at a Chromium or Chrome binary.'
     );

@@ -46,8 +46,4 @@ export interface CodeServer {
 
 export declare function startCodeServer(opts?: CodeServerOptions): Promise<CodeServer>;
 
-export declare function workbenchUrl(
-  serverUrl: string,
-  folder: string,
-  dev?: { extensionDevelopmentPath?: string; extensionTestsPath?: string },
-): string;
+export declare function workbenchUrl(serverUrl: string, folder: string, dev?: { extensionDevelopmentPath?: string; extensionTestsPath?: string }): string;

@@ -45,7 +45,11 @@ function installExitHandlers() {
     for (const pgid of liveGroups.keys()) killGroup(pgid, 'SIGKILL');
   });
   let interrupted = false;
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]) {
     process.on(signal, () => {
       if (interrupted) process.exit(code); // a second Ctrl+C: the exit handler kills what is left
       interrupted = true;
@@ -95,10 +99,14 @@ export async function startCodeServer(opts = {}) {
 
   const args = [
     opts.entry ?? codeServerEntry(),
-    '--bind-addr', `${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}`,
-    '--auth', 'none',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--bind-addr',
+    `${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}`,
+    '--auth',
+    'none',
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--ignore-last-opened',
@@ -115,7 +123,10 @@ export async function startCodeServer(opts = {}) {
     ...opts.env,
   };
   for (const vsix of opts.installExtensions ?? []) {
-    const r = spawnSync(process.execPath, [args[0], '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir], { env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [args[0], '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir], {
+      env,
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`installing ${vsix} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
   }
   installExitHandlers();

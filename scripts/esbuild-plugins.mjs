@@ -97,7 +97,13 @@ export const lazySplit = {
     const names = Object.keys(LAZY_MODULES).map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
     build.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, (args) => {
       if (args.kind === 'require-call' || args.kind === 'dynamic-import') return { path: `./lazy/${LAZY_MODULES[args.path]}`, external: true };
-      return { errors: [{ text: `${args.path} is loaded on first use (LAZY_MODULES in scripts/esbuild-plugins.mjs): require() or import() it where it is used, in ${args.importer}` }] };
+      return {
+        errors: [
+          {
+            text: `${args.path} is loaded on first use (LAZY_MODULES in scripts/esbuild-plugins.mjs): require() or import() it where it is used, in ${args.importer}`,
+          },
+        ],
+      };
     });
   },
 };

@@ -13,8 +13,7 @@ import { ensureVscode } from './ensure-vscode.mjs';
 const root = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const extensionId = `${pkg.publisher}.${pkg.name}`;
-const demoDir =
-  process.env.MCP_AGENT_DEMO_DIR ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mcp-agent', 'demo');
+const demoDir = process.env.MCP_AGENT_DEMO_DIR ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mcp-agent', 'demo');
 const watch = process.argv.includes('--watch');
 
 function say(msg) {
@@ -38,7 +37,12 @@ function newest(dir) {
 /** Builds only when a source, the build script or the dependencies changed since the bundles were made. */
 function build() {
   if (!existsSync(join(root, 'node_modules', 'esbuild'))) run('npm', ['ci']);
-  const outputs = ['dist/extension.js', 'dist/cli.js', 'dist/webview/chat.js', ...['workspace', 'web', 'research', 'orchestrator'].map((s) => `dist/servers/${s}.js`)];
+  const outputs = [
+    'dist/extension.js',
+    'dist/cli.js',
+    'dist/webview/chat.js',
+    ...['workspace', 'web', 'research', 'orchestrator'].map((s) => `dist/servers/${s}.js`),
+  ];
   const built = Math.min(...outputs.map((f) => (existsSync(join(root, f)) ? lstatSync(join(root, f)).mtimeMs : 0)));
   const sources = Math.max(...['src', 'media', 'servers', 'esbuild.mjs', 'scripts/esbuild-plugins.mjs', 'package-lock.json'].map((p) => newest(join(root, p))));
   if (built > sources) {

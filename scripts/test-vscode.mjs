@@ -34,7 +34,11 @@ function reapLeftovers() {
 }
 
 let uiChild;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
   process.on(signal, () => {
     uiChild?.kill('SIGTERM');
     reapLeftovers();
@@ -90,7 +94,11 @@ async function runSuite() {
 function runUi() {
   const dir = join(root, 'out', 'test', 'ui');
   const chosen = argv.filter((a) => a.endsWith('.test.js')).map((a) => resolve(a));
-  const all = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js')).map((f) => join(dir, f)) : [];
+  const all = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.test.js'))
+        .map((f) => join(dir, f))
+    : [];
   const files = chosen.length ? chosen : all;
   if (files.length === 0) {
     console.log('no UI tests in out/test/ui');

@@ -2,7 +2,7 @@
 // code-server), the build, the node:test tiers (unit, webview in Chromium, integration with real processes),
 // the MCP conformance suite, then the real-VS-Code rig.
 // Usage: node scripts/test.mjs [--fast | --no-vscode | --conformance-only]
-//   --fast (`npm run test:fast`): the edit-test loop: layers, typecheck, lint, build, test/unit (in-process: no browser,
+//   --fast (`npm run test:fast`): the edit-test loop: layers, typecheck, lint, format check, build, test/unit (in-process: no browser,
 //          no code-server, no installs)
 //   --no-vscode (`npm run test:unit`): everything but code-server
 //   --conformance-only: builds and runs just the MCP conformance suite, test/conformance/run.mjs
@@ -49,6 +49,8 @@ run(process.execPath, ['scripts/check-layers.mjs']);
 run(process.execPath, ['scripts/typecheck.mjs']);
 // ESLint with type information (eslint.config.mjs); cached, so an edit-test loop pays for what changed.
 run(process.execPath, ['node_modules/eslint/bin/eslint.js', '--cache', '--cache-location', 'out/eslintcache', '.']);
+// One format (.prettierrc.json); `npm run format` writes it. Cached like the lint.
+run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '--cache', '--cache-location', 'out/prettiercache', '.']);
 /** node:test over these files, two at a time; a test that hangs fails after 5 minutes instead of holding CI. */
 const nodeTests = (files) => run(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files]);
 if (fast) {

@@ -58,7 +58,16 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const secrets = new Secrets(context.secrets);
   // Made before the hub, which declares sampling and elicitation because these handlers exist.
   const asks = new ClientAsks({ log, openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))) });
-  manager = new ServerManager({ extensionPath: context.extensionPath, storageDir: context.globalStorageUri.fsPath, workspace, secrets, workspaceState: context.workspaceState, secretStorage: context.secrets, log, asks });
+  manager = new ServerManager({
+    extensionPath: context.extensionPath,
+    storageDir: context.globalStorageUri.fsPath,
+    workspace,
+    secrets,
+    workspaceState: context.workspaceState,
+    secretStorage: context.secrets,
+    log,
+    asks,
+  });
   const hub = manager.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));
@@ -129,7 +138,21 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     chat.onDidChangeChats(() => chats.refresh()),
     vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
     chatPanel,
-    ...registerCommands({ chat, chatView, chatPanel, secrets, hub, serverLogs: manager.logs, resources: resourceDocs, tools, log, workspace, history, sessions: sessionCommands(orchestrator, sessions, transcripts), onError: (m) => keepCommandError(m) }),
+    ...registerCommands({
+      chat,
+      chatView,
+      chatPanel,
+      secrets,
+      hub,
+      serverLogs: manager.logs,
+      resources: resourceDocs,
+      tools,
+      log,
+      workspace,
+      history,
+      sessions: sessionCommands(orchestrator, sessions, transcripts),
+      onError: (m) => keepCommandError(m),
+    }),
     ...registerServerCommands(manager, commandRegistrar(log, keepCommandError)),
   );
 
@@ -140,7 +163,9 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     setImmediate(() => {
       void servers.settled().then(() => {
         const ready = hub.statuses().filter((s) => s.state === 'ready');
-        log.info(`servers settled in ${Math.round(performance.now() - serversStarted)} ms: ${ready.map((s) => `${s.name} (${s.tools.length} tools)`).join(', ') || 'none ready'}`);
+        log.info(
+          `servers settled in ${Math.round(performance.now() - serversStarted)} ms: ${ready.map((s) => `${s.name} (${s.tools.length} tools)`).join(', ') || 'none ready'}`,
+        );
         resolve(performance.now() - started);
       });
     }),

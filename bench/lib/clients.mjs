@@ -8,10 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
  * (the agent's: its turn's AbortSignal and a progress callback).
  */
 export async function openOurs(host, name, args, callOptions = {}) {
-  const conn = new host.McpConnection(
-    { name, transport: 'stdio', command: process.execPath, args },
-    { callTimeoutMs: 120_000, requestTimeoutMs: 60_000 },
-  );
+  const conn = new host.McpConnection({ name, transport: 'stdio', command: process.execPath, args }, { callTimeoutMs: 120_000, requestTimeoutMs: 60_000 });
   await conn.start();
   return {
     call: (tool, toolArgs, timeoutMs) => conn.callTool(tool, toolArgs, timeoutMs ? { ...callOptions, timeoutMs } : callOptions),
@@ -41,5 +38,8 @@ export async function openSdk(args, { maxBufferSize } = {}) {
 
 /** The text of a tool result, joined. */
 export function resultText(result) {
-  return (result?.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  return (result?.content ?? [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
 }

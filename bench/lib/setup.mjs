@@ -25,10 +25,17 @@ export function buildProject() {
   } catch (err) {
     const needed = [...SERVERS.map(serverBundle), ECHO_SERVER];
     const missing = needed.filter((p) => !existsSync(p));
-    const why = String(err.stderr ?? err.message).trim().split('\n').slice(0, 6).join('\n');
+    const why = String(err.stderr ?? err.message)
+      .trim()
+      .split('\n')
+      .slice(0, 6)
+      .join('\n');
     if (missing.length) throw new Error(`node esbuild.mjs failed and ${missing.join(', ')} is missing:\n${why}`, { cause: err });
     const oldest = Math.min(...needed.map((p) => statSync(p).mtimeMs));
-    return { built: false, warning: `node esbuild.mjs failed; measuring the bundles already in dist/ and out/ (built ${new Date(oldest).toISOString()}):\n${why}` };
+    return {
+      built: false,
+      warning: `node esbuild.mjs failed; measuring the bundles already in dist/ and out/ (built ${new Date(oldest).toISOString()}):\n${why}`,
+    };
   }
 }
 
@@ -150,6 +157,6 @@ export function officialFilesystemServer() {
     });
   }
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-  const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin ?? {})[0] ?? 'dist/index.js';
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : (Object.values(pkg.bin ?? {})[0] ?? 'dist/index.js');
   return { script: join(pkgDir, bin), version: pkg.version };
 }

@@ -12,7 +12,17 @@ const SCROLL_SECONDS = 4;
 async function loadDriver() {
   const esbuild = await import('esbuild');
   const outfile = join(ROOT, 'out', 'bench', 'apps-driver.cjs');
-  await esbuild.build({ entryPoints: [join(ROOT, 'bench', 'apps-driver.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, packages: 'external', logLevel: 'warning', absWorkingDir: ROOT });
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'bench', 'apps-driver.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    packages: 'external',
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+  });
   return createRequire(import.meta.url)(outfile);
 }
 
@@ -25,7 +35,12 @@ export async function benchApps() {
   const rows = [
     ['result → first paint, first view (read while its approval card waited)', fmtMs(first), '-', '-'],
     [`result → first paint, next ${warm.length} views (median / p95)`, `${fmtMs(median(warm))} / ${fmtMs(percentile(warm, 95))}`, '-', '-'],
-    ['chat frame while scrolling (median / p95 / max)', frames(withApps), frames(withoutApps), fmtRatio(ratio(percentile(withApps.frames, 95), percentile(withoutApps.frames, 95)))],
+    [
+      'chat frame while scrolling (median / p95 / max)',
+      frames(withApps),
+      frames(withoutApps),
+      fmtRatio(ratio(percentile(withApps.frames, 95), percentile(withoutApps.frames, 95))),
+    ],
     ['  frames / long frames (> 50 ms)', `${withApps.frames.length} / ${withApps.long}`, `${withoutApps.frames.length} / ${withoutApps.long}`, '-'],
   ];
   return {
@@ -35,7 +50,9 @@ export async function benchApps() {
     notes: [
       'first paint: the page gets the tool result (tool_result event) → the view (server-basic-vanillajs) shows the time, watched every frame in its own document; both ends read performance.timeOrigin + now',
       `the first call waited for the person's approval, and its view (HTML read from its server, proxy started) loaded meanwhile; the next ${CALLS - 1} were allowed "always", so their views load after the result arrives: that is what they measure`,
-      `the last view's steps, ms after the page mounted it: ${Object.entries(lastTrace).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      `the last view's steps, ms after the page mounted it: ${Object.entries(lastTrace)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
       `three live views: basic, system-monitor polling every second through the approval path, budget-allocator; ${SCROLL_SECONDS} s of scrolling 40 px a frame`,
     ],
     data: { firstPaintMs, withApps, withoutApps, lastTrace },

@@ -7,7 +7,16 @@ import { fmtBytes, fmtMs, fmtRatio, median, percentile, ratio } from '../lib/sta
 async function loadDriver() {
   const esbuild = await import('esbuild');
   const outfile = join(ROOT, 'out', 'bench', 'chat-driver.cjs');
-  await esbuild.build({ entryPoints: [join(ROOT, 'bench', 'chat-driver.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'warning', absWorkingDir: ROOT });
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'bench', 'chat-driver.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+  });
   return createRequire(import.meta.url)(outfile);
 }
 
@@ -18,7 +27,13 @@ export async function benchChat() {
   const enter = await driver.benchEnterToRequest(30);
   const pct = (x) => `${(x * 100).toFixed(1)} %`;
   const rows = [
-    ['input billed at full price (tokens, 80 calls)', String(cached.fullPriceInput), String(uncached.fullPriceInput), fmtRatio(ratio(cached.fullPriceInput, uncached.fullPriceInput)), '< 0.20x'],
+    [
+      'input billed at full price (tokens, 80 calls)',
+      String(cached.fullPriceInput),
+      String(uncached.fullPriceInput),
+      fmtRatio(ratio(cached.fullPriceInput, uncached.fullPriceInput)),
+      '< 0.20x',
+    ],
     ['input read from the cache, calls 2..80', pct(cached.readShareAfterFirst), pct(uncached.readShareAfterFirst), '-', '≥ 90 %'],
     ['cost at Sonnet 5.5 prices', `$${cached.costUsd.toFixed(4)}`, `$${uncached.costUsd.toFixed(4)}`, fmtRatio(ratio(cached.costUsd, uncached.costUsd)), '-'],
     ['open a 1,000-message chat from disk', fmtMs(open.ms), '-', '-', '-'],

@@ -49,7 +49,11 @@ const duBytes = (dir) => Number(execFileSync('du', ['-sb', dir], { encoding: 'ut
 
 /** Files the store's latest snapshot holds. */
 function snapshotFiles(store, ws) {
-  const out = execFileSync('git', ['ls-tree', '-r', '--name-only', 'HEAD'], { cwd: ws, env: { ...process.env, GIT_DIR: store, GIT_WORK_TREE: ws }, encoding: 'utf8' });
+  const out = execFileSync('git', ['ls-tree', '-r', '--name-only', 'HEAD'], {
+    cwd: ws,
+    env: { ...process.env, GIT_DIR: store, GIT_WORK_TREE: ws },
+    encoding: 'utf8',
+  });
   return out.split('\n').filter(Boolean).length;
 }
 
@@ -122,7 +126,15 @@ async function measureNegatedBefore(lib, dir, setup, change) {
   mkdirSync(ws, { recursive: true });
   setup(ws);
   await new lib.TurnCheckpoint(new lib.ShadowGit(store, ws), () => undefined).begin();
-  const env = { ...process.env, GIT_DIR: store, GIT_WORK_TREE: ws, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
+  const env = {
+    ...process.env,
+    GIT_DIR: store,
+    GIT_WORK_TREE: ws,
+    GIT_AUTHOR_NAME: 'b',
+    GIT_AUTHOR_EMAIL: 'b@b',
+    GIT_COMMITTER_NAME: 'b',
+    GIT_COMMITTER_EMAIL: 'b@b',
+  };
   const snapshot = () => {
     execFileSync('git', ['add', '--all', '--', '.'], { cwd: ws, env });
     execFileSync('git', ['commit', '-q', '--allow-empty', '--no-verify', '-m', 's'], { cwd: ws, env });

@@ -128,11 +128,23 @@ export async function benchEras({ host, workspace, runs = 5, calls = 1000, warmu
       v1: await startToTools(runs, () => open('v1', args)),
       v2legacy: await startToTools(runs, () => open('v2', args, 'legacy')),
       v2modern: await startToTools(runs, () => open('v2', args)),
-      oursLegacy: await startToTools(runs, ours([...args], () => pinnedLegacy)),
-      oursModern: await startToTools(runs, ours(args, () => new host.MemoryEras())),
+      oursLegacy: await startToTools(
+        runs,
+        ours([...args], () => pinnedLegacy),
+      ),
+      oursModern: await startToTools(
+        runs,
+        ours(args, () => new host.MemoryEras()),
+      ),
     };
     data.start[name] = s;
-    rows.push([`start → tools/list: bundled ${name}`, fmtMs(s.v1), `${fmtMs(s.v2legacy)} (2025-11-25), ${fmtMs(s.v2modern)} (2026-07-28)`, fmtRatio(ratio(s.v2legacy, s.v1)), `ours: ${fmtMs(s.oursLegacy)} (2025-11-25, remembered), ${fmtMs(s.oursModern)} (2026-07-28)`]);
+    rows.push([
+      `start → tools/list: bundled ${name}`,
+      fmtMs(s.v1),
+      `${fmtMs(s.v2legacy)} (2025-11-25), ${fmtMs(s.v2modern)} (2026-07-28)`,
+      fmtRatio(ratio(s.v2legacy, s.v1)),
+      `ours: ${fmtMs(s.oursLegacy)} (2025-11-25, remembered), ${fmtMs(s.oursModern)} (2026-07-28)`,
+    ]);
   }
   // A server that speaks 2025-11-25 alone, never seen: the probe is refused, then initialize.
   const echo = [ECHO_SERVER];
@@ -141,32 +153,101 @@ export async function benchEras({ host, workspace, runs = 5, calls = 1000, warmu
   const p = {
     v1: await startToTools(runs, () => open('v1', echo)),
     v2probe: await startToTools(runs, () => open('v2', echo)),
-    oursFirst: await startToTools(runs, ours(echo, () => new host.MemoryEras())),
-    oursRemembered: await startToTools(runs, ours(echo, () => remembered)),
+    oursFirst: await startToTools(
+      runs,
+      ours(echo, () => new host.MemoryEras()),
+    ),
+    oursRemembered: await startToTools(
+      runs,
+      ours(echo, () => remembered),
+    ),
   };
   data.start.legacyOnly = p;
-  rows.push(['start → tools/list: a 2025-11-25-only server, first seen', fmtMs(p.v1), `${fmtMs(p.v2probe)} probing`, fmtRatio(ratio(p.v2probe, p.v1)), `ours: ${fmtMs(p.oursFirst)} probing (one process), ${fmtMs(p.oursRemembered)} remembered`]);
+  rows.push([
+    'start → tools/list: a 2025-11-25-only server, first seen',
+    fmtMs(p.v1),
+    `${fmtMs(p.v2probe)} probing`,
+    fmtRatio(ratio(p.v2probe, p.v1)),
+    `ours: ${fmtMs(p.oursFirst)} probing (one process), ${fmtMs(p.oursRemembered)} remembered`,
+  ]);
   const dual = [DUAL_SERVER];
   const d = { v1: await startToTools(runs, () => open('v1', dual)), v2modern: await startToTools(runs, () => open('v2', dual)) };
   data.start.dual = d;
-  rows.push(['start → tools/list: dual-era v2 server', `${fmtMs(d.v1)} (2025-11-25)`, `${fmtMs(d.v2modern)} (2026-07-28)`, fmtRatio(ratio(d.v2modern, d.v1)), 'server/discover is the whole handshake in 2026-07-28']);
+  rows.push([
+    'start → tools/list: dual-era v2 server',
+    `${fmtMs(d.v1)} (2025-11-25)`,
+    `${fmtMs(d.v2modern)} (2026-07-28)`,
+    fmtRatio(ratio(d.v2modern, d.v1)),
+    'server/discover is the whole handshake in 2026-07-28',
+  ]);
 
-  data.rtt.v1 = await withClient(() => open('v1', [ECHO_SERVER]), (c) => roundTrips(c, calls, warmup));
-  data.rtt.v2legacy = await withClient(() => open('v2', [ECHO_SERVER], 'legacy'), (c) => roundTrips(c, calls, warmup));
-  data.rtt.v1dual = await withClient(() => open('v1', dual), (c) => roundTrips(c, calls, warmup));
-  data.rtt.v2dualLegacy = await withClient(() => open('v2', dual, 'legacy'), (c) => roundTrips(c, calls, warmup));
-  data.rtt.v2modern = await withClient(() => open('v2', dual), (c) => roundTrips(c, calls, warmup));
+  data.rtt.v1 = await withClient(
+    () => open('v1', [ECHO_SERVER]),
+    (c) => roundTrips(c, calls, warmup),
+  );
+  data.rtt.v2legacy = await withClient(
+    () => open('v2', [ECHO_SERVER], 'legacy'),
+    (c) => roundTrips(c, calls, warmup),
+  );
+  data.rtt.v1dual = await withClient(
+    () => open('v1', dual),
+    (c) => roundTrips(c, calls, warmup),
+  );
+  data.rtt.v2dualLegacy = await withClient(
+    () => open('v2', dual, 'legacy'),
+    (c) => roundTrips(c, calls, warmup),
+  );
+  data.rtt.v2modern = await withClient(
+    () => open('v2', dual),
+    (c) => roundTrips(c, calls, warmup),
+  );
   const r = data.rtt;
-  rows.push(['small call p50 / p99: v1 echo server', `${fmtUs(r.v1.p50)} / ${fmtUs(r.v1.p99)}`, `${fmtUs(r.v2legacy.p50)} / ${fmtUs(r.v2legacy.p99)}`, fmtRatio(ratio(r.v2legacy.p50, r.v1.p50)), 'v2 client in the 2025-11-25 era']);
-  rows.push(['small call p50 / p99: dual-era v2 server, 2025-11-25', `${fmtUs(r.v1dual.p50)} / ${fmtUs(r.v1dual.p99)}`, `${fmtUs(r.v2dualLegacy.p50)} / ${fmtUs(r.v2dualLegacy.p99)}`, fmtRatio(ratio(r.v2dualLegacy.p50, r.v1dual.p50)), 'both clients in the old era: the client alone']);
-  rows.push(['small call p50 / p99: dual-era v2 server, 2026-07-28', `${fmtUs(r.v1dual.p50)} / ${fmtUs(r.v1dual.p99)} (2025-11-25)`, `${fmtUs(r.v2modern.p50)} / ${fmtUs(r.v2modern.p99)}`, fmtRatio(ratio(r.v2modern.p50, r.v1dual.p50)), 'v2 in the new era (the envelope on every request, both ends)']);
+  rows.push([
+    'small call p50 / p99: v1 echo server',
+    `${fmtUs(r.v1.p50)} / ${fmtUs(r.v1.p99)}`,
+    `${fmtUs(r.v2legacy.p50)} / ${fmtUs(r.v2legacy.p99)}`,
+    fmtRatio(ratio(r.v2legacy.p50, r.v1.p50)),
+    'v2 client in the 2025-11-25 era',
+  ]);
+  rows.push([
+    'small call p50 / p99: dual-era v2 server, 2025-11-25',
+    `${fmtUs(r.v1dual.p50)} / ${fmtUs(r.v1dual.p99)}`,
+    `${fmtUs(r.v2dualLegacy.p50)} / ${fmtUs(r.v2dualLegacy.p99)}`,
+    fmtRatio(ratio(r.v2dualLegacy.p50, r.v1dual.p50)),
+    'both clients in the old era: the client alone',
+  ]);
+  rows.push([
+    'small call p50 / p99: dual-era v2 server, 2026-07-28',
+    `${fmtUs(r.v1dual.p50)} / ${fmtUs(r.v1dual.p99)} (2025-11-25)`,
+    `${fmtUs(r.v2modern.p50)} / ${fmtUs(r.v2modern.p99)}`,
+    fmtRatio(ratio(r.v2modern.p50, r.v1dual.p50)),
+    'v2 in the new era (the envelope on every request, both ends)',
+  ]);
 
-  data.big.v1 = await withClient(() => open('v1', [ECHO_SERVER]), (c) => bigResult(c, 3));
-  data.big.v2 = await withClient(() => open('v2', [ECHO_SERVER], 'legacy'), (c) => bigResult(c, 3));
-  rows.push(['10 MB result (median of 3)', fmtMs(data.big.v1), fmtMs(data.big.v2), fmtRatio(ratio(data.big.v2, data.big.v1)), 'both with a 64 MiB stdio buffer cap']);
+  data.big.v1 = await withClient(
+    () => open('v1', [ECHO_SERVER]),
+    (c) => bigResult(c, 3),
+  );
+  data.big.v2 = await withClient(
+    () => open('v2', [ECHO_SERVER], 'legacy'),
+    (c) => bigResult(c, 3),
+  );
+  rows.push([
+    '10 MB result (median of 3)',
+    fmtMs(data.big.v1),
+    fmtMs(data.big.v2),
+    fmtRatio(ratio(data.big.v2, data.big.v1)),
+    'both with a 64 MiB stdio buffer cap',
+  ]);
 
   data.bytes = await clientBundles();
-  rows.push(['client bundle, minified (Client + stdio + streamable HTTP)', fmtBytes(data.bytes.v1), fmtBytes(data.bytes.v2), fmtRatio(ratio(data.bytes.v2, data.bytes.v1)), 'v2 carries both eras, OAuth and the tasks surface']);
+  rows.push([
+    'client bundle, minified (Client + stdio + streamable HTTP)',
+    fmtBytes(data.bytes.v1),
+    fmtBytes(data.bytes.v2),
+    fmtRatio(ratio(data.bytes.v2, data.bytes.v1)),
+    'v2 carries both eras, OAuth and the tasks surface',
+  ]);
   return {
     title: `The v2 SDK beside v1 (start: median of ${runs}; calls: ${calls} after ${warmup} warm-up; aim: v2 no slower in either era)`,
     header: ['measure', 'v1 (@modelcontextprotocol/sdk 1.x)', 'v2 (@modelcontextprotocol/client 2.x)', 'v2/v1', 'note'],

@@ -45,10 +45,32 @@ export async function benchHttpRoundTrip({ host, workspace, calls = 1000, warmup
   const READ = ['read_file', { path: 'small.txt' }];
   const ECHO = ['echo', { text: 'hello from the bench' }];
   const subjects = [
-    { key: 'wsStdio', label: 'workspace read_file, stdio', call: READ, open: () => ours(host, { name: 'ws', transport: 'stdio', command: process.execPath, args: [serverBundle('workspace'), workspace] }) },
-    { key: 'wsHttp', label: 'workspace read_file, streamable HTTP', call: READ, base: 'wsStdio', open: () => ours(host, { name: 'ws', transport: 'http', url: wsHttp.url }) },
-    { key: 'echoStdio', label: 'SDK echo server, stdio', call: ECHO, open: () => ours(host, { name: 'echo', transport: 'stdio', command: process.execPath, args: [ECHO_SERVER] }) },
-    { key: 'echoHttp', label: 'SDK echo server, streamable HTTP', call: ECHO, base: 'echoStdio', open: () => ours(host, { name: 'echo', transport: 'http', url: echoHttp.url }) },
+    {
+      key: 'wsStdio',
+      label: 'workspace read_file, stdio',
+      call: READ,
+      open: () => ours(host, { name: 'ws', transport: 'stdio', command: process.execPath, args: [serverBundle('workspace'), workspace] }),
+    },
+    {
+      key: 'wsHttp',
+      label: 'workspace read_file, streamable HTTP',
+      call: READ,
+      base: 'wsStdio',
+      open: () => ours(host, { name: 'ws', transport: 'http', url: wsHttp.url }),
+    },
+    {
+      key: 'echoStdio',
+      label: 'SDK echo server, stdio',
+      call: ECHO,
+      open: () => ours(host, { name: 'echo', transport: 'stdio', command: process.execPath, args: [ECHO_SERVER] }),
+    },
+    {
+      key: 'echoHttp',
+      label: 'SDK echo server, streamable HTTP',
+      call: ECHO,
+      base: 'echoStdio',
+      open: () => ours(host, { name: 'echo', transport: 'http', url: echoHttp.url }),
+    },
     { key: 'echoSdkHttp', label: 'SDK echo server, streamable HTTP, SDK Client', call: ECHO, base: 'echoStdio', open: () => sdkHttp(echoHttp.url) },
   ];
   const open = [];
@@ -82,8 +104,14 @@ export async function benchHttpRoundTrip({ host, workspace, calls = 1000, warmup
     rows,
     notes: [
       `ours over HTTP vs the SDK Client over HTTP, same server, p50: ${fmtRatio(ratio(stats.echoHttp.p50, stats.echoSdkHttp.p50))}`,
-      'HTTP: one POST per call on a kept-alive connection, the answer as a short SSE stream (both servers are the SDK\'s streamable HTTP transport)',
+      "HTTP: one POST per call on a kept-alive connection, the answer as a short SSE stream (both servers are the SDK's streamable HTTP transport)",
     ],
-    data: { calls, warmup, stats, httpVsStdioP50: ratio(stats.wsHttp.p50, stats.wsStdio.p50), oursVsSdkHttpP50: ratio(stats.echoHttp.p50, stats.echoSdkHttp.p50) },
+    data: {
+      calls,
+      warmup,
+      stats,
+      httpVsStdioP50: ratio(stats.wsHttp.p50, stats.wsStdio.p50),
+      oursVsSdkHttpP50: ratio(stats.echoHttp.p50, stats.echoSdkHttp.p50),
+    },
   };
 }

@@ -52,7 +52,11 @@ export async function benchLargeResult({ host, runs = 3 }) {
     return out;
   };
   await withConn('raw', openRaw, (c) => eachSize(c, runs));
-  await withConn('ours', () => openOurs(host, 'echo', [ECHO_SERVER]), (c) => eachSize(c, runs));
+  await withConn(
+    'ours',
+    () => openOurs(host, 'echo', [ECHO_SERVER]),
+    (c) => eachSize(c, runs),
+  );
   // At its defaults the SDK may close the connection on a big answer: a fresh connection per size.
   results.sdk = [];
   for (const size of SIZES) {
@@ -64,7 +68,11 @@ export async function benchLargeResult({ host, runs = 3 }) {
     }
   }
   // With its cap raised, the SDK's own buffer shows its cost (one run: it is quadratic).
-  await withConn('sdkRaised', () => openSdk([ECHO_SERVER], { maxBufferSize: 64 * 1024 * 1024 }), (c) => eachSize(c, 1, c.errors));
+  await withConn(
+    'sdkRaised',
+    () => openSdk([ECHO_SERVER], { maxBufferSize: 64 * 1024 * 1024 }),
+    (c) => eachSize(c, 1, c.errors),
+  );
 
   const cell = (x) => (x.failed ? `FAILED` : fmtMs(x.ms));
   const rows = SIZES.map((size, i) => {
@@ -81,9 +89,7 @@ export async function benchLargeResult({ host, runs = 3 }) {
     ];
   });
   const failures = SIZES.flatMap((size, i) =>
-    ['raw', 'ours', 'sdk', 'sdkRaised']
-      .filter((k) => results[k][i].failed)
-      .map((k) => `${k} at ${size / 1_000_000} MB: ${results[k][i].failed}`),
+    ['raw', 'ours', 'sdk', 'sdkRaised'].filter((k) => results[k][i].failed).map((k) => `${k} at ${size / 1_000_000} MB: ${results[k][i].failed}`),
   );
   return {
     title: `Large tool results through the client (median of ${runs}; SDK with raised cap: 1 run)`,

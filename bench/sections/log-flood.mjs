@@ -84,7 +84,13 @@ export async function benchLogFlood({ host, count = 200_000, runs = 3 }) {
   const ours = await pingBehindFlood(() => openOurs(host), count, runs);
   const before = await pingBehindFlood(() => openOurs(host, UNLIMITED), count, runs);
   const floor = await pingBehindFlood(() => openFloor(), count, runs);
-  const row = (label, ms, seen) => [label, fmtMs(ms), fmtRatio(ratio(ms, quiet)), fmtRatio(ratio(ms, floor.ms)), seen ? `${seen.lines.toLocaleString('en')} / ${seen.droppedReported.toLocaleString('en')}` : '-'];
+  const row = (label, ms, seen) => [
+    label,
+    fmtMs(ms),
+    fmtRatio(ratio(ms, quiet)),
+    fmtRatio(ratio(ms, floor.ms)),
+    seen ? `${seen.lines.toLocaleString('en')} / ${seen.droppedReported.toLocaleString('en')}` : '-',
+  ];
   return {
     title: `A tool call behind a log flood (${count.toLocaleString('en')} notifications/message written at once, then ping; median of ${runs}, a fresh server each)`,
     header: ['host', 'ping', 'vs quiet ping', 'vs floor', 'log lines kept / reported dropped'],

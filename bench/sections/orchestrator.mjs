@@ -94,7 +94,12 @@ export async function benchOrchestrator({ workspace, starts = 10, sessions = 20 
     const direct = [];
     for (let i = 0; i <= sessions; i++) {
       const ms = await timed(async () => {
-        const stream = await anthropic.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hello' }] });
+        const stream = await anthropic.messages.create({
+          model: 'claude-sonnet-5-5',
+          max_tokens: 100,
+          stream: true,
+          messages: [{ role: 'user', content: 'hello' }],
+        });
         for await (const _ of stream) void _;
       });
       if (i > 0) direct.push(ms);

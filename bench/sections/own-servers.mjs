@@ -61,7 +61,14 @@ function until(hub, done, what) {
     let off = () => {};
     const timer = setTimeout(() => {
       off();
-      reject(new Error(`${what}: not within 60 s (${hub.statuses().map((s) => `${s.name} ${s.state}${s.error ? `: ${s.error}` : ''}`).join(', ')})`));
+      reject(
+        new Error(
+          `${what}: not within 60 s (${hub
+            .statuses()
+            .map((s) => `${s.name} ${s.state}${s.error ? `: ${s.error}` : ''}`)
+            .join(', ')})`,
+        ),
+      );
     }, 60_000);
     const check = () => {
       if (!done()) return;

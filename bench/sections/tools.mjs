@@ -9,13 +9,23 @@ import { fmtRatio, ratio } from '../lib/stats.mjs';
 async function loadDriver() {
   const esbuild = await import('esbuild');
   const outfile = join(ROOT, 'out', 'bench', 'tools-driver.cjs');
-  await esbuild.build({ entryPoints: [join(ROOT, 'bench', 'tools-driver.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'warning', absWorkingDir: ROOT });
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'bench', 'tools-driver.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+  });
   return createRequire(import.meta.url)(outfile);
 }
 
 const num = (n) => n.toLocaleString('en-US');
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
-const calls = (reached) => (reached.length === 0 ? '-' : Math.max(...reached) === Math.min(...reached) ? String(reached[0]) : `${Math.min(...reached)}-${Math.max(...reached)}`);
+const calls = (reached) =>
+  reached.length === 0 ? '-' : Math.max(...reached) === Math.min(...reached) ? String(reached[0]) : `${Math.min(...reached)}-${Math.max(...reached)}`;
 
 export async function benchTools() {
   const driver = await loadDriver();
@@ -26,8 +36,22 @@ export async function benchTools() {
   const host = await driver.benchChat(dist, fakes, 1000, 'host');
   const at1000 = sizes[2];
   const rows = [
-    ...sizes.map((s) => [`definition tokens per request, ${num(s.tools)} tools`, num(s.api), num(s.host), num(s.all), `${num(s.cap)}${s.capReachesLast ? '' : ' *'}`, s.tools > 1000 ? '-' : '']),
-    ['  ours (API search) / all, 1,022 tools', fmtRatio(ratio(at1000.api, at1000.all)), fmtRatio(ratio(at1000.host, at1000.all)), '1.00x', fmtRatio(ratio(at1000.cap, at1000.all)), '≤ 0.05x'],
+    ...sizes.map((s) => [
+      `definition tokens per request, ${num(s.tools)} tools`,
+      num(s.api),
+      num(s.host),
+      num(s.all),
+      `${num(s.cap)}${s.capReachesLast ? '' : ' *'}`,
+      s.tools > 1000 ? '-' : '',
+    ]),
+    [
+      '  ours (API search) / all, 1,022 tools',
+      fmtRatio(ratio(at1000.api, at1000.all)),
+      fmtRatio(ratio(at1000.host, at1000.all)),
+      '1.00x',
+      fmtRatio(ratio(at1000.cap, at1000.all)),
+      '≤ 0.05x',
+    ],
     ['model calls to reach a tool not loaded (20 turns)', calls(api.reachedAt), calls(host.reachedAt), '1', 'never *', '≤ 2'],
     ['input read from the cache, calls 2..n (20 turns, 1,022 tools)', pct(api.readShareAfterFirst), pct(host.readShareAfterFirst), '-', '-', '≥ 90 %'],
   ];

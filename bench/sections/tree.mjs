@@ -34,15 +34,23 @@ export async function benchTree({ host, official, workspace, runs = 7, slowRuns 
     const tree = await sample(slowRuns, () => theirs.call('directory_tree', { path: workspace }, 120_000));
     const treeSkip = await sample(slowRuns, () => theirs.call('directory_tree', { path: workspace, excludePatterns: skip }, 120_000));
     results.push({ what: 'tree: list_directory(depth=10) vs directory_tree', ours: list, official: tree, entries: (t) => countLines(t, /item-\d+\.txt/) });
-    results.push({ what: '  same, official with excludePatterns [.git, node_modules]', ours: list, official: treeSkip, entries: (t) => countLines(t, /item-\d+\.txt/) });
+    results.push({
+      what: '  same, official with excludePatterns [.git, node_modules]',
+      ours: list,
+      official: treeSkip,
+      entries: (t) => countLines(t, /item-\d+\.txt/),
+    });
 
     const search = await sample(runs, () => ours.call('search_files', { pattern: 'item-42.' }));
     const find = await sample(slowRuns, () => theirs.call('search_files', { path: workspace, pattern: '**/item-42.*' }, 120_000));
-    const findSkip = await sample(slowRuns, () =>
-      theirs.call('search_files', { path: workspace, pattern: '**/item-42.*', excludePatterns: skip }, 120_000),
-    );
+    const findSkip = await sample(slowRuns, () => theirs.call('search_files', { path: workspace, pattern: '**/item-42.*', excludePatterns: skip }, 120_000));
     results.push({ what: 'name search: "item-42." vs "**/item-42.*"', ours: search, official: find, entries: (t) => countLines(t, /item-42\.txt/) });
-    results.push({ what: '  same, official with excludePatterns [.git, node_modules]', ours: search, official: findSkip, entries: (t) => countLines(t, /item-42\.txt/) });
+    results.push({
+      what: '  same, official with excludePatterns [.git, node_modules]',
+      ours: search,
+      official: findSkip,
+      entries: (t) => countLines(t, /item-42\.txt/),
+    });
 
     // A crafted glob (a run of "**/") against a path 24 folders deep: the hostile-input case.
     // Made after the rows above so that they see the same tree as before.
@@ -52,7 +60,12 @@ export async function benchTree({ host, official, workspace, runs = 7, slowRuns 
     const crafted = `${'**/'.repeat(18)}x`;
     const oursCrafted = await sample(runs, () => ours.call('search_files', { pattern: crafted, path: 'deep' }, 120_000));
     const theirsCrafted = await sample(slowRuns, () => theirs.call('search_files', { path: join(workspace, 'deep'), pattern: crafted }, 120_000));
-    results.push({ what: `crafted glob "**/" x 18 + "x", ${DEEP} folders deep`, ours: oursCrafted, official: theirsCrafted, entries: (t) => countLines(t, /d23\/x"?,?$/) });
+    results.push({
+      what: `crafted glob "**/" x 18 + "x", ${DEEP} folders deep`,
+      ours: oursCrafted,
+      official: theirsCrafted,
+      entries: (t) => countLines(t, /d23\/x"?,?$/),
+    });
   } finally {
     await ours.close();
     await theirs.close();

@@ -59,7 +59,8 @@ function longChat() {
       events.push({ kind: 'tool_result', callId: `c${i}`, isError: false, content: [{ type: 'text', text: `# Chapter ${i}\n`.repeat(20) }], durationMs: 12 });
     }
     let text = `Chapter **${i}** changed in three places. The first is the opening, which now starts in the library; the second is a new scene with \`Ada\`; the third is the ending.\n\n- opening\n- new scene\n- ending`;
-    if (i % 5 === 0) text += `\n\n\`\`\`ts\nexport function chapter${i}(books: Book[]): number {\n  return books.filter((b) => b.year > ${1900 + i}).length;\n}\n\`\`\``;
+    if (i % 5 === 0)
+      text += `\n\n\`\`\`ts\nexport function chapter${i}(books: Book[]): number {\n  return books.filter((b) => b.year > ${1900 + i}).length;\n}\n\`\`\``;
     if (i % 10 === 0) text += `\n\n| Scene | Words |\n| --- | --- |\n| opening | ${i * 3} |\n| ending | ${i * 2} |`;
     events.push({ kind: 'assistant_text', turnId, blockId: `b${i}`, text });
     events.push({ kind: 'turn_end', turnId, status: 'done' });
@@ -211,7 +212,13 @@ export async function benchWebview() {
 
     const plainScroll = await harness.open({ width: 400, height: 800 });
     const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-    await plainBox(plainScroll.page, events.filter((e) => e.kind === 'user' || e.kind === 'assistant_text').map((e) => `<p style="white-space: pre-wrap">${escape(e.text)}</p>`).join(''));
+    await plainBox(
+      plainScroll.page,
+      events
+        .filter((e) => e.kind === 'user' || e.kind === 'assistant_text')
+        .map((e) => `<p style="white-space: pre-wrap">${escape(e.text)}</p>`)
+        .join(''),
+    );
     const plain = summary(await measureFrames(plainScroll.page, SCROLL_SECONDS, scrollLoad('#plain')));
     await plainScroll.page.close();
 

@@ -87,7 +87,12 @@ export class AppFrames {
     const box = h('div', { class: 'app-view', attrs: { 'data-call-id': callId, 'data-state': 'loading', role: 'group', 'aria-label': 'MCP App view' } });
     card.after(box);
     if (!this.fill) {
-      const open = h('button', { class: 'app-full-screen', text: 'Full screen', attrs: { type: 'button', title: 'Open this view in an editor tab' }, onClick: () => this.post({ type: 'appFullScreen', callId }) });
+      const open = h('button', {
+        class: 'app-full-screen',
+        text: 'Full screen',
+        attrs: { type: 'button', title: 'Open this view in an editor tab' },
+        onClick: () => this.post({ type: 'appFullScreen', callId }),
+      });
       box.before(h('div', { class: 'app-view-bar' }, open));
     }
     this.frames.set(view, { view, callId, box, trace: {} });

@@ -70,15 +70,27 @@ export class ApprovalCard {
       'div',
       {
         class: 'approval',
-        attrs: { 'data-call-id': info.callId, 'data-state': 'pending', 'data-always': this.kind, ...(info.fromApp ? { 'data-from-app': 'true' } : {}), role: 'group', 'aria-label': `Approve ${info.server} ${info.tool}` },
+        attrs: {
+          'data-call-id': info.callId,
+          'data-state': 'pending',
+          'data-always': this.kind,
+          ...(info.fromApp ? { 'data-from-app': 'true' } : {}),
+          role: 'group',
+          'aria-label': `Approve ${info.server} ${info.tool}`,
+        },
       },
       h('div', { class: 'approval-title' }, icon('shield', 'approval-icon'), 'Allow ', h('code', { text: `${info.server} · ${info.tool}` }), '?'),
       // A call a view asked for is the app's, not the model's: the person should know who wants it.
       info.fromApp ? h('div', { class: 'approval-from-app', text: `Asked by the interactive view of ${info.server}, not by the model.` }) : null,
       h('div', { class: 'approval-reason', text: info.reason }),
-      notes.length > 0 && h('ul', { class: 'approval-notes' }, ...notes.map((n) => h('li', { class: 'approval-note' }, icon('shield'), h('span', { text: n })))),
+      notes.length > 0 &&
+        h('ul', { class: 'approval-notes' }, ...notes.map((n) => h('li', { class: 'approval-note' }, icon('shield'), h('span', { text: n })))),
       warnings.length > 0 &&
-        h('ul', { class: 'approval-warnings', attrs: { 'aria-label': 'Warnings' } }, ...warnings.map((w) => h('li', { class: 'approval-warning' }, icon('warning'), h('span', { text: w })))),
+        h(
+          'ul',
+          { class: 'approval-warnings', attrs: { 'aria-label': 'Warnings' } },
+          ...warnings.map((w) => h('li', { class: 'approval-warning' }, icon('warning'), h('span', { text: w }))),
+        ),
       info.preview ? h('pre', { class: 'approval-preview', text: info.preview, attrs: { tabindex: '0', 'aria-label': 'Preview' } }) : null,
       this.actions,
       this.outcome,

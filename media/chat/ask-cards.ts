@@ -34,7 +34,12 @@ export class AskCards {
   show(ask: ClientAsk): void {
     if (this.cards.has(ask.askId)) return;
     const answer = (a: AskAnswer): void => this.deps.onAnswer(ask.askId, a);
-    const card: Card = ask.kind === 'sampling' ? new SamplingCard(ask, (decision) => answer({ kind: 'sampling', decision })) : ask.kind === 'form' ? new ElicitationCard(ask, answer) : new UrlCard(ask, answer);
+    const card: Card =
+      ask.kind === 'sampling'
+        ? new SamplingCard(ask, (decision) => answer({ kind: 'sampling', decision }))
+        : ask.kind === 'form'
+          ? new ElicitationCard(ask, answer)
+          : new UrlCard(ask, answer);
     this.cards.set(ask.askId, card);
     this.el.append(card.el);
     this.el.hidden = false;

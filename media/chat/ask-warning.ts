@@ -6,5 +6,9 @@
 import { h, icon } from './dom';
 
 export function askWarning(lines: string[]): HTMLElement {
-  return h('ul', { class: 'ask-warnings', attrs: { 'aria-label': 'Warnings' } }, ...lines.map((w) => h('li', { class: 'ask-warning' }, icon('warning'), h('span', { text: w }))));
+  return h(
+    'ul',
+    { class: 'ask-warnings', attrs: { 'aria-label': 'Warnings' } },
+    ...lines.map((w) => h('li', { class: 'ask-warning' }, icon('warning'), h('span', { text: w }))),
+  );
 }

@@ -166,7 +166,13 @@ export class Composer {
     if (this.attachments.has(path) || this.attachments.size >= MAX_ATTACHMENTS || path.length > MAX_PATH) return;
     this.attachments.set(path, label);
     const remove = h('button', { class: 'chip-remove', attrs: { type: 'button', 'aria-label': `Remove ${label}`, title: 'Remove' } }, icon('close'));
-    const chip = h('span', { class: 'attachment-chip', attrs: { title: path, 'data-path': path } }, icon(kind), h('span', { class: 'chip-label', text: label || basename(path) }), remove);
+    const chip = h(
+      'span',
+      { class: 'attachment-chip', attrs: { title: path, 'data-path': path } },
+      icon(kind),
+      h('span', { class: 'chip-label', text: label || basename(path) }),
+      remove,
+    );
     remove.addEventListener('click', () => {
       this.attachments.delete(path);
       this.images.delete(path);
@@ -184,14 +190,20 @@ export class Composer {
    * why, past the API's 5 MB or 5 images a message, or in a type the API does not take.
    */
   private pasteImages(e: ClipboardEvent): void {
-    const files = Array.from(e.clipboardData?.items ?? []).filter((i) => i.kind === 'file' && i.type.startsWith('image/')).map((i) => i.getAsFile()).filter((f): f is File => f !== null);
+    const files = Array.from(e.clipboardData?.items ?? [])
+      .filter((i) => i.kind === 'file' && i.type.startsWith('image/'))
+      .map((i) => i.getAsFile())
+      .filter((f): f is File => f !== null);
     if (files.length === 0) return;
     e.preventDefault();
     for (const file of files) {
-      const why =
-        !isImageMime(file.type) ? `a ${file.type} image cannot be sent (PNG, JPEG, GIF or WebP can)` :
-        file.size > MAX_IMAGE_BYTES ? `the image is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is 5 MB` :
-        this.images.size >= MAX_IMAGES ? `at most ${MAX_IMAGES} images go with one message` : undefined;
+      const why = !isImageMime(file.type)
+        ? `a ${file.type} image cannot be sent (PNG, JPEG, GIF or WebP can)`
+        : file.size > MAX_IMAGE_BYTES
+          ? `the image is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is 5 MB`
+          : this.images.size >= MAX_IMAGES
+            ? `at most ${MAX_IMAGES} images go with one message`
+            : undefined;
       if (why) {
         this.note.textContent = `Not attached: ${why}.`;
         this.note.hidden = false;
@@ -248,7 +260,11 @@ export class Composer {
       this.note.textContent = `${item.label}: ${item.refused}`;
       this.note.hidden = false;
     } else {
-      this.attach(item.ref, item.label, item.kind === 'folder' ? 'folder' : item.kind === 'selection' ? 'selection' : item.kind === 'problems' ? 'warning' : 'file');
+      this.attach(
+        item.ref,
+        item.label,
+        item.kind === 'folder' ? 'folder' : item.kind === 'selection' ? 'selection' : item.kind === 'problems' ? 'warning' : 'file',
+      );
     }
     this.autoGrow();
     this.updateSend();

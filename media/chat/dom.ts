@@ -8,11 +8,7 @@ export interface Props {
   onClick?: (event: MouseEvent) => void;
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Props = {},
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props.class) el.className = props.class;
   if (props.attrs) for (const [k, v] of Object.entries(props.attrs)) el.setAttribute(k, v);

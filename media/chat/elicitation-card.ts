@@ -18,15 +18,30 @@ export class ElicitationCard {
   private readonly frame: AskFrame;
   private readonly controls: FieldControl[];
 
-  constructor(private readonly ask: FormAsk, onAnswer: (answer: Extract<AskAnswer, { kind: 'form' }>) => void) {
+  constructor(
+    private readonly ask: FormAsk,
+    onAnswer: (answer: Extract<AskAnswer, { kind: 'form' }>) => void,
+  ) {
     this.frame = new AskFrame('form', 'form', ask.askId, `${ask.server} asks you to fill in a form`, 'info', [h('code', { text: ask.server }), ' asks']);
     const form = this.frame.el as HTMLFormElement;
     form.noValidate = true;
     this.controls = ask.fields.map((f) => fieldControl(f, `ask-${ask.askId}`));
     const secret = this.controls.filter((c) => ask.secretFields?.includes(c.field.name));
     for (const c of secret) markSecret(c);
-    const warning = secret.length > 0 ? askWarning([secretWarning(ask.server, secret.map((c) => c.field.title))]) : null;
-    this.frame.body.append(warning ?? '', h('div', { class: 'ask-message-text', text: ask.message }), h('div', { class: 'ask-fields' }, ...this.controls.map((c) => c.el)));
+    const warning =
+      secret.length > 0
+        ? askWarning([
+            secretWarning(
+              ask.server,
+              secret.map((c) => c.field.title),
+            ),
+          ])
+        : null;
+    this.frame.body.append(
+      warning ?? '',
+      h('div', { class: 'ask-message-text', text: ask.message }),
+      h('div', { class: 'ask-fields' }, ...this.controls.map((c) => c.el)),
+    );
     const answer = (a: Extract<AskAnswer, { kind: 'form' }>): void => {
       this.frame.sent();
       onAnswer(a);

@@ -56,7 +56,13 @@ export function fieldControl(field: FormField, idPrefix: string): FieldControl {
     const label = h('label', { class: 'ask-field-label', attrs: { for: id } }, field.title, required);
     body =
       field.kind === 'boolean'
-        ? h('div', { class: 'ask-field ask-field-boolean', attrs: { 'data-field': field.name } }, h('div', { class: 'ask-check-row' }, control, label), desc, error)
+        ? h(
+            'div',
+            { class: 'ask-field ask-field-boolean', attrs: { 'data-field': field.name } },
+            h('div', { class: 'ask-check-row' }, control, label),
+            desc,
+            error,
+          )
         : h('div', { class: 'ask-field', attrs: { 'data-field': field.name } }, label, desc, control, error);
   }
 
@@ -120,7 +126,10 @@ function inputFor(field: Exclude<FormField, { kind: 'multiselect' }>, id: string
   }
 }
 
-function valueOf(field: Exclude<FormField, { kind: 'multiselect' }>, control: HTMLInputElement | HTMLSelectElement): FieldValue | undefined | { error: string } {
+function valueOf(
+  field: Exclude<FormField, { kind: 'multiselect' }>,
+  control: HTMLInputElement | HTMLSelectElement,
+): FieldValue | undefined | { error: string } {
   if (field.kind === 'boolean') return (control as HTMLInputElement).checked;
   if (field.kind === 'number') {
     const input = control as HTMLInputElement;

@@ -45,7 +45,12 @@ const scroller = h('div', { class: 'scroller', attrs: { id: 'scroller' } });
 /** Read out by screen readers without moving the focus: turn ends (politely), approvals (at once). */
 const announcer = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
 const alerter = h('div', { class: 'sr-only', attrs: { role: 'alert', 'aria-live': 'assertive', 'aria-atomic': 'true' } });
-const jumpLatest = h('button', { class: 'btn btn-secondary jump-latest', attrs: { type: 'button', 'aria-label': 'Jump to the latest message' } }, icon('chevron', 'icon-down'), h('span', { text: 'Jump to latest' }));
+const jumpLatest = h(
+  'button',
+  { class: 'btn btn-secondary jump-latest', attrs: { type: 'button', 'aria-label': 'Jump to the latest message' } },
+  icon('chevron', 'icon-down'),
+  h('span', { text: 'Jump to latest' }),
+);
 jumpLatest.hidden = true;
 const pin = new ScrollPin(scroller, messages, (pinned) => {
   jumpLatest.hidden = pinned;
@@ -151,7 +156,8 @@ const SHOWS_WORK = new Set<ChatEvent['kind']>(['assistant_text', 'thinking', 'to
 
 function handle(msg: HostMessage): void {
   switch (msg.type) {
-    case 'state': return applyState(msg.state);
+    case 'state':
+      return applyState(msg.state);
     case 'replay':
       transcript.replay(msg.events);
       asks.dropSettled();
@@ -168,13 +174,20 @@ function handle(msg: HostMessage): void {
     case 'activity':
       working.show(msg.activity);
       return pin.follow();
-    case 'progress': return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
-    case 'attach': return composer.attach(msg.path, msg.label);
-    case 'response': return requests.settle(msg);
-    case 'focus': return composer.focus();
-    case 'fill': return composer.add(msg.text);
-    case 'ask': return asks.show(msg.ask);
-    case 'askSettled': return asks.settle(msg.askId, msg.outcome);
+    case 'progress':
+      return transcript.progress(msg.callId, msg.progress, msg.total, msg.message);
+    case 'attach':
+      return composer.attach(msg.path, msg.label);
+    case 'response':
+      return requests.settle(msg);
+    case 'focus':
+      return composer.focus();
+    case 'fill':
+      return composer.add(msg.text);
+    case 'ask':
+      return asks.show(msg.ask);
+    case 'askSettled':
+      return asks.settle(msg.askId, msg.outcome);
     case 'appFrame':
     case 'app':
     case 'appGone':

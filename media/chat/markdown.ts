@@ -19,7 +19,12 @@ marked.use({
       return token.block ? `<p>${text}</p>` : text;
     },
     code(token: Tokens.Code): string {
-      const lang = (token.lang ?? '').trim().split(/\s+/)[0]?.toLowerCase().replace(/[^\w+#.-]/g, '') ?? '';
+      const lang =
+        (token.lang ?? '')
+          .trim()
+          .split(/\s+/)[0]
+          ?.toLowerCase()
+          .replace(/[^\w+#.-]/g, '') ?? '';
       const cls = lang ? ` class="language-${lang}"` : '';
       return `<pre><code${cls}>${highlightCode(token.text.replace(/\n$/, ''), lang)}</code></pre>\n`;
     },

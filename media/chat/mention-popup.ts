@@ -40,7 +40,16 @@ export class MentionPopup {
       ...items.map((item, i) => {
         const row = h(
           'div',
-          { class: `mention-item${item.refused ? ' refused' : ''}`, attrs: { id: `mention-${i}`, role: 'option', 'aria-selected': String(i === this.active), 'aria-disabled': String(!!item.refused), 'data-kind': item.kind } },
+          {
+            class: `mention-item${item.refused ? ' refused' : ''}`,
+            attrs: {
+              id: `mention-${i}`,
+              role: 'option',
+              'aria-selected': String(i === this.active),
+              'aria-disabled': String(!!item.refused),
+              'data-kind': item.kind,
+            },
+          },
           icon(ICON[item.kind]),
           h('span', { class: 'mention-label', text: item.label }),
           h('span', { class: 'mention-detail', text: item.refused ?? item.detail ?? '' }),

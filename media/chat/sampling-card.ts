@@ -17,8 +17,14 @@ const ROLE: Record<'user' | 'assistant', string> = { user: 'User', assistant: 'A
 export class SamplingCard {
   private readonly frame: AskFrame;
 
-  constructor(private readonly ask: SamplingAsk, onDecide: (decision: ApprovalDecision) => void) {
-    this.frame = new AskFrame('div', 'sampling', ask.askId, `${ask.server} asks the model for a reply`, 'sparkle', [h('code', { text: ask.server }), ' asks the model for a reply']);
+  constructor(
+    private readonly ask: SamplingAsk,
+    onDecide: (decision: ApprovalDecision) => void,
+  ) {
+    this.frame = new AskFrame('div', 'sampling', ask.askId, `${ask.server} asks the model for a reply`, 'sparkle', [
+      h('code', { text: ask.server }),
+      ' asks the model for a reply',
+    ]);
     const facts = h(
       'dl',
       { class: 'ask-facts' },
@@ -31,18 +37,29 @@ export class SamplingCard {
       ask.tools.length > 0 ? h('dt', { text: 'Tools offered' }) : null,
       ask.tools.length > 0 ? h('dd', { class: 'ask-tools', text: ask.tools.join(', ') }) : null,
       ask.alwaysLimit !== undefined ? h('dt', { text: 'Always' }) : null,
-      ask.alwaysLimit !== undefined ? h('dd', { class: 'ask-always-limit', text: `up to ${count(ask.alwaysLimit)} tokens until the window closes, then it asks again` }) : null,
+      ask.alwaysLimit !== undefined
+        ? h('dd', { class: 'ask-always-limit', text: `up to ${count(ask.alwaysLimit)} tokens until the window closes, then it asks again` })
+        : null,
     );
     const spent = ask.spent
-      ? askWarning([`${ask.server} had “Always” and has used its budget: ${count(ask.spent.used)} of ${count(ask.spent.limit)} tokens. It asks again; Always starts a new budget.`])
+      ? askWarning([
+          `${ask.server} had “Always” and has used its budget: ${count(ask.spent.used)} of ${count(ask.spent.limit)} tokens. It asks again; Always starts a new budget.`,
+        ])
       : null;
     const system = ask.systemPrompt
-      ? h('div', { class: 'ask-system' }, h('div', { class: 'ask-label', text: 'System prompt' }), h('pre', { class: 'ask-text', text: ask.systemPrompt, attrs: { tabindex: '0', 'aria-label': 'System prompt' } }))
+      ? h(
+          'div',
+          { class: 'ask-system' },
+          h('div', { class: 'ask-label', text: 'System prompt' }),
+          h('pre', { class: 'ask-text', text: ask.systemPrompt, attrs: { tabindex: '0', 'aria-label': 'System prompt' } }),
+        )
       : null;
     const messages = h(
       'ol',
       { class: 'ask-messages', attrs: { 'aria-label': 'Messages' } },
-      ...ask.messages.map((m) => h('li', { class: 'ask-message', attrs: { 'data-role': m.role } }, h('div', { class: 'ask-label', text: ROLE[m.role] }), ...m.content.map(content))),
+      ...ask.messages.map((m) =>
+        h('li', { class: 'ask-message', attrs: { 'data-role': m.role } }, h('div', { class: 'ask-label', text: ROLE[m.role] }), ...m.content.map(content)),
+      ),
     );
     this.frame.body.append(spent ?? '', facts, system ?? '', messages);
     const decide = (decision: ApprovalDecision): void => {

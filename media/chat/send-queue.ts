@@ -19,7 +19,12 @@ export class SendQueue {
 
   constructor(private readonly announce: (text: string) => void) {
     this.list = h('ol', { class: 'queued-list' });
-    this.el = h('div', { class: 'queued', attrs: { 'aria-label': 'Queued messages' } }, h('div', { class: 'queued-title', text: 'Sends when the current turn ends' }), this.list);
+    this.el = h(
+      'div',
+      { class: 'queued', attrs: { 'aria-label': 'Queued messages' } },
+      h('div', { class: 'queued-title', text: 'Sends when the current turn ends' }),
+      this.list,
+    );
     this.el.hidden = true;
   }
 
@@ -28,7 +33,11 @@ export class SendQueue {
   }
 
   add(message: QueuedMessage): void {
-    const take = h('button', { class: 'chip-remove queued-remove', attrs: { type: 'button', 'aria-label': 'Take this message back', title: 'Take back' } }, icon('close'));
+    const take = h(
+      'button',
+      { class: 'chip-remove queued-remove', attrs: { type: 'button', 'aria-label': 'Take this message back', title: 'Take back' } },
+      icon('close'),
+    );
     const extras = message.attachments.length + message.images.length;
     const row = h(
       'li',

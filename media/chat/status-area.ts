@@ -12,20 +12,29 @@ export function renderStatus(el: HTMLElement, state: ChatState, onSetKey: () => 
         'div',
         { class: 'cta-card', attrs: { role: 'region', 'aria-label': 'API key needed' } },
         h('div', { class: 'cta-title', text: 'Set your Anthropic API key to start' }),
-        h('p', { class: 'cta-text' }, 'The key is kept in VS Code’s secret storage. The ', h('code', { text: 'ANTHROPIC_API_KEY' }), ' environment variable also works.'),
+        h(
+          'p',
+          { class: 'cta-text' },
+          'The key is kept in VS Code’s secret storage. The ',
+          h('code', { text: 'ANTHROPIC_API_KEY' }),
+          ' environment variable also works.',
+        ),
         button,
       ),
     );
   }
   if (!state.trusted) {
     parts.push(
-      h('div', { class: 'banner banner-restricted', attrs: { role: 'note' } }, icon('shield'), h('span', { text: 'Restricted Mode: this workspace is not trusted, so no server that can write files or run code is started.' })),
+      h(
+        'div',
+        { class: 'banner banner-restricted', attrs: { role: 'note' } },
+        icon('shield'),
+        h('span', { text: 'Restricted Mode: this workspace is not trusted, so no server that can write files or run code is started.' }),
+      ),
     );
   }
   if (state.serverProblems.length > 0) {
-    parts.push(
-      h('div', { class: 'server-problems', attrs: { role: 'status' } }, icon('warning'), h('span', { text: state.serverProblems.join(' · ') })),
-    );
+    parts.push(h('div', { class: 'server-problems', attrs: { role: 'status' } }, icon('warning'), h('span', { text: state.serverProblems.join(' · ') })));
   }
   for (const b of state.samplingBudgets ?? []) parts.push(budgetLine(b));
   el.replaceChildren(...parts);

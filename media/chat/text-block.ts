@@ -20,7 +20,10 @@ export class TextBlock {
   /** The nodes of the unfinished end, replaced on each render. */
   private tail: ChildNode[] = [];
 
-  constructor(blockId: string, private readonly actions: MarkdownActions) {
+  constructor(
+    blockId: string,
+    private readonly actions: MarkdownActions,
+  ) {
     this.el = h('div', { class: 'markdown', attrs: { 'data-block-id': blockId } });
   }
 

@@ -31,10 +31,18 @@ export class ToolCard {
   private readonly toggle: HTMLButtonElement;
   private readonly resultSection: HTMLElement;
 
-  constructor(call: ToolCallInfo, private readonly openImage?: OpenImage) {
+  constructor(
+    call: ToolCallInfo,
+    private readonly openImage?: OpenImage,
+  ) {
     this.statusText = h('span', { class: 'status-text sr-only' });
     this.duration = h('span', { class: 'duration' });
-    this.status = h('span', { class: 'status', attrs: { role: 'status' } }, h('span', { class: 'status-icon', attrs: { 'aria-hidden': 'true' } }), this.statusText);
+    this.status = h(
+      'span',
+      { class: 'status', attrs: { role: 'status' } },
+      h('span', { class: 'status-icon', attrs: { 'aria-hidden': 'true' } }),
+      this.statusText,
+    );
     const bodyId = `tool-body-${cssSafe(call.callId)}`;
     this.toggle = h(
       'button',
@@ -42,18 +50,18 @@ export class ToolCard {
       icon('chevron', 'chevron'),
       icon('tool', 'tool-icon'),
       // The separator is part of the server's name: it goes when that does (tools.css).
-      h('span', { class: 'tool-name' }, h('span', { class: 'tool-server' }, call.server, h('span', { class: 'sep', text: ' · ' })), h('span', { class: 'tool-tool', text: call.tool })),
+      h(
+        'span',
+        { class: 'tool-name' },
+        h('span', { class: 'tool-server' }, call.server, h('span', { class: 'sep', text: ' · ' })),
+        h('span', { class: 'tool-tool', text: call.tool }),
+      ),
       this.duration,
       this.status,
     );
     this.toggle.addEventListener('click', () => this.setExpanded(this.toggle.getAttribute('aria-expanded') !== 'true'));
     this.resultSection = h('div', { class: 'tool-section tool-result' });
-    this.body = h(
-      'div',
-      { class: 'tool-body', attrs: { id: bodyId } },
-      inputSection(call.input),
-      this.resultSection,
-    );
+    this.body = h('div', { class: 'tool-body', attrs: { id: bodyId } }, inputSection(call.input), this.resultSection);
     this.body.hidden = true;
     this.images = h('div', { class: 'tool-images' });
     this.el = h('div', { class: 'tool-card', attrs: { 'data-call-id': call.callId } }, this.toggle, this.images, this.body);
@@ -142,7 +150,8 @@ function truncatedPre(text: string, isError: boolean): HTMLElement {
   const more = h('button', {
     class: 'link-button show-all',
     attrs: { type: 'button' },
-    text: hiddenLines > 0 ? `Show all (${hiddenLines.toLocaleString()} more lines)` : `Show all (${(text.length - shown.length).toLocaleString()} more characters)`,
+    text:
+      hiddenLines > 0 ? `Show all (${hiddenLines.toLocaleString()} more lines)` : `Show all (${(text.length - shown.length).toLocaleString()} more characters)`,
   });
   const wrap = h('div', { class: 'truncated' }, pre, more);
   more.addEventListener('click', () => {

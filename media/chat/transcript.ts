@@ -63,7 +63,10 @@ export class Transcript {
   private question: string | undefined;
   private readonly questionOf = new Map<string, string | undefined>();
 
-  constructor(readonly el: HTMLElement, private readonly deps: TranscriptDeps) {
+  constructor(
+    readonly el: HTMLElement,
+    private readonly deps: TranscriptDeps,
+  ) {
     this.batcher = new FrameBatcher(() => deps.onChange());
   }
 
@@ -132,27 +135,43 @@ export class Transcript {
   private applyQuiet(e: ChatEvent): void {
     if (e.kind !== 'turn_end' && e.kind !== 'notice' && e.kind !== 'checkpoint' && e.kind !== 'compaction') this.retire();
     switch (e.kind) {
-      case 'user': return this.user(e);
-      case 'assistant_text': return this.block(e.turnId, e.blockId).setFinal(e.text);
-      case 'thinking': return this.thinking(e);
-      case 'tool_call': return this.toolCall(e);
-      case 'tool_result': return this.toolResult(e);
-      case 'approval_request': return this.approvalRequest(e);
+      case 'user':
+        return this.user(e);
+      case 'assistant_text':
+        return this.block(e.turnId, e.blockId).setFinal(e.text);
+      case 'thinking':
+        return this.thinking(e);
+      case 'tool_call':
+        return this.toolCall(e);
+      case 'tool_result':
+        return this.toolResult(e);
+      case 'approval_request':
+        return this.approvalRequest(e);
       case 'approval':
         this.approvals.get(e.callId)?.decide(e.decision);
         // Allowed: it runs now. Denied: it never runs.
         this.tools.get(e.callId)?.setStatus(e.decision === 'deny' ? 'denied' : 'running');
         return;
-      case 'turn_end': return this.turnEnd(e);
-      case 'notice': return this.notice(e);
-      case 'checkpoint': return this.checkpoint(e);
-      case 'compaction': return this.compaction(e);
+      case 'turn_end':
+        return this.turnEnd(e);
+      case 'notice':
+        return this.notice(e);
+      case 'checkpoint':
+        return this.checkpoint(e);
+      case 'compaction':
+        return this.compaction(e);
     }
   }
 
   private user(e: EventOf<'user'>): void {
     const chips = e.attachments.length
-      ? h('div', { class: 'attachments' }, ...e.attachments.map((p) => h('span', { class: 'attachment-chip readonly', attrs: { title: p } }, icon('file'), h('span', { class: 'chip-label', text: basename(p) }))))
+      ? h(
+          'div',
+          { class: 'attachments' },
+          ...e.attachments.map((p) =>
+            h('span', { class: 'attachment-chip readonly', attrs: { title: p } }, icon('file'), h('span', { class: 'chip-label', text: basename(p) })),
+          ),
+        )
       : null;
     const body = e.prompt ? promptMessages(e.prompt) : h('div', { class: 'user-text', text: e.text });
     // A view's message (MCP Apps) is the app's words, never the person's: labelled as such, and not theirs to edit.
@@ -237,7 +256,11 @@ export class Transcript {
       if (block && !block.isFinal) block.endStream();
     }
     this.retire();
-    if (this.live) this.deps.onAnnounce(e.status === 'done' ? 'The answer is complete.' : e.status === 'stopped' ? 'Stopped.' : (e.error ?? 'The turn ended.'), e.status === 'error');
+    if (this.live)
+      this.deps.onAnnounce(
+        e.status === 'done' ? 'The answer is complete.' : e.status === 'stopped' ? 'Stopped.' : (e.error ?? 'The turn ended.'),
+        e.status === 'error',
+      );
     const marker = turnEndMarker(e);
     if (e.action) {
       marker.append(actionButtons(e.action, this.live ? e.retryAfterS : undefined, this.deps.onAction));
@@ -257,7 +280,12 @@ export class Transcript {
     const turn = this.turn(e.turnId);
     if (n > 0) {
       const shown = e.files.slice(0, 5).map(basename).join(', ') + (n > 5 ? `, … (${n} files)` : '');
-      const button = h('button', { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } }, icon('retry'), h('span', { text: 'Restore files to before this turn' }));
+      const button = h(
+        'button',
+        { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } },
+        icon('retry'),
+        h('span', { text: 'Restore files to before this turn' }),
+      );
       button.addEventListener('click', () => this.deps.onRestore(e.turnId));
       turn.append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
     }
@@ -269,7 +297,12 @@ export class Transcript {
   /** The model's thinking: closed by default, above the text of the same reply. */
   private thinking(e: EventOf<'thinking'>): void {
     const text = h('div', { class: 'thinking-text', text: e.text });
-    const details = h('details', { class: 'thinking', attrs: { 'data-block-id': e.blockId } }, h('summary', {}, icon('info'), h('span', { text: 'Thinking' })), text);
+    const details = h(
+      'details',
+      { class: 'thinking', attrs: { 'data-block-id': e.blockId } },
+      h('summary', {}, icon('info'), h('span', { text: 'Thinking' })),
+      text,
+    );
     const turn = this.turn(e.turnId);
     const reply = e.blockId.slice(0, e.blockId.lastIndexOf(':') + 1);
     const index = (id: string): number => Number(id.slice(id.lastIndexOf(':') + 1));
@@ -296,7 +329,15 @@ export class Transcript {
   private notice(e: EventOf<'notice'>): void {
     const iconName: IconName = e.level === 'info' ? 'info' : e.level;
     const body = e.listing ? listingLines(e.text) : h('span', { text: e.text });
-    const el = h('div', { class: `notice notice-${e.level}${e.listing ? ' notice-listing' : ''}`, attrs: { 'data-level': e.level, role: e.level === 'error' ? 'alert' : 'note' } }, icon(iconName), body);
+    const el = h(
+      'div',
+      {
+        class: `notice notice-${e.level}${e.listing ? ' notice-listing' : ''}`,
+        attrs: { 'data-level': e.level, role: e.level === 'error' ? 'alert' : 'note' },
+      },
+      icon(iconName),
+      body,
+    );
     if (e.action) {
       el.dataset.action = e.action;
       this.retire();
@@ -319,7 +360,12 @@ function listingLines(text: string): HTMLElement {
       const gap = /\s{2,}/.exec(line);
       const key = gap ? line.slice(0, gap.index) : line;
       const detail = gap ? line.slice(gap.index + gap[0].length) : '';
-      return h('div', { class: 'listing-line' }, h('span', { class: 'listing-key', text: key }), detail ? h('span', { class: 'listing-detail', text: ` ${detail}` }) : null);
+      return h(
+        'div',
+        { class: 'listing-line' },
+        h('span', { class: 'listing-key', text: key }),
+        detail ? h('span', { class: 'listing-detail', text: ` ${detail}` }) : null,
+      );
     }),
   );
 }
@@ -330,7 +376,14 @@ function promptMessages(p: NonNullable<EventOf<'user'>['prompt']>): HTMLElement 
     'div',
     { class: 'prompt-sent' },
     h('div', { class: 'prompt-name' }, icon('info'), h('span', { text: `Prompt ${p.server}/${p.name}` })),
-    ...p.messages.map((m) => h('div', { class: `prompt-message prompt-${m.role}`, attrs: { 'data-role': m.role } }, h('div', { class: 'prompt-role', text: m.role }), h('div', { class: 'user-text', text: m.text }))),
+    ...p.messages.map((m) =>
+      h(
+        'div',
+        { class: `prompt-message prompt-${m.role}`, attrs: { 'data-role': m.role } },
+        h('div', { class: 'prompt-role', text: m.role }),
+        h('div', { class: 'user-text', text: m.text }),
+      ),
+    ),
   );
 }
 

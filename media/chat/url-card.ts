@@ -15,12 +15,22 @@ type UrlAsk = Extract<ClientAsk, { kind: 'url' }>;
 export class UrlCard {
   private readonly frame: AskFrame;
 
-  constructor(private readonly ask: UrlAsk, onAnswer: (answer: Extract<AskAnswer, { kind: 'url' }>) => void) {
+  constructor(
+    private readonly ask: UrlAsk,
+    onAnswer: (answer: Extract<AskAnswer, { kind: 'url' }>) => void,
+  ) {
     const { domain, unicode } = ask.site;
-    this.frame = new AskFrame('div', 'url', ask.askId, `${ask.server} asks you to open a page on ${domain}`, 'info', [h('code', { text: ask.server }), ' asks you to open a page']);
+    this.frame = new AskFrame('div', 'url', ask.askId, `${ask.server} asks you to open a page on ${domain}`, 'info', [
+      h('code', { text: ask.server }),
+      ' asks you to open a page',
+    ]);
     const host = hostWithSite(ask.site.host, domain);
     this.frame.body.append(
-      unicode ? askWarning([`This site's name has letters outside a–z, so it is shown as your browser sends it (${domain}). Written out it reads “${unicode}”, which can pass for another site's name.`]) : '',
+      unicode
+        ? askWarning([
+            `This site's name has letters outside a–z, so it is shown as your browser sends it (${domain}). Written out it reads “${unicode}”, which can pass for another site's name.`,
+          ])
+        : '',
       h('div', { class: 'ask-message-text', text: ask.message }),
       h(
         'dl',
@@ -59,7 +69,12 @@ export class UrlCard {
   }
 
   settle(outcome: AskOutcome): void {
-    const text: Partial<Record<AskOutcome, string>> = { accept: 'Opened', decline: 'Declined', cancel: 'Cancelled', withdrawn: 'Withdrawn: the server no longer asks' };
+    const text: Partial<Record<AskOutcome, string>> = {
+      accept: 'Opened',
+      decline: 'Declined',
+      cancel: 'Cancelled',
+      withdrawn: 'Withdrawn: the server no longer asks',
+    };
     this.frame.settle(outcome, text[outcome] ?? 'Answered');
   }
 }

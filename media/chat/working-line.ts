@@ -19,7 +19,13 @@ export class WorkingLine {
   /** `announce`: a retry is said to screen readers once (the counting line itself is not a live region). */
   constructor(private readonly announce: (text: string) => void) {
     this.text = h('span', { class: 'working-text' });
-    this.el = h('div', { class: 'working' }, h('span', { class: 'working-spinner', attrs: { 'aria-hidden': 'true' } }), icon('warning', 'working-warning'), this.text);
+    this.el = h(
+      'div',
+      { class: 'working' },
+      h('span', { class: 'working-spinner', attrs: { 'aria-hidden': 'true' } }),
+      icon('warning', 'working-warning'),
+      this.text,
+    );
     this.el.hidden = true;
   }
 

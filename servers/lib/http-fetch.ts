@@ -50,9 +50,7 @@ export interface FetchedResponse {
 }
 
 /** Header names that carry credentials whoever passes them. */
-export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
-  'authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-subscription-token',
-]);
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-subscription-token']);
 
 /** The headers for one hop: the secret ones only on the starting origin. */
 function hopHeaders(options: FetchOptions, sameOrigin: boolean): Record<string, string> {
@@ -65,10 +63,7 @@ function hopHeaders(options: FetchOptions, sameOrigin: boolean): Record<string, 
 }
 
 function carriesSecrets(options: FetchOptions): boolean {
-  return (
-    Object.keys(options.secretHeaders ?? {}).length > 0 ||
-    Object.keys(options.headers ?? {}).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()))
-  );
+  return Object.keys(options.secretHeaders ?? {}).length > 0 || Object.keys(options.headers ?? {}).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()));
 }
 
 /** A fetch failure with a message that says what happened in plain words. */
@@ -133,8 +128,7 @@ export async function guardedFetch(target: string | URL, options: FetchOptions):
   } catch (err) {
     if (deadline.signal.aborted) {
       throw new FetchError(
-        `${url.href} did not finish within ${+(limits.timeoutMs / 1000).toFixed(1)} s (the time limit for one fetch); ` +
-          'the server is too slow or stalled',
+        `${url.href} did not finish within ${+(limits.timeoutMs / 1000).toFixed(1)} s (the time limit for one fetch); ` + 'the server is too slow or stalled',
       );
     }
     if (options.signal?.aborted) throw new FetchError('the request was cancelled');
@@ -233,7 +227,9 @@ function send(url: URL, checked: CheckedAddresses, headers: Record<string, strin
 }
 
 function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   let decoder: Gunzip | Inflate | BrotliDecompress | undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') decoder = nodeZlib().createGunzip();
   else if (encoding === 'deflate') decoder = nodeZlib().createInflate();

@@ -130,13 +130,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     return openSession(req, res);
   };
 
-  const http: Server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS }, (req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      options.log(`request failed: ${messageOf(err)}`);
-      if (!res.headersSent) answer(res, 500, 'Internal error');
-      else res.end();
-    });
-  });
+  const http: Server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS },
+    (req, res) => {
+      handle(req, res).catch((err: unknown) => {
+        options.log(`request failed: ${messageOf(err)}`);
+        if (!res.headersSent) answer(res, 500, 'Internal error');
+        else res.end();
+      });
+    },
+  );
   const presession = new PreSessionSockets(http, MAX_PRE_SESSION_SOCKETS, options.log);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -14,7 +14,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Implementation, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type McpRequestContext, type ServerCapabilities as V2Capabilities, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  type McpRequestContext,
+  type ServerCapabilities as V2Capabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 
 /** The requests a bundled server answers that the 2026-07-28 era still has, in the v1 server's own words. */
 const FORWARDED = [
@@ -65,7 +73,10 @@ export function modernFactory(shared: () => Promise<McpServer>): (ctx: McpReques
     // Logs, list changes and resource updates go on the v1 session, which the modern era does not open: declared,
     // they would never come (a client then lists again as ttlMs says, and reads a resource when it needs it).
     const capabilities = { ...rest, ...(tools ? { tools: {} } : {}), ...(resources ? { resources: {} } : {}), ...(prompts ? { prompts: {} } : {}) };
-    const server = new Server(internals._serverInfo, { capabilities: capabilities as V2Capabilities, ...(internals._instructions ? { instructions: internals._instructions } : {}) });
+    const server = new Server(internals._serverInfo, {
+      capabilities: capabilities as V2Capabilities,
+      ...(internals._instructions ? { instructions: internals._instructions } : {}),
+    });
     const registered = (v1 as unknown as Pick<V1Internals, '_registeredTools'>)._registeredTools ?? {};
     for (const method of FORWARDED) {
       const handler = internals._requestHandlers.get(method);
@@ -77,7 +88,9 @@ export function modernFactory(shared: () => Promise<McpServer>): (ctx: McpReques
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${String(name)} not found`);
         }
         const answered = handler({ method, params: request.params }, extraOf(ctx));
-        return method === 'resources/read' ? answered.catch((err: unknown) => rethrowNotFound(err, (request.params as { uri?: unknown } | undefined)?.uri)) : answered;
+        return method === 'resources/read'
+          ? answered.catch((err: unknown) => rethrowNotFound(err, (request.params as { uri?: unknown } | undefined)?.uri))
+          : answered;
       }) as never);
     }
     return server;

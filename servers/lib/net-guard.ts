@@ -59,9 +59,7 @@ export function parseWebUrl(text: string): URL {
     throw new BlockedUrlError(`"${text}" is not a valid URL; give a full http:// or https:// URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new BlockedUrlError(
-      `${url.protocol.replace(/:$/, '')}: URLs are refused; only http:// and https:// URLs can be fetched`,
-    );
+    throw new BlockedUrlError(`${url.protocol.replace(/:$/, '')}: URLs are refused; only http:// and https:// URLs can be fetched`);
   }
   if (!url.hostname) throw new BlockedUrlError(`"${text}" has no host name`);
   if (url.username || url.password) {
@@ -85,10 +83,7 @@ export function checkAddresses(url: URL, addresses: readonly string[], allow: Al
   for (const address of addresses) {
     if (!isPublicAddress(address)) {
       const shown = address === bareHost(url) ? address : `${url.hostname} (${address})`;
-      throw new BlockedUrlError(
-        `refused to connect to ${shown}: ${describeAddress(address)} address. ` +
-          'fetch_url only reaches public internet addresses.',
-      );
+      throw new BlockedUrlError(`refused to connect to ${shown}: ${describeAddress(address)} address. ` + 'fetch_url only reaches public internet addresses.');
     }
   }
 }

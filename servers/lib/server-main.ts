@@ -30,7 +30,8 @@ function parseArgs(name: string, argv: string[]): Invocation {
   if (rest.length > 0) {
     const [flag, value, ...extra] = rest;
     const port = PortSchema.safeParse(value === undefined || value.trim() === '' ? undefined : value);
-    if (flag !== '--http' || extra.length > 0) return { exit: 2, message: `${name}: unexpected argument ${JSON.stringify(flag === '--http' ? extra[0] : flag)}\n${usage}` };
+    if (flag !== '--http' || extra.length > 0)
+      return { exit: 2, message: `${name}: unexpected argument ${JSON.stringify(flag === '--http' ? extra[0] : flag)}\n${usage}` };
     if (!port.success) return { exit: 2, message: `${name}: --http needs a port number from 0 to 65535, got ${JSON.stringify(value ?? '')}\n${usage}` };
     httpPort = port.data;
   }
@@ -104,7 +105,10 @@ async function runOverStdio(name: string, workspace: string, build: Build, dispo
         return;
       }
       const { serveStdio, modernFactory } = await import('./modern-era');
-      modern = serveStdio(modernFactory(() => Promise.resolve(built)), { legacy: 'reject', transport: session as never });
+      modern = serveStdio(
+        modernFactory(() => Promise.resolve(built)),
+        { legacy: 'reject', transport: session as never },
+      );
     },
     (err) => {
       process.stderr.write(`${name}: cannot serve: ${messageOf(err)}\n`);
@@ -190,7 +194,9 @@ function modernHttp(shared: () => Promise<McpServer>): ModernHttp {
     isLegacy: async (request, body) => (await era()).isLegacyRequest(request, body),
     handle: async (req, res, body) => {
       handle ??= era().then((m) => m.toNodeHandler(m.createMcpHandler(m.modernFactory(shared), { legacy: 'reject' })));
-      await (await handle)(req, res, body);
+      await (
+        await handle
+      )(req, res, body);
     },
   };
 }

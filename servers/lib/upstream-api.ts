@@ -84,9 +84,7 @@ export async function getUpstream(
       secretHeaders: request.secretHeaders,
     });
     if (res.truncated) {
-      throw new ToolError(
-        `${service} sent more than ${formatBytes(config.limits.maxBytes)} (the size limit of one call); try a narrower request.`,
-      );
+      throw new ToolError(`${service} sent more than ${formatBytes(config.limits.maxBytes)} (the size limit of one call); try a narrower request.`);
     }
     const text = res.body.toString('utf8');
     let json: unknown;

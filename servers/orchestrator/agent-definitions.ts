@@ -47,7 +47,12 @@ export interface AgentCatalog {
 }
 
 const toolList = z.union([
-  z.string().transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean)),
+  z.string().transform((s) =>
+    s
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
   z.array(z.string()),
 ]);
 
@@ -91,7 +96,8 @@ export async function loadAgents(ctx: LoadContext): Promise<AgentCatalog> {
         continue;
       }
       const earlier = byName.get(loaded.name);
-      if (earlier?.source === 'built-in') broken.push({ file, why: `"${loaded.name}" is the name of a built-in agent, which a definition cannot replace; give it another name` });
+      if (earlier?.source === 'built-in')
+        broken.push({ file, why: `"${loaded.name}" is the name of a built-in agent, which a definition cannot replace; give it another name` });
       else if (earlier) broken.push({ file, why: `the name "${loaded.name}" is already taken by ${earlier.source}, which is used instead` });
       else byName.set(loaded.name, loaded);
     }
@@ -159,7 +165,12 @@ export function parseDefinition(file: string, text: string, ctx: LoadContext): A
   const servers = readAgentServers(fm.mcpServers, { workspace: ctx.workspace, path: file }, ['orchestrator', ...known], ctx.env);
   // Its own servers alone add to what the agent has, as in Claude Code; they do not narrow it to them.
   const named = servers.named.length > 0 ? servers.named : undefined;
-  const allow = parseAllowList(fm.tools, named, servers.inline.map((d) => d.name), known);
+  const allow = parseAllowList(
+    fm.tools,
+    named,
+    servers.inline.map((d) => d.name),
+    known,
+  );
   allow.warnings.push(...servers.problems);
   return {
     name: fm.name,

@@ -25,7 +25,13 @@ export function readAgentServers(value: unknown, file: { workspace: string; path
   const map: Record<string, unknown> = {};
   const problems: string[] = [];
   const add = (entry: unknown): void => {
-    if (typeof entry === 'string') named.push(...entry.split(',').map((n) => n.trim()).filter(Boolean));
+    if (typeof entry === 'string')
+      named.push(
+        ...entry
+          .split(',')
+          .map((n) => n.trim())
+          .filter(Boolean),
+      );
     else if (entry && typeof entry === 'object' && !Array.isArray(entry)) Object.assign(map, entry);
     else problems.push(`mcpServers: ${JSON.stringify(entry)} is neither a server name nor a { name: config } entry; ignored.`);
   };

@@ -74,7 +74,9 @@ function refusal(request: ApprovalRequest, why: string): Refusal {
 }
 
 function egressWhy(why: string, elicit: Elicit | undefined): string {
-  const how = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking' : 'this MCP client cannot be asked (it does not declare the elicitation capability)';
+  const how = elicit
+    ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking'
+    : 'this MCP client cannot be asked (it does not declare the elicitation capability)';
   return `${why} Sending data out needs a person's answer (MCP_AGENT_ORCHESTRATOR_APPROVE=all does not give it), and ${how}`;
 }
 
@@ -86,7 +88,9 @@ function sensitiveWhy(elicit: Elicit | undefined, mode: ApproveMode): string {
 }
 
 function howToAllow(elicit: Elicit | undefined, mode: ApproveMode): string {
-  const nobody = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only refuses calls that change something' : 'nobody could be asked: this MCP client does not declare the elicitation capability';
+  const nobody = elicit
+    ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only refuses calls that change something'
+    : 'nobody could be asked: this MCP client does not declare the elicitation capability';
   const how =
     mode === 'read-only'
       ? 'unset MCP_AGENT_ORCHESTRATOR_APPROVE (to be asked) or set it to all'

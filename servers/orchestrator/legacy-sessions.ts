@@ -25,7 +25,8 @@ export async function moveWorkspaceSessions(workspace: string, store: SessionSto
       log(`orchestrator: session ${name} stays in ${LEGACY_SESSIONS_FOLDER}/${name}: ${(err as Error).message}`);
     }
   }
-  if (moved.length > 0) log(`orchestrator: moved ${moved.length} session(s) from ${LEGACY_SESSIONS_FOLDER} in the workspace to ${store.dir}: ${moved.join(', ')}`);
+  if (moved.length > 0)
+    log(`orchestrator: moved ${moved.length} session(s) from ${LEGACY_SESSIONS_FOLDER} in the workspace to ${store.dir}: ${moved.join(', ')}`);
   // Only once it is empty: what was left behind stays in sight.
   await rmdir(root).catch(() => undefined);
 }

@@ -80,7 +80,11 @@ export function createOrchestratorCore(
     return person.loaded;
   };
   const agents = async (): Promise<AgentCatalog> =>
-    (await import('./agent-definitions')).loadAgents({ workspace, personServers: [...(await personServers()).configs.keys()], env: withoutAnthropic(process.env) });
+    (await import('./agent-definitions')).loadAgents({
+      workspace,
+      personServers: [...(await personServers()).configs.keys()],
+      env: withoutAnthropic(process.env),
+    });
   const consent = new ServerConsent(config.trustWorkspaceServers, config.approve);
   const requireKey = (): void => {
     if (!config.apiKey) throw new ToolError(`The orchestrator needs an Anthropic API key to run agents. ${KEY_HINT}`);
@@ -126,4 +130,3 @@ export function createOrchestratorCore(
       })()),
   };
 }
-

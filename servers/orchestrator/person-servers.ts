@@ -29,12 +29,18 @@ export async function loadPersonServers(workspace: string, env: NodeJS.ProcessEn
   );
   const problems = loaded.flatMap((f) => f.diagnostics.map(formatDiagnostic));
   // Claude's format has no inputs, so nothing is asked here.
-  const { servers } = await resolveServers(loaded.flatMap((f) => f.definitions), async () => undefined);
+  const { servers } = await resolveServers(
+    loaded.flatMap((f) => f.definitions),
+    async () => undefined,
+  );
   return { configs: new Map(servers.map((s) => [s.config.name, s.config])), problems };
 }
 
 function personServerFiles(env: NodeJS.ProcessEnv): string[] {
-  return (env[PERSON_SERVERS_ENV] ?? '').split(delimiter).map((f) => f.trim()).filter(Boolean);
+  return (env[PERSON_SERVERS_ENV] ?? '')
+    .split(delimiter)
+    .map((f) => f.trim())
+    .filter(Boolean);
 }
 
 /**

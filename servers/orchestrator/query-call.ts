@@ -7,12 +7,7 @@ import { usageOf, type TokenUsage } from '../../src/core/usage/token-usage';
 export type QueryOutcome = { ok: true; answer: string; usage: TokenUsage } | { ok: false; message: string };
 
 /** One `query` request: the conversation so far plus the prompt, streamed, per the CLAUDE_* settings. */
-export async function askClaude(
-  client: Anthropic,
-  config: QueryConfig,
-  messages: Anthropic.MessageParam[],
-  signal: AbortSignal,
-): Promise<QueryOutcome> {
+export async function askClaude(client: Anthropic, config: QueryConfig, messages: Anthropic.MessageParam[], signal: AbortSignal): Promise<QueryOutcome> {
   try {
     const stream = await client.messages.create(
       {

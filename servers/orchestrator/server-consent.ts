@@ -38,9 +38,15 @@ export class ServerConsent {
     if (!answer) {
       if (this.mode === 'read-only') return refused(agent, `MCP_AGENT_ORCHESTRATOR_APPROVE=read-only starts nothing a workspace defines. ${HOW}`);
       if (!ask) return refused(agent, `this MCP client cannot be asked (it does not declare the elicitation capability). ${HOW}`);
-      const choice = await ask({ message: question(agent), title: 'Start these servers?', description: `${START}: they run as you, for this agent; ${DONT}: the agent goes on without them`, choices: [START, DONT] }, signal).catch(
-        () => undefined,
-      );
+      const choice = await ask(
+        {
+          message: question(agent),
+          title: 'Start these servers?',
+          description: `${START}: they run as you, for this agent; ${DONT}: the agent goes on without them`,
+          choices: [START, DONT],
+        },
+        signal,
+      ).catch(() => undefined);
       if (choice === undefined) return refused(agent, `the question was not answered. ${HOW}`);
       answer = choice === START ? 'trusted' : 'declined';
       this.answers.set(key, answer);

@@ -64,7 +64,9 @@ export function agentsJson(catalog: AgentCatalog): Record<string, unknown> {
 export function runMarkdown(result: RunResult): string {
   const r = result.record;
   const lines = [result.reply.trim() || '_The sub-agent said nothing this turn._', '', '---'];
-  lines.push(`Session ${r.name} (${r.agent}): ${r.status}${r.detail ? ` — ${oneLine(r.detail)}` : ''}; ${r.turns} turn(s), ${totalTokens(r.usage)} tokens so far.`);
+  lines.push(
+    `Session ${r.name} (${r.agent}): ${r.status}${r.detail ? ` — ${oneLine(r.detail)}` : ''}; ${r.turns} turn(s), ${totalTokens(r.usage)} tokens so far.`,
+  );
   for (const n of result.notes) lines.push('', oneLine(n));
   if (result.refusals.length > 0) {
     lines.push('', 'Tool calls refused without asking anyone:');

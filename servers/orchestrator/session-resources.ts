@@ -56,7 +56,7 @@ export class SessionResources {
       }),
       { title: 'Session transcript', description: "A session's transcript as Markdown", mimeType: MARKDOWN },
       async (uri, variables) => {
-        const name = String(Array.isArray(variables.name) ? variables.name.join('/') : variables.name ?? '');
+        const name = String(Array.isArray(variables.name) ? variables.name.join('/') : (variables.name ?? ''));
         const record = SESSION_NAME.test(name) ? await this.store.read(name) : undefined;
         if (!record) throw new McpError(ErrorCode.InvalidParams, `There is no session named "${name.slice(0, 80)}".`);
         const messages = await (await this.store.log(name)).load();

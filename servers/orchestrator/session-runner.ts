@@ -234,7 +234,13 @@ export class SessionRunner {
     // A definition's own servers come in Claude's format, which has no inputs: nothing to ask.
     const { servers } = await resolveServers(consent.start, async () => undefined);
     const key = consent.start.map((d) => d.fingerprint).join('\0');
-    return [await shared, await this.deps.servers.ownHub(key, servers.map((s) => s.config))];
+    return [
+      await shared,
+      await this.deps.servers.ownHub(
+        key,
+        servers.map((s) => s.config),
+      ),
+    ];
   }
 
   private outcome(status: TurnStatus, error: string | undefined): Pick<SessionRecord, 'status' | 'detail'> {
@@ -244,7 +250,9 @@ export class SessionRunner {
       case 'stopped':
         return {
           status: 'interrupted',
-          detail: this.stopping ? 'The orchestrator stopped during this turn. resume_agent continues the session.' : 'Cancelled by the caller. resume_agent continues the session.',
+          detail: this.stopping
+            ? 'The orchestrator stopped during this turn. resume_agent continues the session.'
+            : 'Cancelled by the caller. resume_agent continues the session.',
         };
       case 'max_iterations':
         return { status: 'interrupted', detail: error ?? 'Stopped at the model-call limit. Resume with "continue".' };

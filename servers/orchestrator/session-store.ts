@@ -48,9 +48,7 @@ const DEVICE_NAME = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
 
 export function checkSessionName(name: string): void {
   if (!SESSION_NAME.test(name)) {
-    throw new ToolError(
-      `"${name.slice(0, 80)}" cannot be a session name: use 1 to 60 letters, digits, "_" or "-" (it names the session's folder).`,
-    );
+    throw new ToolError(`"${name.slice(0, 80)}" cannot be a session name: use 1 to 60 letters, digits, "_" or "-" (it names the session's folder).`);
   }
   if (name === 'list') throw new ToolError('"list" cannot be a session name: sessions://list is the list of sessions. Pick another name.');
   if (DEVICE_NAME.test(name)) throw new ToolError(`"${name}" cannot be a session name: Windows reserves it for a device. Pick another name.`);
@@ -103,10 +101,12 @@ export class SessionStore {
   /** Replaces session.json; writes of one session land in the order they were asked for. */
   write(record: SessionRecord): Promise<void> {
     const previous = this.writes.get(record.name) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(async () => {
-      const dir = await this.folder(record.name);
-      await writeFileAtomic(join(dir, 'session.json'), recordText(record), PRIVATE_FILE, await realpath(this.dir));
-    });
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const dir = await this.folder(record.name);
+        await writeFileAtomic(join(dir, 'session.json'), recordText(record), PRIVATE_FILE, await realpath(this.dir));
+      });
     this.writes.set(record.name, next);
     return next;
   }

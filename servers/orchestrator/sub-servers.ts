@@ -42,7 +42,10 @@ export class SubServers {
     }
     await this.adding;
     await hub.settled();
-    this.report(hub, missing.map((c) => c.name));
+    this.report(
+      hub,
+      missing.map((c) => c.name),
+    );
     return hub;
   }
 
@@ -73,11 +76,15 @@ export class SubServers {
     this.hubs.add(hub);
     hub.start();
     await hub.settled();
-    this.report(hub, configs.map((c) => c.name));
+    this.report(
+      hub,
+      configs.map((c) => c.name),
+    );
     return hub;
   }
 
   private report(hub: McpHub, names: readonly string[]): void {
-    for (const s of hub.statuses()) if (names.includes(s.name) && s.state === 'error') this.log(`orchestrator: server ${s.name} failed: ${s.error ?? 'unknown error'}`);
+    for (const s of hub.statuses())
+      if (names.includes(s.name) && s.state === 'error') this.log(`orchestrator: server ${s.name} failed: ${s.error ?? 'unknown error'}`);
   }
 }

@@ -41,7 +41,8 @@ function blockLines(block: Anthropic.ContentBlockParam): string[] {
     case 'tool_use':
       return [`**Tool call** \`${block.name}\``, ...fenced('json', JSON.stringify(block.input, null, 2))];
     case 'tool_result': {
-      const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+      const text =
+        typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
       return [block.is_error ? '**Tool error**' : '**Tool result**', ...fenced('', text)];
     }
     default:

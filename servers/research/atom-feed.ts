@@ -51,7 +51,10 @@ const ABS_PREFIX = /^https?:\/\/(export\.)?arxiv\.org\/abs\//i;
 
 /** "http://arxiv.org/abs/2401.01234v1", "arXiv:2401.01234v1" and "2401.01234v1" all name one paper. */
 export function shortId(id: string): string {
-  return id.trim().replace(ABS_PREFIX, '').replace(/^arxiv:/i, '');
+  return id
+    .trim()
+    .replace(ABS_PREFIX, '')
+    .replace(/^arxiv:/i, '');
 }
 
 interface Entry {

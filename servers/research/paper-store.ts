@@ -102,7 +102,12 @@ export class PaperStore {
     // Dirent.isDirectory() is false for symlinks, so a planted link to elsewhere is never listed.
     const folders = entries.filter((e) => e.isDirectory() && FOLDER_NAME.test(e.name)).map((e) => e.name);
     const saved = await Promise.all(
-      folders.map((f) => lstat(join(this.root, f, FILE)).then((s) => s.isFile(), () => false)),
+      folders.map((f) =>
+        lstat(join(this.root, f, FILE)).then(
+          (s) => s.isFile(),
+          () => false,
+        ),
+      ),
     );
     return folders.filter((_, i) => saved[i]).sort();
   }
@@ -124,9 +129,7 @@ export class PaperStore {
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
       return parsed as PapersFile;
     } catch (err) {
-      throw new ToolError(
-        `${relative(this.workspace, file)} is not valid JSON (${(err as Error).message}); fix or delete it, then search again.`,
-      );
+      throw new ToolError(`${relative(this.workspace, file)} is not valid JSON (${(err as Error).message}); fix or delete it, then search again.`);
     }
   }
 
@@ -166,9 +169,11 @@ export class PaperStore {
     const previous = this.locks.get(folder) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(work);
     this.locks.set(folder, next);
-    void next.finally(() => {
-      if (this.locks.get(folder) === next) this.locks.delete(folder);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.locks.get(folder) === next) this.locks.delete(folder);
+      })
+      .catch(() => undefined);
     return next;
   }
 }

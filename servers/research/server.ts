@@ -58,7 +58,7 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
     {
       title: 'Search arXiv papers',
       description:
-        'Searches arXiv for papers on a topic (by relevance), saves each paper\'s title, authors, summary, PDF link ' +
+        "Searches arXiv for papers on a topic (by relevance), saves each paper's title, authors, summary, PDF link " +
         'and date in the workspace under .mcp-agent/papers/<topic>/, and returns their ids for extract_info.',
       inputSchema: {
         topic: z.string().min(1).max(200).describe('The topic to search for, e.g. "quantum error correction"'),
@@ -66,25 +66,29 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
       },
       annotations: { title: 'Search arXiv papers', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    guarded('search_papers', async ({ topic, max_results }, extra) => {
-      // Name the folder first, so a topic that can't be one fails before any network call.
-      const folder = topicFolder(topic);
-      const papers = await searchArxiv(topic, max_results ?? 5, extra.signal, config);
-      if (papers.length === 0) {
-        return textResult(`arXiv has no papers matching "${topic}". Try broader or different words.`, { topic: folder, paper_ids: [] });
-      }
-      const saved = await store.save(topic, papers);
-      log.log('info', `saved ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}" in ${saved.file}`);
-      if (saved.created) server.sendResourceListChanged();
-      notifyChanged(saved.folder, saved.created);
-      const lines = [
-        `Found ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}", saved in ${saved.file}:`,
-        ...papers.map((p) => `- ${p.id}: ${p.title}`),
-        '',
-        `Call extract_info with a paper id for its details, or read ${topicUri(saved.folder)}.`,
-      ];
-      return textResult(lines.join('\n'), { topic: saved.folder, paper_ids: papers.map((p) => p.id) });
-    }, { heartbeat: true }),
+    guarded(
+      'search_papers',
+      async ({ topic, max_results }, extra) => {
+        // Name the folder first, so a topic that can't be one fails before any network call.
+        const folder = topicFolder(topic);
+        const papers = await searchArxiv(topic, max_results ?? 5, extra.signal, config);
+        if (papers.length === 0) {
+          return textResult(`arXiv has no papers matching "${topic}". Try broader or different words.`, { topic: folder, paper_ids: [] });
+        }
+        const saved = await store.save(topic, papers);
+        log.log('info', `saved ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}" in ${saved.file}`);
+        if (saved.created) server.sendResourceListChanged();
+        notifyChanged(saved.folder, saved.created);
+        const lines = [
+          `Found ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}", saved in ${saved.file}:`,
+          ...papers.map((p) => `- ${p.id}: ${p.title}`),
+          '',
+          `Call extract_info with a paper id for its details, or read ${topicUri(saved.folder)}.`,
+        ];
+        return textResult(lines.join('\n'), { topic: saved.folder, paper_ids: papers.map((p) => p.id) });
+      },
+      { heartbeat: true },
+    ),
   );
 
   server.registerTool(
@@ -99,21 +103,16 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
       const id = shortId(paper_id);
       const found = await store.find(id);
       if (!found) {
-        throw new ToolError(
-          `No saved information for paper "${id}". Search first: call search_papers on its topic, which saves the papers it finds.`,
-        );
+        throw new ToolError(`No saved information for paper "${id}". Search first: call search_papers on its topic, which saves the papers it finds.`);
       }
       const info = { id: found.id, topic: found.folder, ...found.info };
       return textResult(JSON.stringify(info, null, 2), info);
     }),
   );
 
-  server.registerResource(
-    'topics',
-    INDEX_URI,
-    { title: 'Research topics', description: 'The topics with saved papers', mimeType: MARKDOWN },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: MARKDOWN, text: topicsMarkdown(await store.topics()) }] }),
-  );
+  server.registerResource('topics', INDEX_URI, { title: 'Research topics', description: 'The topics with saved papers', mimeType: MARKDOWN }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: MARKDOWN, text: topicsMarkdown(await store.topics()) }],
+  }));
 
   const readTopic = async (uri: URL, variables: Variables): Promise<ReadResourceResult> => {
     const asked = safeDecode(Array.isArray(variables.topic) ? variables.topic.join('/') : String(variables.topic ?? ''));
@@ -126,8 +125,7 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
     }
     return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text: papersMarkdown(folder, papers) }] };
   };
-  const completeTopic = async (value: string): Promise<string[]> =>
-    (await store.topics()).filter((t) => t.startsWith(value.toLowerCase()));
+  const completeTopic = async (value: string): Promise<string[]> => (await store.topics()).filter((t) => t.startsWith(value.toLowerCase()));
 
   // Topics live under their own path, so no topic name (not even "folders") can take the index's URI.
   server.registerResource(
@@ -167,7 +165,11 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
       description: 'Asks the model to search arXiv for papers on a topic, read each one, and write a structured summary.',
       argsSchema: {
         topic: z.string().min(1).max(200).describe('The research topic'),
-        num_papers: z.string().regex(/^\d{1,2}$/, 'a whole number from 1 to 50').optional().describe('How many papers (default 5)'),
+        num_papers: z
+          .string()
+          .regex(/^\d{1,2}$/, 'a whole number from 1 to 50')
+          .optional()
+          .describe('How many papers (default 5)'),
       },
     },
     ({ topic, num_papers }) => {

@@ -61,16 +61,13 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
   if (status >= 400) {
     const excerpt = page.text.trim().slice(0, 500);
     throw new ToolError(
-      `fetch_url: ${finalUrl.href} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}.` +
-        (excerpt ? `\nThe page said:\n${excerpt}` : ''),
+      `fetch_url: ${finalUrl.href} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}.` + (excerpt ? `\nThe page said:\n${excerpt}` : ''),
     );
   }
   const text = page.text;
   if (text.length === 0) return textResult(`${finalUrl.href} returned an empty page (HTTP ${status}).`);
   if (start >= text.length) {
-    throw new ToolError(
-      `fetch_url: start_index=${start} is past the end of the content, which is ${text.length} characters long.`,
-    );
+    throw new ToolError(`fetch_url: start_index=${start} is past the end of the content, which is ${text.length} characters long.`);
   }
 
   const end = Math.min(text.length, start + maxLength);
@@ -78,16 +75,10 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
   parts.push(text.slice(start, end));
   const notes: string[] = [];
   if (end < text.length) {
-    notes.push(
-      `[Showing characters ${start}-${end} of ${text.length}. The content was cut: ` +
-        `call fetch_url with start_index=${end} to continue.]`,
-    );
+    notes.push(`[Showing characters ${start}-${end} of ${text.length}. The content was cut: ` + `call fetch_url with start_index=${end} to continue.]`);
   }
   if (truncated) {
-    notes.push(
-      `[The download stopped at ${formatBytes(config.limits.maxBytes)} (the size limit for one fetch); ` +
-        'the rest of the page was not read.]',
-    );
+    notes.push(`[The download stopped at ${formatBytes(config.limits.maxBytes)} (the size limit for one fetch); ` + 'the rest of the page was not read.]');
   }
   if (page.flattened) {
     notes.push(
@@ -109,12 +100,7 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
   });
 }
 
-async function convertedPage(
-  response: FetchedResponse,
-  config: FetchUrlConfig,
-  signal: AbortSignal,
-  deadline: number,
-): Promise<PageText> {
+async function convertedPage(response: FetchedResponse, config: FetchUrlConfig, signal: AbortSignal, deadline: number): Promise<PageText> {
   const { url, headers, body, truncated } = response;
   const convert: ConvertHtml = (html, base) => config.convertHtml(html, base, { signal, timeoutMs: deadline - Date.now() });
   try {
@@ -143,7 +129,8 @@ function progressReporter(extra: ToolExtra, maxBytes: number): { update: (receiv
     if (received <= lastSent) return;
     lastSent = received;
     const shownTotal = total !== undefined ? Math.min(total, maxBytes) : undefined;
-    const message = received === 0 ? 'waiting for the server' : `downloaded ${formatBytes(received)}${shownTotal !== undefined ? ` of ${formatBytes(shownTotal)}` : ''}`;
+    const message =
+      received === 0 ? 'waiting for the server' : `downloaded ${formatBytes(received)}${shownTotal !== undefined ? ` of ${formatBytes(shownTotal)}` : ''}`;
     reportProgress(extra, received, shownTotal, message).catch(() => {});
   };
   const timer = setInterval(tick, PROGRESS_EVERY_MS);

@@ -78,9 +78,7 @@ export class HtmlConverter {
     const timeout = AbortSignal.timeout(Math.max(0, options.timeoutMs));
     const signal = AbortSignal.any([options.signal, timeout]);
     const stopped = (): Error =>
-      options.signal.aborted
-        ? (options.signal.reason as Error)
-        : new HtmlConversionError(`did not finish within ${seconds(options.timeoutMs)}`, true);
+      options.signal.aborted ? (options.signal.reason as Error) : new HtmlConversionError(`did not finish within ${seconds(options.timeoutMs)}`, true);
     await this.acquire(signal).catch(() => {
       throw stopped();
     });

@@ -14,8 +14,26 @@ interface DomElement {
  */
 
 const DROPPED = new Set([
-  'script', 'style', 'noscript', 'template', 'nav', 'footer', 'header', 'aside', 'form', 'button',
-  'select', 'input', 'textarea', 'iframe', 'object', 'embed', 'canvas', 'svg', 'link', 'meta',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'nav',
+  'footer',
+  'header',
+  'aside',
+  'form',
+  'button',
+  'select',
+  'input',
+  'textarea',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'svg',
+  'link',
+  'meta',
 ]);
 
 interface Conversion {
@@ -57,7 +75,10 @@ function makeService(state: { current: Conversion }): TurndownService {
         const start = Number(parent.getAttribute('start') ?? '1') || 1;
         prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
       }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
       return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
     },
   });

@@ -16,9 +16,16 @@ export type ConvertHtml = (html: string, base: URL) => Promise<Markdown>;
 
 const BINARY_PREFIXES = ['image/', 'audio/', 'video/', 'font/', 'model/'];
 const BINARY_TYPES = new Set([
-  'application/octet-stream', 'application/pdf', 'application/zip', 'application/gzip',
-  'application/x-tar', 'application/x-7z-compressed', 'application/vnd.ms-excel', 'application/msword',
-  'application/wasm', 'application/x-executable',
+  'application/octet-stream',
+  'application/pdf',
+  'application/zip',
+  'application/gzip',
+  'application/x-tar',
+  'application/x-7z-compressed',
+  'application/vnd.ms-excel',
+  'application/msword',
+  'application/wasm',
+  'application/x-executable',
 ]);
 
 export function mediaTypeOf(contentType: string | undefined): { type: string; charset: string | undefined } {
@@ -46,24 +53,12 @@ export function withoutControlCharacters(text: string): string {
   return text.replace(CONTROL, '');
 }
 
-export async function pageText(
-  body: Buffer,
-  contentType: string | undefined,
-  url: URL,
-  truncated: boolean,
-  convertHtml: ConvertHtml,
-): Promise<PageText> {
+export async function pageText(body: Buffer, contentType: string | undefined, url: URL, truncated: boolean, convertHtml: ConvertHtml): Promise<PageText> {
   const page = await decodedPage(body, contentType, url, truncated, convertHtml);
   return { ...page, text: withoutControlCharacters(page.text) };
 }
 
-async function decodedPage(
-  body: Buffer,
-  contentType: string | undefined,
-  url: URL,
-  truncated: boolean,
-  convertHtml: ConvertHtml,
-): Promise<PageText> {
+async function decodedPage(body: Buffer, contentType: string | undefined, url: URL, truncated: boolean, convertHtml: ConvertHtml): Promise<PageText> {
   const { type, charset } = mediaTypeOf(contentType);
   if (BINARY_TYPES.has(type) || BINARY_PREFIXES.some((p) => type.startsWith(p)) || looksBinary(body)) {
     throw new ToolError(

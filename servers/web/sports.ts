@@ -103,7 +103,7 @@ function currentSession(competitions: Competition[]): Competition | undefined {
 function leaderLines(event: EspnEvent, shape: 'racing' | 'golf'): string[] {
   const session = currentSession(event.competitions ?? []);
   if (!session) return [];
-  const label = shape === 'racing' ? session.type?.abbreviation ?? session.type?.text : undefined;
+  const label = shape === 'racing' ? (session.type?.abbreviation ?? session.type?.text) : undefined;
   const leaders = ranked(session.competitors ?? []).slice(0, MAX_LEADERS);
   const lines = leaders.map((c, i) => {
     const position = c.status?.position?.displayName ?? String(c.order ?? i + 1);

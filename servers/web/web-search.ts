@@ -43,9 +43,7 @@ function decodeEntity(entity: string): string {
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 export function formatSearchResults(query: string, json: unknown): string {
-  const results = ((json as { web?: { results?: BraveResult[] } })?.web?.results ?? []).filter(
-    (r) => r && typeof r === 'object',
-  );
+  const results = ((json as { web?: { results?: BraveResult[] } })?.web?.results ?? []).filter((r) => r && typeof r === 'object');
   if (results.length === 0) return `No web results for "${query}".`;
   const lines = [`Web results for "${query}":`, ''];
   results.forEach((r, i) => {
@@ -58,11 +56,7 @@ export function formatSearchResults(query: string, json: unknown): string {
   return lines.join('\n').trimEnd();
 }
 
-export async function webSearch(
-  args: { query: string; count?: number },
-  signal: AbortSignal,
-  config: SearchConfig,
-): Promise<CallToolResult> {
+export async function webSearch(args: { query: string; count?: number }, signal: AbortSignal, config: SearchConfig): Promise<CallToolResult> {
   if (!config.braveKey) throw new ToolError(NO_KEY);
   const url = baseUrl(config.braveUrl, 'BRAVE_SEARCH_URL');
   url.searchParams.set('q', args.query);

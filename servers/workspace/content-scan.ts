@@ -59,11 +59,7 @@ function readSmallFile(root: string, real: string, rel: string, max: number): Bu
  * terminated. `onBatch` gets each file's matches as soon as the file is done, so a scan stopped
  * midway still has what it found.
  */
-export function scanContents(
-  files: Array<[string, string]>,
-  opts: ScanOptions,
-  onBatch: (batch: ContentMatch[], counts: ScanCounts) => void,
-): ScanCounts {
+export function scanContents(files: Array<[string, string]>, opts: ScanOptions, onBatch: (batch: ContentMatch[], counts: ScanCounts) => void): ScanCounts {
   const re = new RegExp(opts.source, opts.flags.replace(/[gy]/g, ''));
   const counts: ScanCounts = { scanned: 0, binary: 0, large: 0 };
   let found = 0;

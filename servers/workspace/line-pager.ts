@@ -93,14 +93,7 @@ function wholeCharacters(buf: Buffer): Buffer {
  * Lines `offset .. offset+limit-1` (1-based) of a text file, at most `byteCap` bytes, read without
  * loading the file: a cached index of every 256th line start lets any page begin near its place.
  */
-export async function readPage(
-  fh: FileHandle,
-  key: string,
-  size: number,
-  offset: number,
-  limit: number,
-  byteCap: number,
-): Promise<Page> {
+export async function readPage(fh: FileHandle, key: string, size: number, offset: number, limit: number, byteCap: number): Promise<Page> {
   const index = await indexFor(fh, key, size);
   if (offset > index.lines) {
     throw new RangeError(`offset ${offset} is past the end of the file: it has ${index.lines} line${index.lines === 1 ? '' : 's'}.`);

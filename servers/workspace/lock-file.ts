@@ -118,7 +118,8 @@ async function readHolder(lock: string): Promise<Found> {
 function parseHolder(text: string): Holder | undefined {
   try {
     const h = JSON.parse(text) as Partial<Holder>;
-    if (typeof h.pid === 'number' && typeof h.host === 'string') return { pid: h.pid, host: h.host, since: String(h.since ?? ''), nonce: String(h.nonce ?? '') };
+    if (typeof h.pid === 'number' && typeof h.host === 'string')
+      return { pid: h.pid, host: h.host, since: String(h.since ?? ''), nonce: String(h.nonce ?? '') };
   } catch {
     // being written, or not ours
   }

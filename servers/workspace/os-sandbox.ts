@@ -129,11 +129,15 @@ export class OsSandbox {
     if (!bwrap || !existsSync(bwrap)) return none(`bubblewrap (bwrap) is not installed; install it (apt-get install bubblewrap) to run code in a sandbox`);
     const prlimit = findOnPath('prlimit', env.PATH);
     if (!prlimit) return none('prlimit (util-linux) is not installed, so no resource limits could be set');
-    const probe = spawnSync(bwrap, ['--unshare-all', '--unshare-user', '--die-with-parent', '--disable-userns', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'], {
-      encoding: 'utf8',
-      timeout: 10_000,
-      env: { PATH: env.PATH ?? '/usr/bin:/bin' },
-    });
+    const probe = spawnSync(
+      bwrap,
+      ['--unshare-all', '--unshare-user', '--die-with-parent', '--disable-userns', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'],
+      {
+        encoding: 'utf8',
+        timeout: 10_000,
+        env: { PATH: env.PATH ?? '/usr/bin:/bin' },
+      },
+    );
     if (probe.status !== 0) {
       const why = (probe.stderr || probe.error?.message || `exit ${probe.status ?? probe.signal}`).trim().split('\n')[0];
       return none(`bubblewrap cannot make a sandbox here (${why}); user namespaces may be turned off`);
@@ -164,19 +168,28 @@ export class OsSandbox {
       ...(this.status.network ? ['--share-net'] : []),
       '--die-with-parent',
       '--new-session',
-      '--cap-drop', 'ALL',
+      '--cap-drop',
+      'ALL',
       // No user namespace of its own inside: it would give the code capabilities again, over its own mounts.
       '--disable-userns',
-      '--ro-bind', '/', '/',
-      '--dev', '/dev',
-      '--proc', '/proc',
-      '--tmpfs', '/tmp',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
       ...this.hideRuntimeSockets(),
       ...opts.writable.flatMap((dir) => ['--bind', dir, dir]),
-      '--bind', opts.workspace, opts.workspace,
+      '--bind',
+      opts.workspace,
+      opts.workspace,
       // After the binds: a workspace that holds them (the home folder opened as the workspace) must not show them again.
       ...this.hideSecrets(opts.emptyFile),
-      '--chdir', opts.workspace,
+      '--chdir',
+      opts.workspace,
       '--',
       ...argv,
     ];

@@ -39,7 +39,9 @@ function carriesToken(pid: number, marker: Buffer): boolean {
 export function findRunProcesses(leader: number, token: string): number[] {
   let pids: number[];
   try {
-    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+    pids = readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number);
   } catch {
     return [];
   }

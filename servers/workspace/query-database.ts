@@ -36,7 +36,7 @@ export function registerQueryDatabase(server: McpServer, sandbox: Sandbox, store
         `Run SQL on a SQLite database file in the workspace (default ${DEFAULT_DB}). ` +
         `Queries (SELECT, PRAGMA, EXPLAIN) return rows as JSON, at most ${MAX_ROWS} with the total count; other ` +
         'statements return {changes, lastInsertRowid} and are saved to the file. Several statements separated by ";" ' +
-        'run as a script in one transaction: all of them or, when one fails, none; the answer gives each one\'s outcome. ' +
+        "run as a script in one transaction: all of them or, when one fails, none; the answer gives each one's outcome. " +
         'Always pass values through params (? with an array for one statement, or :name with an object). A missing ' +
         'database file is created by a statement that writes (e.g. CREATE TABLE), never by a query. A call is stopped ' +
         'after a time limit (default 30 s) or a memory limit, and then changes nothing.',
@@ -53,17 +53,21 @@ export function registerQueryDatabase(server: McpServer, sandbox: Sandbox, store
       // with READ_ONLY_CALL is then held to reading by SQLite itself (query_only).
       _meta: { [READ_ONLY_CALLS]: 'sql' },
     },
-    guarded('query_database', async ({ sql, params, database }, extra) => {
-      const target = await resolveWrite(sandbox, database ?? DEFAULT_DB, false);
-      const readOnly = (extra._meta as Record<string, unknown> | undefined)?.[READ_ONLY_CALL] === true;
-      try {
-        const answer = await store.query(target.real, target.rel, sql, bindable(params), extra.signal, readOnly);
-        return textResult([answer.text, ...answer.notes].join('\n'), answer.data);
-      } catch (err) {
-        // SQLite refused a write in a read-only call: the host asks the person, then calls again unmarked.
-        if (err instanceof ToolError && err.message === READ_ONLY_REFUSED) return { ...errorResult(err.message), _meta: { [WOULD_WRITE]: true } };
-        throw err;
-      }
-    }, { heartbeat: true }), // a long statement reports that it still runs, each second
+    guarded(
+      'query_database',
+      async ({ sql, params, database }, extra) => {
+        const target = await resolveWrite(sandbox, database ?? DEFAULT_DB, false);
+        const readOnly = (extra._meta as Record<string, unknown> | undefined)?.[READ_ONLY_CALL] === true;
+        try {
+          const answer = await store.query(target.real, target.rel, sql, bindable(params), extra.signal, readOnly);
+          return textResult([answer.text, ...answer.notes].join('\n'), answer.data);
+        } catch (err) {
+          // SQLite refused a write in a read-only call: the host asks the person, then calls again unmarked.
+          if (err instanceof ToolError && err.message === READ_ONLY_REFUSED) return { ...errorResult(err.message), _meta: { [WOULD_WRITE]: true } };
+          throw err;
+        }
+      },
+      { heartbeat: true },
+    ), // a long statement reports that it still runs, each second
   );
 }

@@ -85,8 +85,7 @@ async function readFile(sandbox: Sandbox, path: string, offset: number, limit: n
     }
     if (page.firstLine > 1 || page.lastLine < page.totalLines) {
       const cap = page.cutByBytes ? ` (cut at ${formatBytes(READ_LIMITS.bytesPerAnswer)})` : '';
-      const more =
-        page.lastLine < page.totalLines ? `; call read_file with offset=${page.lastLine + 1} to continue` : '; end of file';
+      const more = page.lastLine < page.totalLines ? `; call read_file with offset=${page.lastLine + 1} to continue` : '; end of file';
       notes.push(`[showing lines ${page.firstLine}-${page.lastLine} of ${page.totalLines}${cap}${more}]`);
     }
     if (notes.length === 0) return { content: [{ type: 'text', text: page.text }] };
@@ -109,18 +108,10 @@ export function registerReadFile(server: McpServer, sandbox: Sandbox): void {
       inputSchema: {
         path: z.string().min(1).describe('File path, relative to the workspace (absolute paths inside it also work).'),
         offset: z.number().int().min(1).optional().describe('First line to return, 1-based. Default 1.'),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(READ_LIMITS.maxLines)
-          .optional()
-          .describe(`Most lines to return. Default ${READ_LIMITS.defaultLines}.`),
+        limit: z.number().int().min(1).max(READ_LIMITS.maxLines).optional().describe(`Most lines to return. Default ${READ_LIMITS.defaultLines}.`),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    guarded('read_file', async ({ path, offset, limit }) =>
-      readFile(sandbox, path, offset ?? 1, limit ?? READ_LIMITS.defaultLines),
-    ),
+    guarded('read_file', async ({ path, offset, limit }) => readFile(sandbox, path, offset ?? 1, limit ?? READ_LIMITS.defaultLines)),
   );
 }

@@ -31,7 +31,5 @@ export async function assertReviewedBase(real: string, rel: string, expected: st
   }
   if (now === expected) return;
   const what = now === ABSENT ? 'was deleted' : expected === ABSENT ? 'was created by someone else' : 'was changed on disk';
-  throw new ToolError(
-    `"${rel}" ${what} after the person reviewed this change, so nothing was written. Read the file again and propose the change anew.`,
-  );
+  throw new ToolError(`"${rel}" ${what} after the person reviewed this change, so nothing was written. Read the file again and propose the change anew.`);
 }

@@ -73,7 +73,9 @@ function runEnvironment(dirs: RunDirs, token: string, sandboxed: boolean): NodeJ
 function collectFigures(dir: string): { images: CallToolResult['content']; note: string } {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.toLowerCase().endsWith('.png')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.toLowerCase().endsWith('.png'))
+      .sort();
   } catch {
     return { images: [], note: '' };
   }
@@ -135,10 +137,7 @@ async function runPython(code: string, launch: Launch, timeoutS: number, extra: 
   child.stdin.end(code);
   child.stdout.on('data', (c: Buffer) => out.push(c));
   child.stderr.on('data', (c: Buffer) => err.push(c));
-  const streamsClosed = Promise.all([
-    new Promise((r) => child.stdout.once('close', r)),
-    new Promise((r) => child.stderr.once('close', r)),
-  ]);
+  const streamsClosed = Promise.all([new Promise((r) => child.stdout.once('close', r)), new Promise((r) => child.stderr.once('close', r))]);
 
   let timedOut = false;
   let cancelled = false;

@@ -83,7 +83,8 @@ function stoppedNote(g: Gathered, content: boolean): string {
 function walkNotes(walk: WalkEnd | undefined): string[] {
   const notes: string[] = [];
   if (walk?.stoppedEarly) notes.push(walk.stoppedEarly);
-  if (walk?.skippedMoved) notes.push(`${walk.skippedMoved} folder${walk.skippedMoved === 1 ? '' : 's'} that changed into a symlink leading out while being searched were skipped`);
+  if (walk?.skippedMoved)
+    notes.push(`${walk.skippedMoved} folder${walk.skippedMoved === 1 ? '' : 's'} that changed into a symlink leading out while being searched were skipped`);
   return notes;
 }
 

@@ -18,9 +18,7 @@ export interface SearchInput {
 
 /** Sent while the search runs, so a search stopped for time still answers with what it found. */
 export type SearchProgress =
-  | { kind: 'names'; names: string[] }
-  | { kind: 'walked'; walk: WalkEnd; candidates: number }
-  | { kind: 'matches'; batch: ContentMatch[]; counts: ScanCounts };
+  { kind: 'names'; names: string[] } | { kind: 'walked'; walk: WalkEnd; candidates: number } | { kind: 'matches'; batch: ContentMatch[]; counts: ScanCounts };
 
 export interface SearchResult {
   walk: WalkEnd;

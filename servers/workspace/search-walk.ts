@@ -5,7 +5,6 @@ import { ToolError } from '../lib/results';
 import type { NameTest } from './glob';
 import { IGNORED_DIRS } from './list-directory';
 
-
 export interface WalkOptions {
   /** The workspace's real path: nothing outside it is listed, even if a folder is swapped mid-walk. */
   root: string;

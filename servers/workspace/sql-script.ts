@@ -22,7 +22,9 @@ const SAVEPOINT = 'mcp_agent_script';
 export function runScript(db: Database, first: Statement, it: StatementIterator, params: Bindable | undefined, { runOne, maxChars }: ScriptRunner): Answer {
   if (Array.isArray(params) && params.length > 0) {
     first.free();
-    throw new ToolError('sql holds several statements, and ? params would not say which statement each belongs to; nothing was run. Use :name params (an object), which bind in every statement that names them, or run the statements one per call.');
+    throw new ToolError(
+      'sql holds several statements, and ? params would not say which statement each belongs to; nothing was run. Use :name params (an object), which bind in every statement that names them, or run the statements one per call.',
+    );
   }
   const outcomes: Array<Record<string, unknown>> = [];
   let wrote = false;
@@ -35,14 +37,17 @@ export function runScript(db: Database, first: Statement, it: StatementIterator,
       const sql = stmt.getSQL();
       try {
         if (TRANSACTION_CONTROL.test(sql)) {
-          throw new ToolError(`"${short(sql)}" controls the transaction itself; a script already runs as one, so leave out BEGIN, COMMIT, ROLLBACK, SAVEPOINT and RELEASE`);
+          throw new ToolError(
+            `"${short(sql)}" controls the transaction itself; a script already runs as one, so leave out BEGIN, COMMIT, ROLLBACK, SAVEPOINT and RELEASE`,
+          );
         }
         const done = runOne(db, stmt, sql, params);
         wrote ||= done.wrote;
         const outcome: Record<string, unknown> = { statement: number, sql: short(sql), ...done.data };
         // Each statement's rows are capped already; the script's answer as a whole is capped too.
         const size = JSON.stringify(outcome).length;
-        if (chars + size > maxChars && 'rows' in outcome) Object.assign(outcome, { rows: [], rows_left_out: 'the answer is over its size cap; query them alone' });
+        if (chars + size > maxChars && 'rows' in outcome)
+          Object.assign(outcome, { rows: [], rows_left_out: 'the answer is over its size cap; query them alone' });
         chars += Math.min(size, maxChars);
         outcomes.push(outcome);
       } finally {

@@ -29,8 +29,7 @@ export interface SqlInput {
 }
 
 export type SqlOutput =
-  | { ok: true; text: string; data: Record<string, unknown>; wrote: boolean; bytes?: Uint8Array }
-  | { ok: false; message: string; memory: boolean };
+  { ok: true; text: string; data: Record<string, unknown>; wrote: boolean; bytes?: Uint8Array } | { ok: false; message: string; memory: boolean };
 
 /** What one statement (or a script) answers: its text for the model, its data, and whether it changed the database. */
 export type Answer = Omit<Extract<SqlOutput, { ok: true }>, 'ok'>;

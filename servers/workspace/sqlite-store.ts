@@ -174,7 +174,11 @@ export class SqliteStore {
         throw new ToolError(memoryMessage());
       }
       // A write to a database that did not exist, e.g. an INSERT before any CREATE TABLE: say where the tables come from.
-      throw new ToolError(copy?.load === 'new' && state.kind === 'missing' && out.message !== READ_ONLY_REFUSED ? `${out.message} (database "${rel}" did not exist; nothing was saved). ${HOW_TO_CREATE}` : out.message);
+      throw new ToolError(
+        copy?.load === 'new' && state.kind === 'missing' && out.message !== READ_ONLY_REFUSED
+          ? `${out.message} (database "${rel}" did not exist; nothing was saved). ${HOW_TO_CREATE}`
+          : out.message,
+      );
     }
     if (out.bytes) {
       const bytes = out.bytes;
@@ -187,7 +191,11 @@ export class SqliteStore {
   }
 
   /** The copy the worker must load first, or undefined when the one it holds is the file's current version. */
-  private async copyFor(file: DbFile, state: DiskState, st: Statement): Promise<{ load: SqlInput['load']; transfer: ArrayBuffer[]; version: Stamp | undefined } | undefined> {
+  private async copyFor(
+    file: DbFile,
+    state: DiskState,
+    st: Statement,
+  ): Promise<{ load: SqlInput['load']; transfer: ArrayBuffer[]; version: Stamp | undefined } | undefined> {
     if (state.kind === 'file') {
       if (file.heldBy === this.generation && this.worker?.alive === true && sameVersion(file.stamp, state.stamp)) return undefined;
       const { bytes, version } = await this.readDatabase(st.real, st.rel);

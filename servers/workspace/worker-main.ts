@@ -28,8 +28,7 @@ export function serveWorker(): void {
     post({ type: 'started' });
     handle(input, (progress) => post({ type: 'progress', progress })).then(
       ({ result, transfer }) => post({ type: 'done', result }, transfer),
-      (err: unknown) =>
-        post({ type: 'error', message: messageOf(err), toolError: err instanceof ToolError }),
+      (err: unknown) => post({ type: 'error', message: messageOf(err), toolError: err instanceof ToolError }),
     );
   });
 }

@@ -2,7 +2,4 @@
 export type WorkerRole = 'search' | 'sql';
 
 export type WorkerMessage =
-  | { type: 'started' }
-  | { type: 'progress'; progress: unknown }
-  | { type: 'done'; result: unknown }
-  | { type: 'error'; message: string; toolError: boolean };
+  { type: 'started' } | { type: 'progress'; progress: unknown } | { type: 'done'; result: unknown } | { type: 'error'; message: string; toolError: boolean };

@@ -16,17 +16,12 @@ export const MAX_WRITE_BYTES = 20 * 1024 * 1024;
  * MCP configs) under another name: the host asks for approval by the name it is shown, so a
  * symlinked folder must not turn `cfg/settings.json` into `.vscode/settings.json` unseen.
  */
-export async function resolveWrite(
-  sandbox: Sandbox,
-  path: string,
-  createParents: boolean,
-): Promise<SandboxPath & { exists: boolean; mode?: number }> {
+export async function resolveWrite(sandbox: Sandbox, path: string, createParents: boolean): Promise<SandboxPath & { exists: boolean; mode?: number }> {
   const asGiven = relative(sandbox.given, sandbox.lexical(path));
   const target = await sandbox.forWrite(path, createParents);
   if (isSensitivePath(target.rel) && !isSensitivePath(asGiven)) {
     throw new ToolError(
-      `"${path}" leads through a symlink to "${target.rel}", a file that needs explicit approval to change. ` +
-        `Write it by its real name instead.`,
+      `"${path}" leads through a symlink to "${target.rel}", a file that needs explicit approval to change. ` + `Write it by its real name instead.`,
     );
   }
   return target;

@@ -28,15 +28,21 @@ export function terminalApproval(terminal: ApprovalTerminal): AskApproval {
     for (const warning of request.warnings) terminal.line(`  ! ${printable(warning)}`);
     // A file change is shown as the change it makes; anything else as the call's preview.
     if (request.edit) terminal.line(editDiff(request.edit, terminal.color === true));
-    else if (request.preview) terminal.line(printable(request.preview).split('\n').map((l) => `  │ ${l}`).join('\n'));
+    else if (request.preview)
+      terminal.line(
+        printable(request.preview)
+          .split('\n')
+          .map((l) => `  │ ${l}`)
+          .join('\n'),
+      );
     const prompt =
       request.alwaysKind === 'tool'
         ? 'Allow? [y]es / [N]o / [a]lways for this session: '
         : request.alwaysKind === 'host'
           ? `Allow? [y]es / [N]o / [a]lways allow ${printable((request.hosts ?? []).join(', '))} for this session: `
           : request.alwaysKind === 'code'
-          ? `Allow? [y]es / [N]o / type "${ALWAYS_CODE}" to run code without asking for the rest of this session (it can change any file here, including .vscode and .git): `
-          : 'Allow? [y]es / [N]o (this one always asks): ';
+            ? `Allow? [y]es / [N]o / type "${ALWAYS_CODE}" to run code without asking for the rest of this session (it can change any file here, including .vscode and .git): `
+            : 'Allow? [y]es / [N]o (this one always asks): ';
     for (;;) {
       if (signal.aborted) return 'deny';
       const answer = (await terminal.ask(prompt))?.trim().toLowerCase();
@@ -71,7 +77,9 @@ export function yesApproval(terminal: ApprovalTerminal | undefined): AskApproval
     const hosts = request.egress.hosts.join(', ');
     process.stderr.write(
       `mcp-agent: refused ${printable(request.tool.qualifiedName)}: ${printable(request.egress.why)} --yes does not cover sending data out; ` +
-        (request.egress.rememberable ? `name ${printable(hosts)} in your prompt or pass --allow-host ${printable(request.egress.hosts[0] ?? '')}.\n` : 'run it in a terminal to be asked.\n'),
+        (request.egress.rememberable
+          ? `name ${printable(hosts)} in your prompt or pass --allow-host ${printable(request.egress.hosts[0] ?? '')}.\n`
+          : 'run it in a terminal to be asked.\n'),
     );
     return 'deny';
   };

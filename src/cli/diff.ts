@@ -11,7 +11,9 @@ const MAX_LINES = 120;
  * Every line of file content goes through escapeControls: a file can hold escape sequences.
  */
 export function editDiff(edit: ProposedEdit, color: boolean): string {
-  const patch = createTwoFilesPatch(`a/${edit.rel}`, `b/${edit.rel}`, edit.before ?? '', edit.after, edit.before === undefined ? '(new file)' : '', '', { context: 3 });
+  const patch = createTwoFilesPatch(`a/${edit.rel}`, `b/${edit.rel}`, edit.before ?? '', edit.after, edit.before === undefined ? '(new file)' : '', '', {
+    context: 3,
+  });
   // Without the patch's own "Index:" and "====" header lines (not every version writes both).
   const lines = patch.split('\n').filter((l, i, all) => !/^(Index: |={10,})/.test(l) && (l !== '' || i < all.length - 1));
   const shown = lines.slice(0, MAX_LINES).map((line) => paint(escapeControls(line), color));

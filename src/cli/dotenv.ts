@@ -50,10 +50,7 @@ export function keysFromDotenv(folders: string[], env: NodeJS.ProcessEnv): Doten
   return { env: out, notes };
 }
 
-type Read =
-  | { kind: 'none' }
-  | { kind: 'skipped'; real: string; why: string }
-  | { kind: 'read'; real: string; values: Record<string, string> };
+type Read = { kind: 'none' } | { kind: 'skipped'; real: string; why: string } | { kind: 'read'; real: string; values: Record<string, string> };
 
 function readDotenv(path: string): Read {
   const file = readSmallFile(path, MAX_BYTES);

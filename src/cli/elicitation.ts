@@ -76,11 +76,20 @@ async function askField(terminal: ApprovalTerminal, field: FormField): Promise<F
   return 'cancel';
 }
 
-async function askUrl(terminal: ApprovalTerminal, yes: boolean, request: UrlElicitation, signal: AbortSignal, env: NodeJS.ProcessEnv): Promise<'accept' | 'decline' | 'cancel'> {
+async function askUrl(
+  terminal: ApprovalTerminal,
+  yes: boolean,
+  request: UrlElicitation,
+  signal: AbortSignal,
+  env: NodeJS.ProcessEnv,
+): Promise<'accept' | 'decline' | 'cancel'> {
   terminal.line(`\nServer ${printable(request.server)} asks you to open a page: ${printable(request.message)}`);
   const { host, domain, unicode } = request.site;
   terminal.line(`  site: ${printable(domain)}${host !== domain ? ` (host ${printable(host)})` : ''}`);
-  if (unicode) terminal.line(`  ! WARNING: the site's name has letters outside a-z; written out it reads "${printable(unicode)}", which can pass for another site's name.`);
+  if (unicode)
+    terminal.line(
+      `  ! WARNING: the site's name has letters outside a-z; written out it reads "${printable(unicode)}", which can pass for another site's name.`,
+    );
   terminal.line(`  ${printable(request.url)}`);
   if (yes) {
     terminal.line('  (declined: --yes never opens a page)');

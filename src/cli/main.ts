@@ -73,7 +73,12 @@ async function main(): Promise<number> {
   const markdown = args.plain ? undefined : new MarkdownStream(terminalMarkdown(Math.min(process.stdout.columns || 80, 120), color));
   const renderer = new CliRenderer(process.stdout, color, markdown, process.stderr);
   const lines = lineReader(rl);
-  new Interrupts(rl, () => running, (text) => renderer.line(text), process.stdin.isTTY === true).listen();
+  new Interrupts(
+    rl,
+    () => running,
+    (text) => renderer.line(text),
+    process.stdin.isTTY === true,
+  ).listen();
   process.on('SIGTERM', () => onTerminate(rl));
   const own = await userServers(args, lines, renderer, output);
   if ('exit' in own) {
@@ -88,7 +93,11 @@ async function main(): Promise<number> {
   const { hub } = composeHost({
     configs: [...bundledServerConfigs(__dirname, args.workspace, withPersonServers(env, args.mcpConfigs)), ...own.configs],
     roots: [args.workspace],
-    asks: { sampling: terminalSampling(terminal, args.yes), elicitation: terminalElicitation(terminal, args.yes), oauth: cliOAuth(signInTerminal(args, lines)) },
+    asks: {
+      sampling: terminalSampling(terminal, args.yes),
+      elicitation: terminalElicitation(terminal, args.yes),
+      oauth: cliOAuth(signInTerminal(args, lines)),
+    },
     models: { client: async () => client, list: () => catalog.list(), current: () => config?.model ?? DEFAULT_MODEL, keyHint: 'set ANTHROPIC_API_KEY' },
     eras: new FileEras(join(agentHome(env), 'eras.json')),
     onSamplingUsage: (server, model, u) =>
@@ -149,7 +158,11 @@ async function main(): Promise<number> {
           chat = fresh;
         },
         reviewPrompt: (ref, result) =>
-          reviewPrompt(ref, result, { ask: (p, o) => lines.ask(p, o), line: (t) => renderer.line(t), editor: process.env.VISUAL?.trim() || process.env.EDITOR?.trim() || undefined }),
+          reviewPrompt(ref, result, {
+            ask: (p, o) => lines.ask(p, o),
+            line: (t) => renderer.line(t),
+            editor: process.env.VISUAL?.trim() || process.env.EDITOR?.trim() || undefined,
+          }),
         sendPrompt: async (prompt) => void (chat && (await runPrompt(chat, turnConfig, prompt))),
       };
       const code = await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
@@ -170,13 +183,22 @@ async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskA
   if (args.continueChat || args.resume) {
     const found = args.resume ? await history.get(args.resume) : await history.latest();
     if (!found) {
-      process.stderr.write(args.resume ? `mcp-agent: there is no chat ${args.resume} in this workspace\n` : 'mcp-agent: there is no earlier chat in this workspace to continue\n');
+      process.stderr.write(
+        args.resume ? `mcp-agent: there is no chat ${args.resume} in this workspace\n` : 'mcp-agent: there is no earlier chat in this workspace to continue\n',
+      );
       return undefined;
     }
     meta = found;
   }
   // "Always" answers last for this run only: the CLI keeps no approvals on disk.
-  const session = new ChatSession({ meta, store: history.store(meta.id), host: tools, workspace: args.workspace, approvals: memoryApprovals(args.allowHosts), ask });
+  const session = new ChatSession({
+    meta,
+    store: history.store(meta.id),
+    host: tools,
+    workspace: args.workspace,
+    approvals: memoryApprovals(args.allowHosts),
+    ask,
+  });
   await session.load();
   if (args.continueChat || args.resume) {
     const turns = session.events.filter((e) => e.kind === 'user').length;
@@ -184,7 +206,8 @@ async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskA
   }
   session.on('event', (event) => {
     renderer.handle({ type: 'event', event });
-    if (event.kind === 'turn_end' && event.usage) process.stderr.write(`mcp-agent: this turn: ${usageLine(event.usage)} · chat: ${usageTotal(session.info.usage, session.info.unpricedTurns ?? 0)}\n`);
+    if (event.kind === 'turn_end' && event.usage)
+      process.stderr.write(`mcp-agent: this turn: ${usageLine(event.usage)} · chat: ${usageTotal(session.info.usage, session.info.unpricedTurns ?? 0)}\n`);
   });
   session.on('transient', (output) => renderer.handle(output));
   return session;

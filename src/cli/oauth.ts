@@ -44,7 +44,9 @@ async function authorizeOnTerminal(term: OAuthTerminal, request: AuthorizationRe
     return true;
   }
   const child = spawn(browser, [request.url.href], { stdio: 'ignore', detached: true, shell: false });
-  child.on('error', () => term.warn(`mcp-agent: could not run $BROWSER (${printable(browser)}); open this address to sign in:\n  ${printable(request.url.href)}`));
+  child.on('error', () =>
+    term.warn(`mcp-agent: could not run $BROWSER (${printable(browser)}); open this address to sign in:\n  ${printable(request.url.href)}`),
+  );
   child.unref();
   term.warn(`mcp-agent: opened ${printable(request.host)} with $BROWSER; waiting for you to sign in…`);
   return true;

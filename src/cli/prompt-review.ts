@@ -80,9 +80,11 @@ function editableText(result: GetPromptResult): string {
     .map((m) => {
       const c = m.content;
       const body =
-        c.type === 'text' ? c.text :
-        c.type === 'resource' && 'text' in c.resource && typeof c.resource.text === 'string' ? c.resource.text :
-        `[${c.type === 'resource_link' ? `resource ${c.uri}` : c.type}: left out when the prompt is edited]`;
+        c.type === 'text'
+          ? c.text
+          : c.type === 'resource' && 'text' in c.resource && typeof c.resource.text === 'string'
+            ? c.resource.text
+            : `[${c.type === 'resource_link' ? `resource ${c.uri}` : c.type}: left out when the prompt is edited]`;
       return roles.size > 1 ? `[${m.role}]\n${body}` : body;
     })
     .join('\n\n');

@@ -63,7 +63,12 @@ export class CliRenderer {
       case 'tool_result': {
         const name = this.names.get(e.callId) ?? 'tool';
         const text = e.content.map((c) => (c.type === 'text' ? c.text : `[${c.mimeType} image]`)).join(' ');
-        const label = e.isError && this.denied.has(e.callId) ? dim(`[denied] ${name}`, this.color) : e.isError ? red(`[error] ${name}`, this.color) : dim(`[result] ${name}`, this.color);
+        const label =
+          e.isError && this.denied.has(e.callId)
+            ? dim(`[denied] ${name}`, this.color)
+            : e.isError
+              ? red(`[error] ${name}`, this.color)
+              : dim(`[result] ${name}`, this.color);
         this.line(`${label} ${dim(`(${e.durationMs} ms)`, this.color)} ${safe(oneLine(text))}`);
         break;
       }

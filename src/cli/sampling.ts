@@ -37,7 +37,9 @@ async function askSampling(terminal: ApprovalTerminal, yes: boolean, request: Sa
     return 'always';
   }
   if (signal.aborted) return 'deny';
-  const answer = (await terminal.ask(`Allow? [y]es / [N]o / [a]lways for this server (up to ${request.alwaysLimit.toLocaleString('en-US')} tokens): `))?.trim().toLowerCase();
+  const answer = (await terminal.ask(`Allow? [y]es / [N]o / [a]lways for this server (up to ${request.alwaysLimit.toLocaleString('en-US')} tokens): `))
+    ?.trim()
+    .toLowerCase();
   if (answer === undefined) {
     terminal.line('(no answer: input ended, denied)');
     return 'deny';

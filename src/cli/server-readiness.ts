@@ -25,7 +25,10 @@ export function namedServersDown(hub: McpHub, configs: readonly ServerConfig[]):
   return hub
     .statuses()
     .filter((s) => named.has(s.name) && s.state !== 'ready')
-    .map((s) => `server ${s.name} (--mcp-config) never came up: ${s.state === 'error' ? (s.error ?? 'it failed') : `it was still ${s.state}${s.detail ? ` (${s.detail})` : ''} when the run ended`}`);
+    .map(
+      (s) =>
+        `server ${s.name} (--mcp-config) never came up: ${s.state === 'error' ? (s.error ?? 'it failed') : `it was still ${s.state}${s.detail ? ` (${s.detail})` : ''} when the run ended`}`,
+    );
 }
 
 function until(hub: McpHub, done: () => boolean): Promise<void> {

@@ -85,7 +85,9 @@ export async function ownServers(args: CliArgs, ctx: LoadContext, term: ServerTe
 /** One question for a file's servers, showing exactly what each would run, the names (never values) the file gives it, and what it takes from the person's side and where that goes. */
 async function consent(file: LoadedFile, ctx: LoadContext, term: ServerTerminal): Promise<boolean> {
   const n = file.definitions.length;
-  term.line(`\nThis workspace's ${shown(file, ctx)} defines ${n === 1 ? 'an MCP server' : `${n} MCP servers`}. A server runs on this computer with your rights:`);
+  term.line(
+    `\nThis workspace's ${shown(file, ctx)} defines ${n === 1 ? 'an MCP server' : `${n} MCP servers`}. A server runs on this computer with your rights:`,
+  );
   for (const d of file.definitions) term.line(printable(describe(d)));
   const answer = (await term.ask(`Start ${n === 1 ? 'it' : 'them'}? [y/N] `))?.trim().toLowerCase();
   const yes = answer === 'y' || answer === 'yes';
@@ -96,7 +98,10 @@ async function consent(file: LoadedFile, ctx: LoadContext, term: ServerTerminal)
 /** Why a server runs under another name than its file gives it: its tools are named after the new one. */
 function renamed(d: ServerDefinition): string | undefined {
   if (d.name === d.key) return undefined;
-  const why = safeServerName(d.key) === d.name ? 'tool names allow only letters, digits, "_" and "-"' : `"${safeServerName(d.key)}" is taken by a bundled server or one defined before it`;
+  const why =
+    safeServerName(d.key) === d.name
+      ? 'tool names allow only letters, digits, "_" and "-"'
+      : `"${safeServerName(d.key)}" is taken by a bundled server or one defined before it`;
   return `server "${d.key}" in ${d.source.file} runs as "${d.name}" (${why}); its tools are ${d.name}__<tool>`;
 }
 

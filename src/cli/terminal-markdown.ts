@@ -2,7 +2,23 @@ import { Marked, type Tokens } from 'marked';
 import { markedTerminal } from 'marked-terminal';
 
 /** marked-terminal's styles, each a chalk function: without colour, each leaves its text as it is. */
-const STYLES = ['code', 'blockquote', 'html', 'heading', 'firstHeading', 'hr', 'listitem', 'table', 'paragraph', 'strong', 'em', 'codespan', 'del', 'link', 'href'];
+const STYLES = [
+  'code',
+  'blockquote',
+  'html',
+  'heading',
+  'firstHeading',
+  'hr',
+  'listitem',
+  'table',
+  'paragraph',
+  'strong',
+  'em',
+  'codespan',
+  'del',
+  'link',
+  'href',
+];
 
 /**
  * Markdown as a terminal shows it (marked-terminal: headings, emphasis, lists, tables, code blocks

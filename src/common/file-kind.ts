@@ -1,8 +1,5 @@
 /** What the first bytes of a file say it is. */
-export type FileKind =
-  | { kind: 'text' }
-  | { kind: 'image'; mimeType: string; name: string }
-  | { kind: 'binary'; name: string };
+export type FileKind = { kind: 'text' } | { kind: 'image'; mimeType: string; name: string } | { kind: 'binary'; name: string };
 
 const SIGNATURES: Array<{ bytes: Array<number | null>; name: string; mime?: string; weak?: boolean }> = [
   { bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], name: 'PNG image', mime: 'image/png' },

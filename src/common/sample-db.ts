@@ -67,9 +67,7 @@ export async function sampleDbBytes(): Promise<Uint8Array> {
 }
 
 /** `exists`: there was a data.db already (fine for a person who asked twice); `refused`: it could not be made. */
-export type SampleDbOutcome =
-  | { kind: 'created'; path: string }
-  | { kind: 'exists' | 'refused'; path: string; reason: string };
+export type SampleDbOutcome = { kind: 'created'; path: string } | { kind: 'exists' | 'refused'; path: string; reason: string };
 
 /**
  * Creates data.db in `workspaceDir` when there is none. Never replaces anything: the file is

@@ -129,8 +129,7 @@ export class Sandbox {
   private checked(userPath: string, real: string): SandboxPath {
     if (!isInside(this.root, real)) {
       throw new ToolError(
-        `"${userPath}" leads outside the workspace through a symlink (it resolves to ${real}); ` +
-          `only files inside ${this.given} can be used.`,
+        `"${userPath}" leads outside the workspace through a symlink (it resolves to ${real}); ` + `only files inside ${this.given} can be used.`,
       );
     }
     return { real, rel: this.relativeName(real) };

@@ -1,11 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 export type SmallFile =
-  | { kind: 'missing' }
-  | { kind: 'not-a-file' }
-  | { kind: 'too-big'; size: number }
-  | { kind: 'unreadable'; message: string }
-  | { kind: 'read'; bytes: Buffer };
+  { kind: 'missing' } | { kind: 'not-a-file' } | { kind: 'too-big'; size: number } | { kind: 'unreadable'; message: string } | { kind: 'read'; bytes: Buffer };
 
 /**
  * Reads a small file a project holds (a config, a .env). Opened before it is checked, so what is

@@ -18,7 +18,10 @@ export function looksReadOnly(sql: string): boolean {
   const word = /^[A-Za-z]+/.exec(text)?.[0].toUpperCase();
   if (word === 'SELECT' || word === 'VALUES' || word === 'EXPLAIN') return true;
   if (word === 'WITH') return !/\b(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(text);
-  if (word === 'PRAGMA') return !/[=(]/.test(text.replace(/\b(table_info|table_xinfo|index_list|index_info|index_xinfo|foreign_key_list|foreign_key_check|integrity_check|quick_check)\s*\(/gi, ''));
+  if (word === 'PRAGMA')
+    return !/[=(]/.test(
+      text.replace(/\b(table_info|table_xinfo|index_list|index_info|index_xinfo|foreign_key_list|foreign_key_check|integrity_check|quick_check)\s*\(/gi, ''),
+    );
   return false;
 }
 

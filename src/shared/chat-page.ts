@@ -24,7 +24,14 @@ export interface ChatPageParts {
  */
 export function chatPageCsp(nonce: string, source: string, frameSrc?: string): string {
   const frames = frameSrc && /^https?:\/\/[a-z0-9.:[\]-]+$/i.test(frameSrc) ? [`frame-src ${frameSrc}`] : [];
-  return [`default-src 'none'`, `img-src ${source} data:`, `style-src ${source} 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`, `font-src ${source}`, ...frames].join('; ');
+  return [
+    `default-src 'none'`,
+    `img-src ${source} data:`,
+    `style-src ${source} 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+    `font-src ${source}`,
+    ...frames,
+  ].join('; ');
 }
 
 export function chatPageHtml(p: ChatPageParts): string {

@@ -23,7 +23,14 @@ export const formFieldSchema = z.discriminatedUnion('kind', [
     maxLength: count.optional(),
     default: z.string().optional(),
   }),
-  z.object({ ...common, kind: z.literal('number'), integer: z.boolean(), minimum: z.number().optional(), maximum: z.number().optional(), default: z.number().optional() }),
+  z.object({
+    ...common,
+    kind: z.literal('number'),
+    integer: z.boolean(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    default: z.number().optional(),
+  }),
   z.object({ ...common, kind: z.literal('boolean'), default: z.boolean().optional() }),
   z.object({ ...common, kind: z.literal('select'), choices: z.array(choiceSchema).max(MAX_CHOICES), default: z.string().optional() }),
   z.object({

@@ -10,4 +10,7 @@ export function isImageMime(type: string | undefined): type is ImageMime {
 }
 
 /** An image's bytes as base64, at most the 5 MiB the API takes (7 MB of base64), as the chat keeps and sends them. */
-export const imageDataSchema = z.string().max(7_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/);
+export const imageDataSchema = z
+  .string()
+  .max(7_000_000)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/);

@@ -187,10 +187,12 @@ export const chatStateSchema = z.object({
     })
     .optional(),
   /** Servers whose sampling runs without asking ("Always for this server"), and how much of their token budget they used. */
-  samplingBudgets: z.array(z.object({ server: z.string().max(200), used: tokens, limit: tokens })).max(100).optional(),
+  samplingBudgets: z
+    .array(z.object({ server: z.string().max(200), used: tokens, limit: tokens }))
+    .max(100)
+    .optional(),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
-
 
 /** One piece of a message a server wants the model to answer (sampling), as the card shows it. */
 export const askContentSchema = z.discriminatedUnion('type', [

@@ -55,7 +55,12 @@ export const requestMessageSchema = z.object({ type: z.literal('request'), id: r
 export type RequestMessage = z.infer<typeof requestMessageSchema>;
 
 /** Host -> page: a result, or why there is none. */
-export const responseMessageSchema = z.object({ type: z.literal('response'), id: requestId, result: z.unknown().optional(), error: z.string().max(2000).optional() });
+export const responseMessageSchema = z.object({
+  type: z.literal('response'),
+  id: requestId,
+  result: z.unknown().optional(),
+  error: z.string().max(2000).optional(),
+});
 export type ResponseMessage = z.infer<typeof responseMessageSchema>;
 
 /** The handlers the host has for every method: a missing one is a type error, not a silent drop. */
@@ -64,7 +69,8 @@ export type RequestHandlers = { [M in RequestMethod]: (params: RequestParams<M>)
 /** The host's answer to one request: the handler's result, or an error saying why (bad params, a handler that threw). */
 export async function answer(message: RequestMessage, handlers: RequestHandlers): Promise<ResponseMessage> {
   const parsed = requestSchemas[message.method].params.safeParse(message.params);
-  if (!parsed.success) return { type: 'response', id: message.id, error: `invalid ${message.method} params: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
+  if (!parsed.success)
+    return { type: 'response', id: message.id, error: `invalid ${message.method} params: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
   try {
     const handler = handlers[message.method] as (params: unknown) => unknown;
     return { type: 'response', id: message.id, result: await handler(parsed.data) };

@@ -49,7 +49,11 @@ export function usageDetail(u: UsageNumbers, unpriced = 0): string {
     `input written to the cache: ${u.cacheWrite.toLocaleString()}`,
     `output: ${u.output.toLocaleString()}`,
   ];
-  lines.push(u.costUsd === undefined ? 'cost: unknown for this model' : `cost: ${costText(u, unpriced)}${unpriced ? ` (${unpriced} turn${unpriced === 1 ? '' : 's'} on a model without a known price)` : ''}`);
+  lines.push(
+    u.costUsd === undefined
+      ? 'cost: unknown for this model'
+      : `cost: ${costText(u, unpriced)}${unpriced ? ` (${unpriced} turn${unpriced === 1 ? '' : 's'} on a model without a known price)` : ''}`,
+  );
   return lines.join('\n');
 }
 

@@ -95,7 +95,12 @@ export class AppViews implements vscode.Disposable {
     if (call?.kind !== 'tool_call' || !call.app) return;
     const title = `${call.server} · ${call.tool}`;
     const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('mcpAgent.appView', title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+    const panel = vscode.window.createWebviewPanel(
+      'mcpAgent.appView',
+      title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true },
+    );
     const page = { kind: 'editor' as const, ready: true, post: (m: HostMessage) => void panel.webview.postMessage(m) };
     const frameSrc = await this.frameOrigin();
     panel.webview.html = chatPageHtml({
@@ -122,7 +127,9 @@ export class AppViews implements vscode.Disposable {
   private async externalUrl(local: string): Promise<string> {
     const url = new URL(local);
     // One listener for the session: its external address is asked for once, not at each view (a workbench round trip).
-    this.externalBase ??= Promise.resolve(vscode.env.asExternalUri(vscode.Uri.parse(`${url.protocol}//${url.host}/`))).then((u) => u.toString(true).replace(/\/$/, ''));
+    this.externalBase ??= Promise.resolve(vscode.env.asExternalUri(vscode.Uri.parse(`${url.protocol}//${url.host}/`))).then((u) =>
+      u.toString(true).replace(/\/$/, ''),
+    );
     return `${await this.externalBase}${url.pathname}`;
   }
 

@@ -37,7 +37,6 @@ import { AppViews } from './app-views';
 import type { AppChat } from '../core/apps/app-mounts';
 import { AppContexts } from '../core/apps/app-context';
 
-
 export interface ChatControllerDeps {
   history: ChatHistory;
   /** Where images opened from the chat are written (the extension's storage). */

@@ -50,7 +50,11 @@ export function historyCommands(deps: HistoryCommandDeps): Record<string, (targe
       const meta = await pick(target, 'Delete a chat');
       if (!meta) return;
       const yes = 'Delete';
-      const answer = await vscode.window.showWarningMessage(`Delete the chat “${meta.title}”?`, { modal: true, detail: 'Its messages cannot be brought back. Files the agent changed stay as they are.' }, yes);
+      const answer = await vscode.window.showWarningMessage(
+        `Delete the chat “${meta.title}”?`,
+        { modal: true, detail: 'Its messages cannot be brought back. Files the agent changed stay as they are.' },
+        yes,
+      );
       if (answer === yes) await chat.deleteChat(meta.id);
     },
     'mcpAgent.exportChat': async (target) => {
@@ -58,8 +62,18 @@ export function historyCommands(deps: HistoryCommandDeps): Record<string, (targe
       if (!meta) return;
       const markdown = await history.exportMarkdown(meta.id);
       const base = deps.workspace ? vscode.Uri.file(deps.workspace) : undefined;
-      const name = `${meta.title.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim().replace(/\s+/g, '-').slice(0, 60) || 'chat'}.md`;
-      const uri = await vscode.window.showSaveDialog({ title: 'Export chat as Markdown', defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined, filters: { Markdown: ['md'] } });
+      const name = `${
+        meta.title
+          .replace(/[^\p{L}\p{N} ._-]+/gu, '')
+          .trim()
+          .replace(/\s+/g, '-')
+          .slice(0, 60) || 'chat'
+      }.md`;
+      const uri = await vscode.window.showSaveDialog({
+        title: 'Export chat as Markdown',
+        defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined,
+        filters: { Markdown: ['md'] },
+      });
       if (!uri) return;
       await writeFile(uri.fsPath, markdown, 'utf8');
       await vscode.window.showTextDocument(uri, { preview: true });

@@ -26,7 +26,12 @@ export class ChatPanel implements vscode.Disposable {
       this.panel.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(ChatPanel.viewType, 'MCP Agent Chat', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: true });
+    const panel = vscode.window.createWebviewPanel(
+      ChatPanel.viewType,
+      'MCP Agent Chat',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { retainContextWhenHidden: true },
+    );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
     const wiring = showChatIn(panel.webview, 'editor', this.extensionUri, this.chat, this.log);
     panel.onDidDispose(() => {

@@ -6,7 +6,13 @@ import type { ChatController } from './chat-controller';
 import type { ViewKind } from './chat-views';
 
 /** Fills a webview (the side-bar view or an editor tab) with the chat page and carries messages, validated, both ways. */
-export function showChatIn(webview: vscode.Webview, kind: ViewKind, extensionUri: vscode.Uri, chat: ChatController, log: vscode.LogOutputChannel): vscode.Disposable {
+export function showChatIn(
+  webview: vscode.Webview,
+  kind: ViewKind,
+  extensionUri: vscode.Uri,
+  chat: ChatController,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
   webview.options = { enableScripts: true, localResourceRoots: [root] };
   const connection = chat.connect(kind, (m: HostMessage) => void webview.postMessage(m));

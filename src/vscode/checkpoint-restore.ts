@@ -21,7 +21,10 @@ export async function restoreCheckpoint(git: ShadowGit, checkpoint: Extract<Chat
   const plan = await git.plan(checkpoint.before, checkpoint.after);
   const notCovered = checkpoint.notCovered?.length ? notCoveredNote(checkpoint.notCovered, checkpoint.notCoveredCount) : '';
   if (plan.restore.length === 0) {
-    const changed = plan.skip.length > 0 ? `every file this turn changed has been changed again since (${plan.skip.join(', ')}), so they were left as they are.` : 'this checkpoint holds no file the turn changed.';
+    const changed =
+      plan.skip.length > 0
+        ? `every file this turn changed has been changed again since (${plan.skip.join(', ')}), so they were left as they are.`
+        : 'this checkpoint holds no file the turn changed.';
     return [`Nothing to restore: ${changed}`, notCovered].filter(Boolean).join(' ');
   }
   const detail = [

@@ -150,7 +150,11 @@ function askTargets(uri: vscode.Uri | undefined, selected: vscode.Uri[] | undefi
 }
 
 /** The server's suggestions for one argument of `ref`, with the arguments given before it as context. */
-function completer(hub: McpHub, server: string, ref: CompleteRequestParams['ref']): (name: string, value: string, context: Record<string, string>) => Promise<string[]> {
+function completer(
+  hub: McpHub,
+  server: string,
+  ref: CompleteRequestParams['ref'],
+): (name: string, value: string, context: Record<string, string>) => Promise<string[]> {
   return async (name, value, context) => {
     const result = await hub.complete(server, { ref, argument: { name, value }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) });
     return result.completion.values;

@@ -41,10 +41,12 @@ export class EditReview implements vscode.Disposable {
   /** The approval was answered (here, in the card, or by Stop): its diff goes. */
   async close(callId: string): Promise<void> {
     for (const key of [...this.contents.keys()]) if (vscode.Uri.parse(key).query.startsWith(`${callId}&`)) this.contents.delete(key);
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
-      const input = t.input;
-      return input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSED_SCHEME && input.modified.query.startsWith(`${callId}&`);
-    });
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => {
+        const input = t.input;
+        return input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSED_SCHEME && input.modified.query.startsWith(`${callId}&`);
+      });
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
   }
 

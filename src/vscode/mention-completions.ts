@@ -31,9 +31,15 @@ export async function completeMentions(workspace: string, query: string): Promis
     const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
     return (name.startsWith(q) ? 0 : name.includes(q) ? 1 : 2) * 1000 + path.length;
   };
-  const pickedFiles = rels.filter((r) => r.toLowerCase().includes(q)).sort((a, b) => rank(a) - rank(b)).slice(0, MAX_ITEMS);
+  const pickedFiles = rels
+    .filter((r) => r.toLowerCase().includes(q))
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, MAX_ITEMS);
   const fileItems = await Promise.all(pickedFiles.map((rel) => fileMention(workspace, rel)));
-  const folderItems = folders.sort((a, b) => rank(a) - rank(b)).slice(0, 8).map((rel): Mention => ({ kind: 'folder', label: `${rel}/`, detail: 'folder: its list of files', ref: rel }));
+  const folderItems = folders
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, 8)
+    .map((rel): Mention => ({ kind: 'folder', label: `${rel}/`, detail: 'folder: its list of files', ref: rel }));
   return [...items, ...fileItems, ...folderItems].slice(0, MAX_ITEMS + 10);
 }
 
@@ -44,7 +50,12 @@ function selectionMention(workspace: string): Mention | undefined {
   if (rel === editor.document.uri.fsPath || !editor.document.uri.fsPath.startsWith(workspace)) return undefined;
   const { start, end } = editor.selection;
   const last = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
-  return { kind: 'selection', label: `${rel.slice(rel.lastIndexOf('/') + 1)}:${start.line + 1}-${last}`, detail: 'the selection in the editor', ref: `${rel}#L${start.line + 1}-${last}` };
+  return {
+    kind: 'selection',
+    label: `${rel.slice(rel.lastIndexOf('/') + 1)}:${start.line + 1}-${last}`,
+    detail: 'the selection in the editor',
+    ref: `${rel}#L${start.line + 1}-${last}`,
+  };
 }
 
 function problemsMention(): Mention {
@@ -90,9 +101,14 @@ function globEscape(s: string): string {
 /** The Problems list as the model reads it: `path:line:col severity: message (source)`, at most 200. */
 export function problemsText(): string {
   const severity = ['error', 'warning', 'info', 'hint'];
-  const lines = vscode.languages.getDiagnostics().flatMap(([uri, list]) =>
-    list.map((d) => `${vscode.workspace.asRelativePath(uri, false)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity[d.severity] ?? 'info'}: ${d.message.replace(/\s+/g, ' ')}${d.source ? ` (${d.source})` : ''}`),
-  );
+  const lines = vscode.languages
+    .getDiagnostics()
+    .flatMap(([uri, list]) =>
+      list.map(
+        (d) =>
+          `${vscode.workspace.asRelativePath(uri, false)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity[d.severity] ?? 'info'}: ${d.message.replace(/\s+/g, ' ')}${d.source ? ` (${d.source})` : ''}`,
+      ),
+    );
   if (lines.length === 0) return 'The Problems list is empty.';
   return lines.length > 200 ? `${lines.slice(0, 200).join('\n')}\n[… ${lines.length - 200} more]` : lines.join('\n');
 }

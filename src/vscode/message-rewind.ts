@@ -36,7 +36,12 @@ export async function goBack(deps: RewindDeps, id: string, mode: RewindMode, tex
   const why = await session.rewind(id, mode);
   if (why) return { done: false, why };
   if (answer.restore && deps.checkpoints) session.notice('info', await restored(deps.checkpoints, plan.dropped));
-  if (mode === 'edit') void deps.send(text, (message?.attachments ?? []).filter((a) => !a.startsWith(`${PASTED_IMAGE} `)), images);
+  if (mode === 'edit')
+    void deps.send(
+      text,
+      (message?.attachments ?? []).filter((a) => !a.startsWith(`${PASTED_IMAGE} `)),
+      images,
+    );
   else void session.retry(deps.config);
   return { done: true };
 }
@@ -61,10 +66,17 @@ async function ask(git: ShadowGit | undefined, dropped: readonly ChatEvent[], mo
       `Restore them to how they were before this message (a file created since is removed), or keep them as they are:\n${listed(plan.restore)}`,
       plan.skip.length > 0 ? `Left as they are either way, because they changed again after the agent's turns:\n${listed(plan.skip)}` : '',
       goes,
-    ].filter(Boolean).join('\n\n');
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     const restore = `Restore Files and ${verb}`;
     const keep = `${verb}, Keep Files`;
-    const picked = await vscode.window.showWarningMessage(`The agent changed ${n} file${n === 1 ? '' : 's'} since this message.`, { modal: true, detail }, restore, keep);
+    const picked = await vscode.window.showWarningMessage(
+      `The agent changed ${n} file${n === 1 ? '' : 's'} since this message.`,
+      { modal: true, detail },
+      restore,
+      keep,
+    );
     return picked === restore ? { restore: true } : picked === keep ? { restore: false } : undefined;
   }
   if (!goes) return { restore: false };

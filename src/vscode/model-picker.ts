@@ -26,13 +26,26 @@ export async function pickModel(catalog: ModelCatalog, current: string): Promise
     })),
   ];
   if (models.length === 0) {
-    items.push({ id: '\u0000type', label: 'Type a model id…', detail: catalog.lastError ? `The model list could not be read: ${catalog.lastError}` : 'The Models API listed no models.' });
+    items.push({
+      id: '\u0000type',
+      label: 'Type a model id…',
+      detail: catalog.lastError ? `The model list could not be read: ${catalog.lastError}` : 'The Models API listed no models.',
+    });
   }
-  const picked = await vscode.window.showQuickPick(items, { title: 'Choose the model', placeHolder: `Now: ${current}`, matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Choose the model',
+    placeHolder: `Now: ${current}`,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   if (!picked) return;
   let id = picked.id;
   if (id === '\u0000type') {
-    const typed = await vscode.window.showInputBox({ title: 'Model id', value: current, validateInput: (v) => (/^[A-Za-z0-9._:@[\]-]{1,200}$/.test(v.trim()) ? undefined : 'A model id, such as claude-sonnet-5-5') });
+    const typed = await vscode.window.showInputBox({
+      title: 'Model id',
+      value: current,
+      validateInput: (v) => (/^[A-Za-z0-9._:@[\]-]{1,200}$/.test(v.trim()) ? undefined : 'A model id, such as claude-sonnet-5-5'),
+    });
     if (typed === undefined) return;
     id = typed.trim();
   }

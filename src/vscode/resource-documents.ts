@@ -12,7 +12,12 @@ export const RESOURCE_SCHEME = 'mcp-resource';
  * only for the tab's title (and the language of a name like notes.md); the query says exactly what to read.
  */
 export function resourceDocUri(server: string, uri: string): vscode.Uri {
-  const readable = uri.replace(/^[a-z][a-z0-9+.-]*:\/*/i, '').replace(/[?#].*$/, '').split('/').filter(Boolean).join('/');
+  const readable = uri
+    .replace(/^[a-z][a-z0-9+.-]*:\/*/i, '')
+    .replace(/[?#].*$/, '')
+    .split('/')
+    .filter(Boolean)
+    .join('/');
   return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${server}/${readable || 'resource'}`, query: new URLSearchParams({ server, uri }).toString() });
 }
 
@@ -140,7 +145,9 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
   }
 
   private async unsubscribe(entry: Open): Promise<void> {
-    await this.hub.unsubscribeResource(entry.server, entry.uri).catch((err: unknown) => this.log.debug(`unsubscribing from ${entry.uri} of ${entry.server} failed: ${messageOf(err)}`));
+    await this.hub
+      .unsubscribeResource(entry.server, entry.uri)
+      .catch((err: unknown) => this.log.debug(`unsubscribing from ${entry.uri} of ${entry.server} failed: ${messageOf(err)}`));
   }
 
   dispose(): void {

@@ -31,7 +31,6 @@ export interface AddServerArgs {
   target?: string;
 }
 
-
 /** A row of the Tools view a command was run on, or a server's name. */
 type Target = { status?: { name?: string }; own?: OwnServer; group?: { source?: { source: ConfigSource } } } | string | undefined;
 
@@ -50,12 +49,20 @@ export function registerServerCommands(manager: ServerManager, register: Registe
 /** Sign Out of Server: forgets the server's tokens and ends its session; "Restart Server" signs in again. */
 async function signOut(manager: ServerManager, target: Target): Promise<void> {
   const named = typeof target === 'string' ? target : target && typeof target === 'object' ? (target.status?.name ?? target.own?.definition.name) : undefined;
-  const remote = manager.ownSources().flatMap((s) => s.servers).filter((o) => o.config && o.config.transport !== 'stdio');
+  const remote = manager
+    .ownSources()
+    .flatMap((s) => s.servers)
+    .filter((o) => o.config && o.config.transport !== 'stdio');
   let own = named ? remote.find((o) => o.definition.name === named) : undefined;
   if (named && !own) throw new Error(`server ${named} is not an HTTP server: there is nothing to sign out of`);
   if (!own) {
     if (remote.length === 0) throw new Error('no HTTP server is running: there is nothing to sign out of');
-    own = (await vscode.window.showQuickPick(remote.map((o) => ({ label: o.definition.name, own: o })), { title: 'Sign out of which MCP server?' }))?.own;
+    own = (
+      await vscode.window.showQuickPick(
+        remote.map((o) => ({ label: o.definition.name, own: o })),
+        { title: 'Sign out of which MCP server?' },
+      )
+    )?.own;
   }
   const config = own?.config;
   if (!own || !config || config.transport === 'stdio') return;
@@ -100,13 +107,20 @@ async function addServer(manager: ServerManager, given?: AddServerArgs): Promise
     await writeConfig(target, text);
   }
   await manager.reconfigure();
-  if (!given) void vscode.window.showInformationMessage(`MCP Agent: added server "${name}" to ${target === 'setting' ? 'your mcpAgent.servers setting' : vscode.workspace.asRelativePath(target)}.`);
+  if (!given)
+    void vscode.window.showInformationMessage(
+      `MCP Agent: added server "${name}" to ${target === 'setting' ? 'your mcpAgent.servers setting' : vscode.workspace.asRelativePath(target)}.`,
+    );
 }
 
 async function pickKind(): Promise<AddServerArgs['kind'] | undefined> {
   const picked = await vscode.window.showQuickPick(
     [
-      { label: '$(terminal) Command (stdio)', detail: 'A program that speaks MCP on stdin/stdout, e.g. npx -y @modelcontextprotocol/server-memory', choice: 'stdio' as const },
+      {
+        label: '$(terminal) Command (stdio)',
+        detail: 'A program that speaks MCP on stdin/stdout, e.g. npx -y @modelcontextprotocol/server-memory',
+        choice: 'stdio' as const,
+      },
       { label: '$(globe) HTTP URL', detail: 'A server at a URL (streamable HTTP, falling back to SSE)', choice: 'http' as const },
       { label: '$(package) npm package', detail: 'Runs the package with npx -y', choice: 'npm' as const },
     ],
@@ -144,8 +158,14 @@ async function pickTarget(manager: ServerManager): Promise<string | undefined> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   const items = [
     { label: 'User settings (mcpAgent.servers)', detail: 'Yours, in every workspace; starts without asking', target: 'setting' },
-    ...folders.map((f) => ({ label: `Workspace: ${folders.length > 1 ? `${f.name}/` : ''}.vscode/mcp.json`, detail: 'VS Code\'s format; shared with the workspace', target: join(f.uri.fsPath, '.vscode', 'mcp.json') })),
-    ...(manager.workspace ? [{ label: 'Workspace: .mcp.json', detail: 'Claude Code\'s format; shared with the workspace', target: join(manager.workspace, '.mcp.json') }] : []),
+    ...folders.map((f) => ({
+      label: `Workspace: ${folders.length > 1 ? `${f.name}/` : ''}.vscode/mcp.json`,
+      detail: "VS Code's format; shared with the workspace",
+      target: join(f.uri.fsPath, '.vscode', 'mcp.json'),
+    })),
+    ...(manager.workspace
+      ? [{ label: 'Workspace: .mcp.json', detail: "Claude Code's format; shared with the workspace", target: join(manager.workspace, '.mcp.json') }]
+      : []),
   ];
   return (await vscode.window.showQuickPick(items, { title: 'Add MCP Server: where to write it', ignoreFocusOut: true }))?.target;
 }
@@ -165,7 +185,10 @@ async function ownTarget(manager: ServerManager, target: Target, title: string):
   if (name) return manager.ownServer(name)?.server;
   const all = manager.ownSources().flatMap((s) => s.servers);
   if (all.length === 0) throw new Error('no server is defined in the mcpAgent.servers setting, .vscode/mcp.json or .mcp.json; add one with "Add Server"');
-  const picked = await vscode.window.showQuickPick(all.map((own) => ({ label: own.definition.name, description: own.held ?? '', own })), { title });
+  const picked = await vscode.window.showQuickPick(
+    all.map((own) => ({ label: own.definition.name, description: own.held ?? '', own })),
+    { title },
+  );
   return picked?.own;
 }
 
@@ -189,15 +212,16 @@ async function openConfig(manager: ServerManager, target?: Target | { file: stri
     if (own) {
       ({ file } = own.definition.source);
       ({ line, column } = own.definition.position);
-    }
-    else file = await pickConfigFile(manager);
+    } else file = await pickConfigFile(manager);
   }
   if (!file) return;
   if (file === SETTING_FILE) {
     await vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: 'mcpAgent.servers', edit: true } });
     return;
   }
-  const doc = existsSync(file) ? await vscode.workspace.openTextDocument(file) : await vscode.workspace.openTextDocument(vscode.Uri.file(file).with({ scheme: 'untitled' }));
+  const doc = existsSync(file)
+    ? await vscode.workspace.openTextDocument(file)
+    : await vscode.workspace.openTextDocument(vscode.Uri.file(file).with({ scheme: 'untitled' }));
   const at = new vscode.Position(Math.max(0, (line ?? 1) - 1), Math.max(0, (column ?? 1) - 1));
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at) });
 }

@@ -38,11 +38,22 @@ export class ServerInputs {
   private async prompt(input: InputRequest, source: ConfigSource): Promise<string | undefined> {
     const title = `MCP server input "${input.id}" (${vscode.workspace.asRelativePath(source.file)})`;
     if (input.type === 'pickString') {
-      const items = (input.options ?? []).map((o) => ({ label: o.label, description: o.label !== o.value ? o.value : undefined, value: o.value, picked: o.value === input.default }));
+      const items = (input.options ?? []).map((o) => ({
+        label: o.label,
+        description: o.label !== o.value ? o.value : undefined,
+        value: o.value,
+        picked: o.value === input.default,
+      }));
       const picked = await vscode.window.showQuickPick(items, { title, placeHolder: input.description, ignoreFocusOut: true });
       return picked?.value;
     }
-    return vscode.window.showInputBox({ title, prompt: input.description, value: input.password ? undefined : input.default, password: input.password, ignoreFocusOut: true });
+    return vscode.window.showInputBox({
+      title,
+      prompt: input.description,
+      value: input.password ? undefined : input.default,
+      password: input.password,
+      ignoreFocusOut: true,
+    });
   }
 }
 

@@ -109,7 +109,9 @@ export class ServerManager implements vscode.Disposable {
       // The orchestrator runs sub-agents with the Anthropic key; the web server searches with the Brave key.
       secrets.onDidChange(() => void this.reconfigure()),
       vscode.workspace.onDidChangeConfiguration(
-        (e) => ['mcpAgent.runCodeMaxTimeoutSeconds', 'mcpAgent.runCodeNetwork', 'mcpAgent.apiBaseUrl'].some((s) => e.affectsConfiguration(s)) && void this.reconfigure(),
+        (e) =>
+          ['mcpAgent.runCodeMaxTimeoutSeconds', 'mcpAgent.runCodeNetwork', 'mcpAgent.apiBaseUrl'].some((s) => e.affectsConfiguration(s)) &&
+          void this.reconfigure(),
       ),
     );
   }
@@ -191,7 +193,8 @@ export class ServerManager implements vscode.Disposable {
     this.sources = await this.own.decide(read, vscode.workspace.isTrusted);
     const own = this.sources.flatMap((s) => s.servers.flatMap((o) => (o.config ? [o.config] : [])));
     const held = this.sources.flatMap((s) => s.servers.filter((o) => o.held).map((o) => `${o.definition.name} (${o.held})`));
-    if (own.length || held.length) this.deps.log.info(`own servers: ${own.map((c) => c.name).join(', ') || 'none'} started${held.length ? `; not started: ${held.join(', ')}` : ''}`);
+    if (own.length || held.length)
+      this.deps.log.info(`own servers: ${own.map((c) => c.name).join(', ') || 'none'} started${held.length ? `; not started: ${held.join(', ')}` : ''}`);
     await this.hub.update([...bundled, ...own]);
     this.sourcesChanged.fire();
   }

@@ -8,8 +8,6 @@ const START = 'Start Servers';
 const START_ONE = 'Start Server';
 const DONT = "Don't Start";
 
-
-
 /**
  * The person's answers about servers a workspace defines, remembered per definition fingerprint in
  * workspaceState: the same definition is never asked about twice, and any change to what it would

@@ -65,17 +65,30 @@ export class SessionTranscripts implements vscode.TextDocumentContentProvider, v
   }
 }
 
-export function sessionCommands(client: OrchestratorClient, tree: SessionsTree, transcripts: SessionTranscripts): Record<string, (target?: Target) => Promise<void>> {
+export function sessionCommands(
+  client: OrchestratorClient,
+  tree: SessionsTree,
+  transcripts: SessionTranscripts,
+): Record<string, (target?: Target) => Promise<void>> {
   const nameOf = (target: Target): string | undefined => (typeof target === 'string' ? target : target?.session?.name);
   const pickSession = async (target: Target, title: string, filter: (s: SessionInfo) => boolean = () => true): Promise<string | undefined> => {
     const given = nameOf(target);
     if (given) return given;
     const sessions = (await client.sessions()).filter(filter);
     if (sessions.length === 0) throw new Error('There is no session to pick.');
-    return (await vscode.window.showQuickPick(sessions.map((s) => ({ label: s.name, description: `${s.agent} · ${s.status}` })), { title }))?.label;
+    return (
+      await vscode.window.showQuickPick(
+        sessions.map((s) => ({ label: s.name, description: `${s.agent} · ${s.status}` })),
+        { title },
+      )
+    )?.label;
   };
   /** A sub-agent turn, with its progress in a notification that can cancel it. */
-  const run = (title: string, work: (opts: { signal: AbortSignal; onProgress: (p: number, t: number | undefined, m: string | undefined) => void }) => Promise<unknown>, name: string): Promise<void> =>
+  const run = (
+    title: string,
+    work: (opts: { signal: AbortSignal; onProgress: (p: number, t: number | undefined, m: string | undefined) => void }) => Promise<unknown>,
+    name: string,
+  ): Promise<void> =>
     Promise.resolve(
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
         const abort = new AbortController();
@@ -84,7 +97,9 @@ export function sessionCommands(client: OrchestratorClient, tree: SessionsTree, 
         try {
           await work({ signal: abort.signal, onProgress: (_p, _t, message) => message && progress.report({ message: message.slice(0, 200) }) });
           // Not awaited: the progress notification goes as soon as the turn is over.
-          void vscode.window.showInformationMessage(`MCP Agent: session ${name} finished its turn.`, 'Open Transcript').then((open) => open && transcripts.open(name));
+          void vscode.window
+            .showInformationMessage(`MCP Agent: session ${name} finished its turn.`, 'Open Transcript')
+            .then((open) => open && transcripts.open(name));
         } finally {
           tree.refresh();
           transcripts.refreshOpen();
@@ -96,8 +111,12 @@ export function sessionCommands(client: OrchestratorClient, tree: SessionsTree, 
     'mcpAgent.startSession': async () => {
       const { agents, broken } = await client.agents();
       // Files that are not used are shown with why, so a definition that could not take a built-in's name is never silently gone.
-      const notUsed = broken.length ? [{ label: 'Not used', kind: vscode.QuickPickItemKind.Separator }, ...broken.map((b) => ({ label: b.file, detail: b.why, broken: true }))] : [];
-      const agent = await vscode.window.showQuickPick([...agents.map((a) => ({ label: a.name, detail: a.description, broken: false })), ...notUsed], { title: 'Start a session: which agent?' });
+      const notUsed = broken.length
+        ? [{ label: 'Not used', kind: vscode.QuickPickItemKind.Separator }, ...broken.map((b) => ({ label: b.file, detail: b.why, broken: true }))]
+        : [];
+      const agent = await vscode.window.showQuickPick([...agents.map((a) => ({ label: a.name, detail: a.description, broken: false })), ...notUsed], {
+        title: 'Start a session: which agent?',
+      });
       if (!agent) return;
       if ('broken' in agent && agent.broken) {
         void vscode.window.showWarningMessage(`MCP Agent: ${agent.label} is not used: ${agent.detail ?? ''}`);
@@ -107,17 +126,30 @@ export function sessionCommands(client: OrchestratorClient, tree: SessionsTree, 
       const name = await vscode.window.showInputBox({
         title: 'Session name',
         prompt: 'Letters, digits, - and _ (up to 60)',
-        validateInput: (v) => (!NAME.test(v) ? 'Use letters, digits, - and _ only (1 to 60).' : taken.has(v) ? `A session named ${v} exists: resume it instead.` : undefined),
+        validateInput: (v) =>
+          !NAME.test(v) ? 'Use letters, digits, - and _ only (1 to 60).' : taken.has(v) ? `A session named ${v} exists: resume it instead.` : undefined,
       });
       if (!name) return;
-      const prompt = await vscode.window.showInputBox({ title: `Task for ${agent.label} (${name})`, prompt: 'What should the sub-agent do?', validateInput: (v) => (v.trim() ? undefined : 'Say what to do.') });
+      const prompt = await vscode.window.showInputBox({
+        title: `Task for ${agent.label} (${name})`,
+        prompt: 'What should the sub-agent do?',
+        validateInput: (v) => (v.trim() ? undefined : 'Say what to do.'),
+      });
       if (!prompt?.trim()) return;
-      await run(`Session ${name} (${agent.label})`, (opts) => client.start(name, agent.label, prompt, { ...opts, timeoutMs: 120_000, maxTotalTimeoutMs: 30 * 60_000 }), name);
+      await run(
+        `Session ${name} (${agent.label})`,
+        (opts) => client.start(name, agent.label, prompt, { ...opts, timeoutMs: 120_000, maxTotalTimeoutMs: 30 * 60_000 }),
+        name,
+      );
     },
     'mcpAgent.resumeSession': async (target) => {
       const name = await pickSession(target, 'Resume which session?', (s) => s.status !== 'running');
       if (!name) return;
-      const prompt = await vscode.window.showInputBox({ title: `Resume ${name}`, prompt: 'What next? (the sub-agent sees the whole session so far)', value: 'continue' });
+      const prompt = await vscode.window.showInputBox({
+        title: `Resume ${name}`,
+        prompt: 'What next? (the sub-agent sees the whole session so far)',
+        value: 'continue',
+      });
       if (!prompt?.trim()) return;
       await run(`Session ${name}`, (opts) => client.resume(name, prompt, { ...opts, timeoutMs: 120_000, maxTotalTimeoutMs: 30 * 60_000 }), name);
     },
@@ -129,13 +161,27 @@ export function sessionCommands(client: OrchestratorClient, tree: SessionsTree, 
       const name = await pickSession(target, 'Delete which session?', (s) => s.status !== 'running');
       if (!name) return;
       const yes = 'Delete';
-      if ((await vscode.window.showWarningMessage(`Delete the session ${name}?`, { modal: true, detail: 'Its transcript cannot be brought back. Files its agent changed stay as they are.' }, yes)) !== yes) return;
+      if (
+        (await vscode.window.showWarningMessage(
+          `Delete the session ${name}?`,
+          { modal: true, detail: 'Its transcript cannot be brought back. Files its agent changed stay as they are.' },
+          yes,
+        )) !== yes
+      )
+        return;
       await client.remove(name);
       tree.refresh();
     },
     'mcpAgent.cleanSessions': async () => {
       const yes = 'Delete All';
-      if ((await vscode.window.showWarningMessage('Delete every session that is not running?', { modal: true, detail: 'Their transcripts cannot be brought back.' }, yes)) !== yes) return;
+      if (
+        (await vscode.window.showWarningMessage(
+          'Delete every session that is not running?',
+          { modal: true, detail: 'Their transcripts cannot be brought back.' },
+          yes,
+        )) !== yes
+      )
+        return;
       await client.cleanAll();
       tree.refresh();
     },

@@ -34,7 +34,13 @@ export function readSettings(log?: (line: string) => void): AgentSettings {
   const read = <T>(key: string, rule: FolderRule, fallback: T, rank: (v: T) => number, valid: (v: unknown) => v is T): T => {
     const i = c.inspect<unknown>(key);
     const own = (v: unknown): T | undefined => (valid(v) ? v : undefined);
-    const decided = decide(`mcpAgent.${key}`, rule, { person: own(i?.globalValue), folder: [i?.workspaceValue, i?.workspaceFolderValue].map(own), fallback }, trusted, rank);
+    const decided = decide(
+      `mcpAgent.${key}`,
+      rule,
+      { person: own(i?.globalValue), folder: [i?.workspaceValue, i?.workspaceFolderValue].map(own), fallback },
+      trusted,
+      rank,
+    );
     if (decided.ignored && !said.has(decided.ignored)) {
       said.add(decided.ignored);
       log?.(decided.ignored);
@@ -53,7 +59,19 @@ export function readSettings(log?: (line: string) => void): AgentSettings {
     maxTokens: Math.max(256, read('maxTokens', 'lower', 8192, numberRank, isNumber)),
     toolTimeoutMs: Math.max(1, read('toolTimeoutSeconds', 'lower', 120, numberRank, isNumber)) * 1000,
     runCodeMaxTimeoutSeconds: Math.max(1, read('runCodeMaxTimeoutSeconds', 'lower', 120, numberRank, isNumber)),
-    runCodeNetwork: read('runCodeNetwork', 'person', false, () => 0, (v): v is boolean => typeof v === 'boolean'),
-    toolSearch: read('toolSearch', 'person', 'auto' as ToolSearchSetting, () => 0, (v): v is ToolSearchSetting => (TOOL_SEARCH_SETTINGS as readonly unknown[]).includes(v)),
+    runCodeNetwork: read(
+      'runCodeNetwork',
+      'person',
+      false,
+      () => 0,
+      (v): v is boolean => typeof v === 'boolean',
+    ),
+    toolSearch: read(
+      'toolSearch',
+      'person',
+      'auto' as ToolSearchSetting,
+      () => 0,
+      (v): v is ToolSearchSetting => (TOOL_SEARCH_SETTINGS as readonly unknown[]).includes(v),
+    ),
   };
 }

@@ -69,15 +69,18 @@ function checkFiles(baseline, scenarios, suite) {
     if (runs.has(name)) problems.push(`${SUITE.scenarios} both runs ${name} and calls it not applicable`);
   }
   for (const name of Object.keys(baseline.client)) {
-    if (!suite.client.includes(name)) problems.push(`${BASELINE_NAME} lists client scenario ${name}, which the suite does not have for spec ${scenarios.specVersion}`);
+    if (!suite.client.includes(name))
+      problems.push(`${BASELINE_NAME} lists client scenario ${name}, which the suite does not have for spec ${scenarios.specVersion}`);
   }
   for (const [server, entries] of Object.entries(baseline.server)) {
     for (const name of Object.keys(entries)) {
-      if (!scenarios.servers[server]?.includes(name)) problems.push(`${BASELINE_NAME} lists ${name} for the ${server} server, which ${SUITE.scenarios} does not run against it`);
+      if (!scenarios.servers[server]?.includes(name))
+        problems.push(`${BASELINE_NAME} lists ${name} for the ${server} server, which ${SUITE.scenarios} does not run against it`);
     }
   }
   for (const name of options.scenario ?? []) {
-    if (!suite.client.includes(name) && !runs.has(name)) problems.push(`--scenario ${name}: no client scenario, and no server scenario ${SUITE.scenarios} runs`);
+    if (!suite.client.includes(name) && !runs.has(name))
+      problems.push(`--scenario ${name}: no client scenario, and no server scenario ${SUITE.scenarios} runs`);
   }
   return problems;
 }
@@ -175,7 +178,11 @@ function count(outcomes, what) {
 }
 
 function indent(text) {
-  return text.trimEnd().split('\n').map((l) => `      ${l}`).join('\n');
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((l) => `      ${l}`)
+    .join('\n');
 }
 
 async function main() {
@@ -215,7 +222,8 @@ async function main() {
     );
     const bad = [...client, ...server].filter((o) => o === 'failed' || o === 'stale').length;
     keep = bad > 0;
-    if (keep) console.log(`conformance: ${bad} scenario run${bad === 1 ? '' : 's'} did not match the baseline (above; the suite's results are kept in ${work})`);
+    if (keep)
+      console.log(`conformance: ${bad} scenario run${bad === 1 ? '' : 's'} did not match the baseline (above; the suite's results are kept in ${work})`);
     return keep ? 1 : 0;
   } finally {
     if (!keep) rmSync(work, { recursive: true, force: true });

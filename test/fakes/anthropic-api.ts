@@ -37,7 +37,16 @@ export interface ToolSearchStep {
 /** `gate`: the reply is held until it settles (e.g. `api.waitForRequests(2)`: proves two requests were open at once). */
 export type Reply =
   /** `thinking` comes first, as a thinking block with a signature the fake checks when it is sent back. */
-  | { text: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; thinking?: string; gate?: Promise<unknown>; toolSearch?: ToolSearchStep }
+  | {
+      text: string;
+      toolUses?: ToolUseStep[];
+      chunk?: number;
+      delayMs?: number;
+      stopReason?: string;
+      thinking?: string;
+      gate?: Promise<unknown>;
+      toolSearch?: ToolSearchStep;
+    }
   /** With `stopReason: 'max_tokens'` (and a cut `rawInput`) it is a reply that ran out of tokens mid-call. */
   | { toolUses: ToolUseStep[]; text?: string; chunk?: number; delayMs?: number; stopReason?: string; gate?: Promise<unknown>; toolSearch?: ToolSearchStep }
   | { toolSearch: ToolSearchStep; text?: string; toolUses?: ToolUseStep[]; chunk?: number; delayMs?: number; stopReason?: string; gate?: Promise<unknown> }
@@ -155,7 +164,10 @@ export class FakeAnthropicApi {
     if (this.promptTokenLimit !== undefined && tokens > this.promptTokenLimit) {
       return sendError(res, { error: 400, message: `prompt is too long: ${tokens} tokens > ${this.promptTokenLimit} maximum` });
     }
-    const unsigned = body.messages.some((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking' && b.signature !== signatureOf(String(b.thinking))));
+    const unsigned = body.messages.some(
+      (m) =>
+        m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking' && b.signature !== signatureOf(String(b.thinking))),
+    );
     if (unsigned) return sendError(res, { error: 400, message: 'messages: thinking blocks must be passed back unchanged, with their signature' });
     const refused = toolSearchProblem(body);
     if (refused) return sendError(res, { error: 400, message: refused });
@@ -251,13 +263,22 @@ function callsOf(reply: Exclude<Reply, { error: number } | { drop: true } | { ha
   return [...(reply.toolUses ?? []), ...use];
 }
 
-function unseenCall(body: MessagesBody, reply: Exclude<Reply, { error: number } | { drop: true } | { hang: true }>, searched: Searched | undefined): string | undefined {
-  return blindCall(body, callsOf(reply, searched).map((u) => u.name), searched?.found ?? []);
+function unseenCall(
+  body: MessagesBody,
+  reply: Exclude<Reply, { error: number } | { drop: true } | { hang: true }>,
+  searched: Searched | undefined,
+): string | undefined {
+  return blindCall(
+    body,
+    callsOf(reply, searched).map((u) => u.name),
+    searched?.found ?? [],
+  );
 }
 
 function buildMessage(model: string, reply: Exclude<Reply, { error: number } | { drop: true }>, billed?: CacheUsage, searched?: Searched) {
   const content: Block[] = [];
-  if ('hang' in reply) return { id: 'msg_hang', type: 'message', role: 'assistant', model, content, stop_reason: null, usage: { input_tokens: 10, output_tokens: 0 } };
+  if ('hang' in reply)
+    return { id: 'msg_hang', type: 'message', role: 'assistant', model, content, stop_reason: null, usage: { input_tokens: 10, output_tokens: 0 } };
   if ('thinking' in reply && reply.thinking) content.push({ type: 'thinking', thinking: reply.thinking, signature: signatureOf(reply.thinking) });
   content.push(...(searched?.blocks ?? []));
   if (reply.text) content.push({ type: 'text', text: reply.text });
@@ -285,7 +306,10 @@ export function signatureOf(thinking: string): string {
 
 /** What the reply's content would cost to generate, counted the way the fake counts prompts. */
 function outputTokens(content: Block[]): number {
-  return Math.max(1, content.reduce((n, b) => n + Math.ceil((b.text ?? b.thinking ?? b.rawInput ?? JSON.stringify(b.input ?? {})).length / 4), 0));
+  return Math.max(
+    1,
+    content.reduce((n, b) => n + Math.ceil((b.text ?? b.thinking ?? b.rawInput ?? JSON.stringify(b.input ?? {})).length / 4), 0),
+  );
 }
 
 function send(res: ServerResponse, event: string, data: unknown): void {
@@ -324,7 +348,10 @@ async function streamMessage(
       // A server tool's result comes whole in its start event.
       send(res, 'content_block_start', { type: 'content_block_start', index, content_block: block });
     } else {
-      const start = block.type === 'server_tool_use' ? { type: block.type, id: block.id, name: block.name, input: {}, caller: block.caller } : { type: 'tool_use', id: block.id, name: block.name, input: {} };
+      const start =
+        block.type === 'server_tool_use'
+          ? { type: block.type, id: block.id, name: block.name, input: {}, caller: block.caller }
+          : { type: 'tool_use', id: block.id, name: block.name, input: {} };
       send(res, 'content_block_start', { type: 'content_block_start', index, content_block: start });
       const json = block.rawInput ?? JSON.stringify(block.input);
       for (let i = 0; i < json.length; i += 16) {

@@ -54,7 +54,13 @@ export function measureContrast(body: Locator, selectors: string[]): Promise<Mea
         const c = rgba(getComputedStyle(el).color);
         const fg = bg.map((v, i) => v * (1 - c[3]!) + c[i]! * c[3]!);
         const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-        results.push({ selector, text: text.slice(0, 30), ratio: (a! + 0.05) / (b! + 0.05), fg: fg.map(Math.round).join(','), bg: bg.map(Math.round).join(',') });
+        results.push({
+          selector,
+          text: text.slice(0, 30),
+          ratio: (a! + 0.05) / (b! + 0.05),
+          fg: fg.map(Math.round).join(','),
+          bg: bg.map(Math.round).join(','),
+        });
       }
     }
     return results;

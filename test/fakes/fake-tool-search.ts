@@ -24,13 +24,7 @@ export interface ToolDefinition {
 /** The catalogue limit the docs give. */
 export const MAX_SEARCH_CATALOG = 10_000;
 /** The docs' list of models with tool search (and the fake's own newer ones). */
-const SUPPORTED = [
-  /^claude-(opus|sonnet|haiku)-5/,
-  /^claude-(fable|mythos)-/,
-  /^claude-opus-4-([5-9])/,
-  /^claude-sonnet-4-([5-9])/,
-  /^claude-haiku-4-5/,
-];
+const SUPPORTED = [/^claude-(opus|sonnet|haiku)-5/, /^claude-(fable|mythos)-/, /^claude-opus-4-([5-9])/, /^claude-sonnet-4-([5-9])/, /^claude-haiku-4-5/];
 
 export function modelHasToolSearch(model: string): boolean {
   return SUPPORTED.some((re) => re.test(model));
@@ -101,7 +95,10 @@ export function runSearch(body: MessagesBody, variant: 'bm25' | 'regex', query: 
   const docs = [...deferredTools(body).values()].map((t) => ({ name: t.name, text: searchableText(t) }));
   if (variant === 'regex') {
     const re = new RegExp(query, 'i');
-    return docs.filter((d) => re.test(d.text)).slice(0, 5).map((d) => d.name);
+    return docs
+      .filter((d) => re.test(d.text))
+      .slice(0, 5)
+      .map((d) => d.name);
   }
   const terms = words(query);
   const tokenized = docs.map((d) => ({ name: d.name, words: new Set(words(d.text)) }));
@@ -115,12 +112,18 @@ export function runSearch(body: MessagesBody, variant: 'bm25' | 'regex', query: 
 }
 
 function searchableText(t: ToolDefinition): string {
-  const props = ((t.input_schema as { properties?: Record<string, { description?: string }> } | undefined)?.properties ?? {}) as Record<string, { description?: string }>;
+  const props = ((t.input_schema as { properties?: Record<string, { description?: string }> } | undefined)?.properties ?? {}) as Record<
+    string,
+    { description?: string }
+  >;
   return [t.name, t.description ?? '', ...Object.entries(props).flatMap(([k, v]) => [k, v.description ?? ''])].join(' ');
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
 }
 
 export interface SearchResult {
@@ -130,7 +133,10 @@ export interface SearchResult {
 
 /** A search the scripted model made: its two blocks, and what it found. */
 export interface Searched {
-  blocks: Array<{ type: 'server_tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } } | { type: 'tool_search_tool_result'; tool_use_id: string; content: SearchResult }>;
+  blocks: Array<
+    | { type: 'server_tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } }
+    | { type: 'tool_search_tool_result'; tool_use_id: string; content: SearchResult }
+  >;
   found: string[];
 }
 
@@ -146,7 +152,11 @@ export function searchBlocks(body: MessagesBody, step: ToolSearchStep): Searched
     found,
     blocks: [
       { type: 'server_tool_use', id, name: tool.name, input: { query: step.query }, caller: { type: 'direct' } },
-      { type: 'tool_search_tool_result', tool_use_id: id, content: { type: 'tool_search_tool_search_result', tool_references: found.map((n) => ({ type: 'tool_reference', tool_name: n })) } },
+      {
+        type: 'tool_search_tool_result',
+        tool_use_id: id,
+        content: { type: 'tool_search_tool_search_result', tool_references: found.map((n) => ({ type: 'tool_reference', tool_name: n })) },
+      },
     ],
   };
 }

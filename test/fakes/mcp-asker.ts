@@ -74,7 +74,9 @@ const secretSchema = {
   },
 };
 
-server.registerTool('ask_secret', {}, async () => json(await outcome(server.server.elicitInput({ mode: 'form', message: 'Sign in to Example', requestedSchema: secretSchema }))));
+server.registerTool('ask_secret', {}, async () =>
+  json(await outcome(server.server.elicitInput({ mode: 'form', message: 'Sign in to Example', requestedSchema: secretSchema }))),
+);
 
 server.registerTool('open_url', { inputSchema: { url: z.string() } }, async ({ url }) =>
   json(await outcome(server.server.elicitInput({ mode: 'url', message: 'Sign in', url, elicitationId: 'sign-in' }))),
@@ -86,7 +88,10 @@ const BAD: Array<Record<string, unknown>> = [
   { message: 'not an object schema', requestedSchema: { type: 'array', items: { type: 'string' } } },
   { message: 'required but missing', requestedSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['b'] } },
   { message: 'default outside its enum', requestedSchema: { type: 'object', properties: { c: { type: 'string', enum: ['x', 'y'], default: 'z' } } } },
-  { message: 'too many fields', requestedSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}`, { type: 'string' }])) } },
+  {
+    message: 'too many fields',
+    requestedSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}`, { type: 'string' }])) },
+  },
   { mode: 'url', message: 'a script URL', url: 'javascript:alert(1)', elicitationId: 'e1' },
   { mode: 'url', message: 'a URL with credentials', url: 'https://user:secret@example.com/', elicitationId: 'e2' },
 ];

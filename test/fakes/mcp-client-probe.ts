@@ -8,7 +8,13 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CreateMessageResultSchema, ElicitResultSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 const server = new McpServer({ name: 'probe', version: '1.0.0' }, { capabilities: { logging: {}, resources: { subscribe: true } } });
@@ -45,18 +51,20 @@ server.registerTool('flood_sampling', { inputSchema: { count: z.number().int().m
   return text(JSON.stringify(outcomes));
 });
 
-server.registerTool('elicit', { inputSchema: { schema: z.unknown().optional(), mode: z.enum(['form', 'url']).optional(), url: z.string().optional() } }, async ({ schema, mode, url }, extra) => {
-  const params =
-    mode === 'url'
-      ? { mode: 'url', message: 'Open this to sign in', url, elicitationId: 'e-1' }
-      : { message: 'Fill this in', requestedSchema: schema };
-  try {
-    const r = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { timeout: 60_000 });
-    return text(JSON.stringify(r));
-  } catch (err) {
-    return text(JSON.stringify({ error: messageOf(err), code: codeOf(err) }));
-  }
-});
+server.registerTool(
+  'elicit',
+  { inputSchema: { schema: z.unknown().optional(), mode: z.enum(['form', 'url']).optional(), url: z.string().optional() } },
+  async ({ schema, mode, url }, extra) => {
+    const params =
+      mode === 'url' ? { mode: 'url', message: 'Open this to sign in', url, elicitationId: 'e-1' } : { message: 'Fill this in', requestedSchema: schema };
+    try {
+      const r = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { timeout: 60_000 });
+      return text(JSON.stringify(r));
+    } catch (err) {
+      return text(JSON.stringify({ error: messageOf(err), code: codeOf(err) }));
+    }
+  },
+);
 
 const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error'];
 server.registerTool('log_lines', { inputSchema: { count: z.number().int().min(1).max(100_000) } }, async ({ count }) => {

@@ -85,9 +85,7 @@ server.registerTool(
   },
 );
 
-server.registerTool('big', { description: 'Returns bytes characters', inputSchema: { bytes: z.number() } }, async ({ bytes }) =>
-  text('x'.repeat(bytes)),
-);
+server.registerTool('big', { description: 'Returns bytes characters', inputSchema: { bytes: z.number() } }, async ({ bytes }) => text('x'.repeat(bytes)));
 
 server.registerTool('crash', { description: 'Exits in the middle of the call' }, async () => {
   process.stderr.write('echo: crashing on purpose\n');
@@ -103,9 +101,7 @@ server.registerTool('hang', { description: 'Never answers (after one progress "w
   return waitForAbort(extra.signal);
 });
 
-server.registerTool('cancellations', { description: 'The cancellations seen so far, as JSON' }, async () =>
-  text(JSON.stringify(cancellations)),
-);
+server.registerTool('cancellations', { description: 'The cancellations seen so far, as JSON' }, async () => text(JSON.stringify(cancellations)));
 
 server.registerTool('roots', { description: "The client's roots (roots/list), as JSON" }, async () =>
   text(JSON.stringify((await server.server.listRoots()).roots)),

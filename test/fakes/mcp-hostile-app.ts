@@ -87,8 +87,14 @@ const html = (probeUrl: string): string =>
   `<!doctype html><html><head><meta charset="utf-8"><title>hostile</title></head><body><h3>Hostile app</h3><pre id="report" style="white-space:pre-wrap;font-size:10px">{}</pre><button id="navigate">navigate</button><script>${script(probeUrl)}</script></body></html>`;
 
 const server = new McpServer({ name: 'hostile', version: '1.0.0' });
-server.registerTool('show', { description: 'Shows the hostile view.', inputSchema: {}, _meta: { ui: { resourceUri: VIEW } } }, () => ({ content: [{ type: 'text', text: 'shown' }] }));
-server.registerTool('model_only', { description: 'For the model only.', inputSchema: {}, _meta: { ui: { visibility: ['model'] } } }, () => ({ content: [{ type: 'text', text: 'MODEL-ONLY RAN' }] }));
-server.registerTool('app_only', { description: 'For the view only.', inputSchema: {}, _meta: { ui: { visibility: ['app'] } } }, () => ({ content: [{ type: 'text', text: 'app-only ran' }] }));
+server.registerTool('show', { description: 'Shows the hostile view.', inputSchema: {}, _meta: { ui: { resourceUri: VIEW } } }, () => ({
+  content: [{ type: 'text', text: 'shown' }],
+}));
+server.registerTool('model_only', { description: 'For the model only.', inputSchema: {}, _meta: { ui: { visibility: ['model'] } } }, () => ({
+  content: [{ type: 'text', text: 'MODEL-ONLY RAN' }],
+}));
+server.registerTool('app_only', { description: 'For the view only.', inputSchema: {}, _meta: { ui: { visibility: ['app'] } } }, () => ({
+  content: [{ type: 'text', text: 'app-only ran' }],
+}));
 server.registerResource('view', VIEW, { mimeType: MIME }, () => ({ contents: [{ uri: VIEW, mimeType: MIME, text: html(probe) }] }));
 void server.connect(new StdioServerTransport());

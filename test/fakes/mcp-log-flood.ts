@@ -19,12 +19,15 @@ const text = (t: string): { content: Array<{ type: 'text'; text: string }> } => 
 
 server.registerTool('flood', { inputSchema: { count: z.number().int().min(1).max(100_000) } }, async ({ count }) => {
   process.stderr.write(Array.from({ length: count }, (_, i) => `stderr ${i}\n`).join(''));
-  await Promise.all(Array.from({ length: count }, (_, i) => server.sendLoggingMessage({ level: LEVELS[i % LEVELS.length]!, logger: 'flood', data: `message ${i}` })));
+  await Promise.all(
+    Array.from({ length: count }, (_, i) => server.sendLoggingMessage({ level: LEVELS[i % LEVELS.length]!, logger: 'flood', data: `message ${i}` })),
+  );
   return text(`sent ${count}`);
 });
 
 server.registerTool('burst', { inputSchema: { count: z.number().int().min(1).max(1_000_000) } }, async ({ count }) => {
-  const line = (i: number): string => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: LEVELS[i % LEVELS.length], logger: 'burst', data: `message ${i}` } });
+  const line = (i: number): string =>
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: LEVELS[i % LEVELS.length], logger: 'burst', data: `message ${i}` } });
   process.stdout.write(`${Array.from({ length: count }, (_, i) => line(i)).join('\n')}\n`);
   return text(`sent ${count}`);
 });

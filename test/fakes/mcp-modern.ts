@@ -65,34 +65,34 @@ function build({ era }: McpRequestContext): McpServer {
   );
   server.registerTool('echo', { description: 'Echoes its text', inputSchema: z.object({ text: z.string() }) }, ({ text: t }) => text(t));
   server.registerTool('era', { description: 'Which era served this call' }, () => text(era));
+  server.registerTool('ask', { description: 'Asks the person for a colour', inputSchema: z.object({}) }, (_args, ctx): CallToolResult | InputRequiredResult => {
+    const view = inputResponse(ctx.mcpReq.inputResponses, 'colour');
+    if (view.kind === 'elicit' && view.action !== 'accept') return text(`the person said ${view.action}`);
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, 'colour', z.object({ colour: z.string() }));
+    if (answer) return text(`colour: ${answer.colour}`);
+    return inputRequired({
+      inputRequests: {
+        colour: inputRequired.elicit({
+          message: 'Which colour?',
+          requestedSchema: { type: 'object', properties: { colour: { type: 'string', title: 'Colour' } }, required: ['colour'] },
+        }),
+      },
+    });
+  });
   server.registerTool(
-    'ask',
-    { description: 'Asks the person for a colour', inputSchema: z.object({}) },
+    'sample',
+    { description: 'Asks the client model a question', inputSchema: z.object({}) },
     (_args, ctx): CallToolResult | InputRequiredResult => {
-      const view = inputResponse(ctx.mcpReq.inputResponses, 'colour');
-      if (view.kind === 'elicit' && view.action !== 'accept') return text(`the person said ${view.action}`);
-      const answer = acceptedContent(ctx.mcpReq.inputResponses, 'colour', z.object({ colour: z.string() }));
-      if (answer) return text(`colour: ${answer.colour}`);
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'answer');
+      if (view.kind === 'sampling') {
+        const block = Array.isArray(view.result.content) ? view.result.content[0] : view.result.content;
+        return text(`model said: ${block?.type === 'text' ? block.text : '(no text)'}`);
+      }
       return inputRequired({
-        inputRequests: {
-          colour: inputRequired.elicit({
-            message: 'Which colour?',
-            requestedSchema: { type: 'object', properties: { colour: { type: 'string', title: 'Colour' } }, required: ['colour'] },
-          }),
-        },
+        inputRequests: { answer: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 20 }) },
       });
     },
   );
-  server.registerTool('sample', { description: 'Asks the client model a question', inputSchema: z.object({}) }, (_args, ctx): CallToolResult | InputRequiredResult => {
-    const view = inputResponse(ctx.mcpReq.inputResponses, 'answer');
-    if (view.kind === 'sampling') {
-      const block = Array.isArray(view.result.content) ? view.result.content[0] : view.result.content;
-      return text(`model said: ${block?.type === 'text' ? block.text : '(no text)'}`);
-    }
-    return inputRequired({
-      inputRequests: { answer: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 20 }) },
-    });
-  });
   server.registerTool('roots', { description: 'Lists the client roots', inputSchema: z.object({}) }, (_args, ctx): CallToolResult | InputRequiredResult => {
     const view = inputResponse(ctx.mcpReq.inputResponses, 'roots');
     if (view.kind === 'roots') return text(JSON.stringify(view.roots.map((r) => r.uri)));
@@ -111,13 +111,16 @@ function build({ era }: McpRequestContext): McpServer {
     for (const level of ['debug', 'info', 'warning', 'error'] as const) await ctx.mcpReq.log(level, `${level} from ${name}`);
     return text('logged');
   });
-  server.registerTool('hang', { description: 'Waits until cancelled', inputSchema: z.object({}) }, (_args, ctx) =>
-    new Promise<CallToolResult>((resolve) => {
-      ctx.mcpReq.signal.addEventListener('abort', () => {
-        state.cancelled++;
-        resolve(text('cancelled'));
-      });
-    }),
+  server.registerTool(
+    'hang',
+    { description: 'Waits until cancelled', inputSchema: z.object({}) },
+    (_args, ctx) =>
+      new Promise<CallToolResult>((resolve) => {
+        ctx.mcpReq.signal.addEventListener('abort', () => {
+          state.cancelled++;
+          resolve(text('cancelled'));
+        });
+      }),
   );
   server.registerTool('cancelled', { description: 'How many calls were cancelled' }, () => text(String(state.cancelled)));
   server.registerTool('add_tool', { description: 'Adds a tool', inputSchema: z.object({ name: z.string() }) }, ({ name: added }) => {
@@ -163,9 +166,10 @@ function seen(line: string): void {
 
 async function main(): Promise<void> {
   if (!overHttp) {
-    if (record) process.stdin.on('data', (chunk: Buffer) => {
-      for (const m of chunk.toString().matchAll(/"method":"([^"]+)"/g)) seen(m[1] as string);
-    });
+    if (record)
+      process.stdin.on('data', (chunk: Buffer) => {
+        for (const m of chunk.toString().matchAll(/"method":"([^"]+)"/g)) seen(m[1] as string);
+      });
     serveStdio(build, { legacy: modernOnly ? 'reject' : 'serve' });
     return;
   }

@@ -40,12 +40,22 @@ saveState();
 
 // The smallest valid PNG: one transparent pixel.
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const GZIP = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]).toString('base64');
+const GZIP = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]).toString(
+  'base64',
+);
 
-server.registerResource('counter', 'pulse://counter', { mimeType: 'text/plain' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: `version ${version}` }] }));
-server.registerResource('notes', 'pulse://notes.md', { mimeType: 'text/markdown' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Notes\n\n- one\n- two\n' }] }));
-server.registerResource('pixel', 'pulse://pixel', { mimeType: 'image/png' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: PIXEL }] }));
-server.registerResource('archive', 'pulse://archive', { mimeType: 'application/octet-stream' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/octet-stream', blob: GZIP }] }));
+server.registerResource('counter', 'pulse://counter', { mimeType: 'text/plain' }, async (uri) => ({
+  contents: [{ uri: uri.href, mimeType: 'text/plain', text: `version ${version}` }],
+}));
+server.registerResource('notes', 'pulse://notes.md', { mimeType: 'text/markdown' }, async (uri) => ({
+  contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Notes\n\n- one\n- two\n' }],
+}));
+server.registerResource('pixel', 'pulse://pixel', { mimeType: 'image/png' }, async (uri) => ({
+  contents: [{ uri: uri.href, mimeType: 'image/png', blob: PIXEL }],
+}));
+server.registerResource('archive', 'pulse://archive', { mimeType: 'application/octet-stream' }, async (uri) => ({
+  contents: [{ uri: uri.href, mimeType: 'application/octet-stream', blob: GZIP }],
+}));
 server.registerResource(
   'city',
   new ResourceTemplate('pulse://city/{country}/{city}', {

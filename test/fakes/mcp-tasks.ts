@@ -78,7 +78,10 @@ registerTask('finishes', 'Three steps, each with a status message and progress, 
     if (await isCancelled(taskId, extra)) return;
     await extra.taskStore.updateTaskStatus(taskId, 'working', `step ${step} of 3`);
     if (token !== undefined) {
-      const progress: ServerNotification = { method: 'notifications/progress', params: { progressToken: token, progress: step, total: 3, message: `step ${step} of 3` } };
+      const progress: ServerNotification = {
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: step, total: 3, message: `step ${step} of 3` },
+      };
       await extra.sendNotification(progress);
     }
   }
@@ -110,7 +113,8 @@ server.registerTool('wire_log', { description: 'Every cancellation this server r
 
 server.registerTool('task_log', { description: 'Every task this server saw and its status now.' }, async () => {
   const tasks = [];
-  for (const [taskId, { tool, asked }] of made) tasks.push({ tool, taskId, asked, polls: polls.get(taskId) ?? 0, status: (await taskStore.getTask(taskId))?.status ?? 'gone' });
+  for (const [taskId, { tool, asked }] of made)
+    tasks.push({ tool, taskId, asked, polls: polls.get(taskId) ?? 0, status: (await taskStore.getTask(taskId))?.status ?? 'gone' });
   return { content: [{ type: 'text', text: JSON.stringify(tasks) }] };
 });
 

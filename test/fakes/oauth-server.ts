@@ -116,7 +116,13 @@ const provider: OAuthServerProvider = {
   async verifyAccessToken(token): Promise<AuthInfo> {
     const grant = accessTokens.get(token);
     if (!grant) throw new InvalidTokenError('unknown or expired token');
-    return { token, clientId: grant.clientId, scopes: grant.scopes, resource: grant.resource ? new URL(grant.resource) : undefined, expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+    return {
+      token,
+      clientId: grant.clientId,
+      scopes: grant.scopes,
+      resource: grant.resource ? new URL(grant.resource) : undefined,
+      expiresAt: Math.floor(Date.now() / 1000) + 3600,
+    };
   },
 };
 
@@ -157,8 +163,15 @@ async function main(): Promise<void> {
     app.get('/.well-known/oauth-authorization-server', (_req, res) => void res.json(metadata));
   }
   // What the resource asks for by default: the admin scope only when a tool needs it (step-up).
-  app.get('/.well-known/oauth-protected-resource/mcp', (_req, res) =>
-    void res.json({ resource: mcpUrl.href, authorization_servers: [otherAuthorizationServer ?? base.href], scopes_supported: ['mcp'], resource_name: 'oauth-fake' }),
+  app.get(
+    '/.well-known/oauth-protected-resource/mcp',
+    (_req, res) =>
+      void res.json({
+        resource: mcpUrl.href,
+        authorization_servers: [otherAuthorizationServer ?? base.href],
+        scopes_supported: ['mcp'],
+        resource_name: 'oauth-fake',
+      }),
   );
   app.use(mcpAuthRouter({ provider, issuerUrl: base, scopesSupported: ['mcp', 'admin'], resourceServerUrl: mcpUrl, resourceName: 'oauth-fake' }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl });
@@ -173,7 +186,10 @@ function mountStreamable(app: express.Express, bearer: express.RequestHandler, r
     if (rpc?.method === 'tools/call' && rpc.params?.name === 'admin' && !req.auth?.scopes.includes('admin')) {
       res
         .status(403)
-        .set('WWW-Authenticate', `Bearer error="insufficient_scope", scope="mcp admin", resource_metadata="${resourceMetadataUrl}", error_description="the admin tool needs the admin scope"`)
+        .set(
+          'WWW-Authenticate',
+          `Bearer error="insufficient_scope", scope="mcp admin", resource_metadata="${resourceMetadataUrl}", error_description="the admin tool needs the admin scope"`,
+        )
         .json({ error: 'insufficient_scope' });
       return;
     }

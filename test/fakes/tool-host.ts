@@ -41,4 +41,3 @@ export function memoryStore(): { has(k: string): boolean; add(k: string): void; 
   const keys = new Set<string>();
   return { keys, has: (k) => keys.has(k), add: (k) => void keys.add(k) };
 }
-

@@ -78,7 +78,13 @@ export function measureContrast(page: Page): Promise<Measured[]> {
       const alpha = c[3] * opacity(el);
       const fg = bg.map((v, i) => v * (1 - alpha) + c[i] * alpha);
       const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-      results.push({ where: where(el), text: text.slice(0, 40), ratio: (a + 0.05) / (b + 0.05), fg: fg.map(Math.round).join(','), bg: bg.map(Math.round).join(',') });
+      results.push({
+        where: where(el),
+        text: text.slice(0, 40),
+        ratio: (a + 0.05) / (b + 0.05),
+        fg: fg.map(Math.round).join(','),
+        bg: bg.map(Math.round).join(','),
+      });
     }
     return results;
   });

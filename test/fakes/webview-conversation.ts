@@ -15,14 +15,36 @@ export const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4
 
 export const finishedTurn: ChatEvent[] = [
   { kind: 'user', id: 'u1', text: 'Which books in data.db are Science Fiction?', attachments: ['data.db'], at: 1 },
-  { kind: 'tool_call', turnId: 't1', callId: 'c1', server: 'workspace', tool: 'query_database', input: { path: 'data.db', sql: "SELECT title, author FROM books WHERE genre = ?", params: ['Science Fiction'] } },
-  { kind: 'tool_result', callId: 'c1', isError: false, content: [{ type: 'text', text: '[{"title":"Dune","author":"Frank Herbert"},{"title":"Neuromancer","author":"William Gibson"}]' }], durationMs: 1234 },
-  { kind: 'assistant_text', turnId: 't1', blockId: 'b1', text: 'Two books are **Science Fiction**:\n\n| Title | Author |\n| --- | --- |\n| Dune | Frank Herbert |\n| Neuromancer | William Gibson |' },
+  {
+    kind: 'tool_call',
+    turnId: 't1',
+    callId: 'c1',
+    server: 'workspace',
+    tool: 'query_database',
+    input: { path: 'data.db', sql: 'SELECT title, author FROM books WHERE genre = ?', params: ['Science Fiction'] },
+  },
+  {
+    kind: 'tool_result',
+    callId: 'c1',
+    isError: false,
+    content: [{ type: 'text', text: '[{"title":"Dune","author":"Frank Herbert"},{"title":"Neuromancer","author":"William Gibson"}]' }],
+    durationMs: 1234,
+  },
+  {
+    kind: 'assistant_text',
+    turnId: 't1',
+    blockId: 'b1',
+    text: 'Two books are **Science Fiction**:\n\n| Title | Author |\n| --- | --- |\n| Dune | Frank Herbert |\n| Neuromancer | William Gibson |',
+  },
   { kind: 'turn_end', turnId: 't1', status: 'done' },
 ];
 
 export const secondQuestion: ChatEvent = {
-  kind: 'user', id: 'u2', text: 'Write a summary to notes/scifi.md and show me how to read it from TypeScript.', attachments: [], at: 2,
+  kind: 'user',
+  id: 'u2',
+  text: 'Write a summary to notes/scifi.md and show me how to read it from TypeScript.',
+  attachments: [],
+  at: 2,
 };
 
 export const streamedAnswer = [
@@ -34,8 +56,22 @@ export const streamedAnswer = [
 ];
 
 export const pendingApproval: ChatEvent[] = [
-  { kind: 'tool_call', turnId: 't2', callId: 'c2', server: 'workspace', tool: 'write_file', input: { path: 'notes/scifi.md', content: '# Science Fiction\n\n- Dune\n- Neuromancer\n' } },
-  { kind: 'approval_request', callId: 'c2', server: 'workspace', tool: 'write_file', reason: 'Writes notes/scifi.md (new file, 41 bytes).', preview: '# Science Fiction\n\n- Dune — Frank Herbert\n- Neuromancer — William Gibson\n' },
+  {
+    kind: 'tool_call',
+    turnId: 't2',
+    callId: 'c2',
+    server: 'workspace',
+    tool: 'write_file',
+    input: { path: 'notes/scifi.md', content: '# Science Fiction\n\n- Dune\n- Neuromancer\n' },
+  },
+  {
+    kind: 'approval_request',
+    callId: 'c2',
+    server: 'workspace',
+    tool: 'write_file',
+    reason: 'Writes notes/scifi.md (new file, 41 bytes).',
+    preview: '# Science Fiction\n\n- Dune — Frank Herbert\n- Neuromancer — William Gibson\n',
+  },
 ];
 
 /** Everything the screenshots show, as the host would post it. */

@@ -18,7 +18,6 @@ import { bodyClass, isTheme, themeCss, VSCODE_DEFAULT_CSS, type Theme } from './
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
 
-
 export interface OpenOptions {
   theme?: Theme;
   /** false drops the CSP, to prove the sanitiser alone keeps hostile markdown inert. */
@@ -127,10 +126,10 @@ export async function startHarness(): Promise<Harness> {
         post: (message) => page.evaluate((m) => window.postMessage(m, '*'), message as object),
         posted: () => page.evaluate(() => (window as unknown as { __posted: WebviewMessage[] }).__posted),
         async waitForPosted(type, count = 1) {
-          await page.waitForFunction(
-            ([t, n]) => (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === t).length >= n,
-            [type, count] as const,
-          );
+          await page.waitForFunction(([t, n]) => (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === t).length >= n, [
+            type,
+            count,
+          ] as const);
           return (await chat.posted()).filter((m) => m.type === type);
         },
         async answerRequest(method, result, match = () => true) {
@@ -146,7 +145,8 @@ export async function startHarness(): Promise<Harness> {
           return asked.params as never;
         },
         cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
-        stats: () => page.evaluate(() => ({ ...(window as unknown as { __mcpAgentChat: { deltas: number; markdownRenders: number; frames: number } }).__mcpAgentChat })),
+        stats: () =>
+          page.evaluate(() => ({ ...(window as unknown as { __mcpAgentChat: { deltas: number; markdownRenders: number; frames: number } }).__mcpAgentChat })),
       };
       return chat;
     },

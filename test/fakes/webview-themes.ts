@@ -206,7 +206,9 @@ const VARIABLES: Record<Theme, Record<string, string>> = { light, dark, 'hc-dark
 
 /** The classes VS Code puts on a webview's <body> for each theme kind. */
 export function bodyClass(theme: Theme): string {
-  return { light: 'vscode-light', dark: 'vscode-dark', 'hc-dark': 'vscode-high-contrast', 'hc-light': 'vscode-high-contrast-light vscode-high-contrast' }[theme];
+  return { light: 'vscode-light', dark: 'vscode-dark', 'hc-dark': 'vscode-high-contrast', 'hc-light': 'vscode-high-contrast-light vscode-high-contrast' }[
+    theme
+  ];
 }
 
 export function isTheme(value: string | null): value is Theme {
@@ -215,7 +217,9 @@ export function isTheme(value: string | null): value is Theme {
 
 export function themeCss(theme: Theme): string {
   const vars = VARIABLES[theme];
-  const decls = Object.entries(vars).map(([k, v]) => `--vscode-${k}: ${v};`).join(' ');
+  const decls = Object.entries(vars)
+    .map(([k, v]) => `--vscode-${k}: ${v};`)
+    .join(' ');
   return `html { ${decls} background: var(--vscode-sideBar-background); }`;
 }
 

@@ -53,7 +53,15 @@ describe('a 3 MB tool result, through the real agent, SDK and an MCP server', ()
   });
 
   function agent(extra: Partial<ConstructorParameters<typeof Agent>[0]> = {}): Agent {
-    return new Agent({ client, host: hub, model: 'claude-test', workspaceName: 'ws', approvals: { has: () => true, add: () => undefined }, askApproval: async () => 'once', ...extra });
+    return new Agent({
+      client,
+      host: hub,
+      model: 'claude-test',
+      workspaceName: 'ws',
+      approvals: { has: () => true, add: () => undefined },
+      askApproval: async () => 'once',
+      ...extra,
+    });
   }
 
   async function run(a: Agent, prompt: string) {
@@ -123,7 +131,14 @@ describe('a 3 MB tool result, through the real agent, SDK and an MCP server', ()
     const { format: _f, ...old } = newMeta('oldchat1', 'claude-test', 1000);
     await writeMeta(store.dir, old);
     const open = async (): Promise<ChatSession> => {
-      const session = new ChatSession({ meta: (await readMeta(store.dir))!, store, host: hub, workspace: dir, approvals: { has: () => true, add: () => undefined }, ask: async () => 'once' });
+      const session = new ChatSession({
+        meta: (await readMeta(store.dir))!,
+        store,
+        host: hub,
+        workspace: dir,
+        approvals: { has: () => true, add: () => undefined },
+        ask: async () => 'once',
+      });
       await session.load();
       await session.flush();
       return session;
@@ -142,7 +157,10 @@ describe('a 3 MB tool result, through the real agent, SDK and an MCP server', ()
     const migratedAt = statSync(join(store.dir, 'messages.jsonl')).mtimeMs;
 
     api.setScript([{ text: 'repaired' }]);
-    assert.equal(await session.send('go on', [], { client, model: 'claude-test', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 10_000, keyHint: '' }), 'done');
+    assert.equal(
+      await session.send('go on', [], { client, model: 'claude-test', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 10_000, keyHint: '' }),
+      'done',
+    );
     const sent = toolResultText(api.requests.at(-1)!.body);
     assert.ok(Buffer.byteLength(sent) <= RESULT_LIMITS.textPerResult);
     assert.match(sent, /lines 1-\d[\d,]* \(\d+ KiB\) above and lines [\d,]+-[\d,]+ below/);

@@ -55,10 +55,24 @@ describe('@modelcontextprotocol/server-basic-vanillajs: a tool with a view', () 
   test('the card names the view; the whole result is kept for it and never sent to the page', T, async () => {
     const history = new ChatHistory(join(dir, 'chats'));
     const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
-    const session = new ChatSession({ meta, store: history.store(meta.id), host: modelToolHost(hub), workspace: dir, approvals: memoryStore(), ask: async () => 'once' });
+    const session = new ChatSession({
+      meta,
+      store: history.store(meta.id),
+      host: modelToolHost(hub),
+      workspace: dir,
+      approvals: memoryStore(),
+      ask: async () => 'once',
+    });
     const events: ChatEvent[] = [];
     session.on('event', (e) => events.push(e));
-    await session.send('call basic__get-time', [], { client, model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 20_000, keyHint: '' });
+    await session.send('call basic__get-time', [], {
+      client,
+      model: 'claude-sonnet-5-5',
+      maxTokens: 1024,
+      maxIterations: 3,
+      toolTimeoutMs: 20_000,
+      keyHint: '',
+    });
     await session.flush();
     const call = events.find((e) => e.kind === 'tool_call');
     assert.ok(call?.kind === 'tool_call');
@@ -75,7 +89,14 @@ describe('@modelcontextprotocol/server-basic-vanillajs: a tool with a view', () 
   test("a view's messages are the view's, and a view cannot run turn after turn on its own", T, async () => {
     const history = new ChatHistory(join(dir, 'chats'));
     const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
-    const session = new ChatSession({ meta, store: history.store(meta.id), host: modelToolHost(hub), workspace: dir, approvals: memoryStore(), ask: async () => 'once' });
+    const session = new ChatSession({
+      meta,
+      store: history.store(meta.id),
+      host: modelToolHost(hub),
+      workspace: dir,
+      approvals: memoryStore(),
+      ask: async () => 'once',
+    });
     const config = { client, model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 20_000, keyHint: '' };
     // The turn is over once the session says it is no longer busy (its turn_end event comes a little before).
     const turnEnded = (): Promise<void> => new Promise((resolve) => session.on('busy', (busy) => !busy && resolve()));
@@ -93,21 +114,33 @@ describe('@modelcontextprotocol/server-basic-vanillajs: a tool with a view', () 
     await session.sendFromApp('basic', 'after the person', config);
     await ended;
     const users = session.events.filter((e) => e.kind === 'user');
-    assert.deepEqual(users.map((e) => (e.kind === 'user' ? e.app ?? 'person' : '')), ['person', 'basic', 'basic', 'basic', 'person', 'basic']);
+    assert.deepEqual(
+      users.map((e) => (e.kind === 'user' ? (e.app ?? 'person') : '')),
+      ['person', 'basic', 'basic', 'basic', 'person', 'basic'],
+    );
     await session.flush();
   });
 
   test('/tools marks the tool as having an interactive view', T, () => {
     const lines = toolLines(hub, { host: modelToolHost(hub) });
-    assert.ok(lines.some((l) => /basic__get-time\s+\[loaded, interactive view\]/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /basic__get-time\s+\[loaded, interactive view\]/.test(l)),
+      lines.join('\n'),
+    );
     assert.match(lines.at(-1)!, /interactive view \(MCP App\) draws it under its card in the VS Code chat/);
   });
 
   test('the CLI says the tool has an interactive view and how to see it', T, async () => {
     const config = join(dir, 'servers.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { basic: { command: process.execPath, args: [BASIC_SERVER, '--stdio'] } } }));
-    const r = await runCli(['--workspace', dir, '--mcp-config', config, '--plain', 'call basic__get-time'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url });
+    const r = await runCli(['--workspace', dir, '--mcp-config', config, '--plain', 'call basic__get-time'], {
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: api.url,
+    });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /\[view\] basic__get-time has an interactive view \(ui:\/\/get-time\/mcp-app\.html\): a terminal cannot draw it; reopen this chat in VS Code \(MCP Agent's Chats view\)/);
+    assert.match(
+      r.stdout,
+      /\[view\] basic__get-time has an interactive view \(ui:\/\/get-time\/mcp-app\.html\): a terminal cannot draw it; reopen this chat in VS Code \(MCP Agent's Chats view\)/,
+    );
   });
 });

@@ -18,7 +18,9 @@ import { cli } from './helpers/cli-process';
 function echoHistory(body: MessagesBody): Reply {
   if (lastUserText(body).includes('hang')) return { hang: true };
   if (lastUserText(body).includes('use the tool') && !isToolResultTurn(body)) return { toolUses: [{ name: 'ws__look', input: { what: 'it' } }] };
-  const said = body.messages.filter((m) => m.role === 'user' && !isToolResultTurn({ ...body, messages: [m] })).map((m) => lastUserText({ ...body, messages: [m] }));
+  const said = body.messages
+    .filter((m) => m.role === 'user' && !isToolResultTurn({ ...body, messages: [m] }))
+    .map((m) => lastUserText({ ...body, messages: [m] }));
   return { text: `I have heard: ${said.join(' | ')}` };
 }
 
@@ -57,7 +59,11 @@ describe('chat sessions and their history', () => {
     assert.equal(meta?.title, 'Plan the garden');
     assert.equal(meta?.model, 'claude-sonnet-5-5');
     const ends = chat.events.filter((e): e is Extract<ChatEvent, { kind: 'turn_end' }> => e.kind === 'turn_end');
-    assert.equal(meta?.usage.output, ends.reduce((n, e) => n + (e.usage?.output ?? 0), 0), 'the total is the sum of the turns');
+    assert.equal(
+      meta?.usage.output,
+      ends.reduce((n, e) => n + (e.usage?.output ?? 0), 0),
+      'the total is the sum of the turns',
+    );
     assert.ok((meta?.usage.costUsd ?? 0) > 0);
 
     const again = open(history, (await history.get(meta!.id))!);
@@ -77,21 +83,34 @@ describe('chat sessions and their history', () => {
     const two = open(history);
     await two.send('Write release notes', [], config);
     await Promise.all([one.flush(), two.flush()]);
-    assert.deepEqual((await history.list()).map((m) => m.title), ['Write release notes', 'Fix the parser'], 'newest first');
+    assert.deepEqual(
+      (await history.list()).map((m) => m.title),
+      ['Write release notes', 'Fix the parser'],
+      'newest first',
+    );
     one.rename('  Parser   bug ');
     await one.flush();
     await one.send('more', [], config);
     await one.flush();
     assert.equal((await history.get(one.id))?.title, 'Parser bug', 'a later message does not take the chosen title back');
-    assert.deepEqual((await history.search('PARSER')).map((m) => m.id), [one.id]);
-    assert.deepEqual((await history.search('notes release')).map((m) => m.id), [two.id]);
+    assert.deepEqual(
+      (await history.search('PARSER')).map((m) => m.id),
+      [one.id],
+    );
+    assert.deepEqual(
+      (await history.search('notes release')).map((m) => m.id),
+      [two.id],
+    );
     const md = await history.exportMarkdown(one.id);
     assert.match(md, /^# Parser bug\n/);
     assert.match(md, /## You\n\nFix the parser/);
     assert.match(md, /<summary>✓ ws__look<\/summary>/);
     assert.match(md, /```json\n\{\n {2}"what": "it"\n\}\n```/);
     await history.delete(two.id);
-    assert.deepEqual((await history.list()).map((m) => m.id), [one.id]);
+    assert.deepEqual(
+      (await history.list()).map((m) => m.id),
+      [one.id],
+    );
     await assert.rejects(history.delete('../b'), /not a chat id/);
   });
 

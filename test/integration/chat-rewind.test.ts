@@ -18,17 +18,23 @@ import { host, memoryStore } from '../fakes/tool-host';
 function personTexts(body: MessagesBody): string[] {
   return body.messages
     .filter((m) => m.role === 'user' && !isToolResultTurn({ ...body, messages: [m] }))
-    .map((m) => lastUserText({ ...body, messages: [m] }).split('\n').at(-1)!);
+    .map((m) =>
+      lastUserText({ ...body, messages: [m] })
+        .split('\n')
+        .at(-1)!,
+    );
 }
 
 function model(body: MessagesBody, index: number): Reply {
   const said = lastUserText(body);
   if (/^hang/.test(said)) return { hang: true };
-  if (/pause/.test(said) && !body.messages.some((m) => m.role === 'assistant' && JSON.stringify(m.content).includes('paused half'))) return { text: 'paused half', stopReason: 'pause_turn' };
+  if (/pause/.test(said) && !body.messages.some((m) => m.role === 'assistant' && JSON.stringify(m.content).includes('paused half')))
+    return { text: 'paused half', stopReason: 'pause_turn' };
   return { text: `answer ${index + 1} to: ${personTexts(body).join(' | ')}` };
 }
 
-const texts = (events: readonly ChatEvent[]): string[] => events.flatMap((e) => (e.kind === 'user' ? [`you: ${e.text}`] : e.kind === 'assistant_text' ? [`model: ${e.text}`] : []));
+const texts = (events: readonly ChatEvent[]): string[] =>
+  events.flatMap((e) => (e.kind === 'user' ? [`you: ${e.text}`] : e.kind === 'assistant_text' ? [`model: ${e.text}`] : []));
 const userId = (chat: ChatSession, text: string): string => (chat.events.find((e) => e.kind === 'user' && e.text === text) as { id: string }).id;
 
 describe('a chat goes back to a message', () => {
@@ -37,7 +43,14 @@ describe('a chat goes back to a message', () => {
   let config: TurnConfig;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rewind-'));
-    config = { client: new ModelClient({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 0 }), model: 'claude-test', maxTokens: 1024, maxIterations: 5, toolTimeoutMs: 10_000, keyHint: 'set a key' };
+    config = {
+      client: new ModelClient({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 0 }),
+      model: 'claude-test',
+      maxTokens: 1024,
+      maxIterations: 5,
+      toolTimeoutMs: 10_000,
+      keyHint: 'set a key',
+    };
   });
   after(async () => {
     await api.stop();
@@ -53,7 +66,9 @@ describe('a chat goes back to a message', () => {
     for (const text of ['first', 'second', 'third']) await chat.send(text, [], config);
     const rewound: Array<readonly ChatEvent[]> = [];
     chat.on('rewound', (events) => rewound.push(events));
-    assert.deepEqual(await chat.rewindPlan(userId(chat, 'second'), 'edit'), { dropped: chat.events.slice(chat.events.findIndex((e) => e.kind === 'user' && e.text === 'second')) });
+    assert.deepEqual(await chat.rewindPlan(userId(chat, 'second'), 'edit'), {
+      dropped: chat.events.slice(chat.events.findIndex((e) => e.kind === 'user' && e.text === 'second')),
+    });
 
     assert.equal(await chat.rewind(userId(chat, 'second'), 'edit'), undefined);
     assert.deepEqual(texts(rewound[0]!), ['you: first', `model: answer 1 to: first`]);
@@ -82,16 +97,24 @@ describe('a chat goes back to a message', () => {
     const history = new ChatHistory(join(dir, 'stopped'));
     const chat = open(history);
     await chat.send('unsent', [], undefined); // no key: shown, never sent
-    assert.match((await chat.rewindPlan(userId(chat, 'unsent'), 'edit') as { why: string }).why, /never sent to the model/);
+    assert.match(((await chat.rewindPlan(userId(chat, 'unsent'), 'edit')) as { why: string }).why, /never sent to the model/);
     const sent = api.requests.length;
     const stopped = chat.send('hang on', [], config);
     await api.waitForRequests(sent + 1);
     chat.stop();
     assert.equal(await stopped, 'stopped');
     await chat.send('beta', [], config);
-    assert.deepEqual(chat.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant'], 'the stopped message, the note closing it, beta, its answer');
+    assert.deepEqual(
+      chat.messages.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant'],
+      'the stopped message, the note closing it, beta, its answer',
+    );
     assert.equal(await chat.rewind(userId(chat, 'beta'), 'edit'), undefined);
-    assert.deepEqual(chat.messages.map((m) => m.role), ['user'], 'back to the stopped message, unanswered');
+    assert.deepEqual(
+      chat.messages.map((m) => m.role),
+      ['user'],
+      'back to the stopped message, unanswered',
+    );
     await chat.send('beta, better', [], config);
     const body = api.requests.at(-1)!.body;
     assert.deepEqual(personTexts(body), ['hang on', 'beta, better']);
@@ -125,7 +148,10 @@ describe('a chat goes back to a message', () => {
     await chat.flush();
     const again = open(history, (await history.get(chat.id))!);
     await again.load();
-    assert.deepEqual(again.events.flatMap((e) => (e.kind === 'user' ? [e.span] : [])), chat.events.flatMap((e) => (e.kind === 'user' ? [e.span] : [])));
+    assert.deepEqual(
+      again.events.flatMap((e) => (e.kind === 'user' ? [e.span] : [])),
+      chat.events.flatMap((e) => (e.kind === 'user' ? [e.span] : [])),
+    );
   });
 
   test('a paused reply stored as two messages is joined on reload, and the spans after it follow', async () => {
@@ -147,11 +173,13 @@ describe('a chat goes back to a message', () => {
     const history = new ChatHistory(join(dir, 'prompt'));
     const chat = open(history);
     await chat.send('hello', [], config);
-    const result = { messages: [
-      { role: 'user' as const, content: { type: 'text' as const, text: 'PROMPT-ONE' } },
-      { role: 'assistant' as const, content: { type: 'text' as const, text: 'PROMPT-TWO' } },
-      { role: 'user' as const, content: { type: 'text' as const, text: 'PROMPT-THREE' } },
-    ] };
+    const result = {
+      messages: [
+        { role: 'user' as const, content: { type: 'text' as const, text: 'PROMPT-ONE' } },
+        { role: 'assistant' as const, content: { type: 'text' as const, text: 'PROMPT-TWO' } },
+        { role: 'user' as const, content: { type: 'text' as const, text: 'PROMPT-THREE' } },
+      ],
+    };
     await chat.sendPrompt({ server: 's', name: 'p', result }, config);
     const id = (chat.events.find((e) => e.kind === 'user' && e.prompt) as { id: string }).id;
     assert.equal(await chat.rewind(id, 'regenerate'), undefined);

@@ -26,7 +26,10 @@ async function withWorkspace(body: (ws: string, storeDir: string) => Promise<voi
 
 /** The paths a snapshot holds. */
 function tree(gitDir: string, ws: string, rev: string): string[] {
-  const out = execFileSync('git', ['ls-tree', '-r', '-z', '--name-only', rev], { env: { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: ws }, encoding: 'utf8' });
+  const out = execFileSync('git', ['ls-tree', '-r', '-z', '--name-only', rev], {
+    env: { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: ws },
+    encoding: 'utf8',
+  });
   return out.split('\0').filter(Boolean).sort();
 }
 

@@ -31,7 +31,7 @@ describe('undoing several turns', () => {
     return cp;
   }
 
-  test('two turns that changed the same file and one of their own are undone to before the first; the person\'s edit between them stays', async () => {
+  test("two turns that changed the same file and one of their own are undone to before the first; the person's edit between them stays", async () => {
     const shadow = new ShadowGit(join(store, 'checkpoints.git'), ws);
     const first = await turn(shadow, () => writeFileSync(join(ws, 'notes.md'), 'v1 by turn one\n'));
     // Between the turns the person edits a file of their own.

@@ -31,7 +31,7 @@ describe('checkpoints in a git repository of our own', () => {
     removeTree(store);
   });
 
-  test('a turn is undone file by file; a file changed since is left alone; the person\'s git is untouched', async () => {
+  test("a turn is undone file by file; a file changed since is left alone; the person's git is untouched", async () => {
     const shadow = new ShadowGit(join(store, 'checkpoints.git'), ws);
     const warnings: string[] = [];
     const turn = new TurnCheckpoint(shadow, (m) => warnings.push(m));

@@ -49,7 +49,10 @@ describe('terminalApproval', () => {
     const out = t.shown.join('\n');
     assert.match(out, /! No OS sandbox: this code runs with your access to your files and network\. bwrap is not installed\./);
     assert.match(out, /! Code can change any file in this workspace, including \.vscode and \.git/);
-    assert.match(out, /type "always run code" to run code without asking for the rest of this session \(it can change any file here, including \.vscode and \.git\)/);
+    assert.match(
+      out,
+      /type "always run code" to run code without asking for the rest of this session \(it can change any file here, including \.vscode and \.git\)/,
+    );
     assert.equal(t.shown.filter((s) => s.startsWith('(to stop being asked about code')).length, 2, '"a" and "always" were not enough');
     assert.doesNotMatch(out, /\[a\]lways/);
   });

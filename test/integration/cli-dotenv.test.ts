@@ -59,7 +59,7 @@ describe('the CLI reads API keys, and nothing else, from a .env file', () => {
     assert.equal(keyOfLastRequest(), 'sk-from-dotenv');
     assert.ok(r.stderr.includes(`read ANTHROPIC_API_KEY from ${join(ws, '.env')}`), r.stderr);
     assert.match(r.stderr, /ignored ANTHROPIC_BASE_URL, MCP_AGENT_SANDBOX in .*\.env: only ANTHROPIC_API_KEY and BRAVE_API_KEY are read/);
-    assert.doesNotMatch(r.stderr, /DATABASE_URL|sk-from-dotenv/, 'the project\'s own names and the key itself are not printed');
+    assert.doesNotMatch(r.stderr, /DATABASE_URL|sk-from-dotenv/, "the project's own names and the key itself are not printed");
   });
 
   test('the environment wins over a .env', async () => {
@@ -81,10 +81,15 @@ describe('the CLI reads API keys, and nothing else, from a .env file', () => {
   test('BRAVE_API_KEY from the .env reaches web_search', async () => {
     writeFileSync(join(ws, '.env'), 'ANTHROPIC_API_KEY=sk-a\nBRAVE_API_KEY=good-key\n');
     const before_ = upstreams.requests.length;
-    const r = await cli(['--workspace', ws, 'search model context protocol'], {
-      ANTHROPIC_BASE_URL: base,
-      BRAVE_SEARCH_URL: `${upstreams.origin}/brave/search`,
-    }, undefined, elsewhere);
+    const r = await cli(
+      ['--workspace', ws, 'search model context protocol'],
+      {
+        ANTHROPIC_BASE_URL: base,
+        BRAVE_SEARCH_URL: `${upstreams.origin}/brave/search`,
+      },
+      undefined,
+      elsewhere,
+    );
     assert.equal(r.code, 0, r.stderr);
     const searches = upstreams.requests.slice(before_).filter((q) => q.path.startsWith('/brave/search'));
     assert.equal(searches.length, 1);

@@ -56,15 +56,19 @@ describe('the CLI renders Markdown', () => {
     assert.ok(r.stdout.includes('Some **bold** text and `code`, see [the docs](https://example.com/d).\n\n- item one\n'), r.stdout);
   });
 
-  test('on a terminal: in colour, and still only the renderer\'s own escapes', { skip: !haveScript() && 'script(1) is not installed', timeout: 60_000 }, async () => {
-    const r = await runCliOnTerminal(['--workspace', ws, 'hi'], { ...env, TERM: 'xterm-256color' }, []);
-    assert.equal(r.code, 0, r.output);
-    assert.ok(r.output.includes('Some \u001b[1mbold\u001b[22m text'), JSON.stringify(r.output.slice(0, 400)));
-    assert.ok(!r.output.includes('\u001b]'), 'no OSC sequence (clipboard, title, hyperlink) reaches the terminal');
-    assert.ok(!r.output.includes('\u001b[2J'), 'the model cannot clear the screen');
-    for (const none of [{ NO_COLOR: '1', TERM: 'xterm-256color' }, { TERM: 'dumb' }]) {
-      const plain = await runCliOnTerminal(['--workspace', ws, 'hi'], { ...env, ...none }, []);
-      assert.ok(plain.output.includes('Some bold text'), `${JSON.stringify(none)}: rendered without colour`);
-    }
-  });
+  test(
+    "on a terminal: in colour, and still only the renderer's own escapes",
+    { skip: !haveScript() && 'script(1) is not installed', timeout: 60_000 },
+    async () => {
+      const r = await runCliOnTerminal(['--workspace', ws, 'hi'], { ...env, TERM: 'xterm-256color' }, []);
+      assert.equal(r.code, 0, r.output);
+      assert.ok(r.output.includes('Some \u001b[1mbold\u001b[22m text'), JSON.stringify(r.output.slice(0, 400)));
+      assert.ok(!r.output.includes('\u001b]'), 'no OSC sequence (clipboard, title, hyperlink) reaches the terminal');
+      assert.ok(!r.output.includes('\u001b[2J'), 'the model cannot clear the screen');
+      for (const none of [{ NO_COLOR: '1', TERM: 'xterm-256color' }, { TERM: 'dumb' }]) {
+        const plain = await runCliOnTerminal(['--workspace', ws, 'hi'], { ...env, ...none }, []);
+        assert.ok(plain.output.includes('Some bold text'), `${JSON.stringify(none)}: rendered without colour`);
+      }
+    },
+  );
 });

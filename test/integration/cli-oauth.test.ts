@@ -61,38 +61,45 @@ describe('the CLI signing in to an MCP server (OAuth)', () => {
     return { ws, home, config, log, browser };
   };
 
-  test('$BROWSER gets the authorization URL as one argument, its redirect reaches the loopback port, the tool runs; the next run reuses the tokens', T, async () => {
-    const { ws, home, config, log, browser } = setUp();
-    const runEnv = { ...env, MCP_AGENT_HOME: home, BROWSER: browser, OAUTH_BROWSER_LOG: log };
-    const first = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call guarded__whoami'], runEnv);
-    assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stderr, new RegExp(`server guarded asks you to sign in at 127\\.0\\.0\\.1:${server.port}\\.`));
-    const who = JSON.parse(lastToolResult()) as { scopes: string[]; resource: string };
-    assert.deepEqual(who.scopes, ['mcp']);
-    assert.equal(who.resource, server.url);
+  test(
+    '$BROWSER gets the authorization URL as one argument, its redirect reaches the loopback port, the tool runs; the next run reuses the tokens',
+    T,
+    async () => {
+      const { ws, home, config, log, browser } = setUp();
+      const runEnv = { ...env, MCP_AGENT_HOME: home, BROWSER: browser, OAUTH_BROWSER_LOG: log };
+      const first = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call guarded__whoami'], runEnv);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stderr, new RegExp(`server guarded asks you to sign in at 127\\.0\\.0\\.1:${server.port}\\.`));
+      const who = JSON.parse(lastToolResult()) as { scopes: string[]; resource: string };
+      assert.deepEqual(who.scopes, ['mcp']);
+      assert.equal(who.resource, server.url);
 
-    const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { args?: string[]; ended?: string; status?: number; text?: string });
-    const [opened, landed] = entries;
-    assert.equal(opened?.args?.length, 1, 'the URL is one argument: no shell split it at its & characters');
-    const url = new URL(opened?.args?.[0] ?? '');
-    assert.equal(url.origin, `http://127.0.0.1:${server.port}`);
-    assert.ok(url.searchParams.get('state') && url.searchParams.get('code_challenge'));
-    assert.match(landed?.ended ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
-    assert.equal(landed?.status, 200);
-    assert.match(landed?.text ?? '', /signed in/i);
+      const entries = readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { args?: string[]; ended?: string; status?: number; text?: string });
+      const [opened, landed] = entries;
+      assert.equal(opened?.args?.length, 1, 'the URL is one argument: no shell split it at its & characters');
+      const url = new URL(opened?.args?.[0] ?? '');
+      assert.equal(url.origin, `http://127.0.0.1:${server.port}`);
+      assert.ok(url.searchParams.get('state') && url.searchParams.get('code_challenge'));
+      assert.match(landed?.ended ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+      assert.equal(landed?.status, 200);
+      assert.match(landed?.text ?? '', /signed in/i);
 
-    const file = join(home, 'oauth.json');
-    assert.equal(statSync(file).mode & 0o777, 0o600);
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, { tokens?: { access_token?: string; refresh_token?: string } }> };
-    assert.deepEqual(Object.keys(stored.servers), [server.url]);
-    assert.ok(stored.servers[server.url]?.tokens?.refresh_token);
+      const file = join(home, 'oauth.json');
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      const stored = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, { tokens?: { access_token?: string; refresh_token?: string } }> };
+      assert.deepEqual(Object.keys(stored.servers), [server.url]);
+      assert.ok(stored.servers[server.url]?.tokens?.refresh_token);
 
-    const second = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call guarded__stats'], runEnv);
-    assert.equal(second.code, 0, second.stderr);
-    assert.doesNotMatch(second.stderr, /asks you to sign in/);
-    assert.equal(readFileSync(log, 'utf8').trim().split('\n').length, 2, '$BROWSER was not run again');
-    assert.equal(JSON.parse(lastToolResult()).exchanges, 1);
-  });
+      const second = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call guarded__stats'], runEnv);
+      assert.equal(second.code, 0, second.stderr);
+      assert.doesNotMatch(second.stderr, /asks you to sign in/);
+      assert.equal(readFileSync(log, 'utf8').trim().split('\n').length, 2, '$BROWSER was not run again');
+      assert.equal(JSON.parse(lastToolResult()).exchanges, 1);
+    },
+  );
 
   test('without $BROWSER the address is printed; opening it by hand finishes the sign-in', T, async () => {
     const { ws, home, config } = setUp();
@@ -117,20 +124,33 @@ describe('the CLI signing in to an MCP server (OAuth)', () => {
     assert.ok(existsSync(join(home, 'oauth.json')));
   });
 
-  test('the REPL on a terminal asks before the browser opens: "n" leaves the server unsigned, "y" runs $BROWSER', { ...T, skip: !haveScript() && 'script(1) is not installed' }, async () => {
-    const { ws, home, config, log, browser } = setUp();
-    const runEnv = { ...env, MCP_AGENT_HOME: home, BROWSER: browser, OAUTH_BROWSER_LOG: log };
-    const question = `Sign in at 127.0.0.1:${server.port} in your browser? [Y/n] `;
-    const no = await runCliOnTerminal(['--workspace', ws, '--mcp-config', config], runEnv, [[question, 'n'], ['You: ', 'exit']]);
-    assert.equal(no.code, 0, no.output);
-    assert.match(no.output.replace(/\r/g, ''), new RegExp(`\\[server guarded failed: server guarded: it asks you to sign in at 127\\.0\\.0\\.1:${server.port}, which was declined`));
-    assert.equal(existsSync(log), false, '$BROWSER was not run');
+  test(
+    'the REPL on a terminal asks before the browser opens: "n" leaves the server unsigned, "y" runs $BROWSER',
+    { ...T, skip: !haveScript() && 'script(1) is not installed' },
+    async () => {
+      const { ws, home, config, log, browser } = setUp();
+      const runEnv = { ...env, MCP_AGENT_HOME: home, BROWSER: browser, OAUTH_BROWSER_LOG: log };
+      const question = `Sign in at 127.0.0.1:${server.port} in your browser? [Y/n] `;
+      const no = await runCliOnTerminal(['--workspace', ws, '--mcp-config', config], runEnv, [
+        [question, 'n'],
+        ['You: ', 'exit'],
+      ]);
+      assert.equal(no.code, 0, no.output);
+      assert.match(
+        no.output.replace(/\r/g, ''),
+        new RegExp(`\\[server guarded failed: server guarded: it asks you to sign in at 127\\.0\\.0\\.1:${server.port}, which was declined`),
+      );
+      assert.equal(existsSync(log), false, '$BROWSER was not run');
 
-    const yes = await runCliOnTerminal(['--workspace', ws, '--mcp-config', config], runEnv, [[question, 'y'], ['You: ', 'exit']]);
-    assert.equal(yes.code, 0, yes.output);
-    assert.doesNotMatch(yes.output, /server guarded failed/);
-    assert.match(readFileSync(log, 'utf8'), /"status":200/);
-  });
+      const yes = await runCliOnTerminal(['--workspace', ws, '--mcp-config', config], runEnv, [
+        [question, 'y'],
+        ['You: ', 'exit'],
+      ]);
+      assert.equal(yes.code, 0, yes.output);
+      assert.doesNotMatch(yes.output, /server guarded failed/);
+      assert.match(readFileSync(log, 'utf8'), /"status":200/);
+    },
+  );
 
   test('the token file: writes of two servers at once both land, a damaged file costs a sign-in and is rewritten 0600', async () => {
     const file = join(dir('cli-oauth-store-'), 'oauth.json');

@@ -39,7 +39,9 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
   /** A --mcp-config file holding `servers`, each a fake of test/fakes run by node with `args`. */
   const config = (servers: Record<string, { fake: string; args?: string[] }>): string => {
     const file = join(dir('cli-ready-cfg-'), 'servers.json');
-    const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, { command: process.execPath, args: [fake(s.fake), ...(s.args ?? [])] }]));
+    const mcpServers = Object.fromEntries(
+      Object.entries(servers).map(([name, s]) => [name, { command: process.execPath, args: [fake(s.fake), ...(s.args ?? [])] }]),
+    );
     writeFileSync(file, JSON.stringify({ mcpServers }));
     return file;
   };
@@ -76,9 +78,27 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
   test('a duplicate server name that was renamed is said', { timeout: 60_000 }, async () => {
     const ws = dir('cli-ready-ws-');
     const second = config({ echo: { fake: 'mcp-echo' } });
-    const r = await runCli(['--workspace', ws, '--mcp-config', config({ echo: { fake: 'mcp-echo' } }), '--mcp-config', second, '--mcp-config', config({ 'my server': { fake: 'mcp-echo' } }), 'hello'], env);
+    const r = await runCli(
+      [
+        '--workspace',
+        ws,
+        '--mcp-config',
+        config({ echo: { fake: 'mcp-echo' } }),
+        '--mcp-config',
+        second,
+        '--mcp-config',
+        config({ 'my server': { fake: 'mcp-echo' } }),
+        'hello',
+      ],
+      env,
+    );
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.stderr.includes(`mcp-agent: server "echo" in ${second} runs as "echo-2" ("echo" is taken by a bundled server or one defined before it); its tools are echo-2__<tool>`), r.stderr);
+    assert.ok(
+      r.stderr.includes(
+        `mcp-agent: server "echo" in ${second} runs as "echo-2" ("echo" is taken by a bundled server or one defined before it); its tools are echo-2__<tool>`,
+      ),
+      r.stderr,
+    );
     assert.match(r.stderr, /server "my server" in .* runs as "my_server" \(tool names allow only letters, digits, "_" and "-"\)/);
   });
 

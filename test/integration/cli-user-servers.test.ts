@@ -24,7 +24,20 @@ interface Report {
   env: Record<string, string>;
 }
 
-const HOSTILE_ARGS = ['; rm -rf "$HOME/x"', '$(touch pwned-subst)', '`touch pwned-backtick`', '&& touch pwned-and', '| tee pwned-pipe', '> pwned-redirect', "it's", '"double"', '*', '~', '$HOME', '\\n'];
+const HOSTILE_ARGS = [
+  '; rm -rf "$HOME/x"',
+  '$(touch pwned-subst)',
+  '`touch pwned-backtick`',
+  '&& touch pwned-and',
+  '| tee pwned-pipe',
+  '> pwned-redirect',
+  "it's",
+  '"double"',
+  '*',
+  '~',
+  '$HOME',
+  '\\n',
+];
 
 const reportServer = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ command: process.execPath, args: [fake('mcp-report')], ...extra });
 
@@ -57,7 +70,12 @@ describe('the CLI with MCP servers from config files', () => {
     const ws = dir('cli-user-ws-');
     const cwd = dir('cli-user-cwd-');
     const config = join(dir('cli-user-cfg-'), 'servers.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { mine: reportServer({ args: [fake('mcp-report'), ...HOSTILE_ARGS], env: { GREETING: '${CLI_TEST_GREETING:-hello}', PLAIN: 'x' } }) } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { mine: reportServer({ args: [fake('mcp-report'), ...HOSTILE_ARGS], env: { GREETING: '${CLI_TEST_GREETING:-hello}', PLAIN: 'x' } }) },
+      }),
+    );
     const r = await runCli(['--workspace', ws, '--mcp-config', config, 'call mine__report'], env, '', cwd);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(offered().includes('mine__report'), offered().join(' '));
@@ -68,7 +86,8 @@ describe('the CLI with MCP servers from config files', () => {
     assert.equal(got.env.PLAIN, 'x');
     assert.equal(got.env.ANTHROPIC_API_KEY, undefined, 'the host environment is not passed on');
     for (const d of [ws, cwd]) {
-      for (const f of ['pwned-subst', 'pwned-backtick', 'pwned-and', 'pwned-pipe', 'pwned-redirect']) assert.equal(existsSync(join(d, f)), false, `${f} in ${d}`);
+      for (const f of ['pwned-subst', 'pwned-backtick', 'pwned-and', 'pwned-pipe', 'pwned-redirect'])
+        assert.equal(existsSync(join(d, f)), false, `${f} in ${d}`);
     }
     assert.equal(ownStderr(r.stderr), '');
   });
@@ -85,7 +104,11 @@ describe('the CLI with MCP servers from config files', () => {
     for (const flags of [[], ['--yes']]) {
       const skipped = await runCli(['--workspace', ws, ...flags, 'call proj__report'], env);
       assert.equal(skipped.code, 0, skipped.stderr);
-      assert.deepEqual(offered().filter((t) => !/^(workspace|web|research|orchestrator)__|^(list|read)_mcp_resources?$/.test(t)), [], `no workspace-defined tool offered with ${flags.join(' ') || 'no flags'}`);
+      assert.deepEqual(
+        offered().filter((t) => !/^(workspace|web|research|orchestrator)__|^(list|read)_mcp_resources?$/.test(t)),
+        [],
+        `no workspace-defined tool offered with ${flags.join(' ') || 'no flags'}`,
+      );
       const lines = ownStderr(skipped.stderr).trim().split('\n');
       assert.equal(lines.length, 1, skipped.stderr);
       assert.equal(
@@ -162,7 +185,10 @@ describe('the CLI with MCP servers from config files', () => {
       assert.ok(offered().includes('remote__requests') && offered().includes('old__echo'), offered().join(' '));
       const turn = [...api.requests].reverse().find((q) => isToolResultTurn(q.body));
       const seen = JSON.parse(lastUserText(turn?.body as MessagesBody)) as Array<{ method: string; rpc?: string }>;
-      assert.ok(seen.some((q) => q.rpc === 'tools/call requests'), JSON.stringify(seen));
+      assert.ok(
+        seen.some((q) => q.rpc === 'tools/call requests'),
+        JSON.stringify(seen),
+      );
     } finally {
       await Promise.all([keyed.stop(), legacy.stop()]);
     }
@@ -177,56 +203,73 @@ describe('the CLI with MCP servers from config files', () => {
     assert.ok(offered().includes('good__report'));
   });
 
-  test('on a terminal the REPL asks once per file, showing the command line and env names but no values; typed secrets are hidden', { skip: !haveScript() && 'script(1) is not installed' }, async () => {
-    const ws = dir('cli-tty-');
-    mkdirSync(join(ws, '.vscode'));
-    writeFileSync(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { proj: reportServer({ args: [fake('mcp-report'), '; rm -rf ~'], env: { API_TOKEN: 'value-never-shown' } }) } }));
-    writeFileSync(
-      join(ws, '.vscode', 'mcp.json'),
-      JSON.stringify({ servers: { vs: reportServer({ env: { SECRET: '${input:pw}' } }) }, inputs: [{ type: 'promptString', id: 'pw', description: 'Password', password: true }] }),
-    );
-    const r = await runCliOnTerminal(['--workspace', ws], env, [
-      ['Start it? [y/N] ', 'y'], // .vscode/mcp.json is asked about first
-      ['Start it? [y/N] ', 'n'], // then .mcp.json
-      ['Password (input "pw" of .vscode/mcp.json): ', 'typed-secret'],
-      ['You: ', 'exit'],
-    ]);
-    assert.equal(r.code, 0, r.output);
-    const out = r.output.replace(/\r/g, '');
-    assert.match(out, new RegExp(`proj: ${process.execPath} ${fake('mcp-report')} '; rm -rf ~'\\n\\s+in ${ws}\\n\\s+environment: API_TOKEN\\n`));
-    assert.doesNotMatch(out, /value-never-shown/);
-    assert.match(out, /\(not started; --trust-workspace-servers starts them without asking\)/);
-    assert.equal(out.match(/Start it\? \[y\/N\]/g)?.length, 2, 'one question per file');
-    const vscodeAt = out.indexOf("This workspace's .vscode/mcp.json defines an MCP server");
-    const claudeAt = out.indexOf("This workspace's .mcp.json defines an MCP server");
-    assert.ok(vscodeAt !== -1 && claudeAt > vscodeAt, out);
-    assert.ok(out.indexOf('(not started; --trust-workspace-servers') > claudeAt, 'the "n" was for .mcp.json');
-    const afterSecret = r.output.slice(r.typedAt[2]);
-    assert.doesNotMatch(afterSecret, /typed-secret/, 'the password was not echoed');
-  });
+  test(
+    'on a terminal the REPL asks once per file, showing the command line and env names but no values; typed secrets are hidden',
+    { skip: !haveScript() && 'script(1) is not installed' },
+    async () => {
+      const ws = dir('cli-tty-');
+      mkdirSync(join(ws, '.vscode'));
+      writeFileSync(
+        join(ws, '.mcp.json'),
+        JSON.stringify({ mcpServers: { proj: reportServer({ args: [fake('mcp-report'), '; rm -rf ~'], env: { API_TOKEN: 'value-never-shown' } }) } }),
+      );
+      writeFileSync(
+        join(ws, '.vscode', 'mcp.json'),
+        JSON.stringify({
+          servers: { vs: reportServer({ env: { SECRET: '${input:pw}' } }) },
+          inputs: [{ type: 'promptString', id: 'pw', description: 'Password', password: true }],
+        }),
+      );
+      const r = await runCliOnTerminal(['--workspace', ws], env, [
+        ['Start it? [y/N] ', 'y'], // .vscode/mcp.json is asked about first
+        ['Start it? [y/N] ', 'n'], // then .mcp.json
+        ['Password (input "pw" of .vscode/mcp.json): ', 'typed-secret'],
+        ['You: ', 'exit'],
+      ]);
+      assert.equal(r.code, 0, r.output);
+      const out = r.output.replace(/\r/g, '');
+      assert.match(out, new RegExp(`proj: ${process.execPath} ${fake('mcp-report')} '; rm -rf ~'\\n\\s+in ${ws}\\n\\s+environment: API_TOKEN\\n`));
+      assert.doesNotMatch(out, /value-never-shown/);
+      assert.match(out, /\(not started; --trust-workspace-servers starts them without asking\)/);
+      assert.equal(out.match(/Start it\? \[y\/N\]/g)?.length, 2, 'one question per file');
+      const vscodeAt = out.indexOf("This workspace's .vscode/mcp.json defines an MCP server");
+      const claudeAt = out.indexOf("This workspace's .mcp.json defines an MCP server");
+      assert.ok(vscodeAt !== -1 && claudeAt > vscodeAt, out);
+      assert.ok(out.indexOf('(not started; --trust-workspace-servers') > claudeAt, 'the "n" was for .mcp.json');
+      const afterSecret = r.output.slice(r.typedAt[2]);
+      assert.doesNotMatch(afterSecret, /typed-secret/, 'the password was not echoed');
+    },
+  );
 
-  test("the question shows every value taken from the person's environment or inputs as its reference, with where it is sent; never the value", { skip: !haveScript() && 'script(1) is not installed' }, async () => {
-    const ws = dir('cli-tty-values-');
-    mkdirSync(join(ws, '.vscode'));
-    writeFileSync(
-      join(ws, '.vscode', 'mcp.json'),
-      JSON.stringify({
-        inputs: [{ type: 'promptString', id: 'key', description: 'Key', password: true }],
-        servers: {
-          gh: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Client-Version': '${env:GITHUB_TOKEN}', Accept: 'text/plain' } },
-          tool: reportServer({ args: [fake('mcp-report'), '--key=${input:key}'], env: { TOKEN: 'Bearer ${env:GITHUB_TOKEN}' } }),
-        },
-      }),
-    );
-    const r = await runCliOnTerminal(['--workspace', ws], { ...env, GITHUB_TOKEN: 'ghp_never-on-screen' }, [
-      ['Start them? [y/N] ', 'n'],
-      ['You: ', 'exit'],
-    ]);
-    assert.equal(r.code, 0, r.output);
-    const out = r.output.replace(/\r/g, '');
-    assert.match(out, /gh: HTTP https:\/\/mcp\.example\.com\/mcp\n\s+headers: Accept\n\s+from your environment and inputs:\n\s+header X-Client-Version = \$\{env:GITHUB_TOKEN\} → https:\/\/mcp\.example\.com\n/);
-    assert.ok(out.includes(`argument 2 = --key=\${input:key} → ${process.execPath}`), out);
-    assert.ok(out.includes(`environment TOKEN = Bearer \${env:GITHUB_TOKEN} → ${process.execPath}`), out);
-    assert.doesNotMatch(out, /ghp_never-on-screen/);
-  });
+  test(
+    "the question shows every value taken from the person's environment or inputs as its reference, with where it is sent; never the value",
+    { skip: !haveScript() && 'script(1) is not installed' },
+    async () => {
+      const ws = dir('cli-tty-values-');
+      mkdirSync(join(ws, '.vscode'));
+      writeFileSync(
+        join(ws, '.vscode', 'mcp.json'),
+        JSON.stringify({
+          inputs: [{ type: 'promptString', id: 'key', description: 'Key', password: true }],
+          servers: {
+            gh: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Client-Version': '${env:GITHUB_TOKEN}', Accept: 'text/plain' } },
+            tool: reportServer({ args: [fake('mcp-report'), '--key=${input:key}'], env: { TOKEN: 'Bearer ${env:GITHUB_TOKEN}' } }),
+          },
+        }),
+      );
+      const r = await runCliOnTerminal(['--workspace', ws], { ...env, GITHUB_TOKEN: 'ghp_never-on-screen' }, [
+        ['Start them? [y/N] ', 'n'],
+        ['You: ', 'exit'],
+      ]);
+      assert.equal(r.code, 0, r.output);
+      const out = r.output.replace(/\r/g, '');
+      assert.match(
+        out,
+        /gh: HTTP https:\/\/mcp\.example\.com\/mcp\n\s+headers: Accept\n\s+from your environment and inputs:\n\s+header X-Client-Version = \$\{env:GITHUB_TOKEN\} → https:\/\/mcp\.example\.com\n/,
+      );
+      assert.ok(out.includes(`argument 2 = --key=\${input:key} → ${process.execPath}`), out);
+      assert.ok(out.includes(`environment TOKEN = Bearer \${env:GITHUB_TOKEN} → ${process.execPath}`), out);
+      assert.doesNotMatch(out, /ghp_never-on-screen/);
+    },
+  );
 });

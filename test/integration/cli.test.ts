@@ -110,7 +110,10 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
       assert.doesNotMatch(r.stdout, CONTROLS);
       const shownOsc = '\\u001b]52;c;ZXZpbA==\\u0007';
       assert.ok(r.stdout.startsWith(`${shownOsc} | `), 'the streamed text shows the OSC 52 write, escaped');
-      assert.ok(r.stdout.split('\n').some((l) => /^\[result\] workspace__read_file \(\d+ ms\) /.test(l) && l.includes(shownOsc)), 'so does the result');
+      assert.ok(
+        r.stdout.split('\n').some((l) => /^\[result\] workspace__read_file \(\d+ ms\) /.test(l) && l.includes(shownOsc)),
+        'so does the result',
+      );
       assert.ok(r.stdout.includes(`The file says: ${shownOsc}`), 'and the file contents the model repeats');
       assert.ok(r.stdout.includes('safe\\rEVIL') && r.stdout.includes('\\u009b31mC1 CSI') && r.stdout.includes('\\u202eevil'));
       assert.match(r.stdout, /\[result\] workspace__read_file/);
@@ -133,11 +136,14 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
     writeFileSync(join(ws, 'story.txt'), 'line one\nline two\nline three\n');
     const r = await cli(['--workspace', ws, 'write story.txt saying line one'], env, 'n\n');
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /--- a\/story\.txt\s*\n\+\+\+ b\/story\.txt\s*\n@@ -1,3 \+1(,1)? @@\n-line one\n-line two\n-line three\n\+line one\n\\ No newline at end of file\n/);
+    assert.match(
+      r.stdout,
+      /--- a\/story\.txt\s*\n\+\+\+ b\/story\.txt\s*\n@@ -1,3 \+1(,1)? @@\n-line one\n-line two\n-line three\n\+line one\n\\ No newline at end of file\n/,
+    );
     assert.match(r.stdout, /Overwrites all 3 lines/);
   });
 
-  test("an API error message holding escape sequences is printed escaped", async () => {
+  test('an API error message holding escape sequences is printed escaped', async () => {
     api.setScript([{ error: 400, message: 'bad \x1b]0;pwned\x07 request\u009b2J' }]);
     try {
       const r = await cli(['--workspace', ws, 'hi'], env);

@@ -29,7 +29,10 @@ class RecordingChat implements AskSurface {
   private waiters: Array<() => void> = [];
 
   /** The open chat, whose totals a sampling request's tokens join. */
-  constructor(private readonly api: Anthropic, readonly session: ChatSession) {}
+  constructor(
+    private readonly api: Anthropic,
+    readonly session: ChatSession,
+  ) {}
 
   post(message: HostMessage): void {
     this.posted.push(message);
@@ -94,7 +97,13 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
     const asks = new ClientAsks({ log: { info: () => undefined, warn: () => undefined }, openExternal: async (url) => opened.push(url) });
     asks.attach(chat);
     // Composed as the extension composes it (compose-host.ts): the chat's cards answer for the person.
-    const { hub, sampling } = composeHost({ configs: [fakeConfig('asker', 'mcp-asker')], roots: [], asks: asks.asks, models: asks.models, onSamplingUsage: (s, m, u) => asks.countUsage(s, m, u) });
+    const { hub, sampling } = composeHost({
+      configs: [fakeConfig('asker', 'mcp-asker')],
+      roots: [],
+      asks: asks.asks,
+      models: asks.models,
+      onSamplingUsage: (s, m, u) => asks.countUsage(s, m, u),
+    });
     hub.start();
     try {
       await waitForStatus(hub, 'asker', (s) => s.state === 'ready');
@@ -214,7 +223,10 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
       assert.deepEqual(JSON.parse(textOf(await asked)), { result: { action: 'decline' } });
       const idn = hub.callTool('asker__open_url', { url: 'https://аpple.com/' }, { timeoutMs: 60_000 });
       const [, second] = await chat.cards(2);
-      assert.deepEqual(second!.kind === 'url' && [second!.url, second!.site], ['https://xn--pple-43d.com/', { host: 'xn--pple-43d.com', domain: 'xn--pple-43d.com', unicode: 'аpple.com' }]);
+      assert.deepEqual(second!.kind === 'url' && [second!.url, second!.site], [
+        'https://xn--pple-43d.com/',
+        { host: 'xn--pple-43d.com', domain: 'xn--pple-43d.com', unicode: 'аpple.com' },
+      ]);
       asks.answer(second!.askId, { kind: 'url', action: 'cancel' });
       await idn;
     });

@@ -39,7 +39,16 @@ describe('conversations longer than the context window', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const config = (extra: Partial<TurnConfig> = {}): TurnConfig => ({ client, model: 'claude-small', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 5000, keyHint: '', contextWindow: SMALL_WINDOW, ...extra });
+  const config = (extra: Partial<TurnConfig> = {}): TurnConfig => ({
+    client,
+    model: 'claude-small',
+    maxTokens: 1024,
+    maxIterations: 3,
+    toolTimeoutMs: 5000,
+    keyHint: '',
+    contextWindow: SMALL_WINDOW,
+    ...extra,
+  });
 
   test('a 300-turn chat keeps working: older turns are summarised before a request would outgrow the window', async () => {
     const history = new ChatHistory(join(dir, 'long'));
@@ -61,7 +70,13 @@ describe('conversations longer than the context window', () => {
     assert.match(JSON.stringify(last.messages[0]), /conversation_summary[\s\S]*facts up to #29\d/, 'the newest summary carries the older facts');
     assert.match(lastUserText(last), /fact #300/);
 
-    const reopened = new ChatSession({ meta: (await history.get(meta.id))!, store: history.store(meta.id), host: host({}), workspace: undefined, approvals: memoryStore() });
+    const reopened = new ChatSession({
+      meta: (await history.get(meta.id))!,
+      store: history.store(meta.id),
+      host: host({}),
+      workspace: undefined,
+      approvals: memoryStore(),
+    });
     await reopened.load();
     assert.ok(reopened.messages.length < 20, `the saved conversation is the compacted one (${reopened.messages.length} messages)`);
     assert.equal(reopened.events.filter((e) => e.kind === 'user').length, 300, 'the person still sees every message');

@@ -48,7 +48,7 @@ describe('bundled servers and the client half', () => {
     }
   });
 
-  test('the research server notifies subscribers when a topic\'s papers change, and logs the search', T, async () => {
+  test("the research server notifies subscribers when a topic's papers change, and logs the search", T, async () => {
     await hub.callTool('research__search_papers', { topic: 'folders', max_results: 2 });
     const topic = 'papers://topics/folders';
     await hub.subscribeResource('research', topic);

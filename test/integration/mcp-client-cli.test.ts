@@ -20,7 +20,15 @@ function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: `tool said: ${JSON.stringify(body.messages.at(-1)?.content).slice(0, 3000)}` };
   const text = lastUserText(body);
   const call = /call (\S+)/.exec(text)?.[1];
-  if (call) return { toolUses: [{ name: call, input: call.endsWith('sampling-request') ? { prompt: 'tell me a joke', maxTokens: 60 } : call.endsWith('elicit') ? elicitArgs(text) : {} }] };
+  if (call)
+    return {
+      toolUses: [
+        {
+          name: call,
+          input: call.endsWith('sampling-request') ? { prompt: 'tell me a joke', maxTokens: 60 } : call.endsWith('elicit') ? elicitArgs(text) : {},
+        },
+      ],
+    };
   return { text: `echo: ${text}` };
 }
 
@@ -79,7 +87,13 @@ describe('the CLI as an MCP client', () => {
       properties: {
         name: { type: 'string', title: 'Name' },
         age: { type: 'integer', minimum: 0, maximum: 150, default: 30 },
-        color: { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+        color: {
+          type: 'string',
+          oneOf: [
+            { const: 'r', title: 'Red' },
+            { const: 'g', title: 'Green' },
+          ],
+        },
         pets: { type: 'array', items: { type: 'string', enum: ['cat', 'dog', 'fish'] } },
         ok: { type: 'boolean', default: true },
       },
@@ -91,7 +105,10 @@ describe('the CLI as an MCP client', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Server probe asks: Fill this in/);
     assert.match(r.stdout, /\(expected a number\)/);
-    assert.match(r.stdout, /\\"action\\":\\"accept\\",\\"content\\":\{\\"name\\":\\"Ada\\",\\"age\\":30,\\"color\\":\\"g\\",\\"pets\\":\[\\"cat\\",\\"fish\\"\],\\"ok\\":true\}/);
+    assert.match(
+      r.stdout,
+      /\\"action\\":\\"accept\\",\\"content\\":\{\\"name\\":\\"Ada\\",\\"age\\":30,\\"color\\":\\"g\\",\\"pets\\":\[\\"cat\\",\\"fish\\"\],\\"ok\\":true\}/,
+    );
   });
 
   test('--yes accepts a form only when every required field has a default, and declines the rest', T, async () => {
@@ -106,16 +123,26 @@ describe('the CLI as an MCP client', () => {
   });
 
   test('a form that asks for what looks like a secret is shown with a warning not to type one', T, async () => {
-    const schema = JSON.stringify({ type: 'object', properties: { user: { type: 'string', title: 'User' }, pw: { type: 'string', title: 'Password' } }, required: ['pw'] });
+    const schema = JSON.stringify({
+      type: 'object',
+      properties: { user: { type: 'string', title: 'User' }, pw: { type: 'string', title: 'Password' } },
+      required: ['pw'],
+    });
     const r = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, `call probe__elicit schema ${schema}`], env);
-    assert.match(r.stdout, /! WARNING: this form asks for what looks like a secret \(Password\)\.\n {2}! MCP servers must not ask for passwords, keys, codes or card numbers in a form: do not type one here\./);
+    assert.match(
+      r.stdout,
+      /! WARNING: this form asks for what looks like a secret \(Password\)\.\n {2}! MCP servers must not ask for passwords, keys, codes or card numbers in a form: do not type one here\./,
+    );
     assert.match(r.stdout, /· Password \(required\), text \[looks like a secret\]/);
     assert.doesNotMatch(r.stdout, /· User, text \[looks like a secret\]/);
   });
 
-  test("a page to open is shown with its site (the registrable domain) first, and an international name with a warning", T, async () => {
+  test('a page to open is shown with its site (the registrable domain) first, and an international name with a warning', T, async () => {
     const r = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call probe__elicit url https://login.example.com.evil.io/signin'], env);
-    assert.match(r.stdout, /asks you to open a page: Open this to sign in\n {2}site: evil\.io \(host login\.example\.com\.evil\.io\)\n {2}https:\/\/login\.example\.com\.evil\.io\/signin\n/);
+    assert.match(
+      r.stdout,
+      /asks you to open a page: Open this to sign in\n {2}site: evil\.io \(host login\.example\.com\.evil\.io\)\n {2}https:\/\/login\.example\.com\.evil\.io\/signin\n/,
+    );
     const idn = await runCli(['--workspace', ws, '--yes', '--mcp-config', config, 'call probe__elicit url https://аpple.com/'], env);
     assert.match(idn.stdout, /site: xn--pple-43d\.com\n {2}! WARNING: the site's name has letters outside a-z; written out it reads "аpple\.com"/);
     assert.match(idn.stdout, /\(declined: --yes never opens a page\)/);

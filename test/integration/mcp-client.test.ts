@@ -62,7 +62,11 @@ describe('the client half of MCP through the hub', () => {
   });
   after(() => api.stop());
 
-  function broker(decide: (r: SamplingApproval) => SamplingDecision | Promise<SamplingDecision>, asked: SamplingApproval[] = [], extra: Partial<SamplingBrokerOptions> = {}): SamplingBroker {
+  function broker(
+    decide: (r: SamplingApproval) => SamplingDecision | Promise<SamplingDecision>,
+    asked: SamplingApproval[] = [],
+    extra: Partial<SamplingBrokerOptions> = {},
+  ): SamplingBroker {
     return new SamplingBroker({
       ask: async (r) => {
         asked.push(r);
@@ -92,7 +96,7 @@ describe('the client half of MCP through the hub', () => {
     });
   });
 
-  test('sampling: asked with what the server sent, run on the API, tokens reported; a denial is the spec\'s -1', T, async () => {
+  test("sampling: asked with what the server sent, run on the API, tokens reported; a denial is the spec's -1", T, async () => {
     const asked: SamplingApproval[] = [];
     let answer: SamplingDecision = 'once';
     const b = broker(() => answer, asked);
@@ -147,7 +151,11 @@ describe('the client half of MCP through the hub', () => {
       const usedBefore = spentBy.slice(0, -1).reduce((a, n) => a + n, 0);
       assert.deepEqual(again.spent, { server: 'everything', used: usedBefore, limit: 300 });
       assert.ok(usedBefore + 40 > 300, `${usedBefore} used: another 40 would have fitted`);
-      assert.deepEqual(b.budgetUse(), [{ server: 'everything', used: spentBy.at(-1), limit: 300 }], '"always" again started a new budget, this request its first use');
+      assert.deepEqual(
+        b.budgetUse(),
+        [{ server: 'everything', used: spentBy.at(-1), limit: 300 }],
+        '"always" again started a new budget, this request its first use',
+      );
     });
   });
 
@@ -233,14 +241,16 @@ describe('the client half of MCP through the hub', () => {
         assert.ok(r.error, `${JSON.stringify(schema)} was answered: ${JSON.stringify(r)}`);
       }
       assert.equal(shown, 0);
-      const required = JSON.parse(textOf(await hub.callTool('probe__elicit', { schema: { type: 'object', properties: { must: { type: 'string' } }, required: ['must'] } }))) as { error?: string };
+      const required = JSON.parse(
+        textOf(await hub.callTool('probe__elicit', { schema: { type: 'object', properties: { must: { type: 'string' } }, required: ['must'] } })),
+      ) as { error?: string };
       assert.match(required.error ?? '', /must: required/, 'an answer missing a required field is not sent');
       const js = JSON.parse(textOf(await hub.callTool('probe__elicit', { mode: 'url', url: 'javascript:alert(1)' }))) as { error?: string };
       assert.match(js.error ?? '', /only http and https/);
     });
   });
 
-  test('logging: each server\'s messages and stderr reach its own sink, and 10,000 lines leave it responsive', T, async () => {
+  test("logging: each server's messages and stderr reach its own sink, and 10,000 lines leave it responsive", T, async () => {
     const logs: Logged[] = [];
     await withHub([probe, everything], { logging: logging(logs, 'debug') }, async (hub) => {
       assert.ok(logs.some((l) => l.server === 'probe' && /^starting$/.test(l.text)));
@@ -265,7 +275,10 @@ describe('the client half of MCP through the hub', () => {
       await hub.callTool('probe__log_lines', { count: 10 });
       await logLine(logs, /stderr 9$/);
       const lines = logs.filter((l) => /^\[probe\] line/.test(l.text));
-      assert.deepEqual(lines.map((l) => l.text), ['[probe] line 4', '[probe] line 9']);
+      assert.deepEqual(
+        lines.map((l) => l.text),
+        ['[probe] line 4', '[probe] line 9'],
+      );
       await hub.setLogLevel('debug');
       logs.length = 0;
       await hub.callTool('probe__log_lines', { count: 5 });
@@ -274,7 +287,7 @@ describe('the client half of MCP through the hub', () => {
     });
   });
 
-  test('a crash and its restart are logged in the server\'s sink', T, async () => {
+  test("a crash and its restart are logged in the server's sink", T, async () => {
     const logs: Logged[] = [];
     const crashing = fakeConfig('crashy', 'mcp-echo');
     await withHub([crashing], { logging: logging(logs) }, async (hub) => {
@@ -308,7 +321,7 @@ describe('the client half of MCP through the hub', () => {
     });
   });
 
-  test('completions: the server\'s suggestions, with earlier arguments as context', T, async () => {
+  test("completions: the server's suggestions, with earlier arguments as context", T, async () => {
     await withHub([everything], {}, async (hub) => {
       const ref = { type: 'ref/prompt' as const, name: 'completable-prompt' };
       const dept = await hub.complete('everything', { ref, argument: { name: 'department', value: 'E' } });

@@ -26,8 +26,14 @@ describe('McpConnection over real stdio', () => {
     assert.equal(conn.state, 'ready');
     const names = conn.tools.map((t) => t.name);
     for (const n of ['echo', 'slow', 'big', 'crash', 'hang']) assert.ok(names.includes(n), n);
-    assert.deepEqual(conn.resources.map((r) => r.uri), ['echo://readme']);
-    assert.deepEqual(conn.prompts.map((p) => p.name), ['greet']);
+    assert.deepEqual(
+      conn.resources.map((r) => r.uri),
+      ['echo://readme'],
+    );
+    assert.deepEqual(
+      conn.prompts.map((p) => p.name),
+      ['greet'],
+    );
     assert.equal(conn.status().serverVersion, 'echo 1.0.0');
     assert.deepEqual(await conn.callTool('echo', { text: 'hi' }), { content: [{ type: 'text', text: 'hi' }] });
     const read = await conn.readResource('echo://readme');
@@ -46,7 +52,10 @@ describe('McpConnection over real stdio', () => {
     const conn = await connect([], { roots: [dir] });
     try {
       const roots = JSON.parse(textOf(await conn.callTool('roots'))) as Array<{ uri: string }>;
-      assert.deepEqual(roots.map((r) => r.uri), [pathToFileURL(dir).href]);
+      assert.deepEqual(
+        roots.map((r) => r.uri),
+        [pathToFileURL(dir).href],
+      );
       await conn.setRoots([]);
       assert.deepEqual(JSON.parse(textOf(await conn.callTool('roots'))), []);
     } finally {
@@ -98,7 +107,10 @@ describe('McpConnection over real stdio', () => {
       assert.equal(conn.state, 'ready');
       assert.equal(textOf(await conn.callTool('echo', { text: 'one' })), 'one');
       assert.equal(textOf(await conn.callTool('echo', { text: 'two' })), 'two');
-      assert.ok(logged.some((l) => l.includes('hello from a chatty server')), logged.join('\n'));
+      assert.ok(
+        logged.some((l) => l.includes('hello from a chatty server')),
+        logged.join('\n'),
+      );
     } finally {
       await conn.close();
     }
@@ -135,7 +147,10 @@ describe('McpConnection over real stdio', () => {
         return true;
       });
       const seen = await cancellations(conn);
-      assert.deepEqual(seen.map((s) => s.tool), ['hang']);
+      assert.deepEqual(
+        seen.map((s) => s.tool),
+        ['hang'],
+      );
       assert.match(seen[0]?.reason ?? '', /user pressed stop/);
     } finally {
       await conn.close();
@@ -154,7 +169,10 @@ describe('McpConnection over real stdio', () => {
       const call = conn.callTool('hang', {}, { signal, onProgress: () => turn.abort(new Error('the person pressed Stop')) });
       await assert.rejects(call, /was cancelled: the person pressed Stop/);
       const seen = await cancellations(conn);
-      assert.deepEqual(seen.map((s) => s.tool), ['hang']);
+      assert.deepEqual(
+        seen.map((s) => s.tool),
+        ['hang'],
+      );
     } finally {
       await conn.close();
     }
@@ -163,7 +181,12 @@ describe('McpConnection over real stdio', () => {
   test('a -32042 "URL elicitation required" asks the person to open the page, then the call is made again', T, async () => {
     const asked: string[] = [];
     const conn = await connect([], {
-      handlers: { elicitation: { modes: ['url'], handle: async (params) => (asked.push(params.mode === 'url' ? `${params.message} ${params.url}` : 'a form'), { action: 'accept' }) } },
+      handlers: {
+        elicitation: {
+          modes: ['url'],
+          handle: async (params) => (asked.push(params.mode === 'url' ? `${params.message} ${params.url}` : 'a form'), { action: 'accept' }),
+        },
+      },
     });
     try {
       const result = await conn.callTool('members');
@@ -179,7 +202,10 @@ describe('McpConnection over real stdio', () => {
     try {
       const result = await conn.callTool('members');
       assert.equal(result.isError, true);
-      assert.match(textOf(result), /needs the person to open https:\/\/example\.com\/sign-up\?from=echo first \(Sign up to see this\); they did not \(decline\)/);
+      assert.match(
+        textOf(result),
+        /needs the person to open https:\/\/example\.com\/sign-up\?from=echo first \(Sign up to see this\); they did not \(decline\)/,
+      );
     } finally {
       await conn.close();
     }
@@ -210,10 +236,14 @@ describe('McpConnection over real stdio', () => {
     try {
       const seen: string[] = [];
       // 8 steps of 50 ms: 400 ms in all, but each progress resets the 300 ms timeout.
-      const result = await conn.callTool('slow', { ms: 400, steps: 8 }, {
-        timeoutMs: 300,
-        onProgress: (p, total, message) => seen.push(`${p}/${total} ${message}`),
-      });
+      const result = await conn.callTool(
+        'slow',
+        { ms: 400, steps: 8 },
+        {
+          timeoutMs: 300,
+          onProgress: (p, total, message) => seen.push(`${p}/${total} ${message}`),
+        },
+      );
       assert.equal(textOf(result), 'slept 400 ms');
       assert.equal(seen.length, 8);
       assert.equal(seen[7], '8/8 step 8');

@@ -114,7 +114,7 @@ describe('both protocol eras', () => {
     assert.deepEqual(recorded(second).slice(0, 3), ['spawn', 'initialize', 'notifications/initialized']);
   });
 
-  test("a server whose config keeps it in 2025-11-25 (the bundled ones) is never asked, though it speaks 2026-07-28", T, async () => {
+  test('a server whose config keeps it in 2025-11-25 (the bundled ones) is never asked, though it speaks 2026-07-28', T, async () => {
     const record = recordFile();
     const eras = new MemoryEras();
     const config: ServerConfig = { ...fakeConfig('dual', 'mcp-modern', `--record=${record}`), era: 'legacy' } as ServerConfig;
@@ -159,7 +159,10 @@ describe('both protocol eras', () => {
       assert.equal(textOf(await conn.callTool('echo', { text: 'still works' })), 'still works');
     });
     assert.equal(eras.recall(eraKey(echo))?.era, 'legacy');
-    assert.ok(logged.some((l) => /no longer answers as a 2026-07-28 server/.test(l)), logged.join('\n'));
+    assert.ok(
+      logged.some((l) => /no longer answers as a 2026-07-28 server/.test(l)),
+      logged.join('\n'),
+    );
   });
 
   test('in the 2026-07-28 era, logs come with the requests that asked for them, at the level set', T, async () => {
@@ -176,7 +179,10 @@ describe('both protocol eras', () => {
   });
 
   test('in the 2026-07-28 era, subscriptions and list changes arrive on a listen stream', T, async () => {
-    for (const config of [fakeConfig('modern', 'mcp-modern', '--modern-only'), { name: 'modern', transport: 'http' as const, url: (await modernHttp('--modern-only')).url }]) {
+    for (const config of [
+      fakeConfig('modern', 'mcp-modern', '--modern-only'),
+      { name: 'modern', transport: 'http' as const, url: (await modernHttp('--modern-only')).url },
+    ]) {
       await connected(config, {}, async (conn) => {
         await conn.subscribeResource('note://a');
         const updated = new Promise<string>((resolve) => conn.on('resourceUpdated', resolve));
@@ -191,7 +197,10 @@ describe('both protocol eras', () => {
   });
 
   test('in the 2026-07-28 era, a call that runs out of time is cancelled on the server', T, async () => {
-    for (const config of [fakeConfig('modern', 'mcp-modern', '--modern-only'), { name: 'modern', transport: 'http' as const, url: (await modernHttp('--modern-only')).url }]) {
+    for (const config of [
+      fakeConfig('modern', 'mcp-modern', '--modern-only'),
+      { name: 'modern', transport: 'http' as const, url: (await modernHttp('--modern-only')).url },
+    ]) {
       await connected(config, {}, async (conn) => {
         await assert.rejects(conn.callTool('hang', {}, { timeoutMs: 300 }), /did not answer within 0\.30 s; it was cancelled/);
         // Over stdio notifications/cancelled, over HTTP the request's stream closed: either way the server stopped.

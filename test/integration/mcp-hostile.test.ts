@@ -115,7 +115,10 @@ describe('hostile MCP servers', () => {
       assert.ok(names.includes('echo') && names.includes('noschema'), names.join(', '));
       assert.ok(!names.includes('badschema'));
       assert.deepEqual(hub.status('raw')?.tools.find((t) => t.name === 'noschema')?.inputSchema, { type: 'object' });
-      assert.ok(log.some((l) => /left out tool "badschema": inputSchema\.type/.test(l)), log.join('\n'));
+      assert.ok(
+        log.some((l) => /left out tool "badschema": inputSchema\.type/.test(l)),
+        log.join('\n'),
+      );
       assert.equal(textOf(await hub.callTool('raw__echo', { text: 'ok' })), 'ok');
     });
   });
@@ -142,8 +145,15 @@ describe('hostile MCP servers', () => {
       // The server goes on reporting progress for a second after the cancel; then writes junk.
       await new Promise((r) => setTimeout(r, 1200));
       assert.equal(textOf(await hub.callTool('raw__junk')), 'junk sent');
-      assert.deepEqual(log.filter((l) => /progress/i.test(l)), [], 'late progress was logged as an error');
-      assert.ok(log.some((l) => /not JSON|Unexpected token|JSON/.test(l)), `the junk line was not logged:\n${log.join('\n')}`);
+      assert.deepEqual(
+        log.filter((l) => /progress/i.test(l)),
+        [],
+        'late progress was logged as an error',
+      );
+      assert.ok(
+        log.some((l) => /not JSON|Unexpected token|JSON/.test(l)),
+        `the junk line was not logged:\n${log.join('\n')}`,
+      );
     });
   });
 });

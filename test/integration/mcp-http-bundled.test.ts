@@ -21,7 +21,10 @@ const INIT = {
 };
 
 /** A POST of initialize with exactly these headers (fetch would not let a test set Host). */
-function post(port: number, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function post(
+  port: number,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const body = JSON.stringify(INIT);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -147,7 +150,12 @@ describe('bundled servers over --http', () => {
       (
         await fetch(server.url, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' },
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            'Mcp-Session-Id': session,
+            'Mcp-Protocol-Version': '2025-06-18',
+          },
           body: JSON.stringify(ping),
         })
       ).status;

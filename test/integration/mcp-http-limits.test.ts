@@ -76,15 +76,19 @@ function silentConnection(port: number, first = ''): Promise<{ socket: Socket; c
   });
 }
 
-test('sessions that end give back what they held: their SQL leaves no thread behind', { ...T, skip: !existsSync('/proc/self/status') && 'needs /proc' }, async () => {
-  const server = await start('workspace', {}, (ws) => copyFileSync(join(repoRoot(), 'sample-workspace', 'data.db'), join(ws, 'data.db')));
-  const pid = server.child.pid as number;
-  // The first session starts what the process keeps (the SQL worker, the thread pool).
-  await sessionThatQueries(server, 'SELECT count(*) AS n FROM books');
-  const before = threadsOf(pid);
-  for (let i = 0; i < 8; i++) await sessionThatQueries(server, 'SELECT count(*) AS n FROM books');
-  assert.ok(threadsOf(pid) <= before, `threads grew from ${before} to ${threadsOf(pid)} over 8 ended sessions`);
-});
+test(
+  'sessions that end give back what they held: their SQL leaves no thread behind',
+  { ...T, skip: !existsSync('/proc/self/status') && 'needs /proc' },
+  async () => {
+    const server = await start('workspace', {}, (ws) => copyFileSync(join(repoRoot(), 'sample-workspace', 'data.db'), join(ws, 'data.db')));
+    const pid = server.child.pid as number;
+    // The first session starts what the process keeps (the SQL worker, the thread pool).
+    await sessionThatQueries(server, 'SELECT count(*) AS n FROM books');
+    const before = threadsOf(pid);
+    for (let i = 0; i < 8; i++) await sessionThatQueries(server, 'SELECT count(*) AS n FROM books');
+    assert.ok(threadsOf(pid) <= before, `threads grew from ${before} to ${threadsOf(pid)} over 8 ended sessions`);
+  },
+);
 
 test('a connection that never sends its whole request is answered 408 and closed', { timeout: 30_000 }, async () => {
   const server = await start('research', { MCP_AGENT_HTTP_TOKEN: 'tok' });
@@ -107,7 +111,11 @@ test('past 64 connections without a session the oldest are closed, and an initia
     waiting.push(c);
   }
   await six;
-  assert.deepEqual(closedOnes.sort((a, b) => a - b), [0, 1, 2, 3, 4, 5], 'the six oldest are closed');
+  assert.deepEqual(
+    closedOnes.sort((a, b) => a - b),
+    [0, 1, 2, 3, 4, 5],
+    'the six oldest are closed',
+  );
   const res = await initialize(server);
   assert.equal(res.status, 200, await res.text());
   assert.match(server.stderr(), /more than 64 connections without a session at once: closing the oldest of them/);
@@ -117,7 +125,11 @@ test('past 64 connections without a session the oldest are closed, and an initia
 test('a session-less POST that is not an initialize is refused, and a body that is not JSON is a parse error', T, async () => {
   const server = await start('research', { MCP_AGENT_HTTP_TOKEN: 'tok' });
   const post = (body: string): Promise<Response> =>
-    fetch(server.url, { method: 'POST', headers: { Authorization: 'Bearer tok', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body });
+    fetch(server.url, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer tok', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body,
+    });
   const ping = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
   assert.equal(ping.status, 400);
   assert.match(await ping.text(), /no Mcp-Session-Id; POST initialize first/);

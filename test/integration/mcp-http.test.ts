@@ -14,7 +14,11 @@ const T = { timeout: 40_000 };
 const withHub = (configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> => hubFor(configs, options, body);
 
 const FAST: HubOptions = {
-  connection: { closeGraceMs: 200, initializeTimeoutMs: 15_000, reconnection: { initialReconnectionDelay: 20, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 2, maxRetries: 2 } },
+  connection: {
+    closeGraceMs: 200,
+    initializeTimeoutMs: 15_000,
+    reconnection: { initialReconnectionDelay: 20, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
+  },
   restart: { baseDelayMs: 10, maxDelayMs: 50, maxRestarts: 2, windowMs: 60_000 },
   changeDebounceMs: 5,
 };
@@ -25,7 +29,6 @@ async function serve(start: Promise<HttpServerProcess>): Promise<HttpServerProce
   running.push(p);
   return p;
 }
-
 
 const http = (name: string, url: string, extra: Partial<ServerConfig> = {}): ServerConfig => ({ name, transport: 'http', url, ...extra }) as ServerConfig;
 const failureOf = (r: { _meta?: Record<string, unknown> }): unknown => r._meta?.[FAILURE_META_KEY];
@@ -58,7 +61,10 @@ describe('MCP servers over HTTP', () => {
         const s = hub.status(name);
         assert.equal(s?.state, 'ready', `${name}: ${s?.error}`);
         kinds[name] = s?.transport;
-        assert.ok(s?.tools.some((t) => t.name === 'echo'), name);
+        assert.ok(
+          s?.tools.some((t) => t.name === 'echo'),
+          name,
+        );
         assert.equal(textOf(await hub.callTool(`${name}__echo`, { message: `hi ${name}` })), `Echo: hi ${name}`);
         const resource = s?.resources[0];
         assert.ok(resource, `${name} lists resources`);
@@ -84,7 +90,12 @@ describe('MCP servers over HTTP', () => {
       assert.equal(textOf(await hub.callTool('keyed__echo', { text: 'with key' })), 'with key');
       const nokey = hub.status('nokey');
       assert.equal(nokey?.state, 'error');
-      assert.match(nokey?.error ?? '', new RegExp(`server nokey: POST to http://127\\.0\\.0\\.1:${port}/mcp\\?api_key=… answered HTTP 401: missing header X-Api-Key; it asks for authorization`));
+      assert.match(
+        nokey?.error ?? '',
+        new RegExp(
+          `server nokey: POST to http://127\\.0\\.0\\.1:${port}/mcp\\?api_key=… answered HTTP 401: missing header X-Api-Key; it asks for authorization`,
+        ),
+      );
       assert.doesNotMatch(nokey?.error ?? '', /pa55word|someone|leaked/);
     });
   });
@@ -100,7 +111,10 @@ describe('MCP servers over HTTP', () => {
       assert.equal(textOf(await hub.callTool('old__echo', { text: 'over sse' })), 'over sse');
       const seen = JSON.parse(textOf(await hub.callTool('old__requests'))) as Seen[];
       // The era asked first (server/discover, refused like initialize), then initialize, then HTTP+SSE.
-      assert.deepEqual(seen.slice(0, 4).map((r) => `${r.method} ${r.path}`), ['POST /mcp', 'POST /mcp', 'GET /mcp', 'POST /messages']);
+      assert.deepEqual(
+        seen.slice(0, 4).map((r) => `${r.method} ${r.path}`),
+        ['POST /mcp', 'POST /mcp', 'GET /mcp', 'POST /messages'],
+      );
     });
   });
 
@@ -113,19 +127,29 @@ describe('MCP servers over HTTP', () => {
     });
   });
 
-  test('a stream dropped before the answer is resumed with Last-Event-ID after the server\'s retry', T, async () => {
+  test("a stream dropped before the answer is resumed with Last-Event-ID after the server's retry", T, async () => {
     const fake = await serve(startHttpFake('--resumable', '--retry=50'));
-    await withHub([http('resumable', fake.url)], async (hub) => {
-      await hub.settled();
-      const started = Date.now();
-      const result = await hub.callTool('resumable__drop', {}, { timeoutMs: 30_000 });
-      assert.equal(textOf(result), 'answered after the stream was resumed');
-      assert.ok(Date.now() - started < 20_000, 'resumed long before our own 25 s reconnection delay');
-      const seen = JSON.parse(textOf(await hub.callTool('resumable__requests'))) as Seen[];
-      const resumed = seen.filter((r) => r.method === 'GET' && r.lastEventId);
-      assert.ok(resumed.length >= 1, JSON.stringify(seen));
-      // Our own first retry would come after 25 s: coming back within the call's 30 s timeout at all shows the server's 50 ms `retry` was taken.
-    }, { ...FAST, connection: { ...FAST.connection, reconnection: { initialReconnectionDelay: 25_000, maxReconnectionDelay: 25_000, reconnectionDelayGrowFactor: 1, maxRetries: 2 } } });
+    await withHub(
+      [http('resumable', fake.url)],
+      async (hub) => {
+        await hub.settled();
+        const started = Date.now();
+        const result = await hub.callTool('resumable__drop', {}, { timeoutMs: 30_000 });
+        assert.equal(textOf(result), 'answered after the stream was resumed');
+        assert.ok(Date.now() - started < 20_000, 'resumed long before our own 25 s reconnection delay');
+        const seen = JSON.parse(textOf(await hub.callTool('resumable__requests'))) as Seen[];
+        const resumed = seen.filter((r) => r.method === 'GET' && r.lastEventId);
+        assert.ok(resumed.length >= 1, JSON.stringify(seen));
+        // Our own first retry would come after 25 s: coming back within the call's 30 s timeout at all shows the server's 50 ms `retry` was taken.
+      },
+      {
+        ...FAST,
+        connection: {
+          ...FAST.connection,
+          reconnection: { initialReconnectionDelay: 25_000, maxReconnectionDelay: 25_000, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
+        },
+      },
+    );
   });
 
   test('a stream cut off with no way to resume fails its call at once, and the session goes on', T, async () => {
@@ -136,7 +160,10 @@ describe('MCP servers over HTTP', () => {
       const result = await hub.callTool('cut__drop', {}, { timeoutMs: 60_000 });
       assert.equal(result.isError, true);
       assert.equal(failureOf(result), 'protocol', textOf(result));
-      assert.match(textOf(result), /tool "drop" on server cut failed: http:\/\/127\.0\.0\.1:\d+\/mcp ended the response stream before answering, and offered no way to resume it/);
+      assert.match(
+        textOf(result),
+        /tool "drop" on server cut failed: http:\/\/127\.0\.0\.1:\d+\/mcp ended the response stream before answering, and offered no way to resume it/,
+      );
       assert.equal(textOf(await hub.callTool('cut__echo', { text: 'still here' })), 'still here');
     });
   });
@@ -184,20 +211,26 @@ describe('MCP servers over HTTP', () => {
       assert.match(textOf(call), /could not reach http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused/);
       const s = await waitForStatus(hub, 'fleeting', (x) => x.state === 'error' && /Gave up/.test(x.error ?? ''));
       assert.match(s.error ?? '', /server fleeting: could not reach http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused[^]*Gave up after 2 restarts/);
-      assert.ok(details.some((d) => /reconnecting in 0\.01 s \(restart 1 of 2\)/.test(d)), details.join('\n'));
+      assert.ok(
+        details.some((d) => /reconnecting in 0\.01 s \(restart 1 of 2\)/.test(d)),
+        details.join('\n'),
+      );
     });
   });
 
   test('a URL where nothing listens is an error at once, saying so, and is not retried', T, async () => {
     const port = await freePort();
-    await withHub([http('nowhere', `http://127.0.0.1:${port}/mcp`), { name: 'old-nowhere', transport: 'sse', url: `http://127.0.0.1:${port}/sse` }], async (hub) => {
-      await hub.settled();
-      const s = hub.status('nowhere');
-      assert.equal(s?.state, 'error');
-      assert.equal(s?.error, `server nowhere: could not reach http://127.0.0.1:${port}/mcp: connection refused: is the server running, on that port?`);
-      assert.equal(s?.restarts, 0);
-      assert.match(hub.status('old-nowhere')?.error ?? '', new RegExp(`server old-nowhere: could not reach http://127\\.0\\.0\\.1:${port}/sse`));
-    });
+    await withHub(
+      [http('nowhere', `http://127.0.0.1:${port}/mcp`), { name: 'old-nowhere', transport: 'sse', url: `http://127.0.0.1:${port}/sse` }],
+      async (hub) => {
+        await hub.settled();
+        const s = hub.status('nowhere');
+        assert.equal(s?.state, 'error');
+        assert.equal(s?.error, `server nowhere: could not reach http://127.0.0.1:${port}/mcp: connection refused: is the server running, on that port?`);
+        assert.equal(s?.restarts, 0);
+        assert.match(hub.status('old-nowhere')?.error ?? '', new RegExp(`server old-nowhere: could not reach http://127\\.0\\.0\\.1:${port}/sse`));
+      },
+    );
   });
 
   test('a server that takes the connection and never answers ends in a timeout error, not "starting" forever', T, async () => {
@@ -206,12 +239,16 @@ describe('MCP servers over HTTP', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
     try {
-      await withHub([http('silent', `http://127.0.0.1:${port}/mcp`)], async (hub) => {
-        await hub.settled();
-        const s = hub.status('silent');
-        assert.equal(s?.state, 'error');
-        assert.match(s?.error ?? '', /server silent did not answer (initialize|server\/discover \(which protocol era it speaks\)) within 0\.50 s/);
-      }, { ...FAST, connection: { ...FAST.connection, initializeTimeoutMs: 500 } });
+      await withHub(
+        [http('silent', `http://127.0.0.1:${port}/mcp`)],
+        async (hub) => {
+          await hub.settled();
+          const s = hub.status('silent');
+          assert.equal(s?.state, 'error');
+          assert.match(s?.error ?? '', /server silent did not answer (initialize|server\/discover \(which protocol era it speaks\)) within 0\.50 s/);
+        },
+        { ...FAST, connection: { ...FAST.connection, initializeTimeoutMs: 500 } },
+      );
       assert.ok(sockets.length >= 1);
     } finally {
       for (const s of sockets) s.destroy();

@@ -17,7 +17,6 @@ const FAST: HubOptions = {
   changeDebounceMs: 5,
 };
 
-
 const failureOf = (r: { _meta?: Record<string, unknown> }): unknown => r._meta?.[FAILURE_META_KEY];
 
 describe('McpHub', () => {
@@ -25,7 +24,13 @@ describe('McpHub', () => {
     await withHub([fakeConfig('a', 'mcp-echo'), fakeConfig('b', 'mcp-echo')], async (hub) => {
       assert.ok(hub.statuses().every((s) => s.state === 'starting'));
       await hub.settled();
-      assert.deepEqual(hub.statuses().map((s) => [s.name, s.state]), [['a', 'ready'], ['b', 'ready']]);
+      assert.deepEqual(
+        hub.statuses().map((s) => [s.name, s.state]),
+        [
+          ['a', 'ready'],
+          ['b', 'ready'],
+        ],
+      );
       const names = hub.tools().map((t) => t.qualifiedName);
       // Two servers with the same tool name: both reach the model under distinct names.
       assert.ok(names.includes('a__echo') && names.includes('b__echo'));
@@ -58,19 +63,23 @@ describe('McpHub', () => {
       fakeConfig('stuck', 'mcp-no-init'),
       { name: 'ghost', transport: 'stdio' as const, command: 'no-such-command-xyz', args: [] },
     ];
-    await withHub(configs, async (hub) => {
-      await waitForStatus(hub, 'echo', (s) => s.state === 'ready');
-      const unknown = await hub.callTool('echo__nope', {});
-      assert.equal(unknown.isError, true);
-      assert.equal(failureOf(unknown), 'unknown-tool');
-      assert.match(textOf(unknown), /unknown tool echo__nope/);
-      const stuck = await hub.callTool('stuck__anything', {});
-      assert.equal(stuck.isError, true);
-      assert.match(textOf(stuck), /server stuck is not ready; it is starting/);
-      await assert.rejects(hub.readResource('stuck', 'x://y'), /server stuck is not ready/);
-      const ghost = await waitForStatus(hub, 'ghost', (s) => s.state === 'error');
-      assert.match(ghost.error ?? '', /command "no-such-command-xyz" was not found/);
-    }, { ...FAST, connection: { ...FAST.connection, initializeTimeoutMs: 60_000, closeGraceMs: 50 } });
+    await withHub(
+      configs,
+      async (hub) => {
+        await waitForStatus(hub, 'echo', (s) => s.state === 'ready');
+        const unknown = await hub.callTool('echo__nope', {});
+        assert.equal(unknown.isError, true);
+        assert.equal(failureOf(unknown), 'unknown-tool');
+        assert.match(textOf(unknown), /unknown tool echo__nope/);
+        const stuck = await hub.callTool('stuck__anything', {});
+        assert.equal(stuck.isError, true);
+        assert.match(textOf(stuck), /server stuck is not ready; it is starting/);
+        await assert.rejects(hub.readResource('stuck', 'x://y'), /server stuck is not ready/);
+        const ghost = await waitForStatus(hub, 'ghost', (s) => s.state === 'error');
+        assert.match(ghost.error ?? '', /command "no-such-command-xyz" was not found/);
+      },
+      { ...FAST, connection: { ...FAST.connection, initializeTimeoutMs: 60_000, closeGraceMs: 50 } },
+    );
   });
 
   test('a server that crashes mid-call fails the call at once, restarts, and serves again', T, async () => {
@@ -100,7 +109,10 @@ describe('McpHub', () => {
         /server flaky exited \(code 3\) before answering initialize; last stderr: echo: refusing to start: boom\. Gave up after 2 restarts within 60 s/,
       );
       assert.equal(failed.restarts, 2);
-      assert.ok(seen.some((d) => /restarting in 0\.01 s \(restart 1 of 2\)/.test(d)), seen.join('\n'));
+      assert.ok(
+        seen.some((d) => /restarting in 0\.01 s \(restart 1 of 2\)/.test(d)),
+        seen.join('\n'),
+      );
       // A manual restart starts over with a fresh budget, and gives up the same way.
       seen.length = 0;
       await hub.restart('flaky');
@@ -108,7 +120,10 @@ describe('McpHub', () => {
       assert.equal(status?.state, 'error');
       assert.match(status?.error ?? '', /Gave up after 2 restarts/);
       assert.equal(status?.restarts, 2);
-      assert.ok(seen.some((d) => /restart 1 of 2/.test(d)), seen.join('\n'));
+      assert.ok(
+        seen.some((d) => /restart 1 of 2/.test(d)),
+        seen.join('\n'),
+      );
     });
   });
 
@@ -119,7 +134,10 @@ describe('McpHub', () => {
       const forModel = hub.tools();
       assert.equal(forModel.length, 10_000 + (hub.status('echo')?.tools.length ?? 0), 'no cap: the agent decides what a request carries');
       assert.equal(new Set(forModel.map((t) => t.qualifiedName)).size, forModel.length);
-      assert.ok(forModel.some((t) => t.server === 'echo'), 'the small server is not crowded out');
+      assert.ok(
+        forModel.some((t) => t.server === 'echo'),
+        'the small server is not crowded out',
+      );
       assert.equal(hub.findTool('many__tool_9999')?.tool.name, 'tool_9999');
       assert.equal(textOf(await hub.callTool('many__tool_9999', {})), 'tool_9999');
       // Made for the server's view (_meta.ui.visibility ["app"]): not the model's, but still callable by a view.
@@ -154,7 +172,10 @@ describe('McpHub', () => {
     const pidA = hub.status('a')?.pid as number;
     const pidB = hub.status('b')?.pid as number;
     await hub.update([fakeConfig('a', 'mcp-echo'), fakeConfig('c', 'mcp-echo', '--name=c')]);
-    assert.deepEqual(hub.statuses().map((s) => s.name), ['a', 'c']);
+    assert.deepEqual(
+      hub.statuses().map((s) => s.name),
+      ['a', 'c'],
+    );
     assert.equal(hub.status('a')?.pid, pidA);
     assert.equal(isAlive(pidB), false);
     await hub.settled();
@@ -171,10 +192,16 @@ describe('McpHub', () => {
     });
     hub.start();
     const pids = hub.statuses().map((s) => s.pid);
-    assert.ok(pids.every((pid) => typeof pid === 'number'), 'pids are known as soon as the processes are spawned');
+    assert.ok(
+      pids.every((pid) => typeof pid === 'number'),
+      'pids are known as soon as the processes are spawned',
+    );
     await hub.dispose();
     for (const pid of pids) assert.equal(isAlive(pid as number), false);
-    assert.deepEqual(hub.statuses().map((s) => s.state), ['stopped', 'stopped']);
+    assert.deepEqual(
+      hub.statuses().map((s) => s.state),
+      ['stopped', 'stopped'],
+    );
   });
 
   test('bundledServerConfigs: only bundles that exist, run as node with ELECTRON_RUN_AS_NODE', T, async () => {
@@ -182,9 +209,15 @@ describe('McpHub', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'mcp-ws-'));
     mkdirSync(join(dist, 'servers'));
     // A stand-in "workspace" bundle: the echo fake, named by its workspace argument.
-    writeFileSync(join(dist, 'servers', 'workspace.js'), `process.argv.push('--name=' + require('node:path').basename(process.argv[2]));\nrequire(${JSON.stringify(fake('mcp-echo'))});\n`);
+    writeFileSync(
+      join(dist, 'servers', 'workspace.js'),
+      `process.argv.push('--name=' + require('node:path').basename(process.argv[2]));\nrequire(${JSON.stringify(fake('mcp-echo'))});\n`,
+    );
     const configs = bundledServerConfigs(dist, workspace, { SOME_KEY: 'v', MCP_AGENT_X: 'x', BRAVE_API_KEY: 'b' });
-    assert.deepEqual(configs.map((c) => c.name), ['workspace']);
+    assert.deepEqual(
+      configs.map((c) => c.name),
+      ['workspace'],
+    );
     assert.equal(configs[0]?.command, process.execPath);
     assert.deepEqual(configs[0]?.env, { MCP_AGENT_X: 'x', ELECTRON_RUN_AS_NODE: '1' });
     await withHub(configs, async (hub) => {

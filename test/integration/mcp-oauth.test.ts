@@ -28,39 +28,44 @@ async function connected<T>(url: string, oauth: OAuthFrontEnd, body: (conn: McpC
   }
 }
 
-const json = async (conn: McpConnection, tool: string): Promise<Record<string, unknown>> => JSON.parse(textOf(await conn.callTool(tool))) as Record<string, unknown>;
+const json = async (conn: McpConnection, tool: string): Promise<Record<string, unknown>> =>
+  JSON.parse(textOf(await conn.callTool(tool))) as Record<string, unknown>;
 
 describe('OAuth for remote MCP servers', () => {
   after(async () => {
     await Promise.all(running.map((p) => p.stop()));
   });
 
-  test('a 401 starts the flow: discovery, dynamic registration, PKCE, a resource indicator; the host is asked about; tokens are kept and used next time', T, async () => {
-    const server = await serve();
-    const person = testPerson();
-    const who = await connected(server.url, person, (conn) => json(conn, 'whoami'));
-    assert.equal(person.asked.length, 1);
-    assert.equal(person.asked[0]?.host, `127.0.0.1:${server.port}`);
-    assert.equal(person.asked[0]?.server, 'guarded');
-    const params = person.asked[0]?.url.searchParams;
-    assert.equal(params?.get('code_challenge_method'), 'S256');
-    assert.ok(params?.get('code_challenge'));
-    assert.ok(params?.get('state'));
-    assert.match(params?.get('redirect_uri') ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
-    const visit = await person.visits[0];
-    assert.equal(visit?.status, 200);
-    assert.match(visit?.text ?? '', /signed in/i);
-    assert.deepEqual(who.scopes, ['mcp']);
-    assert.equal(who.resource, server.url, 'the token is bound to the MCP server (RFC 8707)');
-    const record = await person.store.read(server.url);
-    assert.ok(record?.tokens?.access_token && record.tokens.refresh_token);
-    assert.equal(record?.client?.client_id, who.clientId);
+  test(
+    'a 401 starts the flow: discovery, dynamic registration, PKCE, a resource indicator; the host is asked about; tokens are kept and used next time',
+    T,
+    async () => {
+      const server = await serve();
+      const person = testPerson();
+      const who = await connected(server.url, person, (conn) => json(conn, 'whoami'));
+      assert.equal(person.asked.length, 1);
+      assert.equal(person.asked[0]?.host, `127.0.0.1:${server.port}`);
+      assert.equal(person.asked[0]?.server, 'guarded');
+      const params = person.asked[0]?.url.searchParams;
+      assert.equal(params?.get('code_challenge_method'), 'S256');
+      assert.ok(params?.get('code_challenge'));
+      assert.ok(params?.get('state'));
+      assert.match(params?.get('redirect_uri') ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      const visit = await person.visits[0];
+      assert.equal(visit?.status, 200);
+      assert.match(visit?.text ?? '', /signed in/i);
+      assert.deepEqual(who.scopes, ['mcp']);
+      assert.equal(who.resource, server.url, 'the token is bound to the MCP server (RFC 8707)');
+      const record = await person.store.read(server.url);
+      assert.ok(record?.tokens?.access_token && record.tokens.refresh_token);
+      assert.equal(record?.client?.client_id, who.clientId);
 
-    // A second connection with the same store: no question, no new registration.
-    const stats = await connected(server.url, person, (conn) => json(conn, 'stats'));
-    assert.equal(person.asked.length, 1);
-    assert.deepEqual(stats, { registrations: 1, authorizations: 1, exchanges: 1, refreshes: 0 });
-  });
+      // A second connection with the same store: no question, no new registration.
+      const stats = await connected(server.url, person, (conn) => json(conn, 'stats'));
+      assert.equal(person.asked.length, 1);
+      assert.deepEqual(stats, { registrations: 1, authorizations: 1, exchanges: 1, refreshes: 0 });
+    },
+  );
 
   test('the person may take longer than initialize may: signing in happens before initialize is sent', T, async () => {
     const server = await serve();
@@ -139,7 +144,10 @@ describe('OAuth for remote MCP servers', () => {
     const server = await serve();
     const person = testPerson(false);
     const conn = new McpConnection({ name: 'declined', transport: 'http', url: server.url }, { oauth: person, closeGraceMs: 200 });
-    await assert.rejects(conn.start(), /server declined: it asks you to sign in at 127\.0\.0\.1:\d+, which was declined; restart the server to be asked again$/);
+    await assert.rejects(
+      conn.start(),
+      /server declined: it asks you to sign in at 127\.0\.0\.1:\d+, which was declined; restart the server to be asked again$/,
+    );
     await conn.close();
     assert.equal(person.asked.length, 1);
     assert.equal((await person.store.read(server.url))?.tokens, undefined);
@@ -156,7 +164,10 @@ describe('OAuth for remote MCP servers', () => {
   test('a server given an Authorization header of its own is not signed in to by OAuth', T, async () => {
     const server = await serve();
     const person = testPerson();
-    const conn = new McpConnection({ name: 'keyed', transport: 'http', url: server.url, headers: { Authorization: 'Bearer not-a-token' } }, { oauth: person, closeGraceMs: 200 });
+    const conn = new McpConnection(
+      { name: 'keyed', transport: 'http', url: server.url, headers: { Authorization: 'Bearer not-a-token' } },
+      { oauth: person, closeGraceMs: 200 },
+    );
     await assert.rejects(conn.start(), /HTTP 401/);
     await conn.close();
     assert.equal(person.asked.length, 0);
@@ -165,7 +176,10 @@ describe('OAuth for remote MCP servers', () => {
   test('without a front end, a 401 says how to give a token', T, async () => {
     const server = await serve();
     const conn = new McpConnection({ name: 'plain', transport: 'http', url: server.url }, { closeGraceMs: 200 });
-    await assert.rejects(conn.start(), /answered HTTP 401: .*it asks for authorization: sign in \(OAuth\), or give a token in the server's "headers" \(Authorization\)/);
+    await assert.rejects(
+      conn.start(),
+      /answered HTTP 401: .*it asks for authorization: sign in \(OAuth\), or give a token in the server's "headers" \(Authorization\)/,
+    );
     await conn.close();
   });
 });

@@ -6,7 +6,6 @@ import type { ServerConfig, ServerStatus } from '../../src/core/mcp/types';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
 
-
 /** A built fake from test/fakes (esbuild.mjs puts them in out/test/fakes). */
 export function fake(name: string): string {
   const file = join(repoRoot(), 'out', 'test', 'fakes', `${name}.js`);

@@ -46,9 +46,18 @@ describe('tools that run as tasks', () => {
       assert.equal(result.isError, undefined);
       assert.equal(textOf(result), 'finished all 3 steps');
       // The server's progress notifications (kept alive past the CreateTaskResult) and its status messages.
-      assert.ok(seen.some((s) => s.progress === 3 && s.total === 3), JSON.stringify(seen));
-      assert.ok(seen.some((s) => s.message === 'step 2 of 3'), JSON.stringify(seen));
-      assert.deepEqual((await taskLog(hub)).map((t) => [t.tool, t.status]), [['finishes', 'completed']]);
+      assert.ok(
+        seen.some((s) => s.progress === 3 && s.total === 3),
+        JSON.stringify(seen),
+      );
+      assert.ok(
+        seen.some((s) => s.message === 'step 2 of 3'),
+        JSON.stringify(seen),
+      );
+      assert.deepEqual(
+        (await taskLog(hub)).map((t) => [t.tool, t.status]),
+        [['finishes', 'completed']],
+      );
     });
   });
 
@@ -72,21 +81,32 @@ describe('tools that run as tasks', () => {
   test('Stop cancels the task on the server (tasks/cancel) and ends the call at once', T, async () => {
     await hubWith([tasks], async (hub) => {
       const stop = new AbortController();
-      const call = hub.callTool('tasks__waits', {}, {
-        signal: stop.signal,
-        // Stop once the task is visibly under way.
-        onProgress: (_p, _t, message) => {
-          if (message?.startsWith('waiting')) stop.abort(new Error('the person pressed Stop'));
+      const call = hub.callTool(
+        'tasks__waits',
+        {},
+        {
+          signal: stop.signal,
+          // Stop once the task is visibly under way.
+          onProgress: (_p, _t, message) => {
+            if (message?.startsWith('waiting')) stop.abort(new Error('the person pressed Stop'));
+          },
         },
-      });
+      );
       const result = await call;
       assert.equal(result.isError, true);
       assert.equal(result._meta?.[FAILURE_META_KEY], 'cancelled');
       assert.match(textOf(result), /cancelled: the person pressed Stop/);
-      assert.deepEqual((await taskLog(hub)).map((t) => [t.tool, t.status]), [['waits', 'cancelled']]);
+      assert.deepEqual(
+        (await taskLog(hub)).map((t) => [t.tool, t.status]),
+        [['waits', 'cancelled']],
+      );
       // A task is cancelled with tasks/cancel alone: never notifications/cancelled, for its tools/call or its polls.
       const wire = JSON.parse(textOf(await hub.callTool('tasks__wire_log'))) as string[];
-      assert.deepEqual(wire.map((w) => w.split(' ')[0]), ['tasks/cancel'], wire.join('\n'));
+      assert.deepEqual(
+        wire.map((w) => w.split(' ')[0]),
+        ['tasks/cancel'],
+        wire.join('\n'),
+      );
       // The session goes on.
       assert.equal(textOf(await hub.callTool('tasks__finishes')), 'finished all 3 steps');
     });
@@ -100,7 +120,10 @@ describe('tools that run as tasks', () => {
         assert.equal(result.isError, true);
         assert.equal(result._meta?.[FAILURE_META_KEY], 'timeout');
         assert.match(textOf(result), /tool "never" on server tasks \(run as a task\) showed no progress for 1\.5 s; it was cancelled/);
-        assert.deepEqual((await taskLog(hub)).map((t) => [t.tool, t.status]), [['never', 'cancelled']]);
+        assert.deepEqual(
+          (await taskLog(hub)).map((t) => [t.tool, t.status]),
+          [['never', 'cancelled']],
+        );
         assert.equal(textOf(await hub.callTool('tasks__quick')), 'quick done');
       },
       1_500,
@@ -111,7 +134,10 @@ describe('tools that run as tasks', () => {
     await hubWith([tasks], async (hub) => {
       assert.equal(textOf(await hub.callTool('tasks__quick')), 'quick done');
       // The host asked for the task (the SDK server would make one for a plain call of an optional tool too).
-      assert.deepEqual((await taskLog(hub)).map((t) => [t.tool, t.asked, t.status]), [['quick', true, 'completed']]);
+      assert.deepEqual(
+        (await taskLog(hub)).map((t) => [t.tool, t.asked, t.status]),
+        [['quick', true, 'completed']],
+      );
     });
   });
 
@@ -132,7 +158,10 @@ describe('tools that run as tasks', () => {
 
   test("server-everything's simulate-research-query runs to its report through tasks/get and tasks/result", T, async () => {
     await hubWith([everything], async (hub) => {
-      assert.ok(hub.tools().some((t) => t.qualifiedName === 'everything__simulate-research-query'), 'offered to the model');
+      assert.ok(
+        hub.tools().some((t) => t.qualifiedName === 'everything__simulate-research-query'),
+        'offered to the model',
+      );
       const messages: string[] = [];
       const result = await hub.callTool('everything__simulate-research-query', { topic: 'tasks' }, { onProgress: (_p, _t, m) => m && messages.push(m) });
       assert.equal(result.isError, undefined, textOf(result));
@@ -142,7 +171,10 @@ describe('tools that run as tasks', () => {
       const stages = ['Gathering sources...', 'Analyzing content...', 'Synthesizing findings...', 'Generating report...'];
       assert.ok(messages.length > 0, 'some status reached the card');
       const order = messages.map((m) => stages.indexOf(m));
-      assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i >= order[k - 1]!)), messages.join(' | '));
+      assert.ok(
+        order.every((i, k) => i >= 0 && (k === 0 || i >= order[k - 1]!)),
+        messages.join(' | '),
+      );
     });
   });
 

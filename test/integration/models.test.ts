@@ -20,7 +20,10 @@ describe('the model list from the Models API', () => {
 
   test('every page is read; retired models are hidden, deprecated ones come last with their retirement date', async () => {
     // 130 models: more than one page of 100
-    const many: FakeModel[] = [...defaultModels(), ...Array.from({ length: 124 }, (_, i) => ({ ...defaultModels()[3]!, id: `claude-extra-${i}`, created_at: '2024-01-01T00:00:00Z' }))];
+    const many: FakeModel[] = [
+      ...defaultModels(),
+      ...Array.from({ length: 124 }, (_, i) => ({ ...defaultModels()[3]!, id: `claude-extra-${i}`, created_at: '2024-01-01T00:00:00Z' })),
+    ];
     api.models = many;
     const catalog = new ModelCatalog(async () => client);
     const all = await catalog.list();
@@ -45,7 +48,7 @@ describe('the model list from the Models API', () => {
     api.models = defaultModels();
   });
 
-  test('the CLI runs on the newest Sonnet and caps replies at the model\'s output limit', async () => {
+  test("the CLI runs on the newest Sonnet and caps replies at the model's output limit", async () => {
     const ws = mkdtempSync(join(tmpdir(), 'models-ws-'));
     try {
       api.models = [...defaultModels(), { ...defaultModels()[1]!, id: 'claude-sonnet-6', created_at: '2026-11-20T00:00:00Z', max_tokens: 4000 }];

@@ -80,7 +80,10 @@ describe('OAuth discovery only goes where the server may send the host', () => {
       (err: Error) => err,
     );
     await conn.close();
-    assert.deepEqual(target.requests.map((r) => `${r.method} ${r.path}`), []);
+    assert.deepEqual(
+      target.requests.map((r) => `${r.method} ${r.path}`),
+      [],
+    );
     assert.match(failure.message, said);
     assert.match(failure.message, reason);
     assert.equal(person.asked.length, asked);
@@ -90,11 +93,15 @@ describe('OAuth discovery only goes where the server may send the host', () => {
     ['--authorization-server', '/'],
     ['--registration-endpoint', '/register'],
   ] as const) {
-    test(`a server on this computer naming a plain-http address off it (${flag}): refused, and nothing reaches that address`, { ...T, skip: !OWN && 'no address off loopback' }, async () => {
-      const target = await record(OWN!);
-      const server = await serve(`${flag}=${target.base}${path}`);
-      await refused(server.url, target, PRIVATE ? /plain http off this computer/ : /never reached/);
-    });
+    test(
+      `a server on this computer naming a plain-http address off it (${flag}): refused, and nothing reaches that address`,
+      { ...T, skip: !OWN && 'no address off loopback' },
+      async () => {
+        const target = await record(OWN!);
+        const server = await serve(`${flag}=${target.base}${path}`);
+        await refused(server.url, target, PRIVATE ? /plain http off this computer/ : /never reached/);
+      },
+    );
   }
 
   test('the token endpoint too: the person signs in, then the code is not sent there', { ...T, skip: !OWN && 'no address off loopback' }, async () => {
@@ -106,26 +113,37 @@ describe('OAuth discovery only goes where the server may send the host', () => {
     await refused(server.url, target, new RegExp(`${target.base.replace(/[.[\]]/g, '\\$&')}/token`), 1, sdkSaid);
   });
 
-  test("a server on a private network: its own metadata and registration are used over plain http (the person chose that address); only the browser's rule stops an http sign-in page", { ...T, skip: !PRIVATE && 'no private address' }, async () => {
-    const server = await serve(`--listen=${PRIVATE}`);
-    const person = testPerson();
-    const conn = new McpConnection({ name: 'intranet', transport: 'http', url: server.url }, { oauth: person, closeGraceMs: 200 });
-    await assert.rejects(conn.start(), /authorization address with the scheme "http:", which is never opened/);
-    await conn.close();
-    assert.equal(person.asked.length, 0);
-  });
+  test(
+    "a server on a private network: its own metadata and registration are used over plain http (the person chose that address); only the browser's rule stops an http sign-in page",
+    { ...T, skip: !PRIVATE && 'no private address' },
+    async () => {
+      const server = await serve(`--listen=${PRIVATE}`);
+      const person = testPerson();
+      const conn = new McpConnection({ name: 'intranet', transport: 'http', url: server.url }, { oauth: person, closeGraceMs: 200 });
+      await assert.rejects(conn.start(), /authorization address with the scheme "http:", which is never opened/);
+      await conn.close();
+      assert.equal(person.asked.length, 0);
+    },
+  );
 
-  test('a server on a private network naming this computer: refused, and nothing on loopback is reached', { ...T, skip: !PRIVATE && 'no private address' }, async () => {
-    const local = await record('127.0.0.1');
-    const server = await serve(`--listen=${PRIVATE}`, `--authorization-server=${local.base}/`);
-    await refused(server.url, local, /is on this computer \(127\.0\.0\.1\) while the server itself is on a private network/);
-  });
+  test(
+    'a server on a private network naming this computer: refused, and nothing on loopback is reached',
+    { ...T, skip: !PRIVATE && 'no private address' },
+    async () => {
+      const local = await record('127.0.0.1');
+      const server = await serve(`--listen=${PRIVATE}`, `--authorization-server=${local.base}/`);
+      await refused(server.url, local, /is on this computer \(127\.0\.0\.1\) while the server itself is on a private network/);
+    },
+  );
 
   test("the config's headers go to the server only, never to the hosts its metadata names", T, async () => {
     const other = await record('127.0.0.1');
     const server = await serve('--sse', `--authorization-server=${other.base}/`);
     const person = testPerson();
-    const conn = new McpConnection({ name: 'headers', transport: 'sse', url: server.url, headers: { 'X-Client-Version': 'ghp_the-persons-token' } }, { oauth: person, closeGraceMs: 200 });
+    const conn = new McpConnection(
+      { name: 'headers', transport: 'sse', url: server.url, headers: { 'X-Client-Version': 'ghp_the-persons-token' } },
+      { oauth: person, closeGraceMs: 200 },
+    );
     await assert.rejects(conn.start());
     await conn.close();
     assert.ok(other.requests.length > 0, 'the authorization server on this computer was asked for its metadata');

@@ -32,7 +32,7 @@ describe('the loopback redirect listener', () => {
     }
   });
 
-  test('an error redirect fails the flow with the server\'s words; the page reflects nothing back', async () => {
+  test("an error redirect fails the flow with the server's words; the page reflects nothing back", async () => {
     const loopback = new LoopbackRedirect();
     try {
       const uri = await loopback.open();

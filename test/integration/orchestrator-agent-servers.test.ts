@@ -20,7 +20,9 @@ const ECHO = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-echo.js');
 
 /** A definition whose front matter is written as YAML, so `mcpServers` may be a map or a list. */
 function definition(name: string, mcpServers: string): string {
-  return ['---', `name: ${name}`, `description: Uses its own servers`, `mcpServers:${mcpServers}`, '---', 'Call the tool you are asked to call.', ''].join('\n');
+  return ['---', `name: ${name}`, `description: Uses its own servers`, `mcpServers:${mcpServers}`, '---', 'Call the tool you are asked to call.', ''].join(
+    '\n',
+  );
 }
 
 const ECHO_MAP = `\n  echo:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(ECHO)}]`;
@@ -46,7 +48,13 @@ describe('sub-agents with MCP servers of their own', () => {
     const dir = temp('orch-agent-servers-');
     writeFiles(dir, files);
     // APPROVE=all approves the sub-agent's tool calls; it never starts a server a workspace defines.
-    const env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: temp('orch-agent-servers-home-'), MCP_AGENT_ORCHESTRATOR_APPROVE: 'all', ...options.env };
+    const env = {
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: api.url,
+      MCP_AGENT_HOME: temp('orch-agent-servers-home-'),
+      MCP_AGENT_ORCHESTRATOR_APPROVE: 'all',
+      ...options.env,
+    };
     const o = await startOrchestrator(dir, { ...options, env });
     open.push(o);
     return o;
@@ -78,7 +86,9 @@ describe('sub-agents with MCP servers of their own', () => {
     const listed = agents.structuredContent as { agents: Array<{ name: string; servers: string[] }>; broken: unknown[] };
     assert.deepEqual(listed.broken, [], 'the map does not break the definition');
     assert.deepEqual(listed.agents.find((a) => a.name === 'echoer')?.servers.sort(), ['echo', 'research', 'web', 'workspace']);
-    const leaky = (agents.structuredContent as { agents: Array<{ name: string; servers: string[]; warnings: string[] }> }).agents.find((a) => a.name === 'leaky');
+    const leaky = (agents.structuredContent as { agents: Array<{ name: string; servers: string[]; warnings: string[] }> }).agents.find(
+      (a) => a.name === 'leaky',
+    );
     assert.ok(!leaky?.servers.includes('echo'), 'its server is not read, so it never starts');
     assert.match(leaky?.warnings.join('\n') ?? '', /\$\{ANTHROPIC_API_KEY\} is not set/);
 
@@ -115,7 +125,10 @@ describe('sub-agents with MCP servers of their own', () => {
   });
 
   test('a "no" keeps them stopped; the agent goes on without them', async () => {
-    const orch = await start({ '.claude/agents/echoer.md': definition('echoer', ECHO_MAP) }, { elicit: () => ({ action: 'accept', content: { decision: 'do not start them' } }) });
+    const orch = await start(
+      { '.claude/agents/echoer.md': definition('echoer', ECHO_MAP) },
+      { elicit: () => ({ action: 'accept', content: { decision: 'do not start them' } }) },
+    );
     const r = await orch.call('start_agent', { session_name: 's', agent_name: 'echoer', prompt: 'echo something' });
     assert.match(textOf(r), /I have no echo tool\./);
     assert.match(textOf(r), /were not started: you chose not to start them/);
@@ -125,7 +138,10 @@ describe('sub-agents with MCP servers of their own', () => {
     const config = join(temp('orch-person-'), 'mine.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [ECHO] } } }));
     const files = {
-      '.claude/agents/listed.md': definition('listed', `\n  - workspace\n  - other:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(ECHO)}]`),
+      '.claude/agents/listed.md': definition(
+        'listed',
+        `\n  - workspace\n  - other:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(ECHO)}]`,
+      ),
       '.claude/agents/person.md': definition('person', ' mine'),
     };
     const orch = await start(files, { env: { MCP_AGENT_ORCHESTRATOR_MCP_CONFIG: config, MCP_AGENT_ORCHESTRATOR_TRUST_WORKSPACE_SERVERS: '1' } });
@@ -142,7 +158,7 @@ describe('sub-agents with MCP servers of their own', () => {
     assert.deepEqual(
       toolsOf(api.requests[before]!.body).filter((t) => !t.startsWith('mine__')),
       [],
-      'only the server it names, one of the person\'s own',
+      "only the server it names, one of the person's own",
     );
   });
 
@@ -152,11 +168,16 @@ describe('sub-agents with MCP servers of their own', () => {
     const config = join(temp('orch-person-'), 'mine.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [ECHO] } } }));
     const cliApi = new FakeAnthropicApi((body) =>
-      isToolResultTurn(body) ? { text: `agents: ${lastUserText(body)}` } : { text: '', toolUses: [{ name: 'orchestrator__list_agents', input: { response_format: 'json' } }] },
+      isToolResultTurn(body)
+        ? { text: `agents: ${lastUserText(body)}` }
+        : { text: '', toolUses: [{ name: 'orchestrator__list_agents', input: { response_format: 'json' } }] },
     );
     const url = await cliApi.start();
     try {
-      const r = await runCli(['--workspace', ws, '--plain', '--mcp-config', config, 'list the agents'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: url });
+      const r = await runCli(['--workspace', ws, '--plain', '--mcp-config', config, 'list the agents'], {
+        ANTHROPIC_API_KEY: 'sk-test',
+        ANTHROPIC_BASE_URL: url,
+      });
       assert.equal(r.code, 0, r.stderr);
       // The last request carries list_agents' answer, which is JSON.
       const listed = JSON.parse(lastUserText(cliApi.requests.at(-1)!.body)) as {

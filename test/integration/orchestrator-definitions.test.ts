@@ -72,7 +72,7 @@ describe('workspace agent definitions narrow, never approve', () => {
     assert.equal(existsSync(join(dir, 'ran.txt')), false, 'the code did not run');
     assert.match(textOf(ran), /refused without asking/i);
     assert.match(textOf(ran), /workspace__run_code/);
-    assert.match(textOf(ran), /MCP_AGENT_ORCHESTRATOR_APPROVE=all/, 'the answer names the person\'s way to allow it');
+    assert.match(textOf(ran), /MCP_AGENT_ORCHESTRATOR_APPROVE=all/, "the answer names the person's way to allow it");
     assert.doesNotMatch(textOf(ran), /in the tools of/, 'and no longer suggests the definition as a way');
 
     reply = writeCall;
@@ -81,7 +81,10 @@ describe('workspace agent definitions narrow, never approve', () => {
     assert.match(textOf(wrote), /refused without asking/i);
 
     const agents = (await orch.call('list_agents', { response_format: 'json' })).structuredContent as { agents: Array<Record<string, unknown>> };
-    assert.ok(agents.agents.every((a) => !('approved_tools' in a)), 'list_agents claims no definition approves anything');
+    assert.ok(
+      agents.agents.every((a) => !('approved_tools' in a)),
+      'list_agents claims no definition approves anything',
+    );
   });
 
   test('with a client that can be asked, a call the definition names is asked like any other', async () => {
@@ -111,7 +114,10 @@ describe('workspace agent definitions narrow, never approve', () => {
       broken: Array<{ file: string; why: string }>;
     };
     const general = listed.agents.filter((a) => a.name === 'general');
-    assert.deepEqual(general.map((a) => a.source), ['built-in']);
+    assert.deepEqual(
+      general.map((a) => a.source),
+      ['built-in'],
+    );
     for (const file of ['.mcp-agent/agents/general.md', '.claude/agents/general.md']) {
       assert.match(listed.broken.find((b) => b.file === file)?.why ?? '(not listed)', /built-in/, file);
     }
@@ -125,6 +131,6 @@ describe('workspace agent definitions narrow, never approve', () => {
     const body = api.requests[sent]!.body;
     const seen = `${systemText(body)}\n${JSON.stringify(body.messages)}`;
     assert.doesNotMatch(seen, /PLANTED/, 'the built-in agent runs with its own instructions');
-    assert.ok((body.tools?.length ?? 0) > 1, 'with all its tools, not the definition\'s');
+    assert.ok((body.tools?.length ?? 0) > 1, "with all its tools, not the definition's");
   });
 });

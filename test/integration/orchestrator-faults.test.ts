@@ -14,7 +14,9 @@ const ENOUGH = 20_000;
 
 function writeCall(path: string, content = 'x'): (body: MessagesBody) => Reply {
   return (body) =>
-    isToolResultTurn(body) ? { text: `Result: ${lastUserText(body).slice(0, 200)}` } : { text: '', toolUses: [{ name: 'workspace__write_file', input: { path, content } }] };
+    isToolResultTurn(body)
+      ? { text: `Result: ${lastUserText(body).slice(0, 200)}` }
+      : { text: '', toolUses: [{ name: 'workspace__write_file', input: { path, content } }] };
 }
 
 describe('orchestrator under faults', () => {
@@ -31,7 +33,10 @@ describe('orchestrator under faults', () => {
     return dir;
   };
   const start = async (dir: string, options: Parameters<typeof startOrchestrator>[1] = {}): Promise<Orchestrator> => {
-    const o = await startOrchestrator(dir, { ...options, env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home, ...options.env } });
+    const o = await startOrchestrator(dir, {
+      ...options,
+      env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home, ...options.env },
+    });
     open.push(o);
     return o;
   };
@@ -137,7 +142,8 @@ describe('orchestrator under faults', () => {
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const port = (listener.address() as AddressInfo).port;
     const code = `import socket, time\ns = socket.create_connection(('127.0.0.1', ${port}))\ntime.sleep(120)\n`;
-    reply = (body) => (isToolResultTurn(body) ? { text: 'stopped?' } : { text: '', toolUses: [{ name: 'workspace__run_code', input: { code, timeout: 120 } }] });
+    reply = (body) =>
+      isToolResultTurn(body) ? { text: 'stopped?' } : { text: '', toolUses: [{ name: 'workspace__run_code', input: { code, timeout: 120 } }] };
     // The person approves every call for this server; the definition's tools only offer run_code.
     const orch = await start(dir, { env: { MCP_AGENT_SANDBOX: 'off', MCP_AGENT_ORCHESTRATOR_APPROVE: 'all' } });
     const controller = new AbortController();
@@ -258,7 +264,10 @@ describe('orchestrator under faults', () => {
       agents: Array<{ name: string }>;
       broken: Array<{ file: string; why: string }>;
     };
-    assert.deepEqual(agents.agents.map((a) => a.name), ['general']);
+    assert.deepEqual(
+      agents.agents.map((a) => a.name),
+      ['general'],
+    );
     assert.match(agents.broken.find((b) => b.file === '.claude/agents')?.why ?? '', /outside the workspace/);
   });
 
@@ -284,7 +293,15 @@ describe('orchestrator under faults', () => {
     const orch = await startOrchestrator(dir, { env: { ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home } });
     open.push(orch);
     const { tools } = await orch.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['clean_sessions', 'get_session', 'list_agents', 'list_sessions', 'query', 'resume_agent', 'start_agent']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'clean_sessions',
+      'get_session',
+      'list_agents',
+      'list_sessions',
+      'query',
+      'resume_agent',
+      'start_agent',
+    ]);
     const args: Record<string, Record<string, unknown>> = {
       start_agent: { session_name: 's', prompt: 'p' },
       resume_agent: { session_name: 's', prompt: 'p' },

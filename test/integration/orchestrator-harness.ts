@@ -52,10 +52,7 @@ export async function startOrchestrator(workspace: string, options: StartOptions
     stderr += chunk.toString();
     for (const check of waiting) check();
   });
-  const client = new Client(
-    { name: 'orchestrator-test', version: '0.0.0' },
-    { capabilities: options.elicit ? { elicitation: { form: {} } } : {} },
-  );
+  const client = new Client({ name: 'orchestrator-test', version: '0.0.0' }, { capabilities: options.elicit ? { elicitation: { form: {} } } : {} });
   if (options.elicit) {
     const answer = options.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params));

@@ -41,11 +41,13 @@ test('over --http two clients share the sessions and one set of sub-servers', { 
   const started = await call(a, 'start_agent', { session_name: 'shared', prompt: 'hello' });
   assert.ok(!started.isError, textOf(started));
   const listed = await call(b, 'list_sessions', { response_format: 'json' });
-  assert.deepEqual((listed.structuredContent as { sessions: Array<{ name: string }> }).sessions.map((s) => s.name), ['shared']);
+  assert.deepEqual(
+    (listed.structuredContent as { sessions: Array<{ name: string }> }).sessions.map((s) => s.name),
+    ['shared'],
+  );
   const second = await call(b, 'start_agent', { session_name: 'other', prompt: 'hi' });
   assert.ok(!second.isError, textOf(second));
   assert.equal(childrenOf(server.child.pid!).length, 3, 'workspace, web and research started once for the process');
   await server.stop();
   assert.equal(JSON.parse(readFileSync(sessionPath(home, workspace, 'shared', 'session.json'), 'utf8')).status, 'done');
 });
-

@@ -15,9 +15,7 @@ test('our hub starts the orchestrator with the key and sees a sub-agent work thr
   const workspace = mkdtempSync(join(tmpdir(), 'orch-hub-'));
   const home = mkdtempSync(join(tmpdir(), 'orch-hub-home-'));
   const api = new FakeAnthropicApi((body) =>
-    isToolResultTurn(body)
-      ? { text: 'Listed the folder.' }
-      : { text: '', toolUses: [{ name: 'workspace__list_directory', input: { path: '.' } }] },
+    isToolResultTurn(body) ? { text: 'Listed the folder.' } : { text: '', toolUses: [{ name: 'workspace__list_directory', input: { path: '.' } }] },
   );
   await api.start();
   let hub: McpHub | undefined;
@@ -36,7 +34,10 @@ test('our hub starts the orchestrator with the key and sees a sub-agent work thr
   const status = hub.status('orchestrator');
   assert.equal(status?.state, 'ready', status?.error);
   assert.deepEqual(
-    hub.tools().map((x) => x.qualifiedName).sort(),
+    hub
+      .tools()
+      .map((x) => x.qualifiedName)
+      .sort(),
     ['clean_sessions', 'get_session', 'list_agents', 'list_sessions', 'query', 'resume_agent', 'start_agent'].map((n) => `orchestrator__${n}`),
   );
   const progress: string[] = [];
@@ -53,6 +54,10 @@ test('our hub starts the orchestrator with the key and sees a sub-agent work thr
   );
   // This SDK version sends the key as a bearer token; older ones as x-api-key.
   const headers = api.requests[0]?.headers;
-  assert.equal(headers?.['x-api-key'] ?? headers?.authorization?.replace(/^Bearer /, ''), 'sk-ant-hub', 'the key reached the orchestrator through its env share');
+  assert.equal(
+    headers?.['x-api-key'] ?? headers?.authorization?.replace(/^Bearer /, ''),
+    'sk-ant-hub',
+    'the key reached the orchestrator through its env share',
+  );
   assert.ok(existsSync(sessionPath(home, workspace, 'from-hub', 'session.json')), 'kept beside the chats, in the MCP_AGENT_HOME the host passed on');
 });

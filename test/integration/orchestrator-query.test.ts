@@ -84,7 +84,10 @@ describe('orchestrator query tool', () => {
     const { sessionId } = await query(o, { prompt: 'one' });
     await query(o, { prompt: 'two', sessionId });
     await query(o, { prompt: 'three', sessionId });
-    assert.deepEqual(api.requests.at(-1)!.body.messages.map((m) => m.content), ['two', 'answer to: two', 'three']);
+    assert.deepEqual(
+      api.requests.at(-1)!.body.messages.map((m) => m.content),
+      ['two', 'answer to: two', 'three'],
+    );
   });
 
   test('a session idle past CLAUDE_SESSION_TIMEOUT is forgotten, and the log says so', async () => {
@@ -109,7 +112,7 @@ describe('orchestrator query tool', () => {
     assert.match(r.text, /Conversations are off/);
   });
 
-  test('without CLAUDE_SYSTEM_PROMPT the seed\'s kind of default system prompt is sent', async () => {
+  test("without CLAUDE_SYSTEM_PROMPT the seed's kind of default system prompt is sent", async () => {
     const o = await start();
     await query(o, { prompt: 'hello' });
     assert.match(String(api.requests.at(-1)!.body.system), /^You are a helpful AI assistant\./);

@@ -94,7 +94,7 @@ describe('session files', () => {
     assert.ok(existsSync(join(workspace, '.mcp-agent', 'papers', 'ml', 'papers_info.json')), 'the rest of .mcp-agent is left alone');
     assert.equal(modeOf(sessionPath(home, workspace, 'old', 'messages.jsonl')), 0o600);
     assert.equal(modeOf(sessionPath(home, workspace, 'old')), 0o700);
-    assert.deepEqual(readdirSync(outside).sort(), ['messages.jsonl', 'session.json'], 'nothing taken from or written to the symlink\'s target');
+    assert.deepEqual(readdirSync(outside).sort(), ['messages.jsonl', 'session.json'], "nothing taken from or written to the symlink's target");
 
     reply = (body) => ({ text: `seen: ${lastUserText(body)}` });
     const sent = api.requests.length;
@@ -114,7 +114,10 @@ describe('session files', () => {
     writeFiles(sessionPath(home, workspace, 'same'), { 'session.json': oldRecord('same').replace('2025-01-02', '2025-06-07') });
     writeFiles(workspace, { '.mcp-agent/sessions/same/session.json': oldRecord('same') });
     const orch = await start(workspace, home);
-    assert.deepEqual((await sessions(orch)).map((s) => s.name), ['same']);
+    assert.deepEqual(
+      (await sessions(orch)).map((s) => s.name),
+      ['same'],
+    );
     assert.ok(existsSync(join(workspace, '.mcp-agent', 'sessions', 'same', 'session.json')));
     await orch.untilStderr(/a session named same exists already .*stays in \.mcp-agent\/sessions\/same/);
   });

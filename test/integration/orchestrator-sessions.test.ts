@@ -71,25 +71,43 @@ describe('orchestrator sessions', () => {
 
     const first = api.requests[before]!.body;
     assert.equal(first.model, 'claude-haiku-5-5', 'the alias in the definition picks the model');
-    assert.deepEqual(first.tools?.map((t) => t.name).sort(), ['workspace__read_file', 'workspace__write_file'], 'only the tools the definition names, no orchestrator tool');
-    assert.match(systemText(first), /You are the sub-agent "writer": Writes files\n\nYou write the files you are asked for\./, 'the definition is the system prompt');
+    assert.deepEqual(
+      first.tools?.map((t) => t.name).sort(),
+      ['workspace__read_file', 'workspace__write_file'],
+      'only the tools the definition names, no orchestrator tool',
+    );
+    assert.match(
+      systemText(first),
+      /You are the sub-agent "writer": Writes files\n\nYou write the files you are asked for\./,
+      'the definition is the system prompt',
+    );
     assert.doesNotMatch(JSON.stringify(first.messages), /You write the files/, 'and not a message of the conversation');
     const second = api.requests[before + 1]!;
     assert.equal(systemText(second.body), systemText(first), 'the same system prompt on every call');
     assert.ok((second.billed?.cache_read_input_tokens ?? 0) > 0, 'so the second call reads it from the prompt cache');
-    assert.ok(progress.some((m) => /model call 1/.test(m)), progress.join('\n'));
-    assert.ok(progress.some((m) => /calling workspace__write_file/.test(m)), progress.join('\n'));
+    assert.ok(
+      progress.some((m) => /model call 1/.test(m)),
+      progress.join('\n'),
+    );
+    assert.ok(
+      progress.some((m) => /calling workspace__write_file/.test(m)),
+      progress.join('\n'),
+    );
 
     const saved = JSON.parse(readFileSync(sessionPath(home, workspace, 'first', 'session.json'), 'utf8'));
     assert.equal(saved.status, 'done');
     assert.equal(saved.agent, 'writer');
     assert.equal(saved.turns, 1);
     // What the fake's prompt cache billed for the two model calls, input however billed.
-    const billed = api.requests.slice(before).reduce((n, r) => n + (r.billed ? r.billed.input_tokens + r.billed.cache_read_input_tokens + r.billed.cache_creation_input_tokens : 0), 0);
+    const billed = api.requests
+      .slice(before)
+      .reduce((n, r) => n + (r.billed ? r.billed.input_tokens + r.billed.cache_read_input_tokens + r.billed.cache_creation_input_tokens : 0), 0);
     assert.equal(saved.usage.input + saved.usage.cacheRead + saved.usage.cacheWrite, billed);
     assert.ok(saved.usage.output > 0);
     assert.ok(saved.system?.text, 'the system prompt is kept for the next turns');
-    const lines = readFileSync(sessionPath(home, workspace, 'first', 'messages.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(sessionPath(home, workspace, 'first', 'messages.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     assert.equal(lines.length, 4, 'prompt, tool call, tool result, reply');
   });
 
@@ -120,16 +138,17 @@ describe('orchestrator sessions', () => {
     const one = await orch.client.readResource({ uri: 'sessions://first' });
     assert.match(String((one.contents[0] as { text: string }).text), /Still here\./);
     const { resources } = await orch.client.listResources();
-    assert.ok(resources.some((x) => x.uri === 'sessions://first'), JSON.stringify(resources));
+    assert.ok(
+      resources.some((x) => x.uri === 'sessions://first'),
+      JSON.stringify(resources),
+    );
   });
 
   test('a new session sends list_changed; a subscribed transcript gets updated', async () => {
     reply = () => ({ text: 'ok' });
     await orch.client.subscribeResource({ uri: 'sessions://list' });
     const listChanged = new Promise<void>((resolve) => orch.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
-    const updated = new Promise<string>((resolve) =>
-      orch.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
-    );
+    const updated = new Promise<string>((resolve) => orch.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
     const r = await orch.call('start_agent', { session_name: 'second', prompt: 'hi' });
     assert.ok(!r.isError, textOf(r));
     await listChanged;
@@ -165,11 +184,17 @@ describe('orchestrator sessions', () => {
       '.mcp-agent/agents/dup.md': agentFile({ name: 'writer', description: 'A second writer' }),
     });
     const r = await orch.call('list_agents', { response_format: 'json' });
-    const out = r.structuredContent as { agents: Array<{ name: string; tools: string[] | null; warnings: string[] }>; broken: Array<{ file: string; why: string }> };
+    const out = r.structuredContent as {
+      agents: Array<{ name: string; tools: string[] | null; warnings: string[] }>;
+      broken: Array<{ file: string; why: string }>;
+    };
     assert.deepEqual(out.agents.map((a) => a.name).sort(), ['general', 'reviewer', 'writer']);
     const reviewer = out.agents.find((a) => a.name === 'reviewer')!;
     assert.deepEqual(reviewer.tools?.sort(), ['workspace__read_file', 'workspace__search_files'], "Claude Code's names map to ours");
-    assert.ok(reviewer.warnings.some((w) => /Bash/.test(w)), JSON.stringify(reviewer.warnings));
+    assert.ok(
+      reviewer.warnings.some((w) => /Bash/.test(w)),
+      JSON.stringify(reviewer.warnings),
+    );
     const why = (file: string): string => out.broken.find((b) => b.file.endsWith(file))?.why ?? '(not listed)';
     assert.match(why('no-front.md'), /no front matter/);
     assert.match(why('bad-yaml.md'), /not valid YAML/);

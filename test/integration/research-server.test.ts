@@ -49,9 +49,15 @@ describe('research server', () => {
     assert.deepEqual(tools.map((t) => t.name).sort(), ['extract_info', 'search_papers']);
     assert.equal(tools.find((t) => t.name === 'search_papers')?.annotations?.openWorldHint, true);
     const { resourceTemplates } = await research.client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['papers://topics/{topic}', 'papers://{topic}']);
+    assert.deepEqual(
+      resourceTemplates.map((t) => t.uriTemplate),
+      ['papers://topics/{topic}', 'papers://{topic}'],
+    );
     const { prompts } = await research.client.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name), ['generate_search_prompt']);
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ['generate_search_prompt'],
+    );
   });
 
   test('search_papers saves papers under a sanitised topic folder and lists the change', async () => {
@@ -123,7 +129,10 @@ describe('research server', () => {
     assert.equal(topic.contents[0]?.mimeType, 'text/markdown');
     const topicText = resourceText(topic);
     assert.match(topicText, /^# Papers on quantum computing\n\nTotal papers: 4/);
-    assert.match(topicText, /## Paper 1 on quantum computing & friends\n- \*\*Paper ID\*\*: 2401\.01000v1\n- \*\*Authors\*\*: Ada Lovelace\n- \*\*Published\*\*: 2024-01-01\n- \*\*PDF\*\*: \[http:\/\/arxiv\.org\/pdf\/2401\.01000v1\]/);
+    assert.match(
+      topicText,
+      /## Paper 1 on quantum computing & friends\n- \*\*Paper ID\*\*: 2401\.01000v1\n- \*\*Authors\*\*: Ada Lovelace\n- \*\*Published\*\*: 2024-01-01\n- \*\*PDF\*\*: \[http:\/\/arxiv\.org\/pdf\/2401\.01000v1\]/,
+    );
 
     const spelled = await research.client.readResource({ uri: 'papers://topics/Quantum%20Computing' });
     assert.equal(resourceText(spelled), topicText);

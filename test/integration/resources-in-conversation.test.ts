@@ -33,7 +33,8 @@ function model(body: MessagesBody): Reply {
 }
 
 type Block = Record<string, unknown> & { type: string };
-const blocksOf = (m: MessagesBody['messages'][number]): Block[] => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Block[]));
+const blocksOf = (m: MessagesBody['messages'][number]): Block[] =>
+  typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Block[]);
 
 describe('resources and prompts in the conversation', () => {
   const api = new FakeAnthropicApi(model);
@@ -46,7 +47,10 @@ describe('resources and prompts in the conversation', () => {
     hub = new McpHub([fakeConfig('notes', 'mcp-prompts'), { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }]);
     hub.start();
     await hub.settled();
-    assert.deepEqual(hub.statuses().map((s) => s.state), ['ready', 'ready']);
+    assert.deepEqual(
+      hub.statuses().map((s) => s.state),
+      ['ready', 'ready'],
+    );
   });
   after(async () => {
     await hub.dispose();
@@ -71,7 +75,7 @@ describe('resources and prompts in the conversation', () => {
     });
   };
 
-  test('the host tools are offered beside the servers\' tools, under names no server tool can have', T, async () => {
+  test("the host tools are offered beside the servers' tools, under names no server tool can have", T, async () => {
     const tools = withResourceTools(hub).tools();
     const names = tools.map((t) => t.qualifiedName);
     assert.ok(names.includes(LIST_RESOURCES) && names.includes(READ_RESOURCE));
@@ -80,7 +84,7 @@ describe('resources and prompts in the conversation', () => {
     for (const t of tools.filter((t) => t.server === 'mcp-agent')) assert.equal(t.tool.annotations?.readOnlyHint, true);
   });
 
-  test('list_mcp_resources lists every ready server\'s resources and templates; one server on request', T, async () => {
+  test("list_mcp_resources lists every ready server's resources and templates; one server on request", T, async () => {
     const tools = withResourceTools(hub);
     const all = textOf(await tools.callTool(LIST_RESOURCES, {}));
     assert.match(all, /^notes:\n {2}notes:\/\/readme {2}Read me \(text\/markdown\)/m);
@@ -96,11 +100,20 @@ describe('resources and prompts in the conversation', () => {
 
   test('read_mcp_resource: text as text, an image as an image, other binary named; bad input and servers answered as errors', T, async () => {
     const tools = withResourceTools(hub);
-    assert.equal(textOf(await tools.callTool(READ_RESOURCE, { server: 'notes', uri: 'notes://readme' })), 'Resource notes://readme (text/markdown):\n# Notes\nTHE-README-TEXT');
-    assert.equal(textOf(await tools.callTool(READ_RESOURCE, { server: 'notes', uri: 'notes://files/x.md' })), 'Resource notes://files/x.md (text/plain):\nFILE x.md');
+    assert.equal(
+      textOf(await tools.callTool(READ_RESOURCE, { server: 'notes', uri: 'notes://readme' })),
+      'Resource notes://readme (text/markdown):\n# Notes\nTHE-README-TEXT',
+    );
+    assert.equal(
+      textOf(await tools.callTool(READ_RESOURCE, { server: 'notes', uri: 'notes://files/x.md' })),
+      'Resource notes://files/x.md (text/plain):\nFILE x.md',
+    );
     const image = await tools.callTool(READ_RESOURCE, { server: 'notes', uri: 'notes://pixel.png' });
     assert.deepEqual(image.content, [{ type: 'image', mimeType: 'image/png', data: PNG }]);
-    assert.match(textOf(await tools.callTool(READ_RESOURCE, { server: 'notes', uri: 'notes://blob.bin' })), /\[resource notes:\/\/blob\.bin: 4 bytes of application\/octet-stream, binary, not shown\]/);
+    assert.match(
+      textOf(await tools.callTool(READ_RESOURCE, { server: 'notes', uri: 'notes://blob.bin' })),
+      /\[resource notes:\/\/blob\.bin: 4 bytes of application\/octet-stream, binary, not shown\]/,
+    );
     const missing = await tools.callTool(READ_RESOURCE, { server: 'notes', uri: 'notes://nothing' });
     assert.equal(missing.isError, true);
     assert.match(textOf(missing), /^Could not read notes:\/\/nothing from notes: /);
@@ -119,7 +132,10 @@ describe('resources and prompts in the conversation', () => {
     assert.deepEqual(asked, []);
     const second = api.requests[before + 1]!.body;
     const result = blocksOf(second.messages.at(-1)!).find((b) => b.type === 'tool_result')!;
-    assert.deepEqual((result.content as Block[]).find((b) => b.type === 'image'), { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } });
+    assert.deepEqual(
+      (result.content as Block[]).find((b) => b.type === 'image'),
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+    );
     assert.ok(api.requests[before]!.body.tools?.some((t) => t.name === READ_RESOURCE));
     const card = session.events.find((e) => e.kind === 'tool_call');
     assert.deepEqual(card && [card.server, card.tool], ['mcp-agent', READ_RESOURCE]);
@@ -147,7 +163,10 @@ describe('resources and prompts in the conversation', () => {
     const before = api.requests.length;
     assert.equal(await session.sendPrompt({ server: 'notes', name: 'review', args: { file: 'a.md' }, result }, config()), 'done');
     const sent = api.requests[before]!.body.messages;
-    assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.equal(blocksOf(sent[1]!)[0]!.text, 'ASSISTANT-TURN: which parts?');
     const last = blocksOf(sent[2]!);
     assert.ok(last.some((b) => b.type === 'text' && b.text === '<resource uri="notes://files/a.md" mimeType="text/plain">\nEMBEDDED-a.md\n</resource>'));
@@ -156,7 +175,10 @@ describe('resources and prompts in the conversation', () => {
     const shown = session.events.find((e) => e.kind === 'user');
     assert.ok(shown?.kind === 'user' && shown.prompt);
     assert.equal(shown.text, '/prompt notes/review file=a.md');
-    assert.deepEqual(shown.prompt.messages.map((m) => m.role), ['user', 'assistant', 'user', 'user', 'user', 'user']);
+    assert.deepEqual(
+      shown.prompt.messages.map((m) => m.role),
+      ['user', 'assistant', 'user', 'user', 'user', 'user'],
+    );
     assert.equal(session.info.title, 'notes/review');
   });
 
@@ -164,9 +186,15 @@ describe('resources and prompts in the conversation', () => {
     const session = chat([]);
     const before = api.requests.length;
     await session.sendPrompt({ server: 'notes', name: 'assistant_last', result: await hub.getPrompt('notes', 'assistant_last') }, config());
-    assert.deepEqual(api.requests[before]!.body.messages.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      api.requests[before]!.body.messages.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.equal(await session.send('and then?', [], config()), 'done');
-    assert.deepEqual(api.requests.at(-1)!.body.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
+    assert.deepEqual(
+      api.requests.at(-1)!.body.messages.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant', 'user'],
+    );
   });
 });
 
@@ -186,7 +214,7 @@ describe('the CLI: /prompt keeps roles, the model reads resources', () => {
     rmSync(ws, { recursive: true, force: true });
   });
 
-  test('/prompt sends the prompt\'s messages with their roles, not one flattened message', T, async () => {
+  test("/prompt sends the prompt's messages with their roles, not one flattened message", T, async () => {
     const before = api.requests.length;
     const r = await runCli(['--workspace', ws, '--mcp-config', config], env, '/prompt notes/review file=a.md\ny\nexit\n');
     assert.equal(r.code, 0, r.stderr);
@@ -195,7 +223,10 @@ describe('the CLI: /prompt keeps roles, the model reads resources', () => {
     assert.ok(sent, 'the prompt reached the model');
     const assistant = sent.body.messages.find((m) => m.role === 'assistant');
     assert.ok(assistant && JSON.stringify(assistant.content).includes('ASSISTANT-TURN'), 'the assistant message kept its role');
-    assert.ok(sent.body.messages.some((m) => m.role === 'user' && blocksOf(m).some((b) => b.type === 'image')), 'the image went as an image');
+    assert.ok(
+      sent.body.messages.some((m) => m.role === 'user' && blocksOf(m).some((b) => b.type === 'image')),
+      'the image went as an image',
+    );
   });
 
   test('a one-shot turn reads a resource through read_mcp_resource without asking', T, async () => {

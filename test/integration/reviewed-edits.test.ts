@@ -8,7 +8,11 @@ import { ABSENT, contentHash, EXPECT_BASE } from '../../src/common/reviewed-edit
 import type { HubTool } from '../../src/core/mcp/types';
 import { removeTree, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
 
-const tool = (name: string, server = 'workspace'): HubTool => ({ server, qualifiedName: `${server}__${name}`, tool: { name, inputSchema: { type: 'object' } } });
+const tool = (name: string, server = 'workspace'): HubTool => ({
+  server,
+  qualifiedName: `${server}__${name}`,
+  tool: { name, inputSchema: { type: 'object' } },
+});
 
 describe('proposeEdit: the change a write or edit would make', () => {
   let ws: string;
@@ -24,7 +28,10 @@ describe('proposeEdit: the change a write or edit would make', () => {
 
   test('a new file, an overwrite and an edit, each with the base it was reviewed against', async () => {
     const fresh = await proposeEdit(ws, tool('write_file'), { path: 'new/b.md', content: 'x\ny\n' });
-    assert.deepEqual({ ...fresh, abs: undefined }, { rel: 'new/b.md', abs: undefined, before: undefined, after: 'x\ny\n', base: ABSENT, summary: 'New file, 2 lines.', overwrites: false });
+    assert.deepEqual(
+      { ...fresh, abs: undefined },
+      { rel: 'new/b.md', abs: undefined, before: undefined, after: 'x\ny\n', base: ABSENT, summary: 'New file, 2 lines.', overwrites: false },
+    );
     const over = await proposeEdit(ws, tool('write_file'), { path: 'a.txt', content: 'z\n' });
     assert.equal(over?.summary, 'Overwrites all 3 lines of a.txt (1 line after).');
     assert.equal(over?.overwrites, true);

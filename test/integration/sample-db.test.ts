@@ -94,11 +94,13 @@ describe('the demo database (the agent-mcp-v1 seed)', () => {
     const byAuthor = await q('SELECT title FROM books WHERE author = ?', ['George Orwell']);
     assert.deepEqual(rowsOf(byAuthor.text), [{ title: '1984' }]);
     const after1950 = await q('SELECT title FROM books WHERE year > ? AND genre = ? ORDER BY year', [1950, 'Science Fiction']);
-    assert.deepEqual(rowsOf(after1950.text).map((r) => r.title), ['Dune', 'The Left Hand of Darkness', 'Neuromancer']);
-    const forReader = await q(
-      'SELECT b.title FROM books b JOIN users u ON u.favorite_genre = b.genre WHERE u.email = :email ORDER BY b.title',
-      { email: 'bob@example.com' },
+    assert.deepEqual(
+      rowsOf(after1950.text).map((r) => r.title),
+      ['Dune', 'The Left Hand of Darkness', 'Neuromancer'],
     );
+    const forReader = await q('SELECT b.title FROM books b JOIN users u ON u.favorite_genre = b.genre WHERE u.email = :email ORDER BY b.title', {
+      email: 'bob@example.com',
+    });
     assert.deepEqual(rowsOf(forReader.text), [{ title: 'The Hobbit' }]);
   });
 
@@ -213,14 +215,23 @@ function demoModel(body: MessagesBody): Reply {
   if (!isToolResultTurn(body)) {
     if (!/Add Dune to the database and show all sci-fi books/.test(lastUserText(body))) return { text: 'Ask me about books.' };
     return {
-      toolUses: [{
-        name: 'workspace__query_database',
-        input: { sql: "INSERT INTO books (title, author, year, genre) VALUES ('Dune', 'Frank Herbert', 1965, 'Science Fiction')" },
-      }],
+      toolUses: [
+        {
+          name: 'workspace__query_database',
+          input: { sql: "INSERT INTO books (title, author, year, genre) VALUES ('Dune', 'Frank Herbert', 1965, 'Science Fiction')" },
+        },
+      ],
     };
   }
   if (calls % 2 === 1) {
-    return { toolUses: [{ name: 'workspace__query_database', input: { sql: 'SELECT title, author, year FROM books WHERE genre = ? ORDER BY year', params: ['Science Fiction'] } }] };
+    return {
+      toolUses: [
+        {
+          name: 'workspace__query_database',
+          input: { sql: 'SELECT title, author, year FROM books WHERE genre = ? ORDER BY year', params: ['Science Fiction'] },
+        },
+      ],
+    };
   }
   return { text: `The sci-fi books now: ${lastUserText(body)}` };
 }

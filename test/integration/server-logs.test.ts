@@ -72,7 +72,13 @@ class Recorder {
 }
 
 /** `logBudget` undefined: the host's default (10,000 messages at once, which the 10,000-line floods fit). */
-function batchedHub(configs: ServerConfig[], rec: Recorder, maxPendingChars: number | undefined, body: (hub: McpHub) => Promise<void>, logBudget?: { perSecond: number; burst: number }): Promise<void> {
+function batchedHub(
+  configs: ServerConfig[],
+  rec: Recorder,
+  maxPendingChars: number | undefined,
+  body: (hub: McpHub) => Promise<void>,
+  logBudget?: { perSecond: number; burst: number },
+): Promise<void> {
   const sinks: LogBatcher[] = [];
   const logging = {
     sink: (server: string) => {
@@ -92,26 +98,39 @@ function batchedHub(configs: ServerConfig[], rec: Recorder, maxPendingChars: num
 }
 
 describe('per-server logs under a flood', () => {
-  test(`${LINES.toLocaleString('en')} stderr lines and as many messages: all accounted for, written a batch per turn, the server still answers`, T, async (t) => {
-    const rec = new Recorder();
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    await batchedHub([fakeConfig('flood', 'mcp-log-flood')], rec, undefined, async (hub) => {
-      await hub.setLogLevel('debug', 'flood');
-      delay.enable();
-      const flood = hub.callTool('flood__flood', { count: LINES });
-      const ping = hub.callTool('flood__ping', {});
-      assert.equal(textOf(await ping), 'pong', 'a call made during the flood is answered');
-      assert.equal(textOf(await flood), `sent ${LINES}`);
-      await rec.until(() => rec.accounted('flood') === 2 * LINES);
-      assert.deepEqual(rec.kept('flood'), { stderr: LINES, message: LINES }, 'nothing dropped at the default bound');
-      delay.disable();
-      t.diagnostic(`${rec.batches.length} flushes, largest ${Math.max(...rec.batches)} lines; event loop delay max ${(delay.max / 1e6).toFixed(0)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms`);
-      assert.ok(Math.max(...rec.batches) <= PER_TURN + 1, `one flush wrote ${Math.max(...rec.batches)} lines`);
-      const messages = rec.lines.filter((l) => /^\[flood\] message/.test(l.text));
-      assert.deepEqual(messages.slice(0, 4).map((l) => l.level), ['debug', 'info', 'warn', 'error'], 'levels kept');
-      assert.ok(rec.lines.some((l) => l.text === 'starting') && rec.lines.some((l) => /^ready: log-flood 1\.0\.0/.test(l.text)), 'lifecycle lines are in the same log');
-    });
-  });
+  test(
+    `${LINES.toLocaleString('en')} stderr lines and as many messages: all accounted for, written a batch per turn, the server still answers`,
+    T,
+    async (t) => {
+      const rec = new Recorder();
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      await batchedHub([fakeConfig('flood', 'mcp-log-flood')], rec, undefined, async (hub) => {
+        await hub.setLogLevel('debug', 'flood');
+        delay.enable();
+        const flood = hub.callTool('flood__flood', { count: LINES });
+        const ping = hub.callTool('flood__ping', {});
+        assert.equal(textOf(await ping), 'pong', 'a call made during the flood is answered');
+        assert.equal(textOf(await flood), `sent ${LINES}`);
+        await rec.until(() => rec.accounted('flood') === 2 * LINES);
+        assert.deepEqual(rec.kept('flood'), { stderr: LINES, message: LINES }, 'nothing dropped at the default bound');
+        delay.disable();
+        t.diagnostic(
+          `${rec.batches.length} flushes, largest ${Math.max(...rec.batches)} lines; event loop delay max ${(delay.max / 1e6).toFixed(0)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms`,
+        );
+        assert.ok(Math.max(...rec.batches) <= PER_TURN + 1, `one flush wrote ${Math.max(...rec.batches)} lines`);
+        const messages = rec.lines.filter((l) => /^\[flood\] message/.test(l.text));
+        assert.deepEqual(
+          messages.slice(0, 4).map((l) => l.level),
+          ['debug', 'info', 'warn', 'error'],
+          'levels kept',
+        );
+        assert.ok(
+          rec.lines.some((l) => l.text === 'starting') && rec.lines.some((l) => /^ready: log-flood 1\.0\.0/.test(l.text)),
+          'lifecycle lines are in the same log',
+        );
+      });
+    },
+  );
 
   test('a log that cannot keep up keeps a bounded number of lines and says how many it dropped', T, async () => {
     const rec = new Recorder();
@@ -148,15 +167,24 @@ describe('per-server logs under a flood', () => {
     const count = 200_000;
     // A slow rate, so what is kept does not depend on how fast this machine reads the flood.
     const budget = { perSecond: 10, burst: 2_000 };
-    await batchedHub([fakeConfig('flood', 'mcp-log-flood')], rec, undefined, async (hub) => {
-      const burst = hub.callTool('flood__burst', { count });
-      assert.equal(textOf(await hub.callTool('flood__ping', {})), 'pong', 'the call made behind the flood is answered');
-      assert.equal(textOf(await burst), `sent ${count}`);
-      // The count comes within a second of the drops (and at the latest when the server is closed).
-      await rec.until(() => rec.accounted('flood') === count);
-      const kept = rec.kept('flood').message;
-      assert.ok(kept < count / 10, `${kept} of ${count} lines were kept: the budget did not hold`);
-      assert.ok(rec.lines.some((l) => l.level === 'warn' && /^\(\d+ log messages dropped: the server sent more than 10 a second\)$/.test(l.text)), 'the log says how many were dropped');
-    }, budget);
+    await batchedHub(
+      [fakeConfig('flood', 'mcp-log-flood')],
+      rec,
+      undefined,
+      async (hub) => {
+        const burst = hub.callTool('flood__burst', { count });
+        assert.equal(textOf(await hub.callTool('flood__ping', {})), 'pong', 'the call made behind the flood is answered');
+        assert.equal(textOf(await burst), `sent ${count}`);
+        // The count comes within a second of the drops (and at the latest when the server is closed).
+        await rec.until(() => rec.accounted('flood') === count);
+        const kept = rec.kept('flood').message;
+        assert.ok(kept < count / 10, `${kept} of ${count} lines were kept: the budget did not hold`);
+        assert.ok(
+          rec.lines.some((l) => l.level === 'warn' && /^\(\d+ log messages dropped: the server sent more than 10 a second\)$/.test(l.text)),
+          'the log says how many were dropped',
+        );
+      },
+      budget,
+    );
   });
 });

@@ -41,7 +41,10 @@ describe('@modelcontextprotocol/server-pdf: app-only tools and the view stay awa
   let client: Anthropic;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'server-pdf-'));
-    writeFileSync(join(dir, 'a.pdf'), '%PDF-1.4\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[]/Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n');
+    writeFileSync(
+      join(dir, 'a.pdf'),
+      '%PDF-1.4\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[]/Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
+    );
     client = new Anthropic({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 0 });
     hub = new McpHub([{ name: 'pdf', transport: 'stdio', command: process.execPath, args: [PDF_SERVER, '--stdio', dir] }], { connection: { roots: [dir] } });
     hub.start();
@@ -57,7 +60,14 @@ describe('@modelcontextprotocol/server-pdf: app-only tools and the view stay awa
   async function turn(text: string): Promise<ChatEvent[]> {
     const history = new ChatHistory(join(dir, 'chats'));
     const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
-    const session = new ChatSession({ meta, store: history.store(meta.id), host: modelToolHost(hub), workspace: dir, approvals: memoryStore(), ask: async () => 'once' });
+    const session = new ChatSession({
+      meta,
+      store: history.store(meta.id),
+      host: modelToolHost(hub),
+      workspace: dir,
+      approvals: memoryStore(),
+      ask: async () => 'once',
+    });
     const events: ChatEvent[] = [];
     session.on('event', (e) => events.push(e));
     await session.send(text, [], { client, model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 20_000, keyHint: '' });
@@ -65,13 +75,24 @@ describe('@modelcontextprotocol/server-pdf: app-only tools and the view stay awa
     return events;
   }
 
-  const resultText = (events: ChatEvent[]): string => events.flatMap((e) => (e.kind === 'tool_result' ? e.content.map((c) => (c.type === 'text' ? c.text : '')) : [])).join('\n');
+  const resultText = (events: ChatEvent[]): string =>
+    events.flatMap((e) => (e.kind === 'tool_result' ? e.content.map((c) => (c.type === 'text' ? c.text : '')) : [])).join('\n');
 
   test('three of its nine tools are offered; the Tools view and /tools call the other six "for its app only"', T, async () => {
     assert.equal(hub.status('pdf')?.tools.length, 9);
-    assert.deepEqual(hub.tools().map((t) => t.tool.name).sort(), MODEL_TOOLS);
+    assert.deepEqual(
+      hub
+        .tools()
+        .map((t) => t.tool.name)
+        .sort(),
+      MODEL_TOOLS,
+    );
     const states = toolStates(hub.statuses(), modelToolHost(hub));
-    const app = hub.status('pdf')!.tools.filter((t) => states.state('pdf', t) === 'app-only').map((t) => t.name).sort();
+    const app = hub
+      .status('pdf')!
+      .tools.filter((t) => states.state('pdf', t) === 'app-only')
+      .map((t) => t.name)
+      .sort();
     assert.deepEqual(app, APP_TOOLS);
     const events = await turn('call pdf__list_pdfs {}');
     assert.match(resultText(events), /a\.pdf/);

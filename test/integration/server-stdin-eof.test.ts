@@ -79,7 +79,12 @@ describe('stdin EOF and unreadable input', () => {
   test('a question to a client whose input closed is refused at once, and the call still answers', async () => {
     api.setScript([{ toolUses: [{ name: 'workspace__write_file', input: { path: 'eof.txt', content: 'x' } }] }, { text: 'could not write' }]);
     const messages = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'sh', version: '0' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'sh', version: '0' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'start_agent', arguments: { session_name: 'eof', prompt: 'write eof.txt' } } },
     ];

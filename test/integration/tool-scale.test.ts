@@ -40,7 +40,9 @@ describe('every tool reachable at 300, 1,000 and 10,000 tools', () => {
 
   /** One chat turn asking for the catalogue's last tool, with the bundled servers and `count` more tools running. */
   async function reachLast(count: number, toolSearch: ToolSearchSetting) {
-    const hub = new McpHub([...bundledServerConfigs(join(repoRoot(), 'dist'), dir, {}), fakeConfig('many', 'mcp-many-tools', String(count))], { connection: { roots: [dir] } });
+    const hub = new McpHub([...bundledServerConfigs(join(repoRoot(), 'dist'), dir, {}), fakeConfig('many', 'mcp-many-tools', String(count))], {
+      connection: { roots: [dir] },
+    });
     hub.start();
     try {
       await hub.settled();
@@ -52,10 +54,25 @@ describe('every tool reachable at 300, 1,000 and 10,000 tools', () => {
       const history = new ChatHistory(join(dir, 'chats'));
       const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
       // The catalogue's tools are not read-only: the person allows each call.
-      const session = new ChatSession({ meta, store: history.store(meta.id), host: modelToolHost(hub), workspace: dir, approvals: memoryStore(), ask: async () => 'once' });
+      const session = new ChatSession({
+        meta,
+        store: history.store(meta.id),
+        host: modelToolHost(hub),
+        workspace: dir,
+        approvals: memoryStore(),
+        ask: async () => 'once',
+      });
       const events: ChatEvent[] = [];
       session.on('event', (e) => events.push(e));
-      const status = await session.send(`Run the last tool of the many server.`, [], { client, model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 5, toolTimeoutMs: 30_000, keyHint: '', toolSearch });
+      const status = await session.send(`Run the last tool of the many server.`, [], {
+        client,
+        model: 'claude-sonnet-5-5',
+        maxTokens: 1024,
+        maxIterations: 5,
+        toolTimeoutMs: 30_000,
+        keyHint: '',
+        toolSearch,
+      });
       await session.flush();
       assert.equal(status, 'done');
       const call = events.find((e): e is Extract<ChatEvent, { kind: 'tool_call' }> => e.kind === 'tool_call' && e.tool === `tool_${count - 1}`);
@@ -76,7 +93,10 @@ describe('every tool reachable at 300, 1,000 and 10,000 tools', () => {
       assert.equal(reachedAt, 1);
       assert.equal(first.body.tools!.filter((t) => t.defer_loading).length, count + 20 - 9, 'every tool but the 9 core ones is deferred');
       const notice = events.find((e) => e.kind === 'notice');
-      assert.equal(notice?.kind === 'notice' && notice.text, `${(count + 20).toLocaleString('en-US')} tools from 5 servers: 9 loaded, the rest found by search.`);
+      assert.equal(
+        notice?.kind === 'notice' && notice.text,
+        `${(count + 20).toLocaleString('en-US')} tools from 5 servers: 9 loaded, the rest found by search.`,
+      );
     });
   }
 

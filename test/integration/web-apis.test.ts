@@ -48,7 +48,10 @@ describe('web server: public APIs', () => {
     const text = textOf(result);
     assert.equal(result.isError, undefined, text);
     assert.match(text, /^Web results for "model context protocol":/);
-    assert.match(text, /1\. Model Context Protocol\n {3}https:\/\/modelcontextprotocol\.io\/\n {3}The Model Context Protocol is an open protocol & standard\. \(2 days ago\)/);
+    assert.match(
+      text,
+      /1\. Model Context Protocol\n {3}https:\/\/modelcontextprotocol\.io\/\n {3}The Model Context Protocol is an open protocol & standard\. \(2 days ago\)/,
+    );
     assert.match(text, /2\. MCP on GitHub\n {3}https:\/\/github\.com\/modelcontextprotocol\n {3}Specs & SDKs\./);
     assert.match(text, /3\. \(untitled\)\n {3}https:\/\/example\.com\/untitled/);
     const request = up.requests.find((r) => r.path.startsWith('/brave/search?'));
@@ -94,7 +97,10 @@ describe('web server: public APIs', () => {
     assert.equal(unknown.isError, true);
     assert.match(textOf(unknown), /doesn't know a place called "Nowhere"/);
     await call(web, 'get_weather', { city: '../../etc/passwd' });
-    assert.ok(up.requests.some((r) => r.path === '/weather/..%2F..%2Fetc%2Fpasswd?format=j1'), 'path stays one segment');
+    assert.ok(
+      up.requests.some((r) => r.path === '/weather/..%2F..%2Fetc%2Fpasswd?format=j1'),
+      'path stays one segment',
+    );
   });
 
   test('get_sports_scores summarises a team scoreboard', async () => {
@@ -111,7 +117,10 @@ describe('web server: public APIs', () => {
     const f1 = textOf(await call(web, 'get_sports_scores', { league: 'F1' }));
     assert.match(f1, /- Bahrain Grand Prix \(Final\)[^\n]*\n {2}Leaders \(Race\):\n {4}1\. Max Verstappen\n {4}2\. Sergio Perez\n {4}3\. Carlos Sainz/);
     const golf = textOf(await call(web, 'get_sports_scores', { league: 'PGA' }));
-    assert.match(golf, /- The Sentry \(Round 3 - In Progress\)[^\n]*\n {2}Leaders:\n {4}1\. Chris Kirk \(-18\)\n {4}2\. Collin Morikawa \(-15\)\n {4}3\. Sahith Theegala \(-14\)/);
+    assert.match(
+      golf,
+      /- The Sentry \(Round 3 - In Progress\)[^\n]*\n {2}Leaders:\n {4}1\. Chris Kirk \(-18\)\n {4}2\. Collin Morikawa \(-15\)\n {4}3\. Sahith Theegala \(-14\)/,
+    );
     const tennis = textOf(await call(web, 'get_sports_scores', { league: 'ATP' }));
     assert.match(tennis, /Australian Open[\s\S]*Jannik Sinner def\. Daniil Medvedev 6-3 6-4/);
   });
@@ -139,10 +148,7 @@ describe('web server: public APIs', () => {
     try {
       const away = await call(redirected, 'web_search', { query: `redirect:${other.origin}/brave/search?q=elsewhere` });
       assert.equal(away.isError, true);
-      assert.match(
-        textOf(away),
-        new RegExp(`Brave Search redirected to ${other.origin}, another origin than ${up.origin}, and the API key is only sent to`),
-      );
+      assert.match(textOf(away), new RegExp(`Brave Search redirected to ${other.origin}, another origin than ${up.origin}, and the API key is only sent to`));
       const landed = other.requests.find((r) => r.path === '/brave/search?q=elsewhere');
       assert.ok(landed, 'the redirect was followed');
       assert.equal(landed.headers['x-subscription-token'], undefined, 'the second server never saw the key');
@@ -183,8 +189,16 @@ describe('web server: public APIs', () => {
     }
     const paths = up.requests.map((r) => r.path);
     for (const path of [
-      'football/nfl', 'soccer/usa.1', 'soccer/eng.1', 'football/college-football', 'basketball/mens-college-basketball',
-      'basketball/womens-college-basketball', 'soccer/uefa.champions', 'soccer/fifa.world', 'soccer/usa.nwsl', 'tennis/wta',
+      'football/nfl',
+      'soccer/usa.1',
+      'soccer/eng.1',
+      'football/college-football',
+      'basketball/mens-college-basketball',
+      'basketball/womens-college-basketball',
+      'soccer/uefa.champions',
+      'soccer/fifa.world',
+      'soccer/usa.nwsl',
+      'tennis/wta',
     ]) {
       assert.ok(paths.includes(`/espn/${path}/scoreboard`), path);
     }

@@ -136,7 +136,11 @@ describe('web server: fetch_url', () => {
     assert.equal(result.isError, true);
     assert.match(textOf(result), /did not finish within 2\.5 s \(the time limit for one fetch\)/);
     assert.ok(progress.length >= 1, 'a progress notification after a second');
-    assert.deepEqual([...progress].sort((a, b) => a - b), progress, 'progress only increases');
+    assert.deepEqual(
+      [...progress].sort((a, b) => a - b),
+      progress,
+      'progress only increases',
+    );
   });
 
   test('a server that never sends its status line is cut off at the deadline', async () => {

@@ -30,13 +30,21 @@ function workspace(): string {
 
 /** The database file as another program reads it right now: Python's own sqlite3. */
 function onDisk(ws: string, sql: string): string {
-  const r = spawnSync('python3', ['-c', 'import sqlite3, sys\nprint(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])', join(ws, 'data.db'), sql], { encoding: 'utf8' });
+  const r = spawnSync(
+    'python3',
+    ['-c', 'import sqlite3, sys\nprint(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])', join(ws, 'data.db'), sql],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim();
 }
 
 function pyWrite(ws: string, sql: string): void {
-  const r = spawnSync('python3', ['-c', 'import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute(sys.argv[2])\ndb.commit()', join(ws, 'data.db'), sql], { encoding: 'utf8' });
+  const r = spawnSync(
+    'python3',
+    ['-c', 'import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute(sys.argv[2])\ndb.commit()', join(ws, 'data.db'), sql],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
 }
 
@@ -89,7 +97,7 @@ test('two sessions of one server over --http: every acknowledged INSERT is on di
   assert.equal(onDisk(ws, 'SELECT count(*) FROM t'), '20');
 });
 
-test('two server processes on one folder see each other\'s writes at once and lose none, one after another or at once', T, async () => {
+test("two server processes on one folder see each other's writes at once and lose none, one after another or at once", T, async () => {
   const ws = workspace();
   const [a, b] = (await Promise.all([started(ws), started(ws)])).map(stdioSql) as [Sql, Sql];
   for (let i = 0; i < 5; i++) {
@@ -134,7 +142,7 @@ test('a change another program makes while a statement runs is never saved over'
   }
 });
 
-test('a write waits for another process\'s write, fails clearly when that one does not end, and goes on once it does', T, async () => {
+test("a write waits for another process's write, fails clearly when that one does not end, and goes on once it does", T, async () => {
   const ws = workspace();
   const holder = await started(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '600000' });
   const waiter = await started(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '1000' });
@@ -148,7 +156,10 @@ test('a write waits for another process\'s write, fails clearly when that one do
   assert.equal(await count(waiting), 0);
   const refused = await waiting('INSERT INTO t VALUES (?)', ['waiter']);
   assert.equal(refused.isError, true, refused.text);
-  assert.match(refused.text, new RegExp(`"data\\.db" is being changed by another MCP Agent process \\(process ${holder.transport.pid}, since .*nothing was run`));
+  assert.match(
+    refused.text,
+    new RegExp(`"data\\.db" is being changed by another MCP Agent process \\(process ${holder.transport.pid}, since .*nothing was run`),
+  );
   assert.match(refused.text, /delete data\.db\.mcp-agent\.lock beside the database/);
   abort.abort();
   await assert.rejects(endless, /abort/i);

@@ -42,7 +42,9 @@ describe('query_database on the sample database', () => {
     assert.equal(all.isError, false, all.text);
     assert.equal(rowsOf(all.text).length, 8);
     assert.match(all.text, /^\{"columns":\["title","genre"\],"row_count":8,"rows":\[\n\{"title":"To Kill a Mockingbird","genre":"Fiction"\}/);
-    const join_ = await q('SELECT u.name, b.title FROM users u JOIN books b ON b.genre = u.favorite_genre WHERE u.name = ? ORDER BY b.title', ['Alice Johnson']);
+    const join_ = await q('SELECT u.name, b.title FROM users u JOIN books b ON b.genre = u.favorite_genre WHERE u.name = ? ORDER BY b.title', [
+      'Alice Johnson',
+    ]);
     assert.deepEqual(rowsOf(join_.text), [
       { name: 'Alice Johnson', title: 'Neuromancer' },
       { name: 'Alice Johnson', title: 'The Left Hand of Darkness' },
@@ -63,7 +65,10 @@ describe('query_database on the sample database', () => {
   });
 
   test("a script runs as one transaction and reports each statement's outcome", async () => {
-    const r = await q("CREATE TABLE shelf (id INTEGER PRIMARY KEY, label TEXT); INSERT INTO shelf (label) VALUES (:label); INSERT INTO shelf (label) VALUES ('b'); SELECT label FROM shelf ORDER BY id;", { label: 'a' });
+    const r = await q(
+      "CREATE TABLE shelf (id INTEGER PRIMARY KEY, label TEXT); INSERT INTO shelf (label) VALUES (:label); INSERT INTO shelf (label) VALUES ('b'); SELECT label FROM shelf ORDER BY id;",
+      { label: 'a' },
+    );
     assert.equal(r.isError, false, r.text);
     const out = JSON.parse(r.text) as { statements: number; committed: boolean; results: Array<Record<string, unknown>> };
     assert.equal(out.statements, 4);
@@ -85,7 +90,10 @@ describe('query_database on the sample database', () => {
     const r = await q("INSERT INTO shelf (label) VALUES ('c'); INSERT INTO nope VALUES (1); DROP TABLE shelf");
     assert.equal(r.isError, true);
     assert.match(r.text, /^Statement 2 of the script failed: SQLite error: no such table: nope\./);
-    assert.match(r.text, /nothing was changed: statement 1 \(INSERT INTO shelf \(label\) VALUES \('c'\);\) ran and was rolled back\. The statements after it did not run\./);
+    assert.match(
+      r.text,
+      /nothing was changed: statement 1 \(INSERT INTO shelf \(label\) VALUES \('c'\);\) ran and was rolled back\. The statements after it did not run\./,
+    );
     assert.deepEqual(rowsOf((await q('SELECT count(*) AS n FROM shelf')).text), [{ n: 2 }]);
     const garbage = await q('SELECT 1;garbage here');
     assert.match(garbage.text, /Statement 2 of the script failed: SQLite error: near "garbage": syntax error/);
@@ -117,7 +125,7 @@ describe('query_database on the sample database', () => {
   test('a change made by another program is seen on the next call', async () => {
     // Changed while no server runs, and while one does.
     await w.close();
-    py('db.execute("INSERT INTO books (title, author, year, genre) VALUES (\'Dune\', \'Frank Herbert\', 1965, \'Science Fiction\')"); db.commit()');
+    py("db.execute(\"INSERT INTO books (title, author, year, genre) VALUES ('Dune', 'Frank Herbert', 1965, 'Science Fiction')\"); db.commit()");
     w = await startWorkspace(ws);
     assert.deepEqual(rowsOf((await q('SELECT count(*) AS n FROM books')).text), [{ n: 9 }]);
     py('db.execute("DELETE FROM books WHERE title = \'Dune\'"); db.commit()');
@@ -177,7 +185,9 @@ describe('query_database on missing, empty and corrupt files', () => {
 
 describe('saving', () => {
   test('killing the server while it saves leaves a whole database, old or new', async () => {
-    py('db.execute("CREATE TABLE IF NOT EXISTS big (id INTEGER PRIMARY KEY, b BLOB)"); db.executemany("INSERT INTO big (b) VALUES (randomblob(4000))", [()] * 2000); db.commit()');
+    py(
+      'db.execute("CREATE TABLE IF NOT EXISTS big (id INTEGER PRIMARY KEY, b BLOB)"); db.executemany("INSERT INTO big (b) VALUES (randomblob(4000))", [()] * 2000); db.commit()',
+    );
     for (const delayMs of [0, 190, 205, 220, 300]) {
       const victim = await startWorkspace(ws);
       const r = await victim.call('query_database', { sql: 'UPDATE books SET year = ? WHERE id = 1', params: [delayMs] });
@@ -198,7 +208,9 @@ describe('limits: a statement can be stopped and the database lives on', () => {
   let limited: Running;
   const lq = async (sql: string, params?: unknown, timeout = 20_000): Promise<{ text: string; isError: boolean }> => {
     // 20 s: far above the 1 s limit the server has, far below "frozen for good".
-    const r = (await limited.client.callTool({ name: 'query_database', arguments: { sql, ...(params ? { params } : {}) } }, undefined, { timeout })) as CallToolResult;
+    const r = (await limited.client.callTool({ name: 'query_database', arguments: { sql, ...(params ? { params } : {}) } }, undefined, {
+      timeout,
+    })) as CallToolResult;
     return { text: textOf(r), isError: r.isError === true };
   };
 
@@ -221,7 +233,7 @@ describe('limits: a statement can be stopped and the database lives on', () => {
     const done = await lq('INSERT INTO marks VALUES (?)', ['finished']);
     assert.equal(done.isError, false, done.text);
     // Straight after the finished write: the worker holding it is stopped.
-    const cut = await lq('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) INSERT INTO marks SELECT \'cut\' FROM c');
+    const cut = await lq("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) INSERT INTO marks SELECT 'cut' FROM c");
     assert.match(cut.text, /time limit/);
     assert.deepEqual(rowsOf((await lq('SELECT v FROM marks')).text), [{ v: 'finished' }]);
     await limited.close();
@@ -256,7 +268,9 @@ describe('limits: a statement can be stopped and the database lives on', () => {
       await isRunning;
       abort.abort();
       await assert.rejects(call, /abort/i);
-      const next = (await slow.client.callTool({ name: 'query_database', arguments: { sql: 'SELECT count(*) AS n FROM books' } }, undefined, { timeout: 20_000 })) as CallToolResult;
+      const next = (await slow.client.callTool({ name: 'query_database', arguments: { sql: 'SELECT count(*) AS n FROM books' } }, undefined, {
+        timeout: 20_000,
+      })) as CallToolResult;
       assert.equal(next.isError, undefined, textOf(next));
       assert.deepEqual(rowsOf(textOf(next)), [{ n: 8 }]);
     } finally {

@@ -10,10 +10,7 @@ let ws: string;
 let outside: string;
 let w: Running;
 
-const PNG_1x1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 before(async () => {
   ws = tempWorkspace('ws-files-');
@@ -211,7 +208,10 @@ describe('list_directory and search_files', () => {
   test('a folder of 200,000 entries is capped and the rest counted', async () => {
     const big = join(ws, 'huge');
     mkdirSync(big);
-    makeFiles(big, Array.from({ length: 200_000 }, (_, i): [string, string] => [`f${String(i).padStart(6, '0')}`, '']));
+    makeFiles(
+      big,
+      Array.from({ length: 200_000 }, (_, i): [string, string] => [`f${String(i).padStart(6, '0')}`, '']),
+    );
     const text = await ok('list_directory', { path: 'huge' });
     const shown = text.split('\n').filter((l) => /^ {2}f\d{6}/.test(l)).length;
     assert.equal(shown, 1000);
@@ -271,7 +271,10 @@ describe('list_directory and search_files', () => {
     const slow = join(ws, 'slow');
     mkdirSync(slow);
     // Polynomial backtracking: each name takes long for a glob of many "*a".
-    makeFiles(slow, Array.from({ length: 50 }, (_, i): [string, string] => [`${'a'.repeat(120)}${i}`, '']));
+    makeFiles(
+      slow,
+      Array.from({ length: 50 }, (_, i): [string, string] => [`${'a'.repeat(120)}${i}`, '']),
+    );
     const quick = await startWorkspace(ws, { MCP_AGENT_SEARCH_TIMEOUT_S: '2' });
     try {
       const order: string[] = [];

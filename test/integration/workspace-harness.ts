@@ -8,7 +8,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
 
-
 export const serverPath = (): string => join(repoRoot(), 'dist', 'servers', 'workspace.js');
 
 export function tempWorkspace(prefix = 'ws-'): string {

@@ -70,7 +70,9 @@ function outsideTmp(): string {
       // not writable here: the next one
     }
   }
-  assert.fail(`these tests need a writable folder outside ${tmpdir()} for a fake home (tried ${[join(homedir(), '.cache'), '/var/tmp'].join(', ')}): the sandbox hides ${tmpdir()} from the code`);
+  assert.fail(
+    `these tests need a writable folder outside ${tmpdir()} for a fake home (tried ${[join(homedir(), '.cache'), '/var/tmp'].join(', ')}): the sandbox hides ${tmpdir()} from the code`,
+  );
 }
 
 function runDirsOf(pid: number): string[] {
@@ -295,7 +297,8 @@ describe('run_code sandbox settings', () => {
       await w.close();
       rmSync(home, { recursive: true, force: true });
     });
-    const code = "import os\nprint('ssh', os.listdir('.ssh'))\nprint('cred', repr(open('.git-credentials').read()))\nopen('notes.txt', 'w').write('still writable')";
+    const code =
+      "import os\nprint('ssh', os.listdir('.ssh'))\nprint('cred', repr(open('.git-credentials').read()))\nopen('notes.txt', 'w').write('still writable')";
     const r = await w.call('run_code', { code });
     const text = textOf(r);
     assert.ok(!r.isError, text);
@@ -371,6 +374,6 @@ while True: time.sleep(0.1)
     // The next server to start removes what the killed one left.
     const next = await startWorkspace(ws);
     t.after(() => next.close());
-    assert.deepEqual(runDirsOf(serverPid), [], 'the killed server\'s temp folder is gone');
+    assert.deepEqual(runDirsOf(serverPid), [], "the killed server's temp folder is gone");
   });
 });

@@ -119,7 +119,10 @@ for (const mode of ['sandbox', 'no sandbox'] as const) {
       assert.equal(env.MPLBACKEND, 'Agg');
       assert.equal(env.PYTHONUNBUFFERED, '1');
       assert.ok(env.MCP_AGENT_FIGURES_DIR);
-      assert.deepEqual(Object.keys(env).filter((k) => /KEY|TOKEN|SECRET/.test(k)), ['MCP_AGENT_RUN_TOKEN']);
+      assert.deepEqual(
+        Object.keys(env).filter((k) => /KEY|TOKEN|SECRET/.test(k)),
+        ['MCP_AGENT_RUN_TOKEN'],
+      );
     });
 
     test('an endless loop is killed at the timeout with its children, detached grandchildren included', async () => {

@@ -42,7 +42,9 @@ describe('an MCP App view in the chat (server-pdf over stdio)', () => {
     return /pdf/.test(lastUserText(body)) ? { toolUses: [{ name: 'pdf__display_pdf', input: { url: join(workspace, 'doc.pdf') } }] } : { text: 'ok' };
   };
   const args: string[] = [PDF_SERVER, '--stdio'];
-  const rig = chatRig('apps-pdf', model, files, { 'mcpAgent.servers': { pdf: { type: 'stdio', command: process.execPath, args, env: { ELECTRON_RUN_AS_NODE: '1' } } } });
+  const rig = chatRig('apps-pdf', model, files, {
+    'mcpAgent.servers': { pdf: { type: 'stdio', command: process.execPath, args, env: { ELECTRON_RUN_AS_NODE: '1' } } },
+  });
 
   test('display_pdf: the viewer shows the page once the person allows its app-only tools', async (t) => {
     workspace = rig.vs.workspace;
@@ -57,7 +59,12 @@ describe('an MCP App view in the chat (server-pdf over stdio)', () => {
     const allowApp = async (): Promise<void> => {
       const asked = chat.locator('.approval[data-from-app="true"][data-state="pending"]');
       // A card may be answered by an earlier "always" before this click lands: then there is nothing to click.
-      for (let i = 0; i < 5 && (await asked.count()) > 0; i++) await asked.first().locator('button[data-decision="always"]').click({ timeout: 2_000 }).catch(() => undefined);
+      for (let i = 0; i < 5 && (await asked.count()) > 0; i++)
+        await asked
+          .first()
+          .locator('button[data-decision="always"]')
+          .click({ timeout: 2_000 })
+          .catch(() => undefined);
     };
     await waitForPage(view, allowApp);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('pdf-view')}`);

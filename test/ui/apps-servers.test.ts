@@ -37,11 +37,16 @@ function freePort(): Promise<number> {
 
 describe('MCP App servers from npm: system-monitor (stdio) and budget-allocator (HTTP)', () => {
   let budget: ChildProcess | undefined;
-  const servers: Record<string, unknown> = { monitor: { type: 'stdio', command: process.execPath, args: [pkg('server-system-monitor'), '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } };
+  const servers: Record<string, unknown> = {
+    monitor: { type: 'stdio', command: process.execPath, args: [pkg('server-system-monitor'), '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } },
+  };
   // Before the rig's hook: the HTTP server is up, and named in the settings, when VS Code starts.
   before(async () => {
     const port = await freePort();
-    budget = spawn(process.execPath, [pkg('server-budget-allocator')], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    budget = spawn(process.execPath, [pkg('server-budget-allocator')], {
+      env: { PATH: process.env.PATH, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       budget!.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
       budget!.on('exit', (code) => reject(new Error(`budget-allocator exited (${code})`)));

@@ -27,10 +27,15 @@ function appFrame(chat: FrameLocator): FrameLocator {
 
 for (const theme of THEMES) {
   describe(`an MCP App view in ${theme.setting}`, () => {
-    const rig = chatRig(`apps-theme-${theme.setting.toLowerCase().replace(/ /g, '-')}`, model, { 'a.txt': 'a\n' }, {
-      'workbench.colorTheme': theme.setting,
-      'mcpAgent.servers': { basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
-    });
+    const rig = chatRig(
+      `apps-theme-${theme.setting.toLowerCase().replace(/ /g, '-')}`,
+      model,
+      { 'a.txt': 'a\n' },
+      {
+        'workbench.colorTheme': theme.setting,
+        'mcpAgent.servers': { basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
+      },
+    );
 
     test('the view follows the theme and fits the 300 px side bar', async (t) => {
       await rig.vs.waitForTreeItem('Tools', /basic\s*ready/, 90_000);

@@ -26,9 +26,14 @@ function appFrame(chat: FrameLocator, index = 0): FrameLocator {
 }
 
 describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () => {
-  const rig = chatRig('apps-basic', model, { 'a.txt': 'a\n' }, {
-    'mcpAgent.servers': { basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
-  });
+  const rig = chatRig(
+    'apps-basic',
+    model,
+    { 'a.txt': 'a\n' },
+    {
+      'mcpAgent.servers': { basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
+    },
+  );
 
   test('the model calls get-time: the view appears under the card, paints the result and sizes itself', async (t) => {
     await rig.vs.waitForTreeItem('Tools', /basic\s*ready/, 90_000);
@@ -48,7 +53,10 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     // The card's result and the view's text are the same call's.
     await chat.locator('.tool-card .tool-header').first().click();
     assert.ok((await chat.locator('.tool-card .tool-result').first().innerText()).includes(shown), 'the view got the result of this call');
-    const height = await chat.locator('.app-view iframe').first().evaluate((f) => f.getBoundingClientRect().height);
+    const height = await chat
+      .locator('.app-view iframe')
+      .first()
+      .evaluate((f) => f.getBoundingClientRect().height);
     assert.ok(height > 120, `the frame took the height the view asked for (${height} px)`);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('basic-view')}`);
 
@@ -114,12 +122,18 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     const frames = rig.vs.page.locator('iframe.webview.ready[src*="extensionId=mcp-agent.mcp-agent"]');
     await frames.nth(1).waitFor();
     const srcs = await frames.evaluateAll((els) => els.map((e) => (e as HTMLIFrameElement).src));
-    const tab = frames.nth(srcs.findIndex((s) => !/purpose=webviewView/.test(s))).contentFrame().locator('#active-frame').contentFrame();
+    const tab = frames
+      .nth(srcs.findIndex((s) => !/purpose=webviewView/.test(s)))
+      .contentFrame()
+      .locator('#active-frame')
+      .contentFrame();
     try {
       await tab.locator('.app-view[data-state="shown"]').first().waitFor({ timeout: 60_000 });
     } catch (err) {
       // Seen once in a full run on a loaded machine and not since: what the tab's views were doing, for next time.
-      t.diagnostic(`pages: ${JSON.stringify(srcs)}; views: ${JSON.stringify(await tab.locator('.app-view').evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 400))))}`);
+      t.diagnostic(
+        `pages: ${JSON.stringify(srcs)}; views: ${JSON.stringify(await tab.locator('.app-view').evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 400))))}`,
+      );
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('tab-view-missing')}`);
       throw err;
     }
@@ -155,6 +169,6 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     await rig.vs.runCommand('MCP Agent: New Chat');
     await chat.locator('.app-view').first().waitFor({ state: 'detached' });
     // The host releases the page when the view's unmount arrives: wait for that, then it is gone for good.
-    for (let status = 200; status !== 404; ) status = (await fetch(src)).status;
+    for (let status = 200; status !== 404;) status = (await fetch(src)).status;
   });
 });

@@ -12,7 +12,12 @@ const THEMES = [
 
 for (const theme of THEMES) {
   describe(`the chat's room (${theme.name})`, () => {
-    const rig = chatRig(`chat-room-${theme.name}`, [{ text: 'Here is a long answer.\n\n' + Array.from({ length: 12 }, (_, i) => `${i + 1}. a point worth making`).join('\n') }], {}, { 'workbench.colorTheme': theme.setting });
+    const rig = chatRig(
+      `chat-room-${theme.name}`,
+      [{ text: 'Here is a long answer.\n\n' + Array.from({ length: 12 }, (_, i) => `${i + 1}. a point worth making`).join('\n') }],
+      {},
+      { 'workbench.colorTheme': theme.setting },
+    );
 
     test('the chat fills its side bar alone; the trees are one click away, and the chat one click back, as it was', async (t) => {
       const { vs } = rig;
@@ -25,14 +30,21 @@ for (const theme of THEMES) {
       t.diagnostic(`side bar ${Math.round(bar.width)}×${Math.round(bar.height)} px, chat ${Math.round(webview.width)}×${Math.round(webview.height)} px`);
       assert.equal(Math.round(bar.width), 300, 'the default side bar');
       assert.ok(webview.height >= bar.height * 0.85, `the chat has the side bar's height (${webview.height} of ${bar.height} px)`);
-      assert.equal(await vs.page.locator('.part.sidebar .pane-header .title', { hasText: /^(Tools|Resources|Prompts|Sessions|Chats)$/i }).count(), 0, 'no tree shares it');
+      assert.equal(
+        await vs.page.locator('.part.sidebar .pane-header .title', { hasText: /^(Tools|Resources|Prompts|Sessions|Chats)$/i }).count(),
+        0,
+        'no tree shares it',
+      );
       t.diagnostic(`screenshot: ${await vs.screenshot('chat-alone')}`);
 
       // From the chat's title bar, one click.
       await vs.page.locator('.part.sidebar .title-actions .action-label[aria-label^="Show Servers, Tools and Chats"]').click();
       await vs.page.locator('.part.sidebar .pane-header .title', { hasText: /^Tools$/i }).waitFor();
       await vs.waitForTreeItem('Tools', /workspace\s*ready/);
-      assert.deepEqual((await vs.viewTitles()).map((s) => s.toLowerCase()), ['tools', 'resources', 'prompts', 'sessions', 'chats']);
+      assert.deepEqual(
+        (await vs.viewTitles()).map((s) => s.toLowerCase()),
+        ['tools', 'resources', 'prompts', 'sessions', 'chats'],
+      );
       t.diagnostic(`screenshot: ${await vs.screenshot('trees')}`);
 
       // And back with the activity-bar icon: the conversation is as it was.

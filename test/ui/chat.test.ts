@@ -89,15 +89,16 @@ describe('the chat in a real VS Code', () => {
   });
 
   test('"Ask Agent About File" from the explorer attaches the file and focuses the input', async (t) => {
-    await vs.page.getByRole('tab', { name: /Explorer/ }).first().click();
+    await vs.page
+      .getByRole('tab', { name: /Explorer/ })
+      .first()
+      .click();
     // Every file on disk joins the tree when the file watcher reports it: wait for all of them (whatever ran
     // before), so the rows no longer move under the clicks below.
     for (const name of readdirSync(vs.workspace).filter((n) => !n.startsWith('.'))) {
       await vs.page.locator('.explorer-folders-view .monaco-list-row .label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }).waitFor();
     }
-    const row = vs.page
-      .locator('.explorer-folders-view .monaco-list-row')
-      .filter({ has: vs.page.locator('.label-name', { hasText: /^example\.txt$/ }) });
+    const row = vs.page.locator('.explorer-folders-view .monaco-list-row').filter({ has: vs.page.locator('.label-name', { hasText: /^example\.txt$/ }) });
     await row.waitFor();
     // Select it first: the explorer passes its selection to the command when the clicked row is in it.
     await row.locator('.label-name').click();
@@ -178,7 +179,10 @@ describe('the chat in a real VS Code', () => {
     await vs.reload();
     await vs.runCommand('MCP Agent: Open Chat');
     const restored = await vs.openChat();
-    await restored.locator('.msg.user').nth(users - 1).waitFor();
+    await restored
+      .locator('.msg.user')
+      .nth(users - 1)
+      .waitFor();
     assert.equal(await restored.locator('.msg.user').count(), users);
     await restored.locator('.tool-card[data-status="done"]').first().waitFor();
     await restored.locator('.approval[data-state="always"]').first().waitFor();
@@ -190,16 +194,18 @@ const SPIN_MARKER = `${process.pid}4242`;
 
 /** Host pids of the spinning script's `sleep` child (alive, not a zombie). */
 function spinning(): number[] {
-  return readdirSync('/proc').filter((name) => {
-    if (!/^\d+$/.test(name)) return false;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!)) return false;
-      return readFileSync(`/proc/${name}/cmdline`, 'utf8') === `sleep\0${SPIN_MARKER}\0`;
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((name) => {
+      if (!/^\d+$/.test(name)) return false;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        if (/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!)) return false;
+        return readFileSync(`/proc/${name}/cmdline`, 'utf8') === `sleep\0${SPIN_MARKER}\0`;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** Waits for a condition outside the page (a file, a process) that no event announces to this process. */

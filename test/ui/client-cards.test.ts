@@ -24,7 +24,8 @@ function script(body: MessagesBody): Reply {
   if (JSON.stringify(body.system ?? '').includes(SAMPLING_SYSTEM)) return { text: MODEL_ANSWER };
   const last = JSON.stringify(body.messages.at(-1)?.content ?? '');
   if (last.includes('tool_result')) return { text: 'The tool is done.' };
-  if (/please sample later/.test(last)) return { toolUses: [{ name: 'everything__trigger-sampling-request', input: { prompt: 'Say hi', maxTokens: 50 } }], gate: later };
+  if (/please sample later/.test(last))
+    return { toolUses: [{ name: 'everything__trigger-sampling-request', input: { prompt: 'Say hi', maxTokens: 50 } }], gate: later };
   if (/please sample/.test(last)) return { toolUses: [{ name: 'everything__trigger-sampling-request', input: { prompt: 'Say hi', maxTokens: 50 } }] };
   if (/please ask me/.test(last)) return { toolUses: [{ name: 'everything__trigger-elicitation-request', input: {} }] };
   return { text: 'Say "please sample" or "please ask me".' };
@@ -79,7 +80,10 @@ describe('sampling and elicitation cards in the real chat', { timeout: 600_000 }
         assert.ok(measured.length > 5, 'the check measured the cards');
         const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0]!;
         t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
-        assert.deepEqual(measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
+        assert.deepEqual(
+          measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`),
+          [],
+        );
       }
 
       test('the model calls the server’s sampling tool; the card shows the request; Allow sends the model’s answer to the server', async (t) => {

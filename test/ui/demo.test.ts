@@ -12,12 +12,24 @@ function demoModel(body: MessagesBody): Reply {
   if (!isToolResultTurn(body)) {
     return {
       text: "I'll add Dune, then list the Science Fiction books.",
-      toolUses: [{ name: 'workspace__query_database', input: { sql: "INSERT INTO books (title, author, year, genre) VALUES ('Dune', 'Frank Herbert', 1965, 'Science Fiction')" } }],
+      toolUses: [
+        {
+          name: 'workspace__query_database',
+          input: { sql: "INSERT INTO books (title, author, year, genre) VALUES ('Dune', 'Frank Herbert', 1965, 'Science Fiction')" },
+        },
+      ],
     };
   }
   const result = lastUserText(body);
   if (result.includes('lastInsertRowid')) {
-    return { toolUses: [{ name: 'workspace__query_database', input: { sql: 'SELECT title, author, year FROM books WHERE genre = ? ORDER BY year', params: ['Science Fiction'] } }] };
+    return {
+      toolUses: [
+        {
+          name: 'workspace__query_database',
+          input: { sql: 'SELECT title, author, year FROM books WHERE genre = ? ORDER BY year', params: ['Science Fiction'] },
+        },
+      ],
+    };
   }
   const rows = (JSON.parse(result.split('\n[')[0]) as { rows: Array<{ title: string; author: string; year: number }> }).rows;
   const table = rows.map((r) => `| ${r.title} | ${r.author} | ${r.year} |`).join('\n');

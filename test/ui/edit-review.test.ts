@@ -73,7 +73,11 @@ describe('reviewable edits in a real VS Code', () => {
     await dialog.locator('.monaco-button', { hasText: 'Restore' }).click();
     await chat.locator('.notice', { hasText: 'Restored 1 file to before the turn: list.md.' }).waitFor();
     assert.equal(readFileSync(join(rig.vs.workspace, 'list.md'), 'utf8'), 'Shopping\n- milk\n- bread\n');
-    assert.equal(readFileSync(join(rig.vs.workspace, 'mine.md'), 'utf8'), 'the person wrote this after the turn\n', "the person's file is not the turn's to undo");
+    assert.equal(
+      readFileSync(join(rig.vs.workspace, 'mine.md'), 'utf8'),
+      'the person wrote this after the turn\n',
+      "the person's file is not the turn's to undo",
+    );
   });
 
   test('a file named in an answer opens at its line; a path outside is no link', async () => {

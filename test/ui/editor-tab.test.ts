@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
 
-const WIDE = ['| Title | Author | Year | Genre | Pages | Publisher |', '| --- | --- | --- | --- | --- | --- |', '| The Left Hand of Darkness | Ursula K. Le Guin | 1969 | Science Fiction | 304 | Ace Books |'].join('\n');
+const WIDE = [
+  '| Title | Author | Year | Genre | Pages | Publisher |',
+  '| --- | --- | --- | --- | --- | --- |',
+  '| The Left Hand of Darkness | Ursula K. Le Guin | 1969 | Science Fiction | 304 | Ace Books |',
+].join('\n');
 const reply = (body: MessagesBody): Reply => ({ text: `Here is the table for "${lastUserText(body)}":\n\n${WIDE}` });
 
 describe('the chat in an editor tab', () => {
@@ -28,9 +32,15 @@ describe('the chat in an editor tab', () => {
     await tab.locator('#input').fill('second, from the editor tab');
     await tab.locator('#input').press('Enter');
     await tab.locator('.markdown', { hasText: 'second, from the editor tab' }).waitFor();
-    const sideFrame = rig.vs.page.frameLocator('iframe.webview.ready[src*="extensionId=mcp-agent.mcp-agent"]').nth(editorIndex === 0 ? 1 : 0).frameLocator('#active-frame');
+    const sideFrame = rig.vs.page
+      .frameLocator('iframe.webview.ready[src*="extensionId=mcp-agent.mcp-agent"]')
+      .nth(editorIndex === 0 ? 1 : 0)
+      .frameLocator('#active-frame');
     await sideFrame.locator('.markdown', { hasText: 'second, from the editor tab' }).waitFor();
-    const tableWidth = await tab.locator('.markdown table').last().evaluate((el) => el.getBoundingClientRect().width);
+    const tableWidth = await tab
+      .locator('.markdown table')
+      .last()
+      .evaluate((el) => el.getBoundingClientRect().width);
     assert.ok(tableWidth > 600, `the table has room in the tab (${tableWidth} px)`);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('chat-in-editor')}`);
   });

@@ -80,9 +80,13 @@ for (const c of [
       // This SDK version sends the key as a bearer token; older ones as x-api-key.
       assert.equal(sent.headers['x-api-key'] ?? sent.headers.authorization?.replace(/^Bearer /, ''), KEY);
       assert.equal(sent.body.model, 'claude-sonnet-5', "the folder's model is not used");
-      assert.equal(sent.body.max_tokens, c.expectMaxTokens, c.restricted ? "Restricted Mode: the person's limit" : "a trusted folder may lower the limit");
+      assert.equal(sent.body.max_tokens, c.expectMaxTokens, c.restricted ? "Restricted Mode: the person's limit" : 'a trusted folder may lower the limit');
       // The chat opened (Models API) and sent a message: the folder's endpoint saw neither, nor the key.
-      assert.deepEqual(attacker.hits.map((h) => `${h.method} ${h.url}`), [], "the folder's endpoint was never asked");
+      assert.deepEqual(
+        attacker.hits.map((h) => `${h.method} ${h.url}`),
+        [],
+        "the folder's endpoint was never asked",
+      );
     });
   });
 }

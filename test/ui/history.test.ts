@@ -17,7 +17,10 @@ describe('chat history, tokens and models in a real VS Code', () => {
     const chat = await rig.vs.openChat();
     await chat.locator('#input').fill(text);
     await chat.locator('#input').press('Enter');
-    await chat.locator('.msg.assistant .markdown', { hasText: text.length > 150 ? text.slice(-60) : `Answer to: ${text}` }).last().waitFor();
+    await chat
+      .locator('.msg.assistant .markdown', { hasText: text.length > 150 ? text.slice(-60) : `Answer to: ${text}` })
+      .last()
+      .waitFor();
   }
 
   async function pick(label: string | RegExp): Promise<void> {
@@ -26,7 +29,7 @@ describe('chat history, tokens and models in a real VS Code', () => {
     await row.click();
   }
 
-  test('each turn shows its tokens and cost, the footer the chat\'s total', async (t) => {
+  test("each turn shows its tokens and cost, the footer the chat's total", async (t) => {
     await ask('Plan the garden');
     const chat = rig.vs.chatFrame();
     const line = chat.locator('.msg.assistant .turn-usage').last();
@@ -44,7 +47,11 @@ describe('chat history, tokens and models in a real VS Code', () => {
     await ask('Write release notes');
     await rig.vs.waitForTreeItem('Chats', 'Write release notes');
     const items = await rig.vs.treeItems('Chats');
-    assert.deepEqual(items.map((i) => i.label), ['Write release notes', 'Plan the garden'], 'newest first');
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['Write release notes', 'Plan the garden'],
+      'newest first',
+    );
     assert.match(items[0]!.description, /^open · /);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('chats-view')}`);
     await (await rig.vs.waitForTreeItem('Chats', 'Plan the garden')).click();
@@ -71,7 +78,10 @@ describe('chat history, tokens and models in a real VS Code', () => {
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await rig.vs.page.locator('.part.sidebar .monaco-list-row', { hasText: 'Write release notes' }).waitFor({ state: 'detached' });
     const items = await rig.vs.treeItems('Chats');
-    assert.deepEqual(items.map((i) => i.label), ['Garden plan for spring']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['Garden plan for spring'],
+    );
   });
 
   test('the model button opens the picker: active models newest first, deprecated marked, retired hidden; the choice is used', async (t) => {
@@ -81,7 +91,10 @@ describe('chat history, tokens and models in a real VS Code', () => {
     await rows.filter({ hasText: 'Claude Opus 5.5' }).first().waitFor();
     const texts = await rows.allInnerTexts();
     assert.match(texts[0]!, /Automatic/);
-    assert.ok(texts.some((r) => /Claude Sonnet 4\.5[\s\S]*deprecated: retires 2026-11-30/.test(r)), texts.join('\n---\n'));
+    assert.ok(
+      texts.some((r) => /Claude Sonnet 4\.5[\s\S]*deprecated: retires 2026-11-30/.test(r)),
+      texts.join('\n---\n'),
+    );
     assert.ok(!texts.some((r) => /Claude Sonnet 4\b(?!\.)/.test(r)), 'the retired model is not offered');
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('model-picker')}`);
     await pick('Claude Opus 5.5');
@@ -96,7 +109,10 @@ describe('chat history, tokens and models in a real VS Code', () => {
   });
 
   test('a chat that outgrows a small window is compacted, with a marker that opens to the summary', async (t) => {
-    rig.api.models = [...defaultModels(), { ...defaultModels()[1]!, id: 'claude-small', display_name: 'Claude Small (test)', created_at: '2020-01-01T00:00:00Z', max_input_tokens: 9000 }];
+    rig.api.models = [
+      ...defaultModels(),
+      { ...defaultModels()[1]!, id: 'claude-small', display_name: 'Claude Small (test)', created_at: '2020-01-01T00:00:00Z', max_input_tokens: 9000 },
+    ];
     const chat = await rig.vs.openChat();
     await chat.locator('.model-button').click();
     await pick('Claude Small (test)');

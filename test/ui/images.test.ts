@@ -44,7 +44,10 @@ describe('run_code images in a real VS Code', () => {
     // VS Code's own image preview (a webview of its media-preview extension) shows the file.
     const preview = rig.vs.page.frameLocator('iframe.webview.ready[src*="extensionId=vscode.media-preview"]').frameLocator('#active-frame');
     await preview.locator('img').waitFor();
-    assert.deepEqual(await preview.locator('img').evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight]), [320, 200]);
+    assert.deepEqual(
+      await preview.locator('img').evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight]),
+      [320, 200],
+    );
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('plot-in-tab')}`);
   });
 });

@@ -122,7 +122,11 @@ for (const theme of THEMES) {
       await chat.locator('.msg.assistant .markdown', { hasText: `Answer ${before + 1}:` }).waitFor();
       assert.equal(await chat.locator('.msg.assistant').count(), 1, 'the old answer is gone');
       assert.equal(await chat.locator('.msg.user').count(), 1);
-      assert.deepEqual(rig.api.requests.at(-1)!.body.messages.map((m) => m.role), ['user'], 'asked again with the question alone');
+      assert.deepEqual(
+        rig.api.requests.at(-1)!.body.messages.map((m) => m.role),
+        ['user'],
+        'asked again with the question alone',
+      );
       assert.equal(await vs.page.locator('.monaco-dialog-box').count(), 0, 'nothing to lose, so nothing is asked');
       await chat.locator('.msg.user').hover();
       t.diagnostic(`screenshot: ${await vs.screenshot('regenerated')}`);

@@ -37,7 +37,10 @@ describe('notices with actions in a real VS Code', () => {
 
   test('keyboard: Ctrl+Alt+M from the editor focuses the chat input', async () => {
     // Away from the chat first: the explorer, so the key goes to the workbench.
-    await rig.vs.page.getByRole('tab', { name: /Explorer/ }).first().click();
+    await rig.vs.page
+      .getByRole('tab', { name: /Explorer/ })
+      .first()
+      .click();
     await rig.vs.page.keyboard.press('Control+Alt+m');
     const chat = rig.vs.chatFrame();
     await chat.locator('#input:focus').waitFor();

@@ -35,17 +35,28 @@ describe('an HTTP MCP server that asks to sign in', () => {
     await dialog.getByRole('button', { name: 'Sign In' }).click();
     // VS Code may first ask whether to open an outside address.
     const confirm = vs.page.locator('.monaco-dialog-box', { hasText: /open the external website/i });
-    const tab = await Promise.race([opened, confirm.waitFor({ timeout: 30_000 }).then(async () => {
-      t.diagnostic(`screenshot: ${await vs.screenshot('open-external-confirm')}`);
-      await confirm.getByRole('button', { name: /^Open$/ }).click();
-      return opened;
-    })]);
+    const tab = await Promise.race([
+      opened,
+      confirm.waitFor({ timeout: 30_000 }).then(async () => {
+        t.diagnostic(`screenshot: ${await vs.screenshot('open-external-confirm')}`);
+        await confirm.getByRole('button', { name: /^Open$/ }).click();
+        return opened;
+      }),
+    ]);
     t.diagnostic(`the browser opened ${tab.url()}`);
     try {
       await tab.waitForURL(/\/callback\?/, { timeout: 30_000 });
     } catch (err) {
       await tab.screenshot({ path: (await vs.screenshot('browser-tab')).replace('browser-tab', 'browser-tab-page') }).catch(() => undefined);
-      throw new Error(`the browser tab stayed at ${tab.url()}: ${(await tab.locator('body').innerText().catch(() => '')).slice(0, 500)}`, { cause: err });
+      throw new Error(
+        `the browser tab stayed at ${tab.url()}: ${(
+          await tab
+            .locator('body')
+            .innerText()
+            .catch(() => '')
+        ).slice(0, 500)}`,
+        { cause: err },
+      );
     }
     assert.match(await tab.locator('body').innerText(), /MCP Agent is signed in/);
     await tab.close();

@@ -16,7 +16,12 @@ const mcpJson = JSON.stringify(
   {
     inputs: [{ type: 'promptString', id: 'token', description: 'Echo token', password: true }],
     servers: {
-      echo: { type: 'stdio', command: process.execPath, args: [echo, '--name=echo', '--token=${input:token}'], env: { REGION: 'eu', ELECTRON_RUN_AS_NODE: '1' } },
+      echo: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [echo, '--name=echo', '--token=${input:token}'],
+        env: { REGION: 'eu', ELECTRON_RUN_AS_NODE: '1' },
+      },
     },
   },
   null,
@@ -56,8 +61,18 @@ describe('a workspace that defines MCP servers', () => {
 
   test('the Tools view groups servers by source; a broken .mcp.json is a diagnostic on its line and a row in its group', async (t) => {
     const top = (await vs.treeItems('Tools')).filter((i) => i.level === 1);
-    assert.deepEqual(top.map((i) => i.description), ['4 servers', '1 server']);
-    assert.deepEqual(top.map((i) => [i.label, i.expanded]), [['Bundled', false], ['.vscode/mcp.json', true]], 'the bundled servers are folded away under their heading');
+    assert.deepEqual(
+      top.map((i) => i.description),
+      ['4 servers', '1 server'],
+    );
+    assert.deepEqual(
+      top.map((i) => [i.label, i.expanded]),
+      [
+        ['Bundled', false],
+        ['.vscode/mcp.json', true],
+      ],
+      'the bundled servers are folded away under their heading',
+    );
     t.diagnostic(`screenshot: ${await vs.screenshot('tools-by-source')}`);
 
     // Folded, so the next group's rows are on screen (the list draws only visible rows).
@@ -68,7 +83,10 @@ describe('a workspace that defines MCP servers', () => {
     await vs.page.locator('.monaco-editor .squiggly-error').first().waitFor();
     await vs.page.keyboard.press('Control+Shift+M');
     const problems = vs.page.locator('.markers-panel');
-    await problems.getByText(/server "notes": missing "command"/).first().waitFor();
+    await problems
+      .getByText(/server "notes": missing "command"/)
+      .first()
+      .waitFor();
     assert.match(await problems.innerText(), /\[Ln 3, Col 5\]/);
     t.diagnostic(`screenshot: ${await vs.screenshot('diagnostic')}`);
     await vs.waitForTreeItem('Tools', /echo\s*ready/);
@@ -100,7 +118,12 @@ describe('a workspace that defines MCP servers', () => {
 describe('the same workspace in Restricted Mode', () => {
   let vs: Vscode;
   before(async () => {
-    vs = await startVscode({ name: 'own-servers-restricted', files: { '.vscode/mcp.json': mcpJson }, workspaceTrust: true, env: { ANTHROPIC_API_KEY: 'sk-ant-test' } });
+    vs = await startVscode({
+      name: 'own-servers-restricted',
+      files: { '.vscode/mcp.json': mcpJson },
+      workspaceTrust: true,
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+    });
   });
   after(async () => {
     await vs?.close();

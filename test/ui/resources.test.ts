@@ -37,7 +37,8 @@ describe('MCP resources in the editor', () => {
 
   const quickInput = (): ReturnType<Vscode['page']['locator']> => vs.page.locator('.quick-input-widget .quick-input-box input');
   const pickRow = (text: string): ReturnType<Vscode['page']['locator']> => vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
-  const editorText = (text: string): ReturnType<Vscode['page']['locator']> => vs.page.locator('.editor-instance .monaco-editor .view-lines', { hasText: text }).first();
+  const editorText = (text: string): ReturnType<Vscode['page']['locator']> =>
+    vs.page.locator('.editor-instance .monaco-editor .view-lines', { hasText: text }).first();
 
   /** Opens the city template's picker and types "ja": the server's suggestion appears under what was typed. */
   async function completeCountry(): Promise<void> {
@@ -50,15 +51,17 @@ describe('MCP resources in the editor', () => {
     assert.equal(await pickRow('Japan').count(), 1);
   }
 
-  test('a resource opens read-only and shows the server\'s last update', async (t) => {
+  test("a resource opens read-only and shows the server's last update", async (t) => {
     await vs.openChat();
     // The other trees leave the Resources view little room, and a list draws only the rows it shows.
     await vs.showServers();
     for (const view of ['Tools', 'Prompts', 'Sessions', 'Chats']) await vs.collapseView(view);
-    await (await vs.waitForTreeItem('Resources', /counter/, 60_000).catch(async (err: Error) => {
-      t.diagnostic(`screenshot: ${await vs.screenshot('no-counter')}`);
-      throw err;
-    })).click();
+    await (
+      await vs.waitForTreeItem('Resources', /counter/, 60_000).catch(async (err: Error) => {
+        t.diagnostic(`screenshot: ${await vs.screenshot('no-counter')}`);
+        throw err;
+      })
+    ).click();
     await editorText(`version ${PULSES}`).waitFor({ timeout: 30_000 });
     const tab = vs.page.locator('.tabs-container .tab.active');
     assert.match(await tab.innerText(), /counter/);
@@ -80,10 +83,14 @@ describe('MCP resources in the editor', () => {
     await vs.runCommand('MCP Agent: Show Server Log');
     await vs.page.locator('.quick-input-widget').getByRole('option', { name: 'res', exact: true }).click();
     const output = vs.page.locator('.part.panel .monaco-editor .view-lines');
-    await output.filter({ hasText: /ready:\sresources\s1\.0\.0/ }).first().waitFor().catch(async (err: Error) => {
-      t.diagnostic(`screenshot: ${await vs.screenshot('no-server-log')}`);
-      throw err;
-    });
+    await output
+      .filter({ hasText: /ready:\sresources\s1\.0\.0/ })
+      .first()
+      .waitFor()
+      .catch(async (err: Error) => {
+        t.diagnostic(`screenshot: ${await vs.screenshot('no-server-log')}`);
+        throw err;
+      });
     assert.doesNotMatch(await output.first().innerText(), /ready:\sworkspace/, 'only its own server');
     t.diagnostic(`screenshot: ${await vs.screenshot('server-log')}`);
   });
@@ -92,11 +99,16 @@ describe('MCP resources in the editor', () => {
     test(`the document and the completion list in ${kind}`, async (t) => {
       await vs.runCommand('Preferences: Color Theme');
       await quickInput().fill(theme);
-      const row = vs.page.locator('.quick-input-widget .monaco-list-row').filter({ has: vs.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
-      await row.first().click().catch(async (err: Error) => {
-        t.diagnostic(`screenshot: ${await vs.screenshot(`no-theme-${kind}`)}`);
-        throw err;
-      });
+      const row = vs.page
+        .locator('.quick-input-widget .monaco-list-row')
+        .filter({ has: vs.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+      await row
+        .first()
+        .click()
+        .catch(async (err: Error) => {
+          t.diagnostic(`screenshot: ${await vs.screenshot(`no-theme-${kind}`)}`);
+          throw err;
+        });
       await quickInput().waitFor({ state: 'hidden' });
       // Closed, it is let go; opened again, it is subscribed again, and the server pulses another hundred times.
       await vs.runCommand('View: Close All Editors');

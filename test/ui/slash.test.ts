@@ -33,9 +33,14 @@ async function theme(vs: Vscode, name: string): Promise<void> {
 }
 
 describe('slash commands and resources in the chat', () => {
-  const rig = chatRig('slash', [{ text: 'Answered the prompt.' }, { text: 'Tides, summarized.' }, { text: 'The note says THE-README-TEXT.' }], { 'a.md': '# A\n' }, {
-    'mcpAgent.servers': { notes: { type: 'stdio', command: process.execPath, args: [notes], env: { ELECTRON_RUN_AS_NODE: '1' } } },
-  });
+  const rig = chatRig(
+    'slash',
+    [{ text: 'Answered the prompt.' }, { text: 'Tides, summarized.' }, { text: 'The note says THE-README-TEXT.' }],
+    { 'a.md': '# A\n' },
+    {
+      'mcpAgent.servers': { notes: { type: 'stdio', command: process.execPath, args: [notes], env: { ELECTRON_RUN_AS_NODE: '1' } } },
+    },
+  );
 
   test('/ opens the command list; /tools answers in the chat and nothing reaches the model', async (t) => {
     const chat = await rig.vs.openChat();
@@ -72,16 +77,23 @@ describe('slash commands and resources in the chat', () => {
     const prompt = chat.locator('.msg.user .prompt-sent').last();
     await prompt.waitFor();
     assert.equal(await prompt.locator('.prompt-name').innerText(), 'Prompt notes/review');
-    assert.deepEqual((await prompt.locator('.prompt-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).slice(0, 3), ['user', 'assistant', 'user']);
+    assert.deepEqual((await prompt.locator('.prompt-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).slice(0, 3), [
+      'user',
+      'assistant',
+      'user',
+    ]);
     await chat.locator('.markdown', { hasText: 'Answered the prompt.' }).waitFor();
     const sent = rig.api.requests.at(-1)!.body.messages;
-    assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.match(JSON.stringify(sent[1]), /ASSISTANT-TURN/);
     assert.match(JSON.stringify(sent[2]), /EMBEDDED-a\.md/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('prompt-roles-light')}`);
   });
 
-  test('/prompt with only the person\'s text fills the message box for review and sends nothing until Enter', async (t) => {
+  test("/prompt with only the person's text fills the message box for review and sends nothing until Enter", async (t) => {
     const chat = await rig.vs.openChat();
     const input = chat.locator('#input');
     const before = rig.api.requests.length;
@@ -89,11 +101,14 @@ describe('slash commands and resources in the chat', () => {
     await input.press('Escape');
     await input.press('Enter');
     await chat.locator('.notice-listing', { hasText: 'notes/summarize is in the message box' }).last().waitFor();
-    await input.evaluate((el) => new Promise<void>((done) => {
-      const area = el as HTMLTextAreaElement;
-      const check = (): void => (area.value.startsWith('Summarize what is known about tides') ? done() : void setTimeout(check, 50));
-      check();
-    }));
+    await input.evaluate(
+      (el) =>
+        new Promise<void>((done) => {
+          const area = el as HTMLTextAreaElement;
+          const check = (): void => (area.value.startsWith('Summarize what is known about tides') ? done() : void setTimeout(check, 50));
+          check();
+        }),
+    );
     assert.equal(await input.inputValue(), 'Summarize what is known about tides, with sources.');
     assert.equal(rig.api.requests.length, before, 'nothing reached the model before the person sent it');
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('prompt-in-composer-light')}`);

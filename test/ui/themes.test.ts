@@ -45,7 +45,9 @@ const SELECTORS = [
 
 describe('the chat is readable in every theme kind', () => {
   const api = new FakeAnthropicApi((body) =>
-    /fail/.test(JSON.stringify(body.messages.at(-1))) ? { error: 400, message: 'This request failed on purpose.' } : { text: ANSWER, thinking: 'The person wants to see code, a table and a quote.' },
+    /fail/.test(JSON.stringify(body.messages.at(-1)))
+      ? { error: 400, message: 'This request failed on purpose.' }
+      : { text: ANSWER, thinking: 'The person wants to see code, a table and a quote.' },
   );
   let base: string;
   before(async () => {
@@ -95,12 +97,18 @@ describe('the chat is readable in every theme kind', () => {
         t.diagnostic(JSON.stringify(vars));
         const measured = await measureContrast(chat.locator('body'), SELECTORS);
         for (const s of SELECTORS.filter((x) => x !== '.composer textarea')) {
-          assert.ok(measured.some((m) => m.selector === s), `nothing matched ${s}: the check would prove nothing`);
+          assert.ok(
+            measured.some((m) => m.selector === s),
+            `nothing matched ${s}: the check would prove nothing`,
+          );
         }
         const low = measured.filter((m) => m.ratio < 4.5);
         const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0];
         t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
-        assert.deepEqual(low.map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
+        assert.deepEqual(
+          low.map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`),
+          [],
+        );
       });
     });
   }

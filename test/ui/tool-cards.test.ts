@@ -16,15 +16,18 @@ function model(body: MessagesBody): Reply {
 
 /** Whether a card's names are cut: the text wider than its box by any fraction of a pixel (enough for an ellipsis). */
 function cut(chat: FrameLocator, callIndex: number): Promise<{ tool: boolean; server: boolean }> {
-  return chat.locator('.tool-card .tool-name').nth(callIndex).evaluate((name) => {
-    const textWidth = (el: Element): number => {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      return range.getBoundingClientRect().width;
-    };
-    const isCut = (el: Element): boolean => textWidth(el) > el.getBoundingClientRect().width + 0.01;
-    return { tool: isCut(name.querySelector('.tool-tool')!), server: isCut(name.querySelector('.tool-server')!) };
-  });
+  return chat
+    .locator('.tool-card .tool-name')
+    .nth(callIndex)
+    .evaluate((name) => {
+      const textWidth = (el: Element): number => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return range.getBoundingClientRect().width;
+      };
+      const isCut = (el: Element): boolean => textWidth(el) > el.getBoundingClientRect().width + 0.01;
+      return { tool: isCut(name.querySelector('.tool-tool')!), server: isCut(name.querySelector('.tool-server')!) };
+    });
 }
 
 const THEMES = [

@@ -14,11 +14,16 @@ const many = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-many-tools.js');
 const reachedAt: number[] = [];
 
 describe('a thousand tools in the Tools view and the chat', () => {
-  const rig = chatRig('tool-scale', seeker('many__tool_999', 'tool 999', reachedAt), {}, {
-    'mcpAgent.model': 'claude-sonnet-5-5',
-    'mcpAgent.toolSearch': 'api',
-    'mcpAgent.servers': { many: { type: 'stdio', command: process.execPath, args: [many, '1000', '2'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
-  });
+  const rig = chatRig(
+    'tool-scale',
+    seeker('many__tool_999', 'tool 999', reachedAt),
+    {},
+    {
+      'mcpAgent.model': 'claude-sonnet-5-5',
+      'mcpAgent.toolSearch': 'api',
+      'mcpAgent.servers': { many: { type: 'stdio', command: process.execPath, args: [many, '1000', '2'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
+    },
+  );
 
   test('the Tools view: loaded, found by search, turned off with its checkbox, pinned, for its app only', async (t) => {
     const vs = rig.vs;

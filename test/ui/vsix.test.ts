@@ -12,7 +12,22 @@ import { startVscode, type Vscode } from '../vscode/harness';
 function packageVsix(): string {
   const root = repoRoot();
   const copy = mkdtempSync(join(tmpdir(), 'mcp-agent-vsix-'));
-  for (const entry of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'esbuild.mjs', 'tsconfig.json', 'tsconfig.base.json', 'src', 'servers', 'media', 'docs', 'scripts', 'test']) {
+  for (const entry of [
+    'package.json',
+    'README.md',
+    'CHANGELOG.md',
+    'LICENSE',
+    '.vscodeignore',
+    'esbuild.mjs',
+    'tsconfig.json',
+    'tsconfig.base.json',
+    'src',
+    'servers',
+    'media',
+    'docs',
+    'scripts',
+    'test',
+  ]) {
     cpSync(join(root, entry), join(copy, entry), { recursive: true });
   }
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
@@ -23,7 +38,9 @@ function packageVsix(): string {
 
 /** One file of the VSIX (a zip), read with Python's zipfile: python3 is on every machine the tests run on. */
 function entry(vsix: string, name: string): string {
-  const r = spawnSync('python3', ['-c', 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())', vsix, name], { encoding: 'utf8' });
+  const r = spawnSync('python3', ['-c', 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())', vsix, name], {
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
 }

@@ -58,7 +58,10 @@ describe('agent loop against the fake Messages API', () => {
     await run(agent(h), 'hi');
     const body = api.requests.at(-1)!.body;
     assert.match(systemText(body), /\nworkspace:\n- workspace__read_file: read_file tool/);
-    assert.deepEqual(body.tools?.map((t) => t.name), ['workspace__read_file']);
+    assert.deepEqual(
+      body.tools?.map((t) => t.name),
+      ['workspace__read_file'],
+    );
   });
 
   test("the servers' initialize instructions reach the system prompt", async () => {
@@ -66,7 +69,15 @@ describe('agent loop against the fake Messages API', () => {
     const withStatuses = {
       ...h,
       statuses: () => [
-        { name: 'workspace', state: 'ready' as const, instructions: 'Paths are relative to the workspace.', tools: [], resources: [], resourceTemplates: [], prompts: [] },
+        {
+          name: 'workspace',
+          state: 'ready' as const,
+          instructions: 'Paths are relative to the workspace.',
+          tools: [],
+          resources: [],
+          resourceTemplates: [],
+          prompts: [],
+        },
         { name: 'gone', state: 'error' as const, instructions: 'never shown', tools: [], resources: [], resourceTemplates: [], prompts: [] },
       ],
     };
@@ -204,7 +215,7 @@ describe('agent loop against the fake Messages API', () => {
       return asked[0]!;
     }
 
-    test('no OS sandbox: a clear warning with the server\'s sentence', async () => {
+    test("no OS sandbox: a clear warning with the server's sentence", async () => {
       const r = await ask(sandboxMeta({ available: false, kind: 'none', network: true, detail: 'bwrap is not installed.' }));
       assert.equal(r.alwaysKind, 'code');
       assert.equal(r.warnings[0], 'No OS sandbox: this code runs with your access to your files and network. bwrap is not installed.');
@@ -236,7 +247,7 @@ describe('agent loop against the fake Messages API', () => {
       }
     });
 
-    test('control characters and length in the server\'s sentence are tamed', async () => {
+    test("control characters and length in the server's sentence are tamed", async () => {
       const r = await ask(sandboxMeta({ available: false, detail: `evil\u001b[2J\u202Eline\n${'x'.repeat(1000)}` }));
       assert.doesNotMatch(r.warnings[0]!, /[\u001b\u202E\n]/);
       assert.ok(r.warnings[0]!.length < 420);
@@ -275,7 +286,15 @@ describe('agent loop against the fake Messages API', () => {
       return text(name);
     };
     const h = host({ s__a: { readOnly: true, run: slow('a') }, s__b: { readOnly: true, run: slow('b') } });
-    api.setScript([{ toolUses: [{ name: 's__a', input: {} }, { name: 's__b', input: {} }] }, { text: 'both' }]);
+    api.setScript([
+      {
+        toolUses: [
+          { name: 's__a', input: {} },
+          { name: 's__b', input: {} },
+        ],
+      },
+      { text: 'both' },
+    ]);
     await run(agent(h), 'go');
     assert.deepEqual(log.slice(0, 2), ['start a', 'start b'], 'both started before either ended');
     const results = api.requests.at(-1)!.body.messages.at(-1)!.content as Array<{ tool_use_id: string; content: unknown }>;
@@ -296,7 +315,10 @@ describe('agent loop against the fake Messages API', () => {
     api.setScript([{ toolUses: [{ name: 's__slow', input: {} }] }, { text: 'ok' }]);
     const { out } = await run(agent(h), 'go');
     const progress = out.filter((o) => o.type === 'progress');
-    assert.deepEqual(progress.map((p) => p.type === 'progress' && p.message), ['step 1', 'step 4']);
+    assert.deepEqual(
+      progress.map((p) => p.type === 'progress' && p.message),
+      ['step 1', 'step 4'],
+    );
   });
 
   test('the tool timeout bounds the whole call, progress or not', async () => {
@@ -461,7 +483,10 @@ describe('agent loop against the fake Messages API', () => {
     assert.equal(second.status, 'done');
     // Never merged: the failed message is closed by a line the model sees, and the new one is a turn of its own.
     const sent = unmarked(api.requests.at(-1)!.body.messages);
-    assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.match(JSON.stringify(sent[1]), /No reply to the message above: its turn was stopped by the person or its request failed/);
     assert.match(JSON.stringify(sent[0]), /"one"/);
     assert.doesNotMatch(JSON.stringify(sent[2]), /"one"/);
@@ -478,7 +503,10 @@ describe('agent loop against the fake Messages API', () => {
     const status = await a.runTurn({ retry: true }, (o) => out.push(o), new AbortController().signal);
     assert.equal(status, 'done');
     assert.deepEqual(unmarked(api.requests.at(-1)!.body.messages), [{ role: 'user', content: [{ type: 'text', text: 'are you there?' }] }]);
-    assert.deepEqual(a.messages.map((m) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      a.messages.map((m) => m.role),
+      ['user', 'assistant'],
+    );
     const again = await a.runTurn({ retry: true }, () => undefined, new AbortController().signal);
     assert.equal(again, 'error', 'the last request did not fail: nothing to retry');
   });
@@ -503,7 +531,10 @@ describe('repairHistory', () => {
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'x__y', input: {} }] },
       { role: 'assistant', content: [{ type: 'text', text: 'paused, then went on' }] },
     ]);
-    assert.deepEqual(fixed.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
+    assert.deepEqual(
+      fixed.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant', 'user'],
+    );
     assert.match(JSON.stringify(fixed[1]), /No reply to the message above/);
     assert.equal((fixed[3]!.content as unknown[]).length, 2, "one turn's replies are joined");
     assert.match(JSON.stringify(fixed[4]), /Interrupted/);

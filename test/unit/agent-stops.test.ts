@@ -18,7 +18,8 @@ describe('how the loop handles each stop reason, and thinking', () => {
   async function turn(script: Reply[], effort?: Effort, a?: Agent) {
     api.setScript(script);
     api.requests.length = 0;
-    const agent = a ?? new Agent({ client, host: host({}), model: 'claude-test', workspaceName: 'ws', approvals: memoryStore(), askApproval: async () => 'once', effort });
+    const agent =
+      a ?? new Agent({ client, host: host({}), model: 'claude-test', workspaceName: 'ws', approvals: memoryStore(), askApproval: async () => 'once', effort });
     const out: AgentOutput[] = [];
     const status = await agent.runTurn({ text: 'write a long story' }, (o) => out.push(o), new AbortController().signal);
     const events = out.flatMap((o) => (o.type === 'event' ? [o.event] : []));
@@ -26,15 +27,22 @@ describe('how the loop handles each stop reason, and thinking', () => {
   }
 
   test('Stop while a reply streams: what came is kept as an interrupted reply, and the next message is a turn of its own', async () => {
-    api.setScript([{ text: 'Deleting the old tests now: first test_a.py, then test_b.py, then the rest of them', chunk: 4, delayMs: 40 }, { text: 'Here is the list.' }]);
+    api.setScript([
+      { text: 'Deleting the old tests now: first test_a.py, then test_b.py, then the rest of them', chunk: 4, delayMs: 40 },
+      { text: 'Here is the list.' },
+    ]);
     api.requests.length = 0;
     const agent = new Agent({ client, host: host({}), model: 'claude-test', workspaceName: 'ws', approvals: memoryStore(), askApproval: async () => 'once' });
     const stop = new AbortController();
     const out: AgentOutput[] = [];
-    const stopped = agent.runTurn({ text: 'delete the old tests' }, (o) => {
-      out.push(o);
-      if (o.type === 'delta') stop.abort();
-    }, stop.signal);
+    const stopped = agent.runTurn(
+      { text: 'delete the old tests' },
+      (o) => {
+        out.push(o);
+        if (o.type === 'delta') stop.abort();
+      },
+      stop.signal,
+    );
     assert.equal(await stopped, 'stopped');
     const kept = out.flatMap((o) => (o.type === 'event' && o.event.kind === 'assistant_text' ? [o.event.text] : []));
     assert.equal(kept.length, 1, 'the chat keeps what it showed');
@@ -43,7 +51,10 @@ describe('how the loop handles each stop reason, and thinking', () => {
     const next = await agent.runTurn({ text: 'no, just list them' }, () => undefined, new AbortController().signal);
     assert.equal(next, 'done');
     const sent = unmarked(api.requests.at(-1)!.body.messages);
-    assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.match(JSON.stringify(sent[1]), /Interrupted: the person stopped this reply here/);
     assert.doesNotMatch(JSON.stringify(sent[2]), /delete the old tests/, 'the stopped request is not sent again as part of the new one');
   });
@@ -59,7 +70,10 @@ describe('how the loop handles each stop reason, and thinking', () => {
     assert.equal(await stopped, 'stopped');
     assert.equal(await agent.runTurn({ text: 'no, just list them' }, () => undefined, new AbortController().signal), 'done');
     const sent = unmarked(api.requests.at(-1)!.body.messages);
-    assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.match(JSON.stringify(sent[1]), /No reply to the message above/);
   });
 
@@ -68,11 +82,17 @@ describe('how the loop handles each stop reason, and thinking', () => {
     assert.equal(status, 'done');
     assert.equal(api.requests.length, 2);
     assert.match(lastUserText(api.requests[1]!.body), /cut off by the output limit\. Go on from exactly where it stopped/);
-    assert.deepEqual(events.filter((e) => e.kind === 'assistant_text').map((e) => (e as { text: string }).text), ['Once upon a time', ' they lived happily.']);
+    assert.deepEqual(
+      events.filter((e) => e.kind === 'assistant_text').map((e) => (e as { text: string }).text),
+      ['Once upon a time', ' they lived happily.'],
+    );
   });
 
   test('cut off twice: the turn ends saying so, with Continue', async () => {
-    const { status, end } = await turn([{ text: 'A', stopReason: 'max_tokens' }, { text: 'B', stopReason: 'max_tokens' }]);
+    const { status, end } = await turn([
+      { text: 'A', stopReason: 'max_tokens' },
+      { text: 'B', stopReason: 'max_tokens' },
+    ]);
     assert.equal(status, 'max_tokens');
     assert.equal(end?.action, 'continue');
     assert.match(end?.error ?? '', /output limit \(8192 tokens, the mcpAgent\.maxTokens setting\) twice/);
@@ -93,10 +113,16 @@ describe('how the loop handles each stop reason, and thinking', () => {
 
   test('thinking is shown as its own event and sent back with its signature (the fake refuses it otherwise)', async () => {
     const first = await turn([{ thinking: 'The person wants a story; keep it short.', text: 'Here it is.' }]);
-    assert.deepEqual(first.events.filter((e) => e.kind === 'thinking').map((e) => (e as { text: string }).text), ['The person wants a story; keep it short.']);
+    assert.deepEqual(
+      first.events.filter((e) => e.kind === 'thinking').map((e) => (e as { text: string }).text),
+      ['The person wants a story; keep it short.'],
+    );
     const second = await turn([{ text: 'And another.' }], undefined, first.agent);
     assert.equal(second.status, 'done', JSON.stringify(second.end));
-    assert.match(JSON.stringify(api.requests[0]!.body.messages), /"type":"thinking","thinking":"The person wants a story; keep it short\.","signature":"fake-sig-/);
+    assert.match(
+      JSON.stringify(api.requests[0]!.body.messages),
+      /"type":"thinking","thinking":"The person wants a story; keep it short\.","signature":"fake-sig-/,
+    );
   });
 
   test('an effort level reaches the request as output_config.effort; none leaves it out', async () => {
@@ -113,10 +139,22 @@ test('a tool that declares long work (mcpAgent/maxSeconds) gets that much in all
   try {
     const totals = new Map<string, number | undefined>();
     const h = host({
-      orch__start_agent: { readOnly: true, meta: { 'mcpAgent/maxSeconds': 1800 }, run: async (_a, _s, o) => (totals.set('start', o?.maxTotalTimeoutMs), { content: [] }) },
+      orch__start_agent: {
+        readOnly: true,
+        meta: { 'mcpAgent/maxSeconds': 1800 },
+        run: async (_a, _s, o) => (totals.set('start', o?.maxTotalTimeoutMs), { content: [] }),
+      },
       ws__read: { readOnly: true, run: async (_a, _s, o) => (totals.set('read', o?.maxTotalTimeoutMs), { content: [] }) },
     });
-    const agent = new Agent({ client, host: h, model: 'claude-test', workspaceName: 'ws', approvals: memoryStore(), askApproval: async () => 'once', toolTimeoutMs: 120_000 });
+    const agent = new Agent({
+      client,
+      host: h,
+      model: 'claude-test',
+      workspaceName: 'ws',
+      approvals: memoryStore(),
+      askApproval: async () => 'once',
+      toolTimeoutMs: 120_000,
+    });
     await agent.runTurn({ text: 'go' }, () => undefined, new AbortController().signal);
     assert.equal(totals.get('start'), 1_800_000);
     assert.equal(totals.get('read'), 120_000);

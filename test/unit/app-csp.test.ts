@@ -18,7 +18,16 @@ describe("an app view's CSP", () => {
 
   test('declared public https/wss origins are taken; loopback, private, local names, paths and quotes are refused', () => {
     const { policy, allowed, refused } = appCsp({
-      connectDomains: ['https://api.example.com', 'wss://*.example.org', 'http://127.0.0.1:8080', 'https://localhost', 'https://10.0.0.1', 'https://printer.local', "https://x.com 'unsafe-eval'", 'https://a.com/path'],
+      connectDomains: [
+        'https://api.example.com',
+        'wss://*.example.org',
+        'http://127.0.0.1:8080',
+        'https://localhost',
+        'https://10.0.0.1',
+        'https://printer.local',
+        "https://x.com 'unsafe-eval'",
+        'https://a.com/path',
+      ],
       resourceDomains: ['https://cdn.example.net/'],
       frameDomains: 'https://evil.example',
     });

@@ -32,14 +32,26 @@ describe('app-only tools and app views', () => {
   });
 
   test('a tool result that embeds a view gives the model a note, not the HTML', () => {
-    const { forModel } = convertToolResult({ content: [{ type: 'text', text: 'Opened.' }, { type: 'resource', resource: view }] });
+    const { forModel } = convertToolResult({
+      content: [
+        { type: 'text', text: 'Opened.' },
+        { type: 'resource', resource: view },
+      ],
+    });
     const text = JSON.stringify(forModel);
     assert.doesNotMatch(text, /secretViewCode/);
     assert.match(text, /ui:\/\/pdf-viewer\/mcp-app\.html is the view of an MCP App/);
   });
 
   test('read_mcp_resource of a view returns the note', async () => {
-    const status: ServerStatus = { name: 'pdf', state: 'ready', tools: [], resources: [{ uri: view.uri, name: view.uri, mimeType: view.mimeType }], resourceTemplates: [], prompts: [] };
+    const status: ServerStatus = {
+      name: 'pdf',
+      state: 'ready',
+      tools: [],
+      resources: [{ uri: view.uri, name: view.uri, mimeType: view.mimeType }],
+      resourceTemplates: [],
+      prompts: [],
+    };
     const host = withResourceTools({
       tools: () => [],
       statuses: () => [status],

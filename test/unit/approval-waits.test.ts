@@ -7,7 +7,15 @@ import type { ApprovalRequest } from '../../src/core/agent/types';
 import type { ChatEvent } from '../../src/shared/protocol';
 
 const request = (callId: string, fromApp: boolean): ApprovalRequest =>
-  ({ callId, tool: { server: 's', tool: { name: 't', inputSchema: { type: 'object' } } }, input: {}, reason: 'r', alwaysKind: 'tool', ask: true, ...(fromApp ? { fromApp } : {}) }) as unknown as ApprovalRequest;
+  ({
+    callId,
+    tool: { server: 's', tool: { name: 't', inputSchema: { type: 'object' } } },
+    input: {},
+    reason: 'r',
+    alwaysKind: 'tool',
+    ask: true,
+    ...(fromApp ? { fromApp } : {}),
+  }) as unknown as ApprovalRequest;
 
 describe('approval waits', () => {
   test("a turn's end refuses its own waits, and a view's wait stays until the person answers", async () => {
@@ -21,10 +29,13 @@ describe('approval waits', () => {
     let settled = false;
     void view.then(() => (settled = true));
     await Promise.resolve();
-    assert.equal(settled, false, 'the view\'s call still waits');
+    assert.equal(settled, false, "the view's call still waits");
     waits.answer('app-1', 'once');
     assert.equal(await view, 'once');
-    assert.deepEqual(events.filter((e) => e.kind === 'approval'), [{ kind: 'approval', callId: 'app-1', decision: 'once' }]);
+    assert.deepEqual(
+      events.filter((e) => e.kind === 'approval'),
+      [{ kind: 'approval', callId: 'app-1', decision: 'once' }],
+    );
     assert.equal((events.find((e) => e.kind === 'approval_request' && e.callId === 'app-1') as { fromApp?: boolean }).fromApp, true);
   });
 });

@@ -29,7 +29,8 @@ async function holdLock(file: string, seconds: number): Promise<ChildProcess> {
 /** Runs scripts/apt.mjs's aptGet(['update', ...]) in a child (it blocks while it waits). */
 function aptUpdate(lists: string, waitMs: number): Promise<{ code: number | null; output: string; at: number }> {
   const args = ['update', '-o', `Dir::State::Lists=${lists}`, '-o', 'Dir::Etc::SourceList=/dev/null', '-o', `Dir::Etc::SourceParts=${lists}/none`];
-  const script = `import(${JSON.stringify(join(repoRoot(), 'scripts', 'apt.mjs'))}).then((m) => m.aptGet(${JSON.stringify(args)}, { waitMs: ${waitMs} }))` +
+  const script =
+    `import(${JSON.stringify(join(repoRoot(), 'scripts', 'apt.mjs'))}).then((m) => m.aptGet(${JSON.stringify(args)}, { waitMs: ${waitMs} }))` +
     `.catch((e) => { console.error('FAILED: ' + e.message); process.exit(1); })`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

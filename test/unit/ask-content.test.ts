@@ -23,7 +23,13 @@ describe('the sampling card’s content', () => {
   });
 
   test('hundreds of messages and images: the last 50 messages, at most 4 images drawn, the rest named', () => {
-    const many: SamplingMessage[] = Array.from({ length: 300 }, (_, i) => ({ role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: PNG }, { type: 'text', text: `m${i}` }] }));
+    const many: SamplingMessage[] = Array.from({ length: 300 }, (_, i) => ({
+      role: 'user',
+      content: [
+        { type: 'image', mimeType: 'image/png', data: PNG },
+        { type: 'text', text: `m${i}` },
+      ],
+    }));
     const card = ask(many);
     assert.equal(card.messages.length, 51);
     assert.deepEqual(card.messages[0]!.content, [{ type: 'other', label: '250 earlier messages not shown' }]);
@@ -35,7 +41,14 @@ describe('the sampling card’s content', () => {
 
   test('an image the page must not draw (SVG, not base64) is named, not sent; audio and tool blocks are named', () => {
     const card = ask([
-      { role: 'user', content: [{ type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }, { type: 'image', mimeType: 'image/png', data: 'not base64!' }, { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' },
+          { type: 'image', mimeType: 'image/png', data: 'not base64!' },
+          { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' },
+        ],
+      },
     ]);
     assert.deepEqual(card.messages[0]!.content, [
       { type: 'other', label: '[image, image/svg+xml, not shown]' },

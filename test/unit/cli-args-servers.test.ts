@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { parseArgs, USAGE } from '../../src/cli/args';
 
-describe('CLI arguments for the person\'s own MCP servers', () => {
+describe("CLI arguments for the person's own MCP servers", () => {
   test('--mcp-config is repeatable and resolved; --trust-workspace-servers is its own flag, not implied by --yes', () => {
     const a = parseArgs(['--workspace', 'ws', '--mcp-config', 'a.json', '--mcp-config=/etc/b.json', '--yes', 'hi'], {});
     assert.deepEqual(a.mcpConfigs, [resolve('a.json'), '/etc/b.json']);

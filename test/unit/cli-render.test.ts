@@ -17,7 +17,10 @@ describe('the CLI renderer', () => {
     const text = printed((r) => {
       r.handle({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'a', server: 'workspace', tool: 'write_file', input: { path: 'x' } } });
       r.handle({ type: 'event', event: { kind: 'approval', callId: 'a', decision: 'deny' } });
-      r.handle({ type: 'event', event: { kind: 'tool_result', callId: 'a', isError: true, content: [{ type: 'text', text: 'The person denied this tool call.' }], durationMs: 0 } });
+      r.handle({
+        type: 'event',
+        event: { kind: 'tool_result', callId: 'a', isError: true, content: [{ type: 'text', text: 'The person denied this tool call.' }], durationMs: 0 },
+      });
       r.handle({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'b', server: 'workspace', tool: 'read_file', input: { path: 'y' } } });
       r.handle({ type: 'event', event: { kind: 'tool_result', callId: 'b', isError: true, content: [{ type: 'text', text: 'no such file' }], durationMs: 3 } });
     });

@@ -11,7 +11,14 @@ function terminal() {
   return { lines, ask: async () => undefined, line: (t: string) => void lines.push(t) };
 }
 
-const request: SamplingApproval = { server: 'srv', messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 50, model: 'claude-test', tools: [], alwaysLimit: 1_000 };
+const request: SamplingApproval = {
+  server: 'srv',
+  messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+  maxTokens: 50,
+  model: 'claude-test',
+  tools: [],
+  alwaysLimit: 1_000,
+};
 
 describe('sampling on the terminal', () => {
   test('--yes grants "always" with its budget, and denies once the budget is spent', async () => {
@@ -22,6 +29,9 @@ describe('sampling on the terminal', () => {
     s.allowed?.(request, { server: 'srv', used: 420, limit: 1_000 });
     assert.equal(t.lines.at(-1), '  (allowed: always for this server, 420 of 1,000 tokens used before this one)');
     assert.equal(await s.ask({ ...request, spent: { server: 'srv', used: 1_010, limit: 1_000 } }, new AbortController().signal), 'deny');
-    assert.deepEqual(t.lines.slice(-2), ['  (its budget after "always" is spent: 1,010 of 1,000 tokens used)', '  (denied: --yes allows a server no more sampling than one budget)']);
+    assert.deepEqual(t.lines.slice(-2), [
+      '  (its budget after "always" is spent: 1,010 of 1,000 tokens used)',
+      '  (denied: --yes allows a server no more sampling than one budget)',
+    ]);
   });
 });

@@ -7,8 +7,16 @@ import { hostsNamedIn, isUnder, urlsInInput } from '../../src/core/egress/hosts'
 import { isSecretPath, SecretWatch, secretInText } from '../../src/core/egress/secret-signs';
 import type { HubTool } from '../../src/core/mcp/types';
 
-const fetchUrl: HubTool = { qualifiedName: 'web__fetch_url', server: 'web', tool: { name: 'fetch_url', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: true } } };
-const readFile: HubTool = { qualifiedName: 'workspace__read_file', server: 'workspace', tool: { name: 'read_file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } } };
+const fetchUrl: HubTool = {
+  qualifiedName: 'web__fetch_url',
+  server: 'web',
+  tool: { name: 'fetch_url', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: true } },
+};
+const readFile: HubTool = {
+  qualifiedName: 'workspace__read_file',
+  server: 'workspace',
+  tool: { name: 'read_file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } },
+};
 
 function memory(): { has(k: string): boolean; add(k: string): void; keys: Set<string> } {
   const keys = new Set<string>();
@@ -33,7 +41,8 @@ describe('hosts', () => {
 
 describe('signs of a secret', () => {
   test('secret-looking files; templates are not', () => {
-    for (const p of ['.env', 'app/.env.local', '~/.ssh/config', 'id_ed25519', 'certs/server.key', '.aws/credentials', 'secrets.yaml', 'prod.tfstate']) assert.ok(isSecretPath(p), p);
+    for (const p of ['.env', 'app/.env.local', '~/.ssh/config', 'id_ed25519', 'certs/server.key', '.aws/credentials', 'secrets.yaml', 'prod.tfstate'])
+      assert.ok(isSecretPath(p), p);
     for (const p of ['.env.example', 'env.ts', 'src/keys.ts', 'id_rsa.pub', 'README.md']) assert.ok(!isSecretPath(p), p);
   });
   test('credential-looking text', () => {

@@ -14,7 +14,15 @@ const schema = {
     legacy: { type: 'string', enum: ['x', 'y'], enumNames: ['Ex', 'Why'] },
     titled: { type: 'string', oneOf: [{ const: 'h1', title: 'Hero' }] },
     many: { type: 'array', items: { type: 'string', enum: ['p', 'q', 'r'] }, minItems: 1, maxItems: 2, default: ['p'] },
-    manyTitled: { type: 'array', items: { anyOf: [{ const: 'f1', title: 'Tuna' }, { const: 'f2', title: 'Trout' }] } },
+    manyTitled: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'f1', title: 'Tuna' },
+          { const: 'f2', title: 'Trout' },
+        ],
+      },
+    },
   },
   required: ['email'],
 };
@@ -24,10 +32,24 @@ describe('elicitation forms', () => {
     const form = formFromSchema(schema);
     assert.deepEqual(
       form.fields.map((f) => `${f.name}:${f.kind}`),
-      ['email:text', 'born:text', 'n:number', 'k:number', 'ok:boolean', 'plain:select', 'legacy:select', 'titled:select', 'many:multiselect', 'manyTitled:multiselect'],
+      [
+        'email:text',
+        'born:text',
+        'n:number',
+        'k:number',
+        'ok:boolean',
+        'plain:select',
+        'legacy:select',
+        'titled:select',
+        'many:multiselect',
+        'manyTitled:multiselect',
+      ],
     );
     const legacy = form.fields.find((f) => f.name === 'legacy');
-    assert.deepEqual(legacy?.kind === 'select' && legacy.choices, [{ value: 'x', title: 'Ex' }, { value: 'y', title: 'Why' }]);
+    assert.deepEqual(legacy?.kind === 'select' && legacy.choices, [
+      { value: 'x', title: 'Ex' },
+      { value: 'y', title: 'Why' },
+    ]);
     assert.deepEqual(formDefaults(form), { n: 3.5, k: 2, many: ['p'] });
   });
 
@@ -49,7 +71,12 @@ describe('elicitation forms', () => {
       [{ type: 'array' }, /must be an object schema/],
       [{ type: 'object', properties: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, { type: 'string' }])) }, /at most 50/],
     ];
-    for (const [s, re] of bad) assert.throws(() => formFromSchema(s), (e: unknown) => e instanceof FormSchemaError && re.test(e.message), JSON.stringify(s));
+    for (const [s, re] of bad)
+      assert.throws(
+        () => formFromSchema(s),
+        (e: unknown) => e instanceof FormSchemaError && re.test(e.message),
+        JSON.stringify(s),
+      );
   });
 
   test('typed answers: numbers, yes/no, choices by number or value', () => {

@@ -40,7 +40,7 @@ test('an unreadable file is an empty memory', () => {
   }
 });
 
-test('a verdict becomes the SDK\'s prior: modern with its discover result, legacy only while fresh', () => {
+test("a verdict becomes the SDK's prior: modern with its discover result, legacy only while fresh", () => {
   const now = 10 * LEGACY_VERDICT_MS;
   assert.deepEqual(priorOf({ era: 'modern', discover, at: 0 }, now), { kind: 'modern', discover });
   assert.equal(priorOf({ era: 'modern', at: 0 }, now), undefined);

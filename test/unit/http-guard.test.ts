@@ -3,11 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refusal } from '../../servers/lib/http-guard';
 
-const req = (headers: Record<string, string>): IncomingMessage => ({ headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) }) as IncomingMessage;
+const req = (headers: Record<string, string>): IncomingMessage =>
+  ({ headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) }) as IncomingMessage;
 
 test('Host must name loopback, with any port; a missing or odd Host is refused', () => {
   for (const host of ['127.0.0.1:4000', 'localhost:4000', '[::1]:4000', 'localhost']) assert.equal(refusal(req({ host }), 4000, undefined), undefined, host);
-  for (const host of ['evil.example:4000', '127.0.0.1.nip.io:4000', '0.0.0.0:4000', '', 'a b']) assert.equal(refusal(req({ host }), 4000, undefined)?.status, 403, host);
+  for (const host of ['evil.example:4000', '127.0.0.1.nip.io:4000', '0.0.0.0:4000', '', 'a b'])
+    assert.equal(refusal(req({ host }), 4000, undefined)?.status, 403, host);
   assert.equal(refusal(req({}), 4000, undefined)?.status, 403);
 });
 

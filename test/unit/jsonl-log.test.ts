@@ -25,7 +25,10 @@ test('records appended after a torn last line all come back on every later load'
   // and a second session appending to the repaired file loses nothing either
   const again = new JsonlLog(file, asRecord);
   await again.append({ n: 5 });
-  assert.deepEqual((await again.load()).map((r) => r.n), [1, 3, 4, 5]);
+  assert.deepEqual(
+    (await again.load()).map((r) => r.n),
+    [1, 3, 4, 5],
+  );
 });
 
 test('a clean file, an empty file and a new file get no blank lines', async (t) => {

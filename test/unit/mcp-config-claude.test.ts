@@ -100,7 +100,10 @@ describe("Claude's mcpServers format", () => {
     assert.deepEqual(file.diagnostics.map(at), [
       `${pos(text, 3, '"${API_KEY}"')} error: server "needs": \${API_KEY} is not set: set API_KEY in the environment, or give a default with \${API_KEY:-default}`,
     ]);
-    assert.deepEqual(file.definitions.map((d) => d.key), ['fine']);
+    assert.deepEqual(
+      file.definitions.map((d) => d.key),
+      ['fine'],
+    );
   });
 
   test('bad JSON, an unknown type, a missing command, a non-string argument: line, column, and what to do', () => {
@@ -124,7 +127,10 @@ describe("Claude's mcpServers format", () => {
       `${pos(text, 7, '"http"')} error: server "http": missing "url" (the server's address, e.g. "https://example.com/mcp")`,
       `${pos(text, 9, ',,', 1)} error: not valid JSON: expected a property name in double quotes`,
     ]);
-    assert.deepEqual(file.definitions.map((d) => d.key), ['good', 'broken']);
+    assert.deepEqual(
+      file.definitions.map((d) => d.key),
+      ['good', 'broken'],
+    );
   });
 
   test('a file that is not an object, or mcpServers that is not one, says so', () => {

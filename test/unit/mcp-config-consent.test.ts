@@ -25,7 +25,10 @@ function load(vscode: unknown, claude?: unknown, files: Record<string, string> =
   if (claude) writeFileSync(join(ws, '.mcp.json'), JSON.stringify(claude));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(ws, name), text);
   const loaded = loadConfigFiles(workspaceConfigSources(ws), { workspaceFolder: ws, userHome: '/home/person', env });
-  assert.deepEqual(loaded.flatMap((f) => f.diagnostics), []);
+  assert.deepEqual(
+    loaded.flatMap((f) => f.diagnostics),
+    [],
+  );
   return { ws, definitions: loaded.flatMap((f) => f.definitions) };
 }
 
@@ -34,10 +37,16 @@ const shown = (d: ServerDefinition): string => [launchLine(d), ...consentDetails
 
 describe('the consent question', () => {
   test('a header taken from the environment is shown as its reference and where it goes, not as just its name', () => {
-    const { definitions } = load({ servers: { gh: { type: 'http', url: 'https://host.example/mcp?x=1', headers: { 'X-Client-Version': '${env:GITHUB_TOKEN}', Accept: 'text/plain' } } } });
+    const { definitions } = load({
+      servers: { gh: { type: 'http', url: 'https://host.example/mcp?x=1', headers: { 'X-Client-Version': '${env:GITHUB_TOKEN}', Accept: 'text/plain' } } },
+    });
     const [d] = definitions;
     assert.equal(launchLine(d), 'HTTP https://host.example/mcp?x=1');
-    assert.deepEqual(consentDetails(d), ['headers: Accept', 'from your environment and inputs:', '  header X-Client-Version = ${env:GITHUB_TOKEN} → https://host.example']);
+    assert.deepEqual(consentDetails(d), [
+      'headers: Accept',
+      'from your environment and inputs:',
+      '  header X-Client-Version = ${env:GITHUB_TOKEN} → https://host.example',
+    ]);
     assert.ok(!shown(d).includes(TOKEN));
   });
 
@@ -80,7 +89,11 @@ describe('the consent question', () => {
       },
     });
     assert.deepEqual(definitions.map(consentDetails), [
-      ['from your environment and inputs:', '  url = https://mcp.example.com/${env:TEAM} → https://mcp.example.com', '  header Authorization = Bearer ${env:GITHUB_TOKEN} → https://mcp.example.com'],
+      [
+        'from your environment and inputs:',
+        '  url = https://mcp.example.com/${env:TEAM} → https://mcp.example.com',
+        '  header Authorization = Bearer ${env:GITHUB_TOKEN} → https://mcp.example.com',
+      ],
       ['from your environment and inputs:', '  url = https://${env:HOST}/mcp → https://${env:HOST}/mcp'],
     ]);
     assert.equal(launchLine(definitions[1]), 'SSE https://${env:HOST}/mcp');
@@ -88,7 +101,10 @@ describe('the consent question', () => {
   });
 
   test("Claude's .mcp.json: ${VAR} and ${VAR:-default} are shown as written", () => {
-    const { definitions } = load({ servers: {} }, { mcpServers: { c: { type: 'http', url: 'https://c.example/mcp', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}', 'X-Region': '${REGION:-eu}' } } } });
+    const { definitions } = load(
+      { servers: {} },
+      { mcpServers: { c: { type: 'http', url: 'https://c.example/mcp', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}', 'X-Region': '${REGION:-eu}' } } } },
+    );
     assert.deepEqual(consentDetails(definitions[0]), [
       'from your environment and inputs:',
       '  header Authorization = Bearer ${GITHUB_TOKEN} → https://c.example',

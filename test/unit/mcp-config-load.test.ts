@@ -30,7 +30,10 @@ describe('server names', () => {
     writeFileSync(user, '{ "mcpServers": { "github": { "command": "gh-user" } } }');
     mkdirSync(join(ws, '.vscode'));
     writeFileSync(join(ws, '.vscode', 'mcp.json'), '{ "servers": { "github": { "command": "gh-vscode" }, "GitHub": { "command": "gh-case" } } }');
-    writeFileSync(join(ws, '.mcp.json'), '{ "mcpServers": { "github": { "command": "gh-claude" }, "workspace": { "command": "w" }, "web": { "command": "x" } } }');
+    writeFileSync(
+      join(ws, '.mcp.json'),
+      '{ "mcpServers": { "github": { "command": "gh-claude" }, "workspace": { "command": "w" }, "web": { "command": "x" } } }',
+    );
     const files = loadConfigFiles([userConfigSource(user), ...workspaceConfigSources(ws)], ctx(ws));
     const named = files.flatMap((f) => f.definitions.map((d) => [d.name, launchLine(d), d.source.origin]));
     assert.deepEqual(named, [
@@ -42,7 +45,10 @@ describe('server names', () => {
       ['web-2', 'x', 'workspace'],
     ]);
     // Loading again gives the same names.
-    assert.deepEqual(loadConfigFiles([userConfigSource(user), ...workspaceConfigSources(ws)], ctx(ws)).flatMap((f) => f.definitions.map((d) => d.name)), named.map((n) => n[0]));
+    assert.deepEqual(
+      loadConfigFiles([userConfigSource(user), ...workspaceConfigSources(ws)], ctx(ws)).flatMap((f) => f.definitions.map((d) => d.name)),
+      named.map((n) => n[0]),
+    );
   });
 
   test('never a bundled name; always valid inside <server>__<tool>; short enough to leave room for the tool', () => {
@@ -72,17 +78,30 @@ describe('fingerprints', () => {
     const ws = dir('fp-');
     const base = write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["a.js"], "env": { "A": "1", "B": "${TOKEN}" } } } }');
     assert.match(base, /^[0-9a-f]{64}$/);
-    assert.equal(write(ws, '// reformatted\n{ "mcpServers": {\n  "s": { "env": { "B": "${TOKEN}", "A": "1", }, "args": ["a.js"], "command": "node" },\n} }'), base, 'layout, comments and key order do not count');
-    assert.equal(write(ws, '{ "mcpServers": { "renamed": { "command": "node", "args": ["a.js"], "env": { "A": "1", "B": "${TOKEN}" } } } }'), base, 'nor the name');
+    assert.equal(
+      write(ws, '// reformatted\n{ "mcpServers": {\n  "s": { "env": { "B": "${TOKEN}", "A": "1", }, "args": ["a.js"], "command": "node" },\n} }'),
+      base,
+      'layout, comments and key order do not count',
+    );
+    assert.equal(
+      write(ws, '{ "mcpServers": { "renamed": { "command": "node", "args": ["a.js"], "env": { "A": "1", "B": "${TOKEN}" } } } }'),
+      base,
+      'nor the name',
+    );
     assert.notEqual(write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["b.js"], "env": { "A": "1", "B": "${TOKEN}" } } } }'), base);
     assert.notEqual(write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["a.js"], "env": { "A": "2", "B": "${TOKEN}" } } } }'), base);
-    assert.notEqual(write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["a.js"], "env": { "A": "1", "B": "${OTHER:-t1}" } } } }'), base, 'a variable counts as the reference shown, not the value it has today');
+    assert.notEqual(
+      write(ws, '{ "mcpServers": { "s": { "command": "node", "args": ["a.js"], "env": { "A": "1", "B": "${OTHER:-t1}" } } } }'),
+      base,
+      'a variable counts as the reference shown, not the value it has today',
+    );
   });
 
-  test('neither an input answer nor the value of the person\'s variable is part of it (secrets stay out); the reference is', () => {
+  test("neither an input answer nor the value of the person's variable is part of it (secrets stay out); the reference is", () => {
     const ws = dir('fp-input-');
     mkdirSync(join(ws, '.vscode'));
-    const text = '{ "servers": { "s": { "command": "x", "args": ["${input:k}", "${env:REGION}"] } }, "inputs": [{ "type": "promptString", "id": "k", "description": "k" }] }';
+    const text =
+      '{ "servers": { "s": { "command": "x", "args": ["${input:k}", "${env:REGION}"] } }, "inputs": [{ "type": "promptString", "id": "k", "description": "k" }] }';
     writeFileSync(join(ws, '.vscode', 'mcp.json'), text);
     const fp = (env: NodeJS.ProcessEnv): string => loadConfigFiles([workspaceConfigSources(ws)[0]], ctx(ws, env))[0].definitions[0].fingerprint;
     assert.equal(fp({ REGION: 'eu' }), fp({ REGION: 'eu' }));
@@ -91,7 +110,7 @@ describe('fingerprints', () => {
     assert.equal(launchLine(file.definitions[0]), "x '${input:k}' '${env:REGION}'");
   });
 
-  test('each value from the person\'s side that the question shows changes it when it changes, even to a variable with the same value', () => {
+  test("each value from the person's side that the question shows changes it when it changes, even to a variable with the same value", () => {
     const ws = dir('fp-person-');
     mkdirSync(join(ws, '.vscode'));
     mkdirSync(join(ws, 'sub'));
@@ -101,28 +120,55 @@ describe('fingerprints', () => {
       return loadConfigFiles([workspaceConfigSources(ws)[0]], ctx(ws, env))[0].definitions[0].fingerprint;
     };
     const pairs: Array<[Record<string, unknown>, Record<string, unknown>]> = [
-      [{ type: 'http', url: 'https://h.example/mcp', headers: { 'X-Client-Version': '${env:A}' } }, { type: 'http', url: 'https://h.example/mcp', headers: { 'X-Client-Version': '${env:B}' } }],
-      [{ type: 'http', url: 'https://h.example/${env:A}' }, { type: 'http', url: 'https://h.example/${env:B}' }],
-      [{ command: 'x', args: ['--v=${env:A}'] }, { command: 'x', args: ['--v=${env:B}'] }],
-      [{ command: 'x', env: { V: '${env:A}' } }, { command: 'x', env: { V: '${env:B}' } }],
-      [{ command: 'x', env: { V: 'same' } }, { command: 'x', env: { V: '${env:A}' } }],
-      [{ command: 'x', cwd: '${workspaceFolder}/sub' }, { command: 'x', cwd: '${workspaceFolder}/${env:SUB}' }],
+      [
+        { type: 'http', url: 'https://h.example/mcp', headers: { 'X-Client-Version': '${env:A}' } },
+        { type: 'http', url: 'https://h.example/mcp', headers: { 'X-Client-Version': '${env:B}' } },
+      ],
+      [
+        { type: 'http', url: 'https://h.example/${env:A}' },
+        { type: 'http', url: 'https://h.example/${env:B}' },
+      ],
+      [
+        { command: 'x', args: ['--v=${env:A}'] },
+        { command: 'x', args: ['--v=${env:B}'] },
+      ],
+      [
+        { command: 'x', env: { V: '${env:A}' } },
+        { command: 'x', env: { V: '${env:B}' } },
+      ],
+      [
+        { command: 'x', env: { V: 'same' } },
+        { command: 'x', env: { V: '${env:A}' } },
+      ],
+      [
+        { command: 'x', cwd: '${workspaceFolder}/sub' },
+        { command: 'x', cwd: '${workspaceFolder}/${env:SUB}' },
+      ],
     ];
     for (const [before, after] of pairs) assert.notEqual(fp(before), fp(after), JSON.stringify(after));
   });
 
-  test('a reference never hashes like the same characters written as text (Claude\'s format leaves ${env:X} as written)', () => {
+  test("a reference never hashes like the same characters written as text (Claude's format leaves ${env:X} as written)", () => {
     const ws = dir('fp-literal-');
     mkdirSync(join(ws, '.vscode'));
-    writeFileSync(join(ws, '.vscode', 'mcp.json'), '{ "servers": { "s": { "type": "http", "url": "https://h.example/mcp", "headers": { "X": "${env:GITHUB_TOKEN}" } } } }');
-    writeFileSync(join(ws, '.mcp.json'), '{ "mcpServers": { "s": { "type": "http", "url": "https://h.example/mcp", "headers": { "X": "${env:GITHUB_TOKEN}" } } } }');
+    writeFileSync(
+      join(ws, '.vscode', 'mcp.json'),
+      '{ "servers": { "s": { "type": "http", "url": "https://h.example/mcp", "headers": { "X": "${env:GITHUB_TOKEN}" } } } }',
+    );
+    writeFileSync(
+      join(ws, '.mcp.json'),
+      '{ "mcpServers": { "s": { "type": "http", "url": "https://h.example/mcp", "headers": { "X": "${env:GITHUB_TOKEN}" } } } }',
+    );
     const [vscode, claude] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws, { GITHUB_TOKEN: 't' }));
     assert.notEqual(vscode.definitions[0].fingerprint, claude.definitions[0].fingerprint);
   });
 
   test('a definition that takes nothing from the person keeps the fingerprint it always had, so answers given before still count', () => {
     const ws = dir('fp-stable-');
-    writeFileSync(join(ws, '.mcp.json'), '{ "mcpServers": { "s": { "type": "http", "url": "https://x.example/mcp", "headers": { "Accept": "text/plain" } } } }');
+    writeFileSync(
+      join(ws, '.mcp.json'),
+      '{ "mcpServers": { "s": { "type": "http", "url": "https://x.example/mcp", "headers": { "Accept": "text/plain" } } } }',
+    );
     const [, file] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws));
     assert.equal(file.definitions[0].fingerprint, '8b9996c58791a0ccebd6e892b5748d29e5a2fd06005e50ed4db157865b8590af');
   });
@@ -132,8 +178,19 @@ describe('config files', () => {
   test('a workspace without config files has no servers and nothing to say; a missing --mcp-config is an error', () => {
     const ws = dir('empty-');
     const files = loadConfigFiles([...workspaceConfigSources(ws), userConfigSource(join(ws, 'nope.json'))], ctx(ws));
-    assert.deepEqual(files.map((f) => [f.found, f.definitions.length, f.diagnostics.length]), [[false, 0, 0], [false, 0, 0], [false, 0, 1]]);
-    assert.deepEqual(files[2].diagnostics[0], { file: join(ws, 'nope.json'), severity: 'error', message: 'file not found: give the path of an existing MCP config file' });
+    assert.deepEqual(
+      files.map((f) => [f.found, f.definitions.length, f.diagnostics.length]),
+      [
+        [false, 0, 0],
+        [false, 0, 0],
+        [false, 0, 1],
+      ],
+    );
+    assert.deepEqual(files[2].diagnostics[0], {
+      file: join(ws, 'nope.json'),
+      severity: 'error',
+      message: 'file not found: give the path of an existing MCP config file',
+    });
   });
 
   test('a FIFO, a directory or a huge file in place of .mcp.json is refused at once', () => {
@@ -143,10 +200,10 @@ describe('config files', () => {
     const started = Date.now();
     const files = loadConfigFiles(workspaceConfigSources(ws), ctx(ws));
     assert.ok(Date.now() - started < 10_000, 'did not wait for a writer');
-    assert.deepEqual(files.map((f) => f.diagnostics.map((d) => d.message)), [
-      ['not a regular file: give the path of an MCP config file (JSON)'],
-      ['not a regular file: give the path of an MCP config file (JSON)'],
-    ]);
+    assert.deepEqual(
+      files.map((f) => f.diagnostics.map((d) => d.message)),
+      [['not a regular file: give the path of an MCP config file (JSON)'], ['not a regular file: give the path of an MCP config file (JSON)']],
+    );
     const big = join(ws, 'big.json');
     writeFileSync(big, `{ "mcpServers": {}, "pad": "${'x'.repeat(2 * 1024 * 1024)}" }`);
     assert.match(loadConfigFiles([userConfigSource(big)], ctx(ws))[0].diagnostics[0].message, /too big for an MCP config file/);
@@ -157,14 +214,22 @@ describe('config files', () => {
     writeFileSync(join(ws, '.mcp.json'), '{\n  "mcpServers": {\n    "s": { "command": "first" },\n    "s": { "command": "second" }\n  }\n}');
     const [, file] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws));
     assert.deepEqual(file.definitions.map(launchLine), ['first']);
-    assert.deepEqual(file.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`), ['4:5 server "s" is defined twice; this later definition is ignored']);
+    assert.deepEqual(
+      file.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`),
+      ['4:5 server "s" is defined twice; this later definition is ignored'],
+    );
   });
 
   test('the summary shown before trust: the command line quoted for reading, env and header names only', () => {
     const ws = dir('summary-');
     writeFileSync(
       join(ws, '.mcp.json'),
-      JSON.stringify({ mcpServers: { s: { command: 'node', args: ['srv.js', '; rm -rf ~', "it's", '$(id)'], env: { API_KEY: 'hunter2', DEBUG: '1' } }, h: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer hunter2' } } } }),
+      JSON.stringify({
+        mcpServers: {
+          s: { command: 'node', args: ['srv.js', '; rm -rf ~', "it's", '$(id)'], env: { API_KEY: 'hunter2', DEBUG: '1' } },
+          h: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer hunter2' } },
+        },
+      }),
     );
     const [, file] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws));
     const [s, h] = file.definitions;

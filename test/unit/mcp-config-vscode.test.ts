@@ -89,10 +89,19 @@ describe('.vscode/mcp.json', () => {
 }`);
     const ask = asker({ key: 'k1', region: 'us' });
     const { servers } = await resolveServers(load(ws).definitions, ask);
-    assert.deepEqual(ask.asked.map((i) => i.id), ['region', 'key']);
-    assert.deepEqual(ask.asked[0].options, [{ label: 'eu', value: 'eu' }, { label: 'United States', value: 'us' }]);
+    assert.deepEqual(
+      ask.asked.map((i) => i.id),
+      ['region', 'key'],
+    );
+    assert.deepEqual(ask.asked[0].options, [
+      { label: 'eu', value: 'eu' },
+      { label: 'United States', value: 'us' },
+    ]);
     assert.equal(ask.asked[0].default, 'eu');
-    assert.deepEqual(servers.map((s) => (s.config as StdioServerConfig).args), [['us', 'k1'], [], ['k1', 'k1']]);
+    assert.deepEqual(
+      servers.map((s) => (s.config as StdioServerConfig).args),
+      [['us', 'k1'], [], ['k1', 'k1']],
+    );
     assert.deepEqual((servers[1].config as StdioServerConfig).env, { K: 'k1' });
   });
 
@@ -107,7 +116,10 @@ describe('.vscode/mcp.json', () => {
 }`);
     const ask = asker({});
     const { servers, diagnostics } = await resolveServers(load(ws).definitions, ask);
-    assert.deepEqual(servers.map((s) => s.config.name), ['free']);
+    assert.deepEqual(
+      servers.map((s) => s.config.name),
+      ['free'],
+    );
     assert.equal(ask.asked.length, 1);
     assert.deepEqual(diagnostics.map(at), [
       '3:5 error: server "needs" was not started: input "key" was not answered',
@@ -127,7 +139,10 @@ describe('.vscode/mcp.json', () => {
       '3:37 error: server "x": ${input:nope} is not declared: add an input with "id": "nope" to "inputs"',
       '4:37 warning: server "y": ${config:editor.fontSize} is not a variable this host knows (it knows ${workspaceFolder}, ${workspaceFolderBasename}, ${userHome}, ${env:NAME}, ${input:id}); it is passed on as written',
     ]);
-    assert.deepEqual(file.definitions.map((d) => d.key), ['y']);
+    assert.deepEqual(
+      file.definitions.map((d) => d.key),
+      ['y'],
+    );
   });
 
   test('bad JSON: the line and column of the mistake, and the servers around it still load', () => {
@@ -141,7 +156,10 @@ describe('.vscode/mcp.json', () => {
     const file = load(ws);
     assert.deepEqual(file.diagnostics.map(at), ['4:32 error: not valid JSON: expected "," between entries']);
     assert.equal(formatDiagnostic(file.diagnostics[0]), `${join(ws, '.vscode', 'mcp.json')}:4:32: error: not valid JSON: expected "," between entries`);
-    assert.deepEqual(file.definitions.map((d) => d.key), ['before', 'after']);
+    assert.deepEqual(
+      file.definitions.map((d) => d.key),
+      ['before', 'after'],
+    );
   });
 
   test('an unknown type, a missing command and a non-string argument: each pointed at; the valid server loads', () => {
@@ -161,7 +179,10 @@ describe('.vscode/mcp.json', () => {
       '5:5 error: server "empty": missing "command" (the program to run, e.g. "npx")',
       '6:52 error: server "numbers": "args[1]" must be a string, not a number',
     ]);
-    assert.deepEqual(file.definitions.map((d) => d.key), ['good']);
+    assert.deepEqual(
+      file.definitions.map((d) => d.key),
+      ['good'],
+    );
   });
 
   test('http and sse servers: url and headers with variables; a type is inferred from url; a bad URL is refused', async () => {
@@ -191,7 +212,9 @@ describe('.vscode/mcp.json', () => {
   });
 
   test('envFile: dotenv rules, env wins over it, relative to the workspace', async () => {
-    const ws = workspace(`{ "servers": { "s": { "command": "s", "envFile": "\${workspaceFolder}/.env", "env": { "B": "from env" } }, "t": { "command": "t", "envFile": "config/dev.env" } } }`);
+    const ws = workspace(
+      `{ "servers": { "s": { "command": "s", "envFile": "\${workspaceFolder}/.env", "env": { "B": "from env" } }, "t": { "command": "t", "envFile": "config/dev.env" } } }`,
+    );
     writeFileSync(join(ws, '.env'), '# a comment\nA=1\nB=from file\nexport C="quoted value"\nD=\'${NOT_EXPANDED}\'\n');
     mkdirSync(join(ws, 'config'));
     writeFileSync(join(ws, 'config', 'dev.env'), 'E=5\n');
@@ -225,7 +248,10 @@ describe('.vscode/mcp.json', () => {
     for (const [i, field] of ['envFile', 'envFile', 'envFile', 'cwd', 'cwd', 'cwd'].entries()) {
       assert.match(lines[i], new RegExp(`^${i + 3}:\\d+ error: server "\\w+": "${field}" is outside the workspace folder`));
     }
-    assert.deepEqual(file.definitions.map((d) => d.key), ['inside']);
+    assert.deepEqual(
+      file.definitions.map((d) => d.key),
+      ['inside'],
+    );
     assert.equal(file.definitions[0].transport === 'stdio' && file.definitions[0].cwd, join(ws, 'sub'));
   });
 

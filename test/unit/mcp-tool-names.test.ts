@@ -9,7 +9,10 @@ const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 describe('tool names', () => {
   test('plain <server>__<tool> when valid', () => {
     const named = qualifyTools([{ server: 'workspace', tools: [tool('read_file'), tool('search')] }]);
-    assert.deepEqual(named.map((t) => t.qualifiedName), ['workspace__read_file', 'workspace__search']);
+    assert.deepEqual(
+      named.map((t) => t.qualifiedName),
+      ['workspace__read_file', 'workspace__search'],
+    );
   });
 
   test('same tool name on two servers: distinct names', () => {
@@ -17,7 +20,10 @@ describe('tool names', () => {
       { server: 'a', tools: [tool('echo')] },
       { server: 'b', tools: [tool('echo')] },
     ]);
-    assert.deepEqual(named.map((t) => t.qualifiedName), ['a__echo', 'b__echo']);
+    assert.deepEqual(
+      named.map((t) => t.qualifiedName),
+      ['a__echo', 'b__echo'],
+    );
   });
 
   test('characters outside the alphabet, long names and clashes give valid unique names', () => {

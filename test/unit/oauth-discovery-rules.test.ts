@@ -19,9 +19,16 @@ describe('OAuth discovery: where a server may send the host', () => {
   test('a public server: other public https hosts only', () => {
     assert.equal(discoveryRefusal(PUBLIC, at('https://auth.example.net/token', '198.51.99.7', '2606:4700::1')), undefined);
     assert.match(discoveryRefusal(PUBLIC, at('http://auth.example.net/token', '93.184.216.35')) ?? '', /plain http off this computer/);
-    assert.match(discoveryRefusal(PUBLIC, at('https://127.0.0.1/register', '127.0.0.1')) ?? '', /on this computer \(127\.0\.0\.1\) while the server itself is on the public internet/);
+    assert.match(
+      discoveryRefusal(PUBLIC, at('https://127.0.0.1/register', '127.0.0.1')) ?? '',
+      /on this computer \(127\.0\.0\.1\) while the server itself is on the public internet/,
+    );
     assert.match(discoveryRefusal(PUBLIC, at('https://intranet.example/token', '10.1.2.3')) ?? '', /on a private network \(10\.1\.2\.3\)/);
-    assert.match(discoveryRefusal(PUBLIC, at('https://rebind.example/', '93.184.216.34', '192.168.1.1')) ?? '', /192\.168\.1\.1/, 'any one address is enough to refuse');
+    assert.match(
+      discoveryRefusal(PUBLIC, at('https://rebind.example/', '93.184.216.34', '192.168.1.1')) ?? '',
+      /192\.168\.1\.1/,
+      'any one address is enough to refuse',
+    );
   });
 
   test("an intranet server (the person's own, at a private address): its network and the internet, not this computer", () => {
@@ -31,7 +38,7 @@ describe('OAuth discovery: where a server may send the host', () => {
     assert.match(discoveryRefusal(INTRANET, at('http://10.0.0.9/token', '10.0.0.9')) ?? '', /plain http/);
   });
 
-  test('a server on this computer (the tests\' fakes, a local proxy): loopback http too', () => {
+  test("a server on this computer (the tests' fakes, a local proxy): loopback http too", () => {
     assert.equal(discoveryRefusal(LOCAL, at('http://127.0.0.1:4000/token', '127.0.0.1')), undefined);
     assert.equal(discoveryRefusal(LOCAL, at('http://localhost:4000/', '::1', '127.0.0.1')), undefined);
     assert.equal(discoveryRefusal(LOCAL, at('https://github.com/login/oauth', '140.82.112.3')), undefined);
@@ -50,17 +57,31 @@ describe('OAuth discovery: where a server may send the host', () => {
   test('a name that resolves both ways earns the trust of its public side; an unresolved name is refused', () => {
     const split = at('https://mcp.example.com/mcp', '93.184.216.34', '10.0.0.5');
     assert.match(discoveryRefusal(split, at('https://10.0.0.6/token', '10.0.0.6')) ?? '', /private network/);
-    assert.match(discoveryRefusal(PUBLIC, at('https://nowhere.example/', )) ?? '', /did not resolve/);
+    assert.match(discoveryRefusal(PUBLIC, at('https://nowhere.example/')) ?? '', /did not resolve/);
     assert.match(discoveryRefusal(PUBLIC, at('ftp://files.example/', '93.184.216.34')) ?? '', /not an http\(s\) address/);
     assert.match(discoveryRefusal(PUBLIC, at('https://u:p@auth.example/', '93.184.216.34')) ?? '', /user name or password/);
   });
 
   test('address classes', () => {
     const cases: Array<[string, string]> = [
-      ['127.0.0.1', 'loopback'], ['::1', 'loopback'], ['[::1]', 'loopback'], ['::ffff:127.0.0.1', 'loopback'],
-      ['10.0.0.1', 'private'], ['172.16.0.1', 'private'], ['192.168.1.1', 'private'], ['100.64.0.1', 'private'], ['fd00::2', 'private'], ['::ffff:10.0.0.1', 'private'],
-      ['93.184.216.34', 'public'], ['2606:4700:4700::1111', 'public'],
-      ['169.254.169.254', 'special'], ['fe80::1', 'special'], ['0.0.0.0', 'special'], ['192.0.2.2', 'special'], ['not-an-ip', 'special'], ['fe80::1%eth0', 'special'],
+      ['127.0.0.1', 'loopback'],
+      ['::1', 'loopback'],
+      ['[::1]', 'loopback'],
+      ['::ffff:127.0.0.1', 'loopback'],
+      ['10.0.0.1', 'private'],
+      ['172.16.0.1', 'private'],
+      ['192.168.1.1', 'private'],
+      ['100.64.0.1', 'private'],
+      ['fd00::2', 'private'],
+      ['::ffff:10.0.0.1', 'private'],
+      ['93.184.216.34', 'public'],
+      ['2606:4700:4700::1111', 'public'],
+      ['169.254.169.254', 'special'],
+      ['fe80::1', 'special'],
+      ['0.0.0.0', 'special'],
+      ['192.0.2.2', 'special'],
+      ['not-an-ip', 'special'],
+      ['fe80::1%eth0', 'special'],
     ];
     for (const [address, kind] of cases) assert.equal(addressClass(address), kind, address);
   });

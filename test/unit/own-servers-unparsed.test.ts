@@ -27,15 +27,30 @@ test('a half-written mcp.json is not asked about; its servers wait, saying why; 
   // Mid-edit: the first server is whole, the second half typed.
   writeFileSync(file, '{ "servers": { "notes": { "command": "node", "args": ["server.js"] }, "second": { "comm');
   const answers = trust();
-  const own = new OwnServers({ trust: answers, inputs: { ask: async () => undefined }, disabled: { has: () => false }, diagnostics: { publish: () => undefined }, shellPath: async () => undefined });
+  const own = new OwnServers({
+    trust: answers,
+    inputs: { ask: async () => undefined },
+    disabled: { has: () => false },
+    diagnostics: { publish: () => undefined },
+    shellPath: async () => undefined,
+  });
 
-  const [half] = await own.decide(readOwnSources([ws], undefined, {}).filter((s) => s.found), true);
+  const [half] = await own.decide(
+    readOwnSources([ws], undefined, {}).filter((s) => s.found),
+    true,
+  );
   assert.deepEqual(answers.asked, [], 'no question about a file that does not parse');
-  assert.deepEqual(half!.servers.map((s) => [s.definition.name, s.held]).filter(([name]) => name === 'notes'), [['notes', 'unparsed']]);
+  assert.deepEqual(
+    half!.servers.map((s) => [s.definition.name, s.held]).filter(([name]) => name === 'notes'),
+    [['notes', 'unparsed']],
+  );
   assert.ok(half!.diagnostics.some((d) => d.syntax && /not valid JSON/.test(d.message)));
 
   writeFileSync(file, JSON.stringify({ servers: { notes: { command: 'node', args: ['server.js', '--token=x'] } } }));
-  const [whole] = await own.decide(readOwnSources([ws], undefined, {}).filter((s) => s.found), true);
+  const [whole] = await own.decide(
+    readOwnSources([ws], undefined, {}).filter((s) => s.found),
+    true,
+  );
   assert.deepEqual(answers.asked, [['notes']]);
   assert.equal(whole!.servers[0]!.held, undefined);
 });

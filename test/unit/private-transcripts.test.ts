@@ -30,17 +30,21 @@ test("a chat's files are its owner's alone, and so are the folders made for them
   for (const file of ['messages.jsonl', 'events.jsonl', 'meta.json']) assert.equal(modeOf(join(store.dir, file)), 0o600, file);
 });
 
-test('a log an earlier version left readable by all is made private when next written; a replaced one is private too', { skip: process.platform === 'win32' }, async (t) => {
-  const dir = join(tempDir(t), 'old-chat');
-  mkdirSync(dir);
-  const file = join(dir, 'messages.jsonl');
-  writeFileSync(file, '{"n":1}\n');
-  chmodSync(file, 0o644);
-  const log = new JsonlLog(file, (v) => v);
-  await log.append({ n: 2 });
-  assert.equal(modeOf(file), 0o600);
-  chmodSync(file, 0o644);
-  await log.replace([{ n: 3 }]);
-  assert.equal(log.lastError, undefined);
-  assert.equal(modeOf(file), 0o600);
-});
+test(
+  'a log an earlier version left readable by all is made private when next written; a replaced one is private too',
+  { skip: process.platform === 'win32' },
+  async (t) => {
+    const dir = join(tempDir(t), 'old-chat');
+    mkdirSync(dir);
+    const file = join(dir, 'messages.jsonl');
+    writeFileSync(file, '{"n":1}\n');
+    chmodSync(file, 0o644);
+    const log = new JsonlLog(file, (v) => v);
+    await log.append({ n: 2 });
+    assert.equal(modeOf(file), 0o600);
+    chmodSync(file, 0o644);
+    await log.replace([{ n: 3 }]);
+    assert.equal(log.lastError, undefined);
+    assert.equal(modeOf(file), 0o600);
+  },
+);

@@ -25,12 +25,18 @@ describe('cache breakpoints', () => {
     { name: 'b', input_schema: { type: 'object' } },
   ];
 
-  test('mark the tool list, the system prompt, the previous call\'s newest message and the newest one, without changing the history', () => {
+  test("mark the tool list, the system prompt, the previous call's newest message and the newest one, without changing the history", () => {
     const history: Anthropic.MessageParam[] = [
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'a', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'ok' }, { type: 'tool_use', id: 't2', name: 'b', input: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'ok' },
+          { type: 'tool_use', id: 't2', name: 'b', input: {} },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'r2' }] },
     ];
     const before = JSON.stringify(history);
@@ -44,18 +50,31 @@ describe('cache breakpoints', () => {
     const req = withCacheBreakpoints(tools, 'sys', [
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: 'hi' },
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'thinking', thinking: 't', signature: 's' }, { type: 'text', text: '' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'thinking', thinking: 't', signature: 's' },
+          { type: 'text', text: '' },
+        ],
+      },
     ]);
     assert.deepEqual(req.messages[0]!.content, [{ type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } }]);
     const blocks = req.messages[2]!.content as Array<{ cache_control?: unknown }>;
-    assert.deepEqual(blocks.map((b) => b.cache_control !== undefined), [true, false, false]);
+    assert.deepEqual(
+      blocks.map((b) => b.cache_control !== undefined),
+      [true, false, false],
+    );
   });
 });
 
-describe('the fake API\'s prompt cache', () => {
+describe("the fake API's prompt cache", () => {
   test('reads the longest cached prefix within 20 blocks before a breakpoint and writes up to the last breakpoint', () => {
     const cache = new FakePromptCache(0);
-    const msg = (n: number, mark = false) => ({ role: (n % 2 ? 'assistant' : 'user') as 'user' | 'assistant', content: [{ type: 'text', text: `message ${n} `.repeat(10), ...(mark ? { cache_control: { type: 'ephemeral' } } : {}) }] });
+    const msg = (n: number, mark = false) => ({
+      role: (n % 2 ? 'assistant' : 'user') as 'user' | 'assistant',
+      content: [{ type: 'text', text: `message ${n} `.repeat(10), ...(mark ? { cache_control: { type: 'ephemeral' } } : {}) }],
+    });
     const first = cache.bill({ model: 'm', max_tokens: 1, messages: [msg(0), msg(1), msg(2, true)] });
     assert.equal(first.cache_read_input_tokens, 0);
     assert.ok(first.cache_creation_input_tokens > 0 && first.input_tokens === 0);
@@ -115,7 +134,11 @@ describe('prompt caching in the agent loop', () => {
     const billed = api.requests.map((r) => r.billed!);
     for (let i = 1; i < billed.length; i++) {
       const before = billed[i - 1]!;
-      assert.equal(billed[i]!.cache_read_input_tokens, before.cache_read_input_tokens + before.cache_creation_input_tokens + before.input_tokens, `call ${i + 1} reads all of call ${i}'s prompt`);
+      assert.equal(
+        billed[i]!.cache_read_input_tokens,
+        before.cache_read_input_tokens + before.cache_creation_input_tokens + before.input_tokens,
+        `call ${i + 1} reads all of call ${i}'s prompt`,
+      );
     }
     assert.ok(second.usage.cacheRead / prompt(second.usage) >= 0.8, `second turn read ${second.usage.cacheRead} of ${prompt(second.usage)} from the cache`);
     assert.equal(first.usage.model, 'claude-sonnet-5-5');
@@ -127,7 +150,10 @@ describe('prompt caching in the agent loop', () => {
     api.setScript(threeCalls);
     const a = agent(host({ ws__read: { readOnly: true, run: ok } }), { promptCaching: false });
     const { usage } = await turn(a, 'read it three times');
-    assert.deepEqual(api.requests.flatMap((r) => marks(r.body)), []);
+    assert.deepEqual(
+      api.requests.flatMap((r) => marks(r.body)),
+      [],
+    );
     assert.equal(usage?.cacheRead, 0);
     assert.equal(usage?.cacheWrite, 0);
   });
@@ -149,7 +175,11 @@ describe('prompt caching in the agent loop', () => {
     await turn(a, 'second');
     const [r1, r2] = api.requests;
     assert.deepEqual(r2!.body.system, r1!.body.system, 'the same system prompt');
-    assert.deepEqual(r2!.body.tools?.map((t) => t.name), ['ws__read', 'web__fetch'], 'the new tool is offered');
+    assert.deepEqual(
+      r2!.body.tools?.map((t) => t.name),
+      ['ws__read', 'web__fetch'],
+      'the new tool is offered',
+    );
     const last = r2!.body.messages.at(-1)!.content as Array<{ type: string; text?: string }>;
     assert.match(last[0]!.text ?? '', /tool list changed.*now available: web__fetch/);
     assert.equal(last.at(-1)!.text, 'second');

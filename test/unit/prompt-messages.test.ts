@@ -20,26 +20,44 @@ describe('prompt messages into the conversation', () => {
       ],
     };
     const { messages, shown } = promptConversation(result, 'notes/review');
-    assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.deepEqual(messages[0]!.content, [{ type: 'text', text: 'Review a.md.' }]);
     assert.deepEqual(messages[1]!.content, [{ type: 'text', text: 'Which parts?' }]);
     const last = messages[2]!.content as unknown as Array<Record<string, unknown>>;
-    assert.deepEqual(last.map((b) => b.type), ['text', 'text', 'image', 'text', 'text', 'image']);
+    assert.deepEqual(
+      last.map((b) => b.type),
+      ['text', 'text', 'image', 'text', 'text', 'image'],
+    );
     assert.equal((last[1] as { text: string }).text, '<resource uri="notes://a.md" mimeType="text/markdown">\n# A\n</resource>');
     assert.deepEqual(last[2], { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } });
     assert.match((last[3] as { text: string }).text, /^\[resource notes:\/\/readme \(readme\): not included; it can be read with read_mcp_resource\]$/);
     assert.match((last[4] as { text: string }).text, /notes:\/\/p\.png, image\/png/);
-    assert.deepEqual(shown.map((s) => s.role), ['user', 'assistant', 'user', 'user', 'user', 'user', 'user']);
+    assert.deepEqual(
+      shown.map((s) => s.role),
+      ['user', 'assistant', 'user', 'user', 'user', 'user', 'user'],
+    );
     assert.equal(shown[3]!.text, '[resource notes://a.md]\n# A');
     assert.equal(shown[4]!.text, '[image, image/png]');
   });
 
   test('the conversation starts and ends with the person: an assistant first or last gets a line around it', () => {
     const { messages } = promptConversation(
-      { messages: [{ role: 'assistant', content: { type: 'text', text: 'Hi.' } }, { role: 'user', content: { type: 'text', text: 'Go' } }, { role: 'assistant', content: { type: 'text', text: 'Once upon' } }] },
+      {
+        messages: [
+          { role: 'assistant', content: { type: 'text', text: 'Hi.' } },
+          { role: 'user', content: { type: 'text', text: 'Go' } },
+          { role: 'assistant', content: { type: 'text', text: 'Once upon' } },
+        ],
+      },
       's/p',
     );
-    assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant', 'user'],
+    );
     assert.deepEqual(messages[0]!.content, [{ type: 'text', text: '[The prompt s/p follows.]' }]);
     assert.deepEqual(messages[4]!.content, [{ type: 'text', text: '[Go on from your last message of the prompt s/p.]' }]);
   });
@@ -73,7 +91,15 @@ describe('composerText: what a prompt puts in the message box for review', () =>
   });
 
   test("nothing when the prompt holds the model's turns, embedded content, or no text: those are sent as they are", () => {
-    assert.equal(composerText({ messages: [{ role: 'user', content: { type: 'text', text: 'a' } }, { role: 'assistant', content: { type: 'text', text: 'b' } }] }), undefined);
+    assert.equal(
+      composerText({
+        messages: [
+          { role: 'user', content: { type: 'text', text: 'a' } },
+          { role: 'assistant', content: { type: 'text', text: 'b' } },
+        ],
+      }),
+      undefined,
+    );
     assert.equal(composerText({ messages: [{ role: 'user', content: { type: 'resource', resource: { uri: 'x://y', text: 'z' } } }] }), undefined);
     assert.equal(composerText({ messages: [{ role: 'user', content: { type: 'text', text: '  ' } }] }), undefined);
     assert.equal(composerText({ messages: [] }), undefined);

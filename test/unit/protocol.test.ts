@@ -56,7 +56,13 @@ describe('requests with answers (shared/requests.ts)', () => {
     const c = new Correlator((m) => sent.push(m));
     const first = c.request('completeSlash', { text: '/to' });
     const second = c.request('completeMentions', { query: 'rea' });
-    assert.deepEqual(sent.map((m) => [m.method, m.id]), [['completeSlash', 0], ['completeMentions', 1]]);
+    assert.deepEqual(
+      sent.map((m) => [m.method, m.id]),
+      [
+        ['completeSlash', 0],
+        ['completeMentions', 1],
+      ],
+    );
     c.settle({ type: 'response', id: 1, result: [{ kind: 'file', label: 'a', ref: 'a' }] });
     c.settle({ type: 'response', id: 0, result: [{ label: 'bad' }] });
     c.settle({ type: 'response', id: 7, result: [] });
@@ -73,9 +79,24 @@ describe('requests with answers (shared/requests.ts)', () => {
       editMessage: () => ({ done: true }),
       regenerate: () => ({ done: true }),
     };
-    assert.deepEqual(await answer({ type: 'request', id: 1, method: 'completeMentions', params: { query: 'x' } }, handlers), { type: 'response', id: 1, result: [{ kind: 'file', label: 'x', ref: 'x' }] });
-    assert.match((await answer({ type: 'request', id: 2, method: 'completeMentions', params: { query: 'x'.repeat(500) } }, handlers)).error ?? '', /invalid completeMentions params/);
-    assert.deepEqual(await answer({ type: 'request', id: 3, method: 'completeSlash', params: { text: '/' } }, handlers), { type: 'response', id: 3, error: 'no hub' });
-    assert.equal(webviewMessageSchema.safeParse({ type: 'request', id: 4, method: 'runCommand', params: {} }).success, false, 'an unknown method is refused on arrival');
+    assert.deepEqual(await answer({ type: 'request', id: 1, method: 'completeMentions', params: { query: 'x' } }, handlers), {
+      type: 'response',
+      id: 1,
+      result: [{ kind: 'file', label: 'x', ref: 'x' }],
+    });
+    assert.match(
+      (await answer({ type: 'request', id: 2, method: 'completeMentions', params: { query: 'x'.repeat(500) } }, handlers)).error ?? '',
+      /invalid completeMentions params/,
+    );
+    assert.deepEqual(await answer({ type: 'request', id: 3, method: 'completeSlash', params: { text: '/' } }, handlers), {
+      type: 'response',
+      id: 3,
+      error: 'no hub',
+    });
+    assert.equal(
+      webviewMessageSchema.safeParse({ type: 'request', id: 4, method: 'runCommand', params: {} }).success,
+      false,
+      'an unknown method is refused on arrival',
+    );
   });
 });

@@ -23,7 +23,9 @@ describe('arXiv feed', () => {
   });
 
   test('numeric-looking titles stay text and old-style ids keep their archive', () => {
-    const xml = arxivFeed(['<entry><id>http://arxiv.org/abs/hep-th/9901001v2</id><title>1984</title><summary>s</summary><published>1999-01-01T00:00:00Z</published></entry>']);
+    const xml = arxivFeed([
+      '<entry><id>http://arxiv.org/abs/hep-th/9901001v2</id><title>1984</title><summary>s</summary><published>1999-01-01T00:00:00Z</published></entry>',
+    ]);
     const [paper] = parseArxivFeed(xml);
     assert.equal(paper?.title, '1984');
     assert.equal(paper?.id, 'hep-th/9901001v2');
@@ -39,7 +41,9 @@ describe('arXiv feed', () => {
   });
 
   test('reports arXiv query errors and non-feeds', () => {
-    const error = arxivFeed(['<entry><id>http://arxiv.org/api/errors#incorrect_id_format</id><title>Error</title><summary>incorrect id format</summary></entry>']);
+    const error = arxivFeed([
+      '<entry><id>http://arxiv.org/api/errors#incorrect_id_format</id><title>Error</title><summary>incorrect id format</summary></entry>',
+    ]);
     assert.throws(() => parseArxivFeed(error), /arXiv refused the query: incorrect id format/);
     assert.throws(() => parseArxivFeed('<html><body>hi</body></html>'), /not an Atom feed/);
     assert.throws(() => parseArxivFeed('<feed><entry>'), /malformed XML/);

@@ -10,7 +10,10 @@ const result = (id: string, ...content: Block[]): Result => ({ type: 'tool_resul
 const textBlock = (text: string): Block => ({ type: 'text', text });
 const image = (bytes: number): Block => ({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(bytes) } });
 const blocks = (r: Result): Block[] => r.content as Block[];
-const textOf = (r: Result): string => blocks(r).map((b) => (b.type === 'text' ? b.text : '')).join('');
+const textOf = (r: Result): string =>
+  blocks(r)
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
 const bytes = (s: string): number => Buffer.byteLength(s);
 const KiB = 1024;
 
@@ -68,15 +71,27 @@ describe('tool result caps', () => {
     assert.match(textOf(tooBig!), /image\/png image of 6\.0 MiB not sent: over the 5\.0 MiB the Messages API takes per image/);
     assert.match(textOf(tooBig!), /caption$/);
     const out = capToolResults([result('a', image(2 * 1024 * KiB)), result('b', image(2 * 1024 * KiB)), result('c', image(2 * 1024 * KiB))]);
-    assert.deepEqual(out.map((r) => blocks(r)[0]!.type), ['image', 'image', 'text']);
+    assert.deepEqual(
+      out.map((r) => blocks(r)[0]!.type),
+      ['image', 'image', 'text'],
+    );
     assert.match(textOf(out[2]!), /went over 20 images or 5\.0 MiB in one reply/);
   });
 
   test('the chat gets the same per-result cap', () => {
-    const shown = capChatContent([{ type: 'text', text: log }, { type: 'image', mimeType: 'image/png', data: 'A'.repeat(6 * 1024 * KiB) }], 'x__y');
+    const shown = capChatContent(
+      [
+        { type: 'text', text: log },
+        { type: 'image', mimeType: 'image/png', data: 'A'.repeat(6 * 1024 * KiB) },
+      ],
+      'x__y',
+    );
     const text = shown.map((c) => (c.type === 'text' ? c.text : '')).join('');
     assert.ok(bytes(text) <= RESULT_LIMITS.textPerResult + 200);
-    assert.ok(shown.every((c) => c.type === 'text'), 'the oversized image became a note');
+    assert.ok(
+      shown.every((c) => c.type === 'text'),
+      'the oversized image became a note',
+    );
     const small = [{ type: 'text' as const, text: 'hi' }];
     assert.equal(capChatContent(small), small);
   });

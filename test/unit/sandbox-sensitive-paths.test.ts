@@ -151,7 +151,13 @@ test('near misses stay ordinary', () => {
 });
 
 test('agent definitions and orchestrator session histories are sensitive: one could pre-approve tools for the next agent', () => {
-  for (const p of ['.mcp-agent/agents/reviewer.md', '.claude/agents/helper.md', '.Claude/Agents/x.MD', '.mcp-agent/sessions/fix-bug/messages.jsonl', 'sub/.mcp-agent/sessions/a/session.json']) {
+  for (const p of [
+    '.mcp-agent/agents/reviewer.md',
+    '.claude/agents/helper.md',
+    '.Claude/Agents/x.MD',
+    '.mcp-agent/sessions/fix-bug/messages.jsonl',
+    'sub/.mcp-agent/sessions/a/session.json',
+  ]) {
     assert.equal(isSensitivePath(p), true, p);
   }
   for (const p of ['.mcp-agent/papers/ml/x.json', 'docs/agents/readme.md', '.mcp-agent/agents-notes.md']) assert.equal(isSensitivePath(p), false, p);

@@ -12,13 +12,51 @@ const secrets = (properties: Record<string, unknown>, message = 'Fill this in'):
 
 describe('fields that look like secrets', () => {
   test('names, titles and descriptions that name a secret, in any casing or separator', () => {
-    for (const text of ['password', 'Passphrase', 'db_passwd', 'clientSecret', 'client-secret', 'API key', 'apiKey', 'OPENAI_API_KEY', 'Access token', 'githubToken', 'PIN', 'PIN code', 'Credit card', 'card number', 'CVV', 'Security code', 'SSN', 'one-time code', '2FA', 'Seed phrase', 'Private key', 'credentials', 'Do not use your password. Enter the API key', 'Token (not your password)']) {
+    for (const text of [
+      'password',
+      'Passphrase',
+      'db_passwd',
+      'clientSecret',
+      'client-secret',
+      'API key',
+      'apiKey',
+      'OPENAI_API_KEY',
+      'Access token',
+      'githubToken',
+      'PIN',
+      'PIN code',
+      'Credit card',
+      'card number',
+      'CVV',
+      'Security code',
+      'SSN',
+      'one-time code',
+      '2FA',
+      'Seed phrase',
+      'Private key',
+      'credentials',
+      'Do not use your password. Enter the API key',
+      'Token (not your password)',
+    ]) {
       assert.equal(namesSecret(text), true, text);
     }
   });
 
   test('ordinary words are not secrets', () => {
-    for (const text of ['Your name', 'Email', 'Max tokens', 'Spinner', 'Opinion', 'Keyboard layout', 'Compass heading', 'Secretary', 'Passport number? no: a date', 'Token count', 'Your favorite integer (do not give us your phone number, pin, or other sensitive info)', 'Never share your password']) {
+    for (const text of [
+      'Your name',
+      'Email',
+      'Max tokens',
+      'Spinner',
+      'Opinion',
+      'Keyboard layout',
+      'Compass heading',
+      'Secretary',
+      'Passport number? no: a date',
+      'Token count',
+      'Your favorite integer (do not give us your phone number, pin, or other sensitive info)',
+      'Never share your password',
+    ]) {
       assert.equal(namesSecret(text), false, text);
     }
   });
@@ -39,7 +77,10 @@ describe('fields that look like secrets', () => {
   });
 
   test('when only the message names a secret, every field typed into without a format is suspect', () => {
-    assert.deepEqual(secrets({ value: { type: 'string' }, email: { type: 'string', format: 'email' }, n: { type: 'number' }, ok: { type: 'boolean' } }, 'Enter your password'), ['value', 'n']);
+    assert.deepEqual(
+      secrets({ value: { type: 'string' }, email: { type: 'string', format: 'email' }, n: { type: 'number' }, ok: { type: 'boolean' } }, 'Enter your password'),
+      ['value', 'n'],
+    );
     assert.deepEqual(secrets({ value: { type: 'string' } }, 'How many tokens should the summary use?'), []);
   });
 });

@@ -6,14 +6,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { loadConfigFiles } from '../../src/core/mcp/config/load';
 import { join } from 'node:path';
-import { addServerToFile, writeConfig, entryFromCommandLine, entryFromUrl, serversFromClaudeDesktop, suggestedName } from '../../src/core/mcp/config/server-config-edit';
+import {
+  addServerToFile,
+  writeConfig,
+  entryFromCommandLine,
+  entryFromUrl,
+  serversFromClaudeDesktop,
+  suggestedName,
+} from '../../src/core/mcp/config/server-config-edit';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('Add Server input', () => {
   test('a command line is split as a shell would split it, quotes included, and never given to one', () => {
-    assert.deepEqual(entryFromCommandLine(`npx -y "@scope/my server" --root '/a b' $HOME`), { type: 'stdio', command: 'npx', args: ['-y', '@scope/my server', '--root', '/a b', '$HOME'] });
+    assert.deepEqual(entryFromCommandLine(`npx -y "@scope/my server" --root '/a b' $HOME`), {
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', '@scope/my server', '--root', '/a b', '$HOME'],
+    });
   });
 
   test('shell operators are refused with the reason, not run', () => {
@@ -47,11 +58,21 @@ describe('Add Server input', () => {
 });
 
 describe('Claude Desktop import', () => {
-  test('takes command/args/env and url servers, drops Claude\'s other keys, names what it skipped', () => {
+  test("takes command/args/env and url servers, drops Claude's other keys, names what it skipped", () => {
     const { servers, skipped } = serversFromClaudeDesktop(
-      JSON.stringify({ globalShortcut: 'x', mcpServers: { fs: { command: 'npx', args: ['-y', 'fs', 3], env: { A: '1', B: 2 }, disabled: true }, remote: { type: 'sse', url: 'https://x.example/sse' }, odd: { foo: 1 } } }),
+      JSON.stringify({
+        globalShortcut: 'x',
+        mcpServers: {
+          fs: { command: 'npx', args: ['-y', 'fs', 3], env: { A: '1', B: 2 }, disabled: true },
+          remote: { type: 'sse', url: 'https://x.example/sse' },
+          odd: { foo: 1 },
+        },
+      }),
     );
-    assert.deepEqual(servers, { fs: { type: 'stdio', command: 'npx', args: ['-y', 'fs'], env: { A: '1' } }, remote: { type: 'sse', url: 'https://x.example/sse' } });
+    assert.deepEqual(servers, {
+      fs: { type: 'stdio', command: 'npx', args: ['-y', 'fs'], env: { A: '1' } },
+      remote: { type: 'sse', url: 'https://x.example/sse' },
+    });
     assert.deepEqual(skipped, ['odd']);
     assert.throws(() => serversFromClaudeDesktop('{"preferences": {}}'), /no "mcpServers"/);
   });

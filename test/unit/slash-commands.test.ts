@@ -20,7 +20,15 @@ const notes: ServerStatus = {
     { name: 'plain', description: 'No arguments' },
   ],
 };
-const down: ServerStatus = { name: 'down', state: 'error', error: 'exited', tools: [], resources: [{ uri: 'down://x', name: 'x' }], resourceTemplates: [], prompts: [{ name: 'hidden' }] };
+const down: ServerStatus = {
+  name: 'down',
+  state: 'error',
+  error: 'exited',
+  tools: [],
+  resources: [{ uri: 'down://x', name: 'x' }],
+  resourceTemplates: [],
+  prompts: [{ name: 'hidden' }],
+};
 
 const hub: SlashHub = {
   statuses: () => [notes, down],
@@ -49,7 +57,11 @@ describe('slash commands (shared by the CLI and the chat)', () => {
   test('a line is text, a command, or // text', () => {
     assert.deepEqual(parseSlash('hello /tools'), { kind: 'text', text: 'hello /tools' });
     assert.deepEqual(parseSlash('  //etc/passwd is a path'), { kind: 'text', text: '/etc/passwd is a path' });
-    assert.deepEqual(parseSlash('/prompt notes/review file="a b.md" tone=dry'), { kind: 'command', name: '/prompt', args: ['notes/review', 'file=a b.md', 'tone=dry'] });
+    assert.deepEqual(parseSlash('/prompt notes/review file="a b.md" tone=dry'), {
+      kind: 'command',
+      name: '/prompt',
+      args: ['notes/review', 'file=a b.md', 'tone=dry'],
+    });
   });
 
   test('no command comes back as text for the model; // does, with one / removed', async () => {
@@ -78,7 +90,11 @@ describe('slash commands (shared by the CLI and the chat)', () => {
   });
 
   test('/tools says what is loaded, found by search, turned off or for its app only, as the Tools view does', async () => {
-    const bulk = (i: number) => ({ name: `tool_${i}`, description: `Tool number ${i}: ${'a long description of what it does. '.repeat(3)}`, inputSchema: { type: 'object' as const } });
+    const bulk = (i: number) => ({
+      name: `tool_${i}`,
+      description: `Tool number ${i}: ${'a long description of what it does. '.repeat(3)}`,
+      inputSchema: { type: 'object' as const },
+    });
     const many: ServerStatus = {
       ...notes,
       name: 'many',
@@ -90,14 +106,29 @@ describe('slash commands (shared by the CLI and the chat)', () => {
     const readFile: ServerStatus = { ...many, name: 'workspace', tools: [{ name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' } }] };
     const statuses = [readFile, many];
     const choices = { isOff: (s: string, t?: string) => t === 'tool_2', isPinned: (s: string, t: string) => t === 'tool_1' };
-    const all = statuses.flatMap((st) => st.tools.filter((t) => !t._meta && t.name !== 'tool_2').map((tool) => ({ qualifiedName: `${st.name}__${tool.name}`, server: st.name, tool })));
+    const all = statuses.flatMap((st) =>
+      st.tools.filter((t) => !t._meta && t.name !== 'tool_2').map((tool) => ({ qualifiedName: `${st.name}__${tool.name}`, server: st.name, tool })),
+    );
     const r = recorder();
-    await runSlash('/tools', { ...r, hub: { statuses: () => statuses, status: (n) => statuses.find((st) => st.name === n) }, tools: { host: { tools: () => all, pinned: (t) => choices.isPinned(t.server, t.tool.name) }, choices } });
+    await runSlash('/tools', {
+      ...r,
+      hub: { statuses: () => statuses, status: (n) => statuses.find((st) => st.name === n) },
+      tools: { host: { tools: () => all, pinned: (t) => choices.isPinned(t.server, t.tool.name) }, choices },
+    });
     assert.equal(r.said[0], '300 tools from 2 servers: 2 loaded, the rest found by search; 1 turned off');
     assert.ok(r.said.includes('  workspace__read_file  [loaded]  Read a file.'), r.said.slice(0, 5).join('\n'));
-    assert.match(r.said.find((l) => l.includes('many__tool_1 '))!, /\[loaded, pinned\]/);
-    assert.match(r.said.find((l) => l.includes('many__tool_0 '))!, /\[found by search\]/);
-    assert.match(r.said.find((l) => l.includes('many__tool_2 '))!, /\[turned off\]/);
+    assert.match(
+      r.said.find((l) => l.includes('many__tool_1 '))!,
+      /\[loaded, pinned\]/,
+    );
+    assert.match(
+      r.said.find((l) => l.includes('many__tool_0 '))!,
+      /\[found by search\]/,
+    );
+    assert.match(
+      r.said.find((l) => l.includes('many__tool_2 '))!,
+      /\[turned off\]/,
+    );
     assert.equal(r.said.filter((l) => l.startsWith('  many__')).length, 100, 'a long list is cut');
     assert.equal(r.said.at(-1), '  … and 201 more (the Tools view lists them all)');
   });
@@ -108,7 +139,10 @@ describe('slash commands (shared by the CLI and the chat)', () => {
     assert.match(r.said[0]!, /^unknown command \/nonsense; \/help lists the commands/);
     await runSlash('/help', r);
     for (const c of ['/tools', '/resources', '/prompts', '/resource <server> <uri>', '/prompt <server>/<name>', '/clear', '/model', '/help']) {
-      assert.ok(r.said.some((l) => l.startsWith(c)), c);
+      assert.ok(
+        r.said.some((l) => l.startsWith(c)),
+        c,
+      );
     }
   });
 
@@ -174,7 +208,7 @@ describe('slash commands (shared by the CLI and the chat)', () => {
   });
 });
 
-describe('the composer\'s / list', () => {
+describe("the composer's / list", () => {
   const labels = (text: string): string[] => completeSlash(text, hub).map((i) => i.label);
 
   test('commands by prefix; those without arguments run on Enter, the others go on to their arguments', () => {
@@ -189,7 +223,10 @@ describe('the composer\'s / list', () => {
 
   test('after /prompt: server/name of ready servers, with their arguments', () => {
     assert.deepEqual(labels('/prompt '), ['notes/review file=… [tone=…]', 'notes/plain']);
-    assert.deepEqual(completeSlash('/prompt rev', hub).map((i) => i.insert), ['/prompt notes/review ']);
+    assert.deepEqual(
+      completeSlash('/prompt rev', hub).map((i) => i.insert),
+      ['/prompt notes/review '],
+    );
     assert.deepEqual(labels('/prompt notes/review x'), []);
   });
 

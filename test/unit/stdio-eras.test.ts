@@ -40,7 +40,10 @@ test('messages that come before the server listens reach it once it does, in ord
   router.receive(msg(3));
   await new Promise((r) => setTimeout(r, 0));
   assert.deepEqual(eras, ['modern']);
-  assert.deepEqual(got.map((m) => (m as { id: number }).id), [1, 2, 3]);
+  assert.deepEqual(
+    got.map((m) => (m as { id: number }).id),
+    [1, 2, 3],
+  );
   await router.send(msg(4));
   assert.equal(sent.length, 1);
 });

@@ -16,10 +16,15 @@ import { withToolChoices } from '../../src/core/tool-offer/tool-choices';
 import { freezeSystem, toldDeferred, toolChangeNote } from '../../src/core/agent/frozen-system';
 
 function tool(server: string, name: string, description = `Does ${name.replace(/_/g, ' ')}.`): HubTool {
-  return { server, qualifiedName: `${server}__${name}`, tool: { name, description, inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Which one.' } } } } };
+  return {
+    server,
+    qualifiedName: `${server}__${name}`,
+    tool: { name, description, inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Which one.' } } } },
+  };
 }
 const bundled = [...CORE_TOOLS].map((n) => tool(n.split('__')[0]!, n.split('__')[1]!)).concat(tool('research', 'search_papers'));
-const catalog = (n: number): HubTool[] => Array.from({ length: n }, (_, i) => tool('many', `tool_${i}`, `Tool number ${i}: ${['archive', 'export', 'merge'][i % 3]} invoices in the billing service.`));
+const catalog = (n: number): HubTool[] =>
+  Array.from({ length: n }, (_, i) => tool('many', `tool_${i}`, `Tool number ${i}: ${['archive', 'export', 'merge'][i % 3]} invoices in the billing service.`));
 const nameOf = (t: Anthropic.ToolUnion): string => (t as { name: string }).name;
 const hostOf = (tools: HubTool[], pinned: string[] = []): ToolHost => ({
   tools: () => tools,
@@ -29,8 +34,10 @@ const hostOf = (tools: HubTool[], pinned: string[] = []): ToolHost => ({
 
 describe('which tool search', () => {
   test('the API has tool search for Claude 4.5 and later, not for Claude 3 or the first Claude 4 models', () => {
-    for (const m of ['claude-sonnet-5-5', 'claude-opus-5', 'claude-haiku-4-5-20251001', 'claude-sonnet-4-5-20250929', 'claude-opus-4-6', 'claude-fable-5-1']) assert.ok(modelHasToolSearch(m), m);
-    for (const m of ['claude-sonnet-4-20250514', 'claude-opus-4-1-20250805', 'claude-3-5-haiku-20241022', 'claude-test', 'gpt-5']) assert.ok(!modelHasToolSearch(m), m);
+    for (const m of ['claude-sonnet-5-5', 'claude-opus-5', 'claude-haiku-4-5-20251001', 'claude-sonnet-4-5-20250929', 'claude-opus-4-6', 'claude-fable-5-1'])
+      assert.ok(modelHasToolSearch(m), m);
+    for (const m of ['claude-sonnet-4-20250514', 'claude-opus-4-1-20250805', 'claude-3-5-haiku-20241022', 'claude-test', 'gpt-5'])
+      assert.ok(!modelHasToolSearch(m), m);
   });
 
   test("auto: the API's search on Anthropic's API with such a model; the host's behind another base URL or with another model", () => {
@@ -64,7 +71,10 @@ describe('the plan: what is loaded, what is found by search', () => {
   });
 
   test('a tool turned off is neither planned nor found, and a pin counts only while it is on', () => {
-    const off = withToolChoices(hostOf([...bundled, ...catalog(1000)]), { isOff: (s, t) => t === 'tool_3', isPinned: (s, t) => t === 'tool_3' || t === 'tool_4' });
+    const off = withToolChoices(hostOf([...bundled, ...catalog(1000)]), {
+      isOff: (s, t) => t === 'tool_3',
+      isPinned: (s, t) => t === 'tool_3' || t === 'tool_4',
+    });
     const plan = planTools(off);
     assert.ok(!plan.all.some((t) => t.tool.name === 'tool_3'));
     assert.ok(plan.loaded.some((t) => t.tool.name === 'tool_4'));
@@ -110,7 +120,11 @@ describe('requests', () => {
     assert.equal(r.cacheAt, r.tools.length - 1);
     assert.equal(offer.host.findTool?.(SEARCH_TOOLS)?.qualifiedName, SEARCH_TOOLS);
     assert.deepEqual(offer.unwrap({ name: CALL_TOOL, input: { name: 'many__tool_9', arguments: { id: 'a' } } }), { name: 'many__tool_9', input: { id: 'a' } });
-    assert.deepEqual(offer.unwrap({ name: CALL_TOOL, input: { tool: 'x' } }), { name: CALL_TOOL, input: { tool: 'x' } }, 'not a call: call_tool itself says what it takes');
+    assert.deepEqual(
+      offer.unwrap({ name: CALL_TOOL, input: { tool: 'x' } }),
+      { name: CALL_TOOL, input: { tool: 'x' } },
+      'not a call: call_tool itself says what it takes',
+    );
     const huge = new ToolOffer(hostOf([...bundled, ...catalog(MAX_API_CATALOG)]), 'api');
     assert.equal(huge.request([]).search, 'host');
   });
@@ -121,7 +135,11 @@ describe('requests', () => {
       role: 'assistant',
       content: [
         { type: 'server_tool_use', id: 'srv1', name: 'tool_search_tool_bm25', input: { query: 'invoices' } },
-        { type: 'tool_search_tool_result', tool_use_id: 'srv1', content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'gone__x' }] } },
+        {
+          type: 'tool_search_tool_result',
+          tool_use_id: 'srv1',
+          content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'gone__x' }] },
+        },
       ],
     };
     const fitted = fitSearchBlocks([kept, searched], (n) => n !== 'gone__x');

@@ -13,7 +13,11 @@ test('binary content reaches the model as the API takes it: a PDF as a document,
       { type: 'resource', resource: { uri: 'file:///notes', mimeType: 'application/octet-stream', blob: b64('plain words') } },
     ],
   });
-  assert.deepEqual(forModel[0], { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: b64('%PDF-1.4 a report') }, title: 'resource file:///report.pdf' });
+  assert.deepEqual(forModel[0], {
+    type: 'document',
+    source: { type: 'base64', media_type: 'application/pdf', data: b64('%PDF-1.4 a report') },
+    title: 'resource file:///report.pdf',
+  });
   assert.deepEqual(forModel[1], { type: 'image', source: { type: 'base64', media_type: 'image/png', data: b64(PNG) } });
   assert.deepEqual(forModel[2], { type: 'text', text: 'resource file:///notes (application/octet-stream):\nplain words' });
   assert.equal(forChat[0]?.type, 'text');
@@ -30,6 +34,9 @@ test('what the model cannot take is left out with a note saying what it was', ()
   });
   const texts = forModel.map((b) => (b.type === 'text' ? b.text : b.type));
   assert.match(texts[0] ?? '', /^\[audio \(audio\/wav, 2(\.0)? KiB\), (unknown )?binary data, left out: the model takes no audio\]$/);
-  assert.match(texts[1] ?? '', /^\[resource file:\/\/\/a\.zip \(application\/zip, 6 bytes\), ZIP archive[^\]]*, left out: the model takes images, PDFs and text only\]$/);
+  assert.match(
+    texts[1] ?? '',
+    /^\[resource file:\/\/\/a\.zip \(application\/zip, 6 bytes\), ZIP archive[^\]]*, left out: the model takes images, PDFs and text only\]$/,
+  );
   assert.match(texts[2] ?? '', /^\[an image \(image\/bmp, 6 bytes\), BMP image, left out/);
 });

@@ -31,12 +31,8 @@ describe('a turn says what it waits for', () => {
     };
   }
 
-  test("a 529 and a 429 are said with the wait the API asked for and the try that comes next; then the request that answers", async () => {
-    const { status, said } = await activities([
-      { error: 529, retryAfterMs: 30 },
-      { error: 429, retryAfterMs: 20 },
-      { text: 'Here it is.' },
-    ]);
+  test('a 529 and a 429 are said with the wait the API asked for and the try that comes next; then the request that answers', async () => {
+    const { status, said } = await activities([{ error: 529, retryAfterMs: 30 }, { error: 429, retryAfterMs: 20 }, { text: 'Here it is.' }]);
     assert.equal(status, 'done');
     assert.deepEqual(said, [
       { kind: 'request', attempt: 1, attempts: 3 },
@@ -52,10 +48,17 @@ describe('a turn says what it waits for', () => {
   test('the last try failing is not announced as a retry: the turn ends with the error', async () => {
     const { status, said } = await activities([{ error: 529 }, { error: 529 }, { error: 529 }]);
     assert.equal(status, 'error');
-    assert.deepEqual(said.map((a) => (a.kind === 'retry' ? `retry ${a.attempt} after ${a.waitMs}` : `${a.kind} ${a.kind === 'request' ? a.attempt : ''}`)), [
-      // Without retry-after the SDK backs off 0.5 s, then 1 s (less a jitter): the most it waits is said.
-      'request 1', 'retry 2 after 500', 'request 2', 'retry 3 after 1000', 'request 3',
-    ]);
+    assert.deepEqual(
+      said.map((a) => (a.kind === 'retry' ? `retry ${a.attempt} after ${a.waitMs}` : `${a.kind} ${a.kind === 'request' ? a.attempt : ''}`)),
+      [
+        // Without retry-after the SDK backs off 0.5 s, then 1 s (less a jitter): the most it waits is said.
+        'request 1',
+        'retry 2 after 500',
+        'request 2',
+        'retry 3 after 1000',
+        'request 3',
+      ],
+    );
   });
 
   test('thinking and a tool call being written are said while they stream, before the events that show them', async () => {
@@ -64,7 +67,10 @@ describe('a turn says what it waits for', () => {
       { text: 'Done.' },
     ]);
     assert.equal(status, 'done');
-    assert.ok(said.some((a) => a.kind === 'tool_input' && a.tool === 'write_file'), JSON.stringify(said));
+    assert.ok(
+      said.some((a) => a.kind === 'tool_input' && a.tool === 'write_file'),
+      JSON.stringify(said),
+    );
     const at = (s: string): number => order.indexOf(s);
     assert.ok(at('activity:thinking') < at('event:thinking'), order.join(' '));
     assert.ok(at('activity:tool_input') < at('event:tool_call'), order.join(' '));

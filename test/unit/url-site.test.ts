@@ -9,8 +9,16 @@ const site = (url: string) => urlSite(new URL(url));
 describe('the site of a URL', () => {
   test('a look-alike host belongs to its registrable domain', () => {
     assert.deepEqual(site('https://login.example.com.evil.io/signin'), { host: 'login.example.com.evil.io', domain: 'evil.io' });
-    assert.deepEqual(site('https://accounts.google.com.secure-login.co.uk/'), { host: 'accounts.google.com.secure-login.co.uk', domain: 'secure-login.co.uk' }, 'co.uk is a suffix, not a site');
-    assert.deepEqual(site('https://paypal.attacker.github.io/'), { host: 'paypal.attacker.github.io', domain: 'attacker.github.io' }, 'each github.io page is its own site');
+    assert.deepEqual(
+      site('https://accounts.google.com.secure-login.co.uk/'),
+      { host: 'accounts.google.com.secure-login.co.uk', domain: 'secure-login.co.uk' },
+      'co.uk is a suffix, not a site',
+    );
+    assert.deepEqual(
+      site('https://paypal.attacker.github.io/'),
+      { host: 'paypal.attacker.github.io', domain: 'attacker.github.io' },
+      'each github.io page is its own site',
+    );
     assert.deepEqual(site('https://example.com:8443/x'), { host: 'example.com:8443', domain: 'example.com' });
   });
 

@@ -24,7 +24,10 @@ describe('html to markdown', () => {
   });
 
   test('resolves relative links and drops script links', () => {
-    const { markdown } = htmlToMarkdown('<a href="../x">rel</a> <a href="javascript:alert(1)">js</a> <a href="#top">top</a> <a href="mailto:a@b.c">mail</a>', base);
+    const { markdown } = htmlToMarkdown(
+      '<a href="../x">rel</a> <a href="javascript:alert(1)">js</a> <a href="#top">top</a> <a href="mailto:a@b.c">mail</a>',
+      base,
+    );
     assert.equal(markdown, '[rel](https://site.example/x) js [top](https://site.example/dir/page.html#top) [mail](mailto:a@b.c)');
   });
 });

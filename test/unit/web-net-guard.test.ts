@@ -10,20 +10,68 @@ import { startTripwire, startUpstreams } from '../fakes/upstreams.js';
 
 describe('net guard: addresses', () => {
   test('public unicast addresses pass', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+    for (const address of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '1.1.1.1',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001:80b::200e',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+    ]) {
       assert.equal(isPublicAddress(address), true, address);
     }
   });
 
   test('everything not public unicast is refused', () => {
     const refused = [
-      '127.0.0.1', '127.255.255.254', '0.0.0.0', '0.1.2.3', '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255',
-      '192.168.0.1', '169.254.169.254', '169.254.0.1', '100.64.0.1', '100.127.255.255', '224.0.0.1', '239.255.255.250',
-      '255.255.255.255', '240.0.0.1', '192.0.2.1', '198.51.100.1', '203.0.113.1', '198.18.0.1', '192.0.0.1',
-      '::1', '::', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'ff02::1', 'fec0::1',
-      '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:0:127.0.0.1',
-      '64:ff9b::7f00:1', '64:ff9b:1::808:808', '2002:7f00:1::1', '2002:a00:1::', '2001::1', '2001:db8::1', '::127.0.0.1',
-      '100::1', 'not-an-ip', '', '[::1]',
+      '127.0.0.1',
+      '127.255.255.254',
+      '0.0.0.0',
+      '0.1.2.3',
+      '10.0.0.1',
+      '10.255.255.255',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '169.254.0.1',
+      '100.64.0.1',
+      '100.127.255.255',
+      '224.0.0.1',
+      '239.255.255.250',
+      '255.255.255.255',
+      '240.0.0.1',
+      '192.0.2.1',
+      '198.51.100.1',
+      '203.0.113.1',
+      '198.18.0.1',
+      '192.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fe80::1%eth0',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      'fec0::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      '::ffff:0:127.0.0.1',
+      '64:ff9b::7f00:1',
+      '64:ff9b:1::808:808',
+      '2002:7f00:1::1',
+      '2002:a00:1::',
+      '2001::1',
+      '2001:db8::1',
+      '::127.0.0.1',
+      '100::1',
+      'not-an-ip',
+      '',
+      '[::1]',
     ];
     for (const address of refused) assert.equal(isPublicAddress(address), false, address);
   });
@@ -107,7 +155,9 @@ describe('guarded fetch', () => {
   test('limits come from the environment, with safe defaults', () => {
     assert.deepEqual(limitsFromEnv({}), { maxBytes: 5 * 1024 * 1024, timeoutMs: 20_000, maxRedirects: 5 });
     assert.deepEqual(limitsFromEnv({ MCP_AGENT_FETCH_MAX_BYTES: '1000', MCP_AGENT_FETCH_TIMEOUT_MS: '50' }), {
-      maxBytes: 1000, timeoutMs: 50, maxRedirects: 5,
+      maxBytes: 1000,
+      timeoutMs: 50,
+      maxRedirects: 5,
     });
     assert.equal(limitsFromEnv({ MCP_AGENT_FETCH_MAX_BYTES: '-1' }).maxBytes, 5 * 1024 * 1024);
     assert.equal(limitsFromEnv({ MCP_AGENT_FETCH_TIMEOUT_MS: 'soon' }).timeoutMs, 20_000);

@@ -24,5 +24,10 @@ export function logsDir(): string {
 
 /** A name safe to use as a file name. */
 export function slug(name: string): string {
-  return name.replace(/[^a-zA-Z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'unnamed';
+  return (
+    name
+      .replace(/[^a-zA-Z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'unnamed'
+  );
 }

@@ -87,10 +87,7 @@ export class Vscode {
 
   /** The chat webview's content document (two iframes deep). */
   chatFrame(): FrameLocator {
-    return this.page
-      .frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`)
-      .first()
-      .frameLocator('#active-frame');
+    return this.page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().frameLocator('#active-frame');
   }
 
   /** Saves a full-window PNG under .test-artifacts/screenshots/ and returns its path. */
@@ -160,8 +157,20 @@ export class Vscode {
     const rows = pane.locator('.monaco-list-row');
     const items: TreeItem[] = [];
     for (const row of await rows.all()) {
-      const label = (await row.locator('.label-name').first().innerText().catch(() => '')).trim();
-      const description = (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
+      const label = (
+        await row
+          .locator('.label-name')
+          .first()
+          .innerText()
+          .catch(() => '')
+      ).trim();
+      const description = (
+        await row
+          .locator('.label-description')
+          .first()
+          .innerText()
+          .catch(() => '')
+      ).trim();
       const level = Number(await row.getAttribute('aria-level')) || 1;
       const exp = await row.getAttribute('aria-expanded');
       items.push({ label, description, level, expanded: exp === null ? undefined : exp === 'true' });

@@ -26,10 +26,13 @@ const listen = async (server: Server): Promise<string> => {
 
 /** A view that says it ran, then (when told) navigates its frame to `to`. */
 const viewHtml = (to: string): string =>
-  withCspMeta(`<!doctype html><html><head></head><body><script>parent.postMessage({ jsonrpc: '2.0', method: 'test/ran', params: {} }, '*');
-window.addEventListener('message', (e) => { if (e.data && e.data.method === 'test/leave') location.href = '${to}'; });</script></body></html>`, appCsp(undefined).policy);
+  withCspMeta(
+    `<!doctype html><html><head></head><body><script>parent.postMessage({ jsonrpc: '2.0', method: 'test/ran', params: {} }, '*');
+window.addEventListener('message', (e) => { if (e.data && e.data.method === 'test/leave') location.href = '${to}'; });</script></body></html>`,
+    appCsp(undefined).policy,
+  );
 
-describe('the double frame in headless Chromium under the chat page\'s CSP', () => {
+describe("the double frame in headless Chromium under the chat page's CSP", () => {
   let context: BrowserContext;
   let userDataDir: string;
   let chatServer: Server;
@@ -51,7 +54,8 @@ describe('the double frame in headless Chromium under the chat page\'s CSP', () 
       const nonce = randomBytes(16).toString('base64');
       const frameSrc = `${new URL(proxyBase).origin} ${bareOrigin}`;
       const csp = chatPageCsp(nonce, chatOrigin, new URL(proxyBase).origin).replace(/frame-src \S+/, `frame-src ${frameSrc}`);
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${csp}"></head><body><script nonce="${nonce}">
+      res.writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${csp}"></head><body><script nonce="${nonce}">
 window.__got = [];
 window.addEventListener('message', (e) => window.__got.push(e.data));
 </script></body></html>`);
@@ -84,7 +88,8 @@ window.addEventListener('message', (e) => window.__got.push(e.data));
         f.src = src;
         window.addEventListener('message', (e) => {
           const m = e.data as { method?: string };
-          if (e.source === f.contentWindow && m.method === 'ui/notifications/sandbox-proxy-ready') f.contentWindow!.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready', params: { html } }, '*');
+          if (e.source === f.contentWindow && m.method === 'ui/notifications/sandbox-proxy-ready')
+            f.contentWindow!.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready', params: { html } }, '*');
         });
         (window as unknown as { __proxy: HTMLIFrameElement }).__proxy = f;
         document.body.append(f);
@@ -94,17 +99,24 @@ window.addEventListener('message', (e) => window.__got.push(e.data));
     await page.waitForFunction(() => (window as unknown as { __got: Array<{ method?: string }> }).__got.some((m) => m.method === 'test/ran'));
   }
 
-  const leave = (page: Page): Promise<void> => page.evaluate(() => (window as unknown as { __proxy: HTMLIFrameElement }).__proxy.contentWindow!.postMessage({ jsonrpc: '2.0', method: 'test/leave' }, '*'));
+  const leave = (page: Page): Promise<void> =>
+    page.evaluate(() =>
+      (window as unknown as { __proxy: HTMLIFrameElement }).__proxy.contentWindow!.postMessage({ jsonrpc: '2.0', method: 'test/leave' }, '*'),
+    );
 
   test('a view framed straight into the chat page (srcdoc) cannot run at all', async () => {
     const page = await chatPage();
-    await page.evaluate((html) => new Promise<void>((resolve) => {
-      const f = document.createElement('iframe');
-      f.setAttribute('sandbox', 'allow-scripts');
-      f.onload = () => resolve();
-      f.srcdoc = html;
-      document.body.append(f);
-    }), viewHtml(`http://127.0.0.1:${probe.port}/x`));
+    await page.evaluate(
+      (html) =>
+        new Promise<void>((resolve) => {
+          const f = document.createElement('iframe');
+          f.setAttribute('sandbox', 'allow-scripts');
+          f.onload = () => resolve();
+          f.srcdoc = html;
+          document.body.append(f);
+        }),
+      viewHtml(`http://127.0.0.1:${probe.port}/x`),
+    );
     // The frame has loaded, so its inline script ran or was refused by now: it was refused (the page's nonce CSP).
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __got: unknown[] }).__got), []);
     await page.close();

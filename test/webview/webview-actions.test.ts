@@ -24,7 +24,11 @@ describe('chat webview: following and actions', () => {
     const queued = page.locator('.queued .queued-text');
     assert.deepEqual(await queued.allTextContents(), ['first, while the turn runs', 'second, taken back', 'third']);
     assert.equal(await input.inputValue(), '', 'what was typed is in the queue, not lost');
-    assert.deepEqual((await chat.posted()).filter((m) => m.type === 'send'), [], 'nothing is sent while the turn runs');
+    assert.deepEqual(
+      (await chat.posted()).filter((m) => m.type === 'send'),
+      [],
+      'nothing is sent while the turn runs',
+    );
     await page.screenshot({ path: screenshotPath('queued-light') });
     await page.locator('.queued-item', { hasText: 'second' }).locator('.queued-remove').click();
 
@@ -47,15 +51,25 @@ describe('chat webview: following and actions', () => {
     await chat.post({ type: 'event', event: { kind: 'user', id: 'u1', text: 'go', attachments: [], at: 1 } });
     await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't2', blockId: 'a', text: para } });
     for (const event of pendingApproval) await chat.post({ type: 'event', event });
-    const gap = () => page.evaluate(() => {
-      const s = document.getElementById('scroller')!;
-      return Math.round(s.scrollHeight - s.scrollTop - s.clientHeight);
-    });
+    const gap = () =>
+      page.evaluate(() => {
+        const s = document.getElementById('scroller')!;
+        return Math.round(s.scrollHeight - s.scrollTop - s.clientHeight);
+      });
     await page.locator('.approval[data-call-id="c2"] button[data-decision="deny"]').click();
     await chat.post({ type: 'event', event: { kind: 'approval', callId: 'c2', decision: 'deny' } });
-    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: 'The person denied this tool call.' }], durationMs: 0 } });
-    await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't2', blockId: 'z', text: `Understood, I will not write it.\n\n${para}\n\nFINAL LINE` } });
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry' } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: 'The person denied this tool call.' }], durationMs: 0 },
+    });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'assistant_text', turnId: 't2', blockId: 'z', text: `Understood, I will not write it.\n\n${para}\n\nFINAL LINE` },
+    });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry' },
+    });
     // A posted message is handled after post() returns: wait for the turn's end itself before checking the scroll.
     await page.locator('.turn-end[data-status="error"]').waitFor();
     await page.waitForFunction(() => {
@@ -100,7 +114,10 @@ describe('chat webview: following and actions', () => {
     const chat = await openReady();
     const { page } = chat;
     await chat.post({ type: 'event', event: { kind: 'user', id: 'u1', text: 'hi', attachments: [], at: 1 } });
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry', retryAfterS: 2 } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'turn_end', turnId: 't1', status: 'error', error: 'The Anthropic API is overloaded (529).', action: 'retry', retryAfterS: 2 },
+    });
     const button = page.locator('.turn-end[data-status="error"] button[data-action="retry"]');
     await button.waitFor();
     assert.equal(await button.isDisabled(), true);
@@ -121,7 +138,10 @@ describe('chat webview: following and actions', () => {
     await page.locator('.notice button[data-action="setKey"]').click();
     assert.deepEqual(await chat.waitForPosted('setApiKey'), [{ type: 'setApiKey' }]);
     await chat.post({ type: 'event', event: { kind: 'user', id: 'u2', text: 'again', attachments: [], at: 2 } });
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API rejected the API key (401).', action: 'setKey' } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'The Anthropic API rejected the API key (401).', action: 'setKey' },
+    });
     await page.locator('.turn-end button[data-action="setKey"]').waitFor();
     await chat.post({ type: 'state', state: readyState });
     await page.locator('.turn-end button[data-action="retry"]').waitFor();
@@ -132,7 +152,10 @@ describe('chat webview: following and actions', () => {
   test('Continue after the iteration cap sends "Continue"; anything new retires old buttons, and a replay has no countdown', async () => {
     const chat = await openReady();
     const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'max_iterations', error: 'Stopped after 10 model calls.', action: 'continue' } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'turn_end', turnId: 't1', status: 'max_iterations', error: 'Stopped after 10 model calls.', action: 'continue' },
+    });
     await page.locator('button[data-action="continue"]').click();
     assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'Continue', attachments: [], images: [] }]);
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'Could not reach the API.', action: 'retry' } });
@@ -156,8 +179,28 @@ describe('chat webview: following and actions', () => {
     const chat = await openChat({ width: 300 });
     await chat.post({ type: 'state', state: readyState });
     const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'w', server: 'a-server-with-a-very-long-name', tool: 'query_database', input: { sql: 'INSERT INTO t VALUES (1)' } } });
-    await chat.post({ type: 'event', event: { kind: 'approval_request', callId: 'w', server: 'a-server-with-a-very-long-name', tool: 'query_database', reason: 'Change data.db with SQL', preview: 'INSERT INTO t VALUES (1)' } });
+    await chat.post({
+      type: 'event',
+      event: {
+        kind: 'tool_call',
+        turnId: 't',
+        callId: 'w',
+        server: 'a-server-with-a-very-long-name',
+        tool: 'query_database',
+        input: { sql: 'INSERT INTO t VALUES (1)' },
+      },
+    });
+    await chat.post({
+      type: 'event',
+      event: {
+        kind: 'approval_request',
+        callId: 'w',
+        server: 'a-server-with-a-very-long-name',
+        tool: 'query_database',
+        reason: 'Change data.db with SQL',
+        preview: 'INSERT INTO t VALUES (1)',
+      },
+    });
     const status = page.locator('.tool-card[data-call-id="w"] .status');
     await page.waitForSelector('.tool-card[data-call-id="w"][data-status="waiting"]');
     assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'none');
@@ -172,7 +215,10 @@ describe('chat webview: following and actions', () => {
     await chat.post({ type: 'state', state: readyState });
     const { page } = chat;
     // The card the issue saw cut at both ends: "worksp… · list_directo… 19 ms".
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'l', server: 'workspace', tool: 'list_directory', input: { path: '.' } } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_call', turnId: 't', callId: 'l', server: 'workspace', tool: 'list_directory', input: { path: '.' } },
+    });
     await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'l', isError: false, content: [{ type: 'text', text: 'a.txt' }], durationMs: 19 } });
     await page.waitForSelector('.tool-card[data-call-id="l"][data-status="done"]');
     assert.deepEqual(await toolNameCut(page, 'l'), { tool: false, server: false });
@@ -182,18 +228,35 @@ describe('chat webview: following and actions', () => {
     await page.locator('.tool-card[data-call-id="p"] .duration', { hasText: 'downloading' }).waitFor();
     assert.equal((await toolNameCut(page, 'p')).tool, false, 'search_papers stays whole beside a long progress message');
     // A tool name longer than the whole header is the one case it is cut: with an ellipsis, inside the card.
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'x', server: 'github', tool: 'get_pull_request_review_comments_for_every_file', input: {} } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_call', turnId: 't', callId: 'x', server: 'github', tool: 'get_pull_request_review_comments_for_every_file', input: {} },
+    });
     await page.waitForSelector('.tool-card[data-call-id="x"]');
     assert.deepEqual(await toolNameCut(page, 'x'), { tool: true, server: true });
-    assert.equal(await page.locator('.tool-card[data-call-id="x"] .tool-header').getAttribute('title'), 'github · get_pull_request_review_comments_for_every_file');
+    assert.equal(
+      await page.locator('.tool-card[data-call-id="x"] .tool-header').getAttribute('title'),
+      'github · get_pull_request_review_comments_for_every_file',
+    );
     assert.deepEqual(await pageOverflow(page), []);
   });
 
   test('query_database rows render as a table (NULL marked, notes kept), JSON one click away', async () => {
     const chat = await openReady();
     const { page } = chat;
-    const rows = '{"columns":["title","year","genre"],"row_count":600,"rows":[\n{"title":"Dune","year":1965,"genre":null},\n{"title":"<b>x</b>","year":1,"genre":"Fantasy"}\n]}\n[showing 2 of 600 rows; add LIMIT/OFFSET or a WHERE clause to see others]';
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'q', server: 'workspace', tool: 'query_database', input: { sql: 'SELECT title, year, genre FROM books' } } });
+    const rows =
+      '{"columns":["title","year","genre"],"row_count":600,"rows":[\n{"title":"Dune","year":1965,"genre":null},\n{"title":"<b>x</b>","year":1,"genre":"Fantasy"}\n]}\n[showing 2 of 600 rows; add LIMIT/OFFSET or a WHERE clause to see others]';
+    await chat.post({
+      type: 'event',
+      event: {
+        kind: 'tool_call',
+        turnId: 't',
+        callId: 'q',
+        server: 'workspace',
+        tool: 'query_database',
+        input: { sql: 'SELECT title, year, genre FROM books' },
+      },
+    });
     await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'q', isError: false, content: [{ type: 'text', text: rows }], durationMs: 5 } });
     await page.click('.tool-card[data-call-id="q"] .tool-header');
     const table = page.locator('.tool-card[data-call-id="q"] table.sql-table');
@@ -209,8 +272,23 @@ describe('chat webview: following and actions', () => {
   test('an image result shows open at full width while the card is collapsed; a click asks the host to open it', async () => {
     const chat = await openReady();
     const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'p', server: 'workspace', tool: 'run_code', input: { code: 'plot()' } } });
-    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'p', isError: false, content: [{ type: 'text', text: 'saved plot' }, { type: 'image', mimeType: 'image/png', data: PNG_1PX }], durationMs: 5 } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_call', turnId: 't', callId: 'p', server: 'workspace', tool: 'run_code', input: { code: 'plot()' } },
+    });
+    await chat.post({
+      type: 'event',
+      event: {
+        kind: 'tool_result',
+        callId: 'p',
+        isError: false,
+        content: [
+          { type: 'text', text: 'saved plot' },
+          { type: 'image', mimeType: 'image/png', data: PNG_1PX },
+        ],
+        durationMs: 5,
+      },
+    });
     const img = page.locator('.tool-card[data-call-id="p"] .tool-images img');
     await img.waitFor();
     assert.equal(await page.locator('.tool-card[data-call-id="p"] .tool-body').isHidden(), true, 'the card stays collapsed');
@@ -226,7 +304,10 @@ describe('chat webview: following and actions', () => {
     const hash = 'a'.repeat(40);
     await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't9', blockId: 'b', text: 'Done.' } });
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't9', status: 'done' } });
-    await chat.post({ type: 'event', event: { kind: 'checkpoint', turnId: 't9', before: hash, after: 'b'.repeat(40), files: ['a.md', 'src/b.py', 'c', 'd', 'e', 'f'] } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'checkpoint', turnId: 't9', before: hash, after: 'b'.repeat(40), files: ['a.md', 'src/b.py', 'c', 'd', 'e', 'f'] },
+    });
     const restore = page.locator('.msg.assistant[data-turn-id="t9"] .checkpoint .restore');
     await restore.waitFor();
     assert.equal(await page.locator('.checkpoint-files').innerText(), 'Changed: a.md, b.py, c, d, e, … (6 files)');
@@ -238,7 +319,17 @@ describe('chat webview: following and actions', () => {
     const big = { path: 'out/dump.bin', bytes: 300 * 1024 * 1024, reason: 'size' as const };
     await chat.post({ type: 'event', event: { kind: 'user', id: 'u10', text: 'dump it', attachments: [], at: 10 } });
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't10', status: 'done' } });
-    await chat.post({ type: 'event', event: { kind: 'checkpoint', turnId: 't10', before: hash, after: hash, files: [], notCovered: [big, { path: 'b.csv', bytes: 5, reason: 'total', deleted: true }] } });
+    await chat.post({
+      type: 'event',
+      event: {
+        kind: 'checkpoint',
+        turnId: 't10',
+        before: hash,
+        after: hash,
+        files: [],
+        notCovered: [big, { path: 'b.csv', bytes: 5, reason: 'total', deleted: true }],
+      },
+    });
     const note = page.locator('.msg.assistant[data-turn-id="t10"] .checkpoint-left');
     await note.waitFor();
     assert.equal(
@@ -252,7 +343,7 @@ describe('chat webview: following and actions', () => {
     assert.equal(await page.locator('.checkpoint-left').count(), 1);
   });
 
-  test('Up recalls the messages sent (a replayed chat\'s too), Down goes back; typed text is never replaced', async () => {
+  test("Up recalls the messages sent (a replayed chat's too), Down goes back; typed text is never replaced", async () => {
     const chat = await openReady();
     const { page } = chat;
     await chat.post({ type: 'replay', events: [{ kind: 'user', id: 'u0', text: 'from before the reload', attachments: [], at: 0 }] });
@@ -304,7 +395,8 @@ function toolNameCut(page: Page, callId: string): Promise<{ tool: boolean; serve
       range.selectNodeContents(el);
       return range.getBoundingClientRect().width;
     };
-    const cut = (el: Element): boolean => textWidth(el) > el.getBoundingClientRect().width + 0.01 || el.getBoundingClientRect().right > name.getBoundingClientRect().right + 0.5;
+    const cut = (el: Element): boolean =>
+      textWidth(el) > el.getBoundingClientRect().width + 0.01 || el.getBoundingClientRect().right > name.getBoundingClientRect().right + 0.5;
     return { tool: cut(name.querySelector('.tool-tool')!), server: cut(name.querySelector('.tool-server')!) };
   });
 }

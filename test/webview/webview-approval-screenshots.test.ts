@@ -114,14 +114,22 @@ async function openWith(theme: 'light' | 'dark', events: ChatEvent[]): Promise<C
 describe('approval card screenshots', () => {
   for (const theme of ['light', 'dark'] as const) {
     test(`run_code without an OS sandbox, then its "always" confirmation, ${theme}`, async () => {
-      const unsandboxed = runCode({ available: false, kind: 'none', network: true, detail: 'bubblewrap (bwrap) is not installed; install it to run code in a sandbox.' });
+      const unsandboxed = runCode({
+        available: false,
+        kind: 'none',
+        network: true,
+        detail: 'bubblewrap (bwrap) is not installed; install it to run code in a sandbox.',
+      });
       const chat = await openWith(theme, [
         { kind: 'tool_call', turnId: 't', callId: 'r', server: 'workspace', tool: 'run_code', input: { code: CODE } },
         request('r', unsandboxed, { code: CODE }),
       ]);
       const card = chat.page.locator('.approval[data-call-id="r"]');
       await card.locator('.approval-warning').first().waitFor();
-      assert.match(await card.locator('.approval-warnings').innerText(), /No OS sandbox: this code runs with your access to your files and network\. bubblewrap/);
+      assert.match(
+        await card.locator('.approval-warnings').innerText(),
+        /No OS sandbox: this code runs with your access to your files and network\. bubblewrap/,
+      );
       await shootCard(chat, 'r', `approval-run-code-unsandboxed-${theme}`);
       await card.locator('.approval-always-code').click();
       await card.locator('.approval-confirm button[data-decision="always"]').waitFor();

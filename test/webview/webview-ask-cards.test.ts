@@ -18,9 +18,21 @@ const sampling: ClientAsk = {
   askId: 's1',
   server: 'everything',
   messages: [
-    { role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image', mimeType: 'image/png', data: PNG_1PX }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is in this picture?' },
+        { type: 'image', mimeType: 'image/png', data: PNG_1PX },
+      ],
+    },
     { role: 'assistant', content: [{ type: 'text', text: 'A single pixel.' }] },
-    { role: 'user', content: [{ type: 'text', text: 'Say it in French.' }, { type: 'other', label: '[audio, audio/wav]' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Say it in French.' },
+        { type: 'other', label: '[audio, audio/wav]' },
+      ],
+    },
   ],
   systemPrompt: 'You are a terse assistant.',
   maxTokens: 500,
@@ -49,17 +61,47 @@ const SCHEMA = {
     age: { type: 'integer', title: 'Age', minimum: 0, maximum: 150, default: 30 },
     score: { type: 'number', title: 'Score' },
     subscribe: { type: 'boolean', title: 'Subscribe to news', default: true },
-    color: { type: 'string', title: 'Colour', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+    color: {
+      type: 'string',
+      title: 'Colour',
+      oneOf: [
+        { const: 'r', title: 'Red' },
+        { const: 'g', title: 'Green' },
+      ],
+    },
     size: { type: 'string', enum: ['S', 'M', 'L'], default: 'M' },
-    tags: { type: 'array', title: 'Tags', minItems: 1, maxItems: 2, items: { anyOf: [{ const: 'a', title: 'Alpha' }, { const: 'b', title: 'Beta' }, { const: 'c', title: 'Gamma' }] }, default: ['a'] },
+    tags: {
+      type: 'array',
+      title: 'Tags',
+      minItems: 1,
+      maxItems: 2,
+      items: {
+        anyOf: [
+          { const: 'a', title: 'Alpha' },
+          { const: 'b', title: 'Beta' },
+          { const: 'c', title: 'Gamma' },
+        ],
+      },
+      default: ['a'],
+    },
     plain: { type: 'array', title: 'Plain list', items: { type: 'string', enum: ['x', 'y'] } },
   },
   required: ['name', 'email', 'age', 'color', 'tags'],
 };
 const form: ClientAsk = { kind: 'form', askId: 'f1', server: 'shop', message: 'Tell us about you', fields: formFromSchema(SCHEMA).fields };
-const SECRET_SCHEMA = { type: 'object', properties: { user: { type: 'string', title: 'User name' }, password: { type: 'string', title: 'Password' }, apiKey: { type: 'string', title: 'API key' } } };
+const SECRET_SCHEMA = {
+  type: 'object',
+  properties: { user: { type: 'string', title: 'User name' }, password: { type: 'string', title: 'Password' }, apiKey: { type: 'string', title: 'API key' } },
+};
 /** What the host sends for a form whose fields look like secrets (secret-fields.ts names them). */
-const secretForm: ClientAsk = { kind: 'form', askId: 'f9', server: 'shop', message: 'Sign in to your shop account', fields: formFromSchema(SECRET_SCHEMA).fields, secretFields: ['password', 'apiKey'] };
+const secretForm: ClientAsk = {
+  kind: 'form',
+  askId: 'f9',
+  server: 'shop',
+  message: 'Sign in to your shop account',
+  fields: formFromSchema(SECRET_SCHEMA).fields,
+  secretFields: ['password', 'apiKey'],
+};
 const url: ClientAsk = {
   kind: 'url',
   askId: 'u1',
@@ -69,7 +111,14 @@ const url: ClientAsk = {
   site: { host: 'login.example.com.evil.io', domain: 'evil.io' },
 };
 /** An international name that reads like a well-known one (a Cyrillic а), as the host sends it. */
-const idnUrl: ClientAsk = { kind: 'url', askId: 'u3', server: 'auth', message: 'Confirm your Apple ID', url: 'https://xn--pple-43d.com:8443/id', site: { host: 'xn--pple-43d.com:8443', domain: 'xn--pple-43d.com', unicode: 'аpple.com' } };
+const idnUrl: ClientAsk = {
+  kind: 'url',
+  askId: 'u3',
+  server: 'auth',
+  message: 'Confirm your Apple ID',
+  url: 'https://xn--pple-43d.com:8443/id',
+  site: { host: 'xn--pple-43d.com:8443', domain: 'xn--pple-43d.com', unicode: 'аpple.com' },
+};
 
 async function openWith(...asks: ClientAsk[]): Promise<ChatPage> {
   const chat = await openChat({ width: 360, height: 900 });
@@ -100,16 +149,22 @@ describe('chat webview: cards for what servers ask', () => {
     assert.equal(await img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), 1);
     assert.match(await card.locator('.ask-other').innerText(), /audio/);
     // Announced at once, the way an approval is.
-    await page.waitForFunction(() => /Question from a server: everything asks the model for a reply/.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /Question from a server: everything asks the model for a reply/.test(document.querySelector('[role="alert"]')?.textContent ?? ''),
+    );
     assert.deepEqual(await chat.cspViolations(), []);
 
     // From the composer, backwards with Shift+Tab, to Allow once; Enter answers.
     await page.locator('#input').focus();
-    for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement?.getAttribute('data-answer') === 'once')); i++) await page.keyboard.press('Shift+Tab');
+    for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement?.getAttribute('data-answer') === 'once')); i++)
+      await page.keyboard.press('Shift+Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-answer')), 'once', 'Allow once is reachable by keyboard');
     await page.keyboard.press('Enter');
     await chat.waitForPosted('answerAsk');
-    assert.deepEqual((await answers(chat)).map((m) => m.answer), [{ kind: 'sampling', decision: 'once' }]);
+    assert.deepEqual(
+      (await answers(chat)).map((m) => m.answer),
+      [{ kind: 'sampling', decision: 'once' }],
+    );
     assert.equal(await card.locator('button[data-answer="deny"]').isDisabled(), true, 'one answer only');
     await chat.post({ type: 'askSettled', askId: 's1', outcome: 'once' } satisfies HostMessage);
     await card.locator('.ask-outcome:not([hidden])').waitFor();
@@ -123,10 +178,13 @@ describe('chat webview: cards for what servers ask', () => {
     await page.locator('.ask-card[data-ask-id="s1"] button[data-answer="deny"]').click();
     await page.locator('.ask-card[data-ask-id="s2"] button[data-answer="always"]').click();
     await chat.waitForPosted('answerAsk', 2);
-    assert.deepEqual((await answers(chat)).map((m) => [m.askId, m.answer]), [
-      ['s1', { kind: 'sampling', decision: 'deny' }],
-      ['s2', { kind: 'sampling', decision: 'always' }],
-    ]);
+    assert.deepEqual(
+      (await answers(chat)).map((m) => [m.askId, m.answer]),
+      [
+        ['s1', { kind: 'sampling', decision: 'deny' }],
+        ['s2', { kind: 'sampling', decision: 'always' }],
+      ],
+    );
     await chat.post({ type: 'askSettled', askId: 's3', outcome: 'withdrawn' } satisfies HostMessage);
     const withdrawn = page.locator('.ask-card[data-ask-id="s3"]');
     await page.waitForFunction(() => document.querySelector('.ask-card[data-ask-id="s3"]')?.getAttribute('data-state') === 'withdrawn');
@@ -163,7 +221,9 @@ describe('chat webview: cards for what servers ask', () => {
     await field('tags').locator('input[value="b"]').check();
     await field('tags').locator('input[value="c"]').check();
     await card.locator('button[data-answer="accept"]').click();
-    const errors = await card.locator('.ask-field-error:not([hidden])').evaluateAll((els) => els.map((e) => [e.closest('[data-field]')?.getAttribute('data-field'), e.textContent]));
+    const errors = await card
+      .locator('.ask-field-error:not([hidden])')
+      .evaluateAll((els) => els.map((e) => [e.closest('[data-field]')?.getAttribute('data-field'), e.textContent]));
     assert.deepEqual(errors, [
       ['name', 'Your name: required'],
       ['email', 'Email: expected an email address'],
@@ -188,13 +248,27 @@ describe('chat webview: cards for what servers ask', () => {
     await field('name').locator('input').fill('Ada');
     await field('name').locator('input').press('Enter');
     await chat.waitForPosted('answerAsk');
-    assert.deepEqual((await answers(chat)).map((m) => m.answer), [
-      {
-        kind: 'form',
-        action: 'accept',
-        content: { name: 'Ada', email: 'ada@example.com', born: '2000-01-31', when: '2026-11-23T13:30:00Z', age: 36, score: 2.5, subscribe: true, color: 'g', size: 'M', tags: ['a', 'b'] },
-      },
-    ]);
+    assert.deepEqual(
+      (await answers(chat)).map((m) => m.answer),
+      [
+        {
+          kind: 'form',
+          action: 'accept',
+          content: {
+            name: 'Ada',
+            email: 'ada@example.com',
+            born: '2000-01-31',
+            when: '2026-11-23T13:30:00Z',
+            age: 36,
+            score: 2.5,
+            subscribe: true,
+            color: 'g',
+            size: 'M',
+            tags: ['a', 'b'],
+          },
+        },
+      ],
+    );
     await chat.post({ type: 'askSettled', askId: 'f1', outcome: 'accept' } satisfies HostMessage);
     await page.waitForFunction(() => document.querySelector('.ask-card[data-ask-id="f1"]')?.getAttribute('data-state') === 'accept');
     assert.equal(await field('name').locator('input').isDisabled(), true);
@@ -214,11 +288,14 @@ describe('chat webview: cards for what servers ask', () => {
     await page3.locator('button[data-answer="accept"]').focus();
     await page.keyboard.press('Space');
     await chat.waitForPosted('answerAsk', 3);
-    assert.deepEqual((await answers(chat)).map((m) => [m.askId, m.answer]), [
-      ['f1', { kind: 'form', action: 'decline' }],
-      ['f2', { kind: 'form', action: 'cancel' }],
-      ['u1', { kind: 'url', action: 'accept' }],
-    ]);
+    assert.deepEqual(
+      (await answers(chat)).map((m) => [m.askId, m.answer]),
+      [
+        ['f1', { kind: 'form', action: 'decline' }],
+        ['f2', { kind: 'form', action: 'cancel' }],
+        ['u1', { kind: 'url', action: 'accept' }],
+      ],
+    );
   });
 
   test('a form that asks for what looks like a secret says first, in a warning box, not to type one, and marks those fields', async () => {
@@ -235,7 +312,9 @@ describe('chat webview: cards for what servers ask', () => {
     assert.equal(await card.getByLabel('Password').count(), 1);
     assert.match((await card.locator('.ask-field[data-field="password"] input').getAttribute('aria-describedby')) ?? '', /-error/);
     assert.match(await card.locator('.ask-field[data-field="password"] .ask-field-label').innerText(), /looks like a secret/);
-    await page.waitForFunction(() => /Warning: it asks for what looks like a secret; do not type one\./.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /Warning: it asks for what looks like a secret; do not type one\./.test(document.querySelector('[role="alert"]')?.textContent ?? ''),
+    );
     await chat.post({ type: 'ask', ask: form } satisfies HostMessage);
     await page.locator('.ask-card[data-ask-id="f1"]').waitFor();
     assert.equal(await page.locator('.ask-card[data-ask-id="f1"] .ask-warnings').count(), 0, 'an ordinary form has no warning');
@@ -251,7 +330,11 @@ describe('chat webview: cards for what servers ask', () => {
       await card.locator('.ask-warning').innerText(),
       "This site's name has letters outside a–z, so it is shown as your browser sends it (xn--pple-43d.com). Written out it reads “аpple.com”, which can pass for another site's name.",
     );
-    await page.waitForFunction(() => /open a page on xn--pple-43d\.com\. Warning: its name has letters outside a–z and reads “аpple\.com”/.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /open a page on xn--pple-43d\.com\. Warning: its name has letters outside a–z and reads “аpple\.com”/.test(
+        document.querySelector('[role="alert"]')?.textContent ?? '',
+      ),
+    );
   });
 
   test('"Always" says what it allows; a server whose budget is spent asks again saying how much it used; the chat shows each budget', async () => {
@@ -262,8 +345,13 @@ describe('chat webview: cards for what servers ask', () => {
     assert.equal(await first.locator('.ask-warnings').count(), 0);
     const again = page.locator('.ask-card[data-ask-id="s4"]');
     assert.equal(await again.locator('.ask-body > *').first().getAttribute('class'), 'ask-warnings');
-    assert.equal(await again.locator('.ask-warning').innerText(), 'everything had “Always” and has used its budget: 100,480 of 100,000 tokens. It asks again; Always starts a new budget.');
-    await page.waitForFunction(() => /Its budget after “Always” is used: 100,480 of 100,000 tokens\./.test(document.querySelector('[role="alert"]')?.textContent ?? ''));
+    assert.equal(
+      await again.locator('.ask-warning').innerText(),
+      'everything had “Always” and has used its budget: 100,480 of 100,000 tokens. It asks again; Always starts a new budget.',
+    );
+    await page.waitForFunction(() =>
+      /Its budget after “Always” is used: 100,480 of 100,000 tokens\./.test(document.querySelector('[role="alert"]')?.textContent ?? ''),
+    );
     await first.locator('button[data-answer="always"]').click();
     await chat.waitForPosted('answerAsk');
     await chat.post({ type: 'askSettled', askId: 's1', outcome: 'always' } satisfies HostMessage);
@@ -281,8 +369,14 @@ describe('chat webview: cards for what servers ask', () => {
 
   test('an ask that breaks the protocol is not drawn, and the chat goes on', async () => {
     const chat = await openWith();
-    await chat.post({ type: 'ask', ask: { kind: 'form', askId: 'bad', server: 'x', message: 'm', fields: [{ kind: 'file', name: 'f', title: 'f', required: true }] } });
-    await chat.post({ type: 'ask', ask: { ...sampling, askId: 'img', messages: [{ role: 'user', content: [{ type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }] }] } });
+    await chat.post({
+      type: 'ask',
+      ask: { kind: 'form', askId: 'bad', server: 'x', message: 'm', fields: [{ kind: 'file', name: 'f', title: 'f', required: true }] },
+    });
+    await chat.post({
+      type: 'ask',
+      ask: { ...sampling, askId: 'img', messages: [{ role: 'user', content: [{ type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }] }] },
+    });
     await chat.post({ type: 'ask', ask: sampling });
     await chat.page.locator('.ask-card[data-ask-id="s1"]').waitFor();
     assert.equal(await chat.page.locator('.ask-card').count(), 1);
@@ -293,7 +387,8 @@ describe('chat webview: cards for what servers ask', () => {
       const chat = await openChat({ theme, width: 320, height: 1400 });
       await chat.post({ type: 'state', state: { ...readyState, samplingBudgets: budgets } } satisfies HostMessage);
       await chat.post({ type: 'replay', events: [] } satisfies HostMessage);
-      for (const ask of [sampling, spentSampling, form, secretForm, url, idnUrl, { ...url, askId: 'u2' }]) await chat.post({ type: 'ask', ask } satisfies HostMessage);
+      for (const ask of [sampling, spentSampling, form, secretForm, url, idnUrl, { ...url, askId: 'u2' }])
+        await chat.post({ type: 'ask', ask } satisfies HostMessage);
       const { page } = chat;
       await page.locator('.ask-card[data-ask-id="u2"]').waitFor();
       await page.locator('.ask-card[data-ask-id="f1"] button[data-answer="accept"]').click(); // shows the errors
@@ -301,16 +396,26 @@ describe('chat webview: cards for what servers ask', () => {
       await page.waitForFunction(() => document.querySelector('.ask-card[data-ask-id="u2"]')?.getAttribute('data-state') === 'decline');
       const overflow = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;
-        return Array.from(document.querySelectorAll('.ask-card *')).filter((el) => el.getBoundingClientRect().right > width + 0.5).map((el) => el.className);
+        return Array.from(document.querySelectorAll('.ask-card *'))
+          .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+          .map((el) => el.className);
       });
       assert.deepEqual(overflow, []);
       const measured = await measureContrast(page.locator('body'), [...ASK_CARD_TEXT, '.sampling-budget span']);
-      for (const s of ASK_CARD_TEXT) assert.ok(measured.some((m) => m.selector === s), `nothing matched ${s}`);
+      for (const s of ASK_CARD_TEXT)
+        assert.ok(
+          measured.some((m) => m.selector === s),
+          `nothing matched ${s}`,
+        );
       const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0]!;
       t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
-      assert.deepEqual(measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`), []);
+      assert.deepEqual(
+        measured.filter((m) => m.ratio < 4.5).map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`),
+        [],
+      );
       await page.locator('#status').screenshot({ path: screenshotPath(`sampling-budgets-${theme}`) });
-      for (const id of ['s1', 's4', 'f1', 'f9', 'u1', 'u3', 'u2']) await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
+      for (const id of ['s1', 's4', 'f1', 'f9', 'u1', 'u3', 'u2'])
+        await page.locator(`.ask-card[data-ask-id="${id}"]`).screenshot({ path: screenshotPath(`ask-${id}-${theme}`) });
     });
   }
 });

@@ -58,7 +58,10 @@ describe('chat webview', () => {
     const chat = await openReady();
     const { page } = chat;
     const long = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'a', server: 'web', tool: 'fetch_url', input: { url: 'https://example.com' } } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_call', turnId: 't', callId: 'a', server: 'web', tool: 'fetch_url', input: { url: 'https://example.com' } },
+    });
     await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'b', server: 'workspace', tool: 'run_code', input: {} } });
     await page.waitForSelector('.tool-card[data-call-id="b"]');
     assert.equal(await page.locator('.tool-card[data-call-id="a"] .status').getAttribute('data-status'), 'running');
@@ -67,10 +70,16 @@ describe('chat webview', () => {
     await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'a', isError: false, content: [{ type: 'text', text: long }], durationMs: 250 } });
     await chat.post({
       type: 'event',
-      event: { kind: 'tool_result', callId: 'b', isError: false, durationMs: 3000, content: [
-        { type: 'image', mimeType: 'image/png', data: PNG_1PX },
-        { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+' },
-      ] },
+      event: {
+        kind: 'tool_result',
+        callId: 'b',
+        isError: false,
+        durationMs: 3000,
+        content: [
+          { type: 'image', mimeType: 'image/png', data: PNG_1PX },
+          { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+' },
+        ],
+      },
     });
     await page.waitForSelector('.tool-card[data-call-id="b"][data-status="done"]');
     const shown = await page.locator('.tool-card[data-call-id="a"] .tool-result pre').innerText();
@@ -86,7 +95,17 @@ describe('chat webview', () => {
   test('multi-line input strings (code, content) show as they are, the rest as JSON', async () => {
     const chat = await openReady();
     const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'c', server: 'workspace', tool: 'run_code', input: { code: 'import os\nprint(os.getcwd())', timeout_s: 5 } } });
+    await chat.post({
+      type: 'event',
+      event: {
+        kind: 'tool_call',
+        turnId: 't',
+        callId: 'c',
+        server: 'workspace',
+        tool: 'run_code',
+        input: { code: 'import os\nprint(os.getcwd())', timeout_s: 5 },
+      },
+    });
     await page.click('.tool-card[data-call-id="c"] .tool-header');
     const pres = await page.locator('.tool-card[data-call-id="c"] .tool-input pre').allInnerTexts();
     assert.equal(pres.length, 2);
@@ -178,7 +197,10 @@ describe('chat webview', () => {
     await chat.post({ type: 'fill', text: 'Summarize the tides.' });
     await chat.page.waitForFunction(() => (window as unknown as { __state?: { draft?: string } }).__state?.draft === 'my own words\n\nSummarize the tides.');
     assert.equal(await chat.page.evaluate(() => document.activeElement?.id), 'input');
-    assert.equal((await chat.posted()).some((m) => m.type === 'send'), false);
+    assert.equal(
+      (await chat.posted()).some((m) => m.type === 'send'),
+      false,
+    );
   });
 
   test('scroll stays pinned to the bottom only while the reader is at the bottom', async () => {
@@ -186,15 +208,18 @@ describe('chat webview', () => {
     const { page } = chat;
     const para = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
     await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't', blockId: 'a', text: para } });
-    const atBottom = () => page.evaluate(() => {
-      const s = document.getElementById('scroller')!;
-      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
-    });
+    const atBottom = () =>
+      page.evaluate(() => {
+        const s = document.getElementById('scroller')!;
+        return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+      });
     await page.waitForFunction(() => document.getElementById('scroller')!.scrollTop > 0);
     assert.equal(await atBottom(), true);
     await scrollToTopByWheel(page);
     await chat.post({ type: 'delta', turnId: 't', blockId: 'b', text: para });
-    await page.waitForFunction(() => document.querySelectorAll('.markdown').length === 2 && document.querySelectorAll('.markdown')[1].textContent!.includes('Paragraph 39'));
+    await page.waitForFunction(
+      () => document.querySelectorAll('.markdown').length === 2 && document.querySelectorAll('.markdown')[1].textContent!.includes('Paragraph 39'),
+    );
     assert.equal(await page.evaluate(() => document.getElementById('scroller')!.scrollTop), 0);
   });
 
@@ -231,9 +256,18 @@ describe('chat webview', () => {
     await chat.post({
       type: 'event',
       event: {
-        kind: 'approval_request', callId: 'rc', server: 'workspace', tool: 'run_code', reason: 'Run Python code in the workspace folder',
-        preview: 'print(1)', alwaysKind: 'code', notes: ['Sandboxed (bubblewrap), network off.'],
-        warnings: ['No OS sandbox: this code runs with your access to your files and network.', 'Code can change any file in this workspace, including .vscode and .git.'],
+        kind: 'approval_request',
+        callId: 'rc',
+        server: 'workspace',
+        tool: 'run_code',
+        reason: 'Run Python code in the workspace folder',
+        preview: 'print(1)',
+        alwaysKind: 'code',
+        notes: ['Sandboxed (bubblewrap), network off.'],
+        warnings: [
+          'No OS sandbox: this code runs with your access to your files and network.',
+          'Code can change any file in this workspace, including .vscode and .git.',
+        ],
       },
     });
     const card = page.locator('.approval[data-call-id="rc"]');
@@ -255,13 +289,19 @@ describe('chat webview', () => {
     const confirm = card.locator('.approval-confirm button[data-decision="always"]');
     await confirm.waitFor();
     assert.equal(await open.getAttribute('aria-expanded'), 'true');
-    assert.match(await card.locator('.approval-confirm').innerText(), /Always run code in this workspace without asking\? It can change any file here, including \.vscode and \.git/);
+    assert.match(
+      await card.locator('.approval-confirm').innerText(),
+      /Always run code in this workspace without asking\? It can change any file here, including \.vscode and \.git/,
+    );
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-decision')), 'always', 'focus moved to the confirm button');
     // Escape closes the question and gives focus back; it does not stop the running turn.
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'hidden' });
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('approval-always-code')), true);
-    assert.equal((await chat.posted()).some((m) => m.type === 'stop' || m.type === 'approve'), false);
+    assert.equal(
+      (await chat.posted()).some((m) => m.type === 'stop' || m.type === 'approve'),
+      false,
+    );
 
     await page.keyboard.press('Space');
     await confirm.waitFor();
@@ -279,8 +319,13 @@ describe('chat webview', () => {
     await chat.post({
       type: 'event',
       event: {
-        kind: 'approval_request', callId: 'g', server: 'workspace', tool: 'write_file', reason: 'Write .git/config in the workspace',
-        alwaysKind: 'none', warnings: ['.git/config can make the editor, git or an MCP host run commands.'],
+        kind: 'approval_request',
+        callId: 'g',
+        server: 'workspace',
+        tool: 'write_file',
+        reason: 'Write .git/config in the workspace',
+        alwaysKind: 'none',
+        warnings: ['.git/config can make the editor, git or an MCP host run commands.'],
       },
     });
     const card = page.locator('.approval[data-call-id="g"]');
@@ -324,7 +369,11 @@ describe('chat webview', () => {
     await page.click('#stop');
     await page.press('#input', 'Escape');
     assert.equal((await chat.waitForPosted('stop', 2)).length, 2);
-    assert.equal((await chat.posted()).some((m) => m.type === 'send'), false, 'nothing is sent while the turn runs');
+    assert.equal(
+      (await chat.posted()).some((m) => m.type === 'send'),
+      false,
+      'nothing is sent while the turn runs',
+    );
     assert.deepEqual(await page.locator('.queued .queued-text').allTextContents(), ['queued question']);
     await chat.post({ type: 'state', state: readyState });
     await page.waitForSelector('#stop', { state: 'hidden' });
@@ -365,9 +414,15 @@ describe('chat webview', () => {
   test('turn_end: stopped, max_iterations and unfinished tool cards', async () => {
     const chat = await openReady();
     const { page } = chat;
-    await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't1', callId: 'x', server: 'workspace', tool: 'run_code', input: { code: 'while True: pass' } } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_call', turnId: 't1', callId: 'x', server: 'workspace', tool: 'run_code', input: { code: 'while True: pass' } },
+    });
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't1', status: 'stopped' } });
-    await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'max_iterations', error: "Stopped after 10 model calls — send 'continue' to go on" } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'turn_end', turnId: 't2', status: 'max_iterations', error: "Stopped after 10 model calls — send 'continue' to go on" },
+    });
     await page.waitForSelector('.turn-end[data-status="max_iterations"]');
     assert.equal(await page.locator('.turn-end[data-status="stopped"]').innerText(), 'Stopped');
     assert.match(await page.locator('.turn-end[data-status="max_iterations"]').innerText(), /10 model calls/);
@@ -382,9 +437,14 @@ describe('chat webview', () => {
       if (m.type() === 'warning') warnings.push(m.text());
     });
     const bad: unknown[] = [
-      null, 'replay', { type: 'nope' }, { type: 'event', event: { kind: 'user', text: 'no id' } },
-      { type: 'delta', turnId: '', blockId: 'b', text: 'x' }, { type: 'state', state: { hasKey: 'yes' } },
-      { type: 'replay', events: [{ kind: 'tool_call' }] }, { type: 'attach', path: 5, label: 'x' },
+      null,
+      'replay',
+      { type: 'nope' },
+      { type: 'event', event: { kind: 'user', text: 'no id' } },
+      { type: 'delta', turnId: '', blockId: 'b', text: 'x' },
+      { type: 'state', state: { hasKey: 'yes' } },
+      { type: 'replay', events: [{ kind: 'tool_call' }] },
+      { type: 'attach', path: 5, label: 'x' },
     ];
     for (const m of bad) await chat.post(m);
     await chat.post({ type: 'event', event: { kind: 'notice', level: 'info', text: 'still alive' } });

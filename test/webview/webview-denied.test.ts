@@ -47,12 +47,15 @@ describe('chat webview: a denied call', () => {
     await page.screenshot({ path: screenshotPath('denied-call') });
 
     // The same card replayed (a reload) looks the same.
-    await chat.post({ type: 'replay', events: [
-      { kind: 'user', id: 'u1', text: 'write the notes', attachments: [], at: 1 },
-      ...pendingApproval,
-      { kind: 'approval', callId: 'c2', decision: 'deny' },
-      { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: DENIED }], durationMs: 0 },
-    ] });
+    await chat.post({
+      type: 'replay',
+      events: [
+        { kind: 'user', id: 'u1', text: 'write the notes', attachments: [], at: 1 },
+        ...pendingApproval,
+        { kind: 'approval', callId: 'c2', decision: 'deny' },
+        { kind: 'tool_result', callId: 'c2', isError: true, content: [{ type: 'text', text: DENIED }], durationMs: 0 },
+      ],
+    });
     await page.waitForSelector('.tool-card[data-call-id="c2"][data-status="denied"]');
   });
 
@@ -60,7 +63,10 @@ describe('chat webview: a denied call', () => {
     const chat = await openReady();
     const { page } = chat;
     await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'f', server: 'workspace', tool: 'write_file', input: { path: 'x' } } });
-    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'f', isError: true, content: [{ type: 'text', text: 'disk full' }], durationMs: 4 } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_result', callId: 'f', isError: true, content: [{ type: 'text', text: 'disk full' }], durationMs: 4 },
+    });
     await page.waitForSelector('.tool-card[data-call-id="f"][data-status="error"]');
     assert.equal(await page.locator('.tool-card[data-call-id="f"] .tool-pre.is-error').innerText(), 'disk full');
   });

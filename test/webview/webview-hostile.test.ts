@@ -44,11 +44,17 @@ function hostileEvents(): ChatEvent[] {
     { kind: 'user', id: 'u', text: markdown, attachments: ['<img src=x onerror=alert(20)>'], at: 1 },
     { kind: 'assistant_text', turnId: 't', blockId: 'final', text: markdown },
     { kind: 'tool_call', turnId: 't', callId: 'c', server: '<img src=x onerror=alert(21)>', tool: '<svg onload=alert(22)>', input: { html: markdown } },
-    { kind: 'tool_result', callId: 'c', isError: true, content: [
-      { type: 'text', text: markdown },
-      { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9YWxlcnQoMjMpPjwvc3ZnPg==' },
-      { type: 'image', mimeType: 'image/png', data: '"><img src=x onerror=alert(24)>' },
-    ], durationMs: 1 },
+    {
+      kind: 'tool_result',
+      callId: 'c',
+      isError: true,
+      content: [
+        { type: 'text', text: markdown },
+        { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9YWxlcnQoMjMpPjwvc3ZnPg==' },
+        { type: 'image', mimeType: 'image/png', data: '"><img src=x onerror=alert(24)>' },
+      ],
+      durationMs: 1,
+    },
     { kind: 'approval_request', callId: 'c', server: 'workspace', tool: 'write_file', reason: '<img src=x onerror=alert(25)>', preview: markdown },
     { kind: 'notice', level: 'error', text: '<img src=x onerror=alert(26)>' },
     { kind: 'turn_end', turnId: 't', status: 'error', error: '<img src=x onerror=alert(27)>' },
@@ -87,9 +93,21 @@ async function assertInert(chat: ChatPage, dialogs: string[], leaks: string[]): 
   const report = await page.evaluate(() => {
     const all = Array.from(document.querySelectorAll('#root *'));
     return {
-      handlers: all.flatMap((el) => Array.from(el.attributes).filter((a) => a.name.toLowerCase().startsWith('on')).map((a) => `${el.tagName} ${a.name}`)),
-      badHrefs: all.flatMap((el) => ['href', 'xlink:href', 'src', 'action', 'srcdoc', 'data'].map((n) => el.getAttribute(n)).filter((v): v is string => v !== null && !/^(https?:|mailto:|#|data:image\/png;base64,)/i.test(v.trim()))),
-      dangerousTags: all.map((el) => el.tagName.toLowerCase()).filter((t) => ['script', 'iframe', 'object', 'embed', 'video', 'audio', 'form', 'style', 'link', 'meta', 'base', 'math', 'details', 'noscript'].includes(t)),
+      handlers: all.flatMap((el) =>
+        Array.from(el.attributes)
+          .filter((a) => a.name.toLowerCase().startsWith('on'))
+          .map((a) => `${el.tagName} ${a.name}`),
+      ),
+      badHrefs: all.flatMap((el) =>
+        ['href', 'xlink:href', 'src', 'action', 'srcdoc', 'data']
+          .map((n) => el.getAttribute(n))
+          .filter((v): v is string => v !== null && !/^(https?:|mailto:|#|data:image\/png;base64,)/i.test(v.trim())),
+      ),
+      dangerousTags: all
+        .map((el) => el.tagName.toLowerCase())
+        .filter((t) =>
+          ['script', 'iframe', 'object', 'embed', 'video', 'audio', 'form', 'style', 'link', 'meta', 'base', 'math', 'details', 'noscript'].includes(t),
+        ),
       foreignSvgs: Array.from(document.querySelectorAll('svg')).filter((s) => !s.classList.contains('icon')).length,
       images: Array.from(document.querySelectorAll('img')).map((i) => i.getAttribute('src')?.slice(0, 30)),
       spoofedButtons: document.querySelectorAll('.markdown button[data-decision], .markdown .approval, .tool-pre button').length,

@@ -16,7 +16,12 @@ function longChat(turns: number): ChatEvent[] {
     events.push({ kind: 'tool_call', turnId, callId: `c${i}`, server: 'workspace', tool: 'read_file', input: { path: `${i}.md` } });
     if (i % 2 === 0) events.push({ kind: 'tool_result', callId: `c${i}`, isError: false, content: [{ type: 'text', text: 'ok' }], durationMs: 3 });
     events.push({ kind: 'assistant_text', turnId, blockId: `b${i}`, text: `Answer **${i}**.` });
-    events.push({ kind: 'turn_end', turnId, status: i === turns - 1 ? 'error' : 'done', ...(i === turns - 1 ? { error: 'overloaded', action: 'retry' as const } : {}) });
+    events.push({
+      kind: 'turn_end',
+      turnId,
+      status: i === turns - 1 ? 'error' : 'done',
+      ...(i === turns - 1 ? { error: 'overloaded', action: 'retry' as const } : {}),
+    });
   }
   return events;
 }

@@ -15,7 +15,15 @@ const chat3: ChatEvent[] = [
   { kind: 'tool_result', callId: 'c', isError: false, content: [{ type: 'text', text: '[]' }], durationMs: 3 },
   { kind: 'assistant_text', turnId: 't1', blockId: 'b', text: '- Dune\n- Neuromancer' },
   { kind: 'turn_end', turnId: 't1', status: 'done' },
-  { kind: 'user', id: 'u2', text: '/prompt notes/summary', attachments: [], at: 2, span: { from: 4, to: 5 }, prompt: { server: 'notes', name: 'summary', messages: [{ role: 'user', text: 'Summarise.' }] } },
+  {
+    kind: 'user',
+    id: 'u2',
+    text: '/prompt notes/summary',
+    attachments: [],
+    at: 2,
+    span: { from: 4, to: 5 },
+    prompt: { server: 'notes', name: 'summary', messages: [{ role: 'user', text: 'Summarise.' }] },
+  },
   { kind: 'assistant_text', turnId: 't2', blockId: 'c', text: 'A summary.' },
   { kind: 'turn_end', turnId: 't2', status: 'done' },
   // Saved before messages could be gone back to: Copy only.
@@ -28,14 +36,16 @@ const chat3: ChatEvent[] = [
 ];
 
 describe('chat webview: message actions', () => {
-  test('which messages offer what: Edit on the person\'s (not a prompt, not an old chat\'s), Copy and Regenerate on answers', async () => {
+  test("which messages offer what: Edit on the person's (not a prompt, not an old chat's), Copy and Regenerate on answers", async () => {
     const chat = await openReady();
     const { page } = chat;
     await chat.post({ type: 'replay', events: chat3 });
     await page.locator('.turn-end[data-status="error"]').waitFor();
     assert.deepEqual(await page.locator('.user-actions').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.for)), ['u1']);
     const answers = page.locator('.msg.assistant');
-    const offered = await answers.evaluateAll((turns) => turns.map((t) => [...t.querySelectorAll('.answer-actions button')].map((b) => b.getAttribute('aria-label'))));
+    const offered = await answers.evaluateAll((turns) =>
+      turns.map((t) => [...t.querySelectorAll('.answer-actions button')].map((b) => b.getAttribute('aria-label'))),
+    );
     assert.deepEqual(offered, [
       ['Copy as Markdown', 'Regenerate this answer'],
       ['Copy as Markdown', 'Regenerate this answer'],
@@ -68,26 +78,35 @@ describe('chat webview: message actions', () => {
     assert.equal(await bubble.locator('.attachment-chip').innerText(), 'data.db', 'the attachments stay with it');
     await box.press('Escape');
     await bubble.locator('.user-text', { hasText: 'List the books.' }).waitFor();
-    assert.equal((await chat.posted()).some((m) => m.type === 'stop'), false);
+    assert.equal(
+      (await chat.posted()).some((m) => m.type === 'stop'),
+      false,
+    );
 
     await page.locator('.user-actions[data-for="u1"] .edit-message').click();
     await box.fill('List the fantasy books.');
     await page.screenshot({ path: screenshotPath('message-editing') });
     await box.press('Enter');
-    assert.deepEqual(await chat.answerRequest('editMessage', { done: false, why: 'A turn is still running: stop it first.' }), { id: 'u1', text: 'List the fantasy books.' });
+    assert.deepEqual(await chat.answerRequest('editMessage', { done: false, why: 'A turn is still running: stop it first.' }), {
+      id: 'u1',
+      text: 'List the fantasy books.',
+    });
     await bubble.locator('.edit-why', { hasText: 'still running' }).waitFor();
     assert.equal(await box.isEnabled(), true, 'the text is still there to send again');
 
     await bubble.locator('.edit-send').click();
     await chat.answerRequest('editMessage', { done: false }, (p) => p.text === 'List the fantasy books.');
     await page.waitForFunction(() => !(document.querySelector('.edit-input') as HTMLTextAreaElement).disabled);
-    assert.equal(await bubble.locator('.edit-why').innerText(), '', 'the person said no to the host\'s question: nothing to explain');
+    assert.equal(await bubble.locator('.edit-why').innerText(), '', "the person said no to the host's question: nothing to explain");
 
     await box.press('Enter');
     await chat.answerRequest('editMessage', { done: true }, (p) => p.text === 'List the fantasy books.');
     // The host then sends the chat as it now is, and the new message.
     await chat.post({ type: 'replay', events: [] });
-    await chat.post({ type: 'event', event: { kind: 'user', id: 'u5', text: 'List the fantasy books.', attachments: ['data.db'], at: 5, span: { from: 0, to: 1 } } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'user', id: 'u5', text: 'List the fantasy books.', attachments: ['data.db'], at: 5, span: { from: 0, to: 1 } },
+    });
     await page.locator('.msg.user[data-id="u5"]').waitFor();
     assert.equal(await page.locator('.edit-input').count(), 0);
   });

@@ -78,8 +78,21 @@ describe('chat webview screenshots', () => {
         type: 'replay',
         events: [
           { kind: 'user', id: 'u', text: 'Run the tests', attachments: [], at: 1 },
-          { kind: 'tool_call', turnId: 't', callId: 'c', server: 'workspace', tool: 'run_code', input: { language: 'python', code: 'import pytest\npytest.main()' } },
-          { kind: 'tool_result', callId: 'c', isError: true, content: [{ type: 'text', text: 'Timed out after 120 s; the process and its children were killed.' }], durationMs: 120_004 },
+          {
+            kind: 'tool_call',
+            turnId: 't',
+            callId: 'c',
+            server: 'workspace',
+            tool: 'run_code',
+            input: { language: 'python', code: 'import pytest\npytest.main()' },
+          },
+          {
+            kind: 'tool_result',
+            callId: 'c',
+            isError: true,
+            content: [{ type: 'text', text: 'Timed out after 120 s; the process and its children were killed.' }],
+            durationMs: 120_004,
+          },
           { kind: 'approval_request', callId: 'd', server: 'workspace', tool: 'write_file', reason: 'Writes .vscode/settings.json' },
           { kind: 'approval', callId: 'd', decision: 'deny' },
           { kind: 'notice', level: 'warning', text: 'The research server restarted after a crash.' },

@@ -23,7 +23,8 @@ async function answer(chat: ChatPage, text: string, items: SlashItem[]): Promise
   await chat.answerRequest('completeSlash', items, (params) => params.text === text);
 }
 
-const sent = async (chat: ChatPage): Promise<WebviewMessage[]> => (await chat.posted()).filter((m) => m.type === 'send' || m.type === 'slash' || m.type === 'pickModel');
+const sent = async (chat: ChatPage): Promise<WebviewMessage[]> =>
+  (await chat.posted()).filter((m) => m.type === 'send' || m.type === 'slash' || m.type === 'pickModel');
 
 describe('chat webview: slash commands in the composer', () => {
   for (const theme of ['light', 'dark'] as const) {
@@ -37,7 +38,10 @@ describe('chat webview: slash commands in the composer', () => {
       await answer(chat, '/', COMMANDS);
       const list = page.locator('#slash-list');
       await list.waitFor();
-      assert.deepEqual(await list.locator('.mention-label').allTextContents(), COMMANDS.map((c) => c.label));
+      assert.deepEqual(
+        await list.locator('.mention-label').allTextContents(),
+        COMMANDS.map((c) => c.label),
+      );
       assert.equal(await input.getAttribute('aria-activedescendant'), 'slash-0');
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('ArrowDown');
@@ -137,7 +141,12 @@ describe('chat webview: slash commands in the composer', () => {
       const prompt = page.locator('.msg.user .prompt-sent');
       assert.equal(await prompt.locator('.prompt-name').innerText(), 'Prompt notes/review');
       assert.deepEqual(await prompt.locator('.prompt-role').allInnerTexts(), ['USER', 'ASSISTANT', 'USER', 'USER']);
-      assert.deepEqual(await prompt.locator('.prompt-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role'))), ['user', 'assistant', 'user', 'user']);
+      assert.deepEqual(await prompt.locator('.prompt-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role'))), [
+        'user',
+        'assistant',
+        'user',
+        'user',
+      ]);
       await page.screenshot({ path: screenshotPath(`slash-listing-prompt-${theme}`) });
     });
   }

@@ -18,7 +18,10 @@ describe('chat webview: streaming a long answer', () => {
     await chat.post(delta('First paragraph.\n\n```py\na = 1\n\nb = 2\n```\n\nSecond'));
     await page.waitForFunction(() => document.querySelector('.markdown[data-block-id="live"]')?.textContent?.includes('Second'));
     // Tag the first paragraph's node: a renderer that rebuilds everything would drop it.
-    await block.locator('p').first().evaluate((p) => p.setAttribute('data-kept', 'yes'));
+    await block
+      .locator('p')
+      .first()
+      .evaluate((p) => p.setAttribute('data-kept', 'yes'));
 
     await chat.post(delta(' grows.\n\n- item one\n\n  still item one\n\nThird'));
     await page.waitForFunction(() => document.querySelector('.markdown[data-block-id="live"]')?.textContent?.includes('Third'));

@@ -51,7 +51,10 @@ describe('chat webview in every theme kind', () => {
             await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
             await page.locator('.thinking-text').waitFor();
             // The six-column table is wider than the chat: it must scroll inside its own box (checked below: the page does not).
-            const table = await page.locator('.markdown table').first().evaluate((t) => [t.scrollWidth, t.clientWidth]);
+            const table = await page
+              .locator('.markdown table')
+              .first()
+              .evaluate((t) => [t.scrollWidth, t.clientWidth]);
             assert.ok(table[0] > table[1], `the table scrolls sideways inside itself (${table[0]} > ${table[1]})`);
           }
           await check(t, chat, stage.name, problems);
@@ -69,11 +72,11 @@ describe('chat webview in every theme kind', () => {
         // The `@` popup (one item refused, with why) and the chip a picked item becomes.
         await page.fill('#input', 'compare with @rea');
         const asked = await chat.answerRequest('completeMentions', [
-            { kind: 'file', label: 'reading-list.md', detail: 'notes', ref: 'notes/reading-list.md' },
-            { kind: 'folder', label: 'reports', detail: 'folder', ref: 'reports' },
-            { kind: 'file', label: 'readings.sqlite', detail: 'data', ref: 'data/readings.sqlite', refused: 'binary file: cannot be attached' },
-            { kind: 'problems', label: 'Problems', detail: '3 errors, 1 warning', ref: '@problems' },
-          ]);
+          { kind: 'file', label: 'reading-list.md', detail: 'notes', ref: 'notes/reading-list.md' },
+          { kind: 'folder', label: 'reports', detail: 'folder', ref: 'reports' },
+          { kind: 'file', label: 'readings.sqlite', detail: 'data', ref: 'data/readings.sqlite', refused: 'binary file: cannot be attached' },
+          { kind: 'problems', label: 'Problems', detail: '3 errors, 1 warning', ref: '@problems' },
+        ]);
         assert.equal(asked.query, 'rea');
         await page.locator('.mention-popup .mention-item').first().waitFor();
         await check(t, chat, 'mention-popup', problems);

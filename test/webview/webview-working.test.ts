@@ -65,7 +65,13 @@ describe('chat webview: the working line', () => {
   test('a page that loads while a turn runs shows "Working…" at once, and a replay of a finished chat shows nothing', async () => {
     const chat = await openReady();
     const { page } = chat;
-    await chat.post({ type: 'replay', events: [{ kind: 'user', id: 'u1', text: 'hi', attachments: [], at: 1 }, { kind: 'turn_end', turnId: 't', status: 'done' }] });
+    await chat.post({
+      type: 'replay',
+      events: [
+        { kind: 'user', id: 'u1', text: 'hi', attachments: [], at: 1 },
+        { kind: 'turn_end', turnId: 't', status: 'done' },
+      ],
+    });
     await page.locator('.msg.user').waitFor();
     assert.equal(await page.locator('.working').isVisible(), false);
     await chat.post({ type: 'state', state: { ...readyState, busy: true } });

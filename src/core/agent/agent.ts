@@ -172,7 +172,12 @@ export class Agent {
         this.push({ role: 'assistant', content: reply.message.content as Anthropic.ContentBlockParam[] });
         const stop = reply.message.stop_reason;
         if (stop === 'refusal') {
-          event({ kind: 'turn_end', turnId, status: 'error', error: 'Claude declined to go on with this request. Rephrase it, or start a new chat for a different task.' });
+          event({
+            kind: 'turn_end',
+            turnId,
+            status: 'error',
+            error: 'Claude declined to go on with this request. Rephrase it, or start a new chat for a different task.',
+          });
           return 'error';
         }
         // A long server-side step paused the reply: sent back as it is, the model picks it up.
@@ -281,7 +286,10 @@ export class Agent {
     this.history.splice(0, this.history.length, ...done.messages);
     this.lastPrompt = undefined;
     this.options.onCompact?.(this.history);
-    emit({ type: 'event', event: { kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter } });
+    emit({
+      type: 'event',
+      event: { kind: 'compaction', turnId, replaced: done.replaced, summary: done.summary, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter },
+    });
   }
 
   private systemText(): string {
@@ -297,7 +305,10 @@ export class Agent {
     emit: (out: AgentOutput) => void,
     signal: AbortSignal,
   ): Promise<StreamedReply> {
-    const request = this.options.promptCaching === false ? withoutCaching(offered.tools, this.systemText(), offered.messages) : withCacheBreakpoints(offered.tools, this.systemText(), offered.messages, offered.cacheAt);
+    const request =
+      this.options.promptCaching === false
+        ? withoutCaching(offered.tools, this.systemText(), offered.messages)
+        : withCacheBreakpoints(offered.tools, this.systemText(), offered.messages, offered.cacheAt);
     const effort = this.options.effort ? { output_config: { effort: this.options.effort } } : {};
     const activity = (a: TurnActivity): void => emit({ type: 'activity', turnId, activity: a });
     const stream = await this.options.client.messages.create(
@@ -307,14 +318,18 @@ export class Agent {
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
     const partial = { turnId, texts: new Map<string, string>() };
     this.partial = partial;
-    const reply = await readReply(stream, (index, text) => {
-      const id = blockId(index);
-      partial.texts.set(id, (partial.texts.get(id) ?? '') + text);
-      emit({ type: 'delta', turnId, blockId: id, text });
-    }, (block) => {
-      const a = blockActivity(block, (name) => resolveTool(this.options.host, name)?.tool.name ?? name);
-      if (a) activity(a);
-    });
+    const reply = await readReply(
+      stream,
+      (index, text) => {
+        const id = blockId(index);
+        partial.texts.set(id, (partial.texts.get(id) ?? '') + text);
+        emit({ type: 'delta', turnId, blockId: id, text });
+      },
+      (block) => {
+        const a = blockActivity(block, (name) => resolveTool(this.options.host, name)?.tool.name ?? name);
+        if (a) activity(a);
+      },
+    );
     this.partial = undefined;
     const used = usageOf(reply.message.usage);
     this.count(used);
@@ -377,7 +392,14 @@ export class Agent {
         if (!outcome.ok) return fail(outcome.why, outcome.durationMs);
         const { forModel, forChat } = convertToolResult(outcome.result);
         const isError = outcome.result.isError === true;
-        event({ kind: 'tool_result', callId: use.id, isError, content: capChatContent(forChat, use.name), durationMs: outcome.durationMs, ...appResultOf(tool, outcome.result) });
+        event({
+          kind: 'tool_result',
+          callId: use.id,
+          isError,
+          content: capChatContent(forChat, use.name),
+          durationMs: outcome.durationMs,
+          ...appResultOf(tool, outcome.result),
+        });
         return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
       }),
     );

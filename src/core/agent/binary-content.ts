@@ -8,9 +8,7 @@ const MAX_IMAGE_BASE64 = 7_000_000;
 const MAX_PDF_BASE64 = 14_000_000;
 
 export type BinaryForModel =
-  | { kind: 'image'; block: Anthropic.ImageBlockParam }
-  | { kind: 'document'; block: Anthropic.DocumentBlockParam }
-  | { kind: 'text'; text: string };
+  { kind: 'image'; block: Anthropic.ImageBlockParam } | { kind: 'document'; block: Anthropic.DocumentBlockParam } | { kind: 'text'; text: string };
 
 /**
  * What binary content from a server (a blob resource, audio, an image) becomes for the model, decided by its

@@ -77,15 +77,23 @@ export async function compact(
       max_tokens: 4096,
       system: request.system,
       // It carries no tools: searches that loaded some go as text.
-      messages: [...searchBlocksAsText(older).map(shortened), { role: 'user', content: SUMMARY_INSTRUCTION } as Anthropic.MessageParam].reduce<Anthropic.MessageParam[]>(alternate, []),
+      messages: [...searchBlocksAsText(older).map(shortened), { role: 'user', content: SUMMARY_INSTRUCTION } as Anthropic.MessageParam].reduce<
+        Anthropic.MessageParam[]
+      >(alternate, []),
     },
     { signal },
   );
-  const summary = reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
+  const summary = reply.content
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+    .join('\n')
+    .trim();
   if (!summary) throw new Error('The model returned an empty summary.');
   const attachments = carriedAttachments(older, request.window * ATTACHMENT_SHARE);
   const head: Anthropic.ContentBlockParam[] = [
-    { type: 'text', text: `<conversation_summary>\nThe earlier part of this conversation (${older.length} messages) was summarised to fit the context window:\n\n${summary}\n</conversation_summary>` },
+    {
+      type: 'text',
+      text: `<conversation_summary>\nThe earlier part of this conversation (${older.length} messages) was summarised to fit the context window:\n\n${summary}\n</conversation_summary>`,
+    },
     ...attachments.map((text) => ({ type: 'text' as const, text })),
   ];
   // The kept part starts with the person's message: the summary joins it, so roles still alternate.
@@ -110,7 +118,8 @@ function shortened(m: Anthropic.MessageParam): Anthropic.MessageParam {
     if (b.type === 'image' || b.type === 'document') return [{ type: 'text', text: `[${b.type}]` }];
     if (b.type !== 'tool_result') return [b];
     const text = typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    const short = text.length > RESULT_CHARS_FOR_SUMMARY ? `${text.slice(0, RESULT_CHARS_FOR_SUMMARY)}… [${text.length - RESULT_CHARS_FOR_SUMMARY} more characters]` : text;
+    const short =
+      text.length > RESULT_CHARS_FOR_SUMMARY ? `${text.slice(0, RESULT_CHARS_FOR_SUMMARY)}… [${text.length - RESULT_CHARS_FOR_SUMMARY} more characters]` : text;
     return [{ type: 'tool_result', tool_use_id: b.tool_use_id, is_error: b.is_error, content: short }];
   });
   return { ...m, content: content.length > 0 ? content : [{ type: 'text', text: '(empty)' }] } as Anthropic.MessageParam;

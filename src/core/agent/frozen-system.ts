@@ -55,4 +55,3 @@ export function toolChangeNote(before: readonly string[], plan: ToolPlan): { not
 function list(names: string[]): string {
   return names.length > 30 ? `${names.slice(0, 30).join(', ')} and ${names.length - 30} more` : names.join(', ');
 }
-

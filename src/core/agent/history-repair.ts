@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 
 /** Closes a message of the person that got no reply (its turn was stopped or failed), so turns are never merged. */
-export const NO_REPLY = '[No reply to the message above: its turn was stopped by the person or its request failed. Nothing more is being done for it; answer the message that follows, and carry out the one above only if asked again.]';
+export const NO_REPLY =
+  '[No reply to the message above: its turn was stopped by the person or its request failed. Nothing more is being done for it; answer the message that follows, and carry out the one above only if asked again.]';
 export const NO_REPLY_MESSAGE: Anthropic.MessageParam = { role: 'assistant', content: [{ type: 'text', text: NO_REPLY }] };
 
 /** Joins consecutive messages of the same role, as the API expects roles to alternate. */
@@ -32,9 +33,7 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
     const uses = message.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === 'tool_use');
     if (uses.length === 0) return;
     const next = merged[i + 1];
-    const answered = new Set(
-      (next ? blocks(next) : []).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])),
-    );
+    const answered = new Set((next ? blocks(next) : []).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])));
     const missing: Anthropic.ToolResultBlockParam[] = uses
       .filter((u) => !answered.has(u.id))
       .map((u) => ({ type: 'tool_result', tool_use_id: u.id, is_error: true, content: 'Interrupted: the editor closed before this call finished.' }));
@@ -49,4 +48,3 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
 export function blocks(m: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
   return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
 }
-

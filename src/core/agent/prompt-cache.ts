@@ -21,7 +21,12 @@ export interface CachedRequest {
  * The history is not changed: marked messages and blocks are copies. `cacheAt` is the tool that ends the
  * tools' stable part (tool-offer.ts: the deferred tools come after it); by default the last.
  */
-export function withCacheBreakpoints(tools: Anthropic.ToolUnion[], system: string, messages: readonly Anthropic.MessageParam[], cacheAt = tools.length - 1): CachedRequest {
+export function withCacheBreakpoints(
+  tools: Anthropic.ToolUnion[],
+  system: string,
+  messages: readonly Anthropic.MessageParam[],
+  cacheAt = tools.length - 1,
+): CachedRequest {
   const marked = messages.slice();
   for (const index of new Set([messages.length - 3, messages.length - 1])) {
     if (index >= 0) marked[index] = markLastBlock(messages[index]!);

@@ -96,7 +96,8 @@ function listResources(host: ResourceHost, args: Record<string, unknown>): CallT
   const servers = withResources(host);
   const picked = input.data.server === undefined ? servers : servers.filter((s) => s.name === input.data.server);
   if (picked.length === 0) {
-    if (input.data.server !== undefined) return failure(`No ready server named ${input.data.server} offers resources. Servers with resources: ${names(servers)}.`);
+    if (input.data.server !== undefined)
+      return failure(`No ready server named ${input.data.server} offers resources. Servers with resources: ${names(servers)}.`);
     return text('No ready server offers resources.');
   }
   const lines = picked.flatMap((s) => [
@@ -104,13 +105,15 @@ function listResources(host: ResourceHost, args: Record<string, unknown>): CallT
     ...s.resources.map((r) => `  ${r.uri}  ${r.title ?? r.name}${r.mimeType ? ` (${r.mimeType})` : ''}${r.description ? ` — ${oneLine(r.description)}` : ''}`),
     ...s.resourceTemplates.map((t) => `  ${t.uriTemplate}  template: ${t.title ?? t.name}${t.description ? ` — ${oneLine(t.description)}` : ''}`),
   ]);
-  const cut = lines.length > MAX_LISTED ? [...lines.slice(0, MAX_LISTED), `[… ${lines.length - MAX_LISTED} more lines; give "server" to list one server]`] : lines;
+  const cut =
+    lines.length > MAX_LISTED ? [...lines.slice(0, MAX_LISTED), `[… ${lines.length - MAX_LISTED} more lines; give "server" to list one server]`] : lines;
   return text(cut.join('\n'));
 }
 
 async function readResource(host: ResourceHost, args: Record<string, unknown>, options: CallOptions | undefined): Promise<CallToolResult> {
   const input = readInput.safeParse(args);
-  if (!input.success) return failure(`Bad input: ${z.prettifyError(input.error)}. Give { "server": "<name>", "uri": "<uri>" } (list_mcp_resources lists them).`);
+  if (!input.success)
+    return failure(`Bad input: ${z.prettifyError(input.error)}. Give { "server": "<name>", "uri": "<uri>" } (list_mcp_resources lists them).`);
   const { server, uri } = input.data;
   const status = host.statuses().find((s) => s.name === server);
   if (status?.state !== 'ready') {
@@ -118,7 +121,11 @@ async function readResource(host: ResourceHost, args: Record<string, unknown>, o
     return failure(`Server ${server} ${why}. Servers with resources: ${names(withResources(host))}.`);
   }
   try {
-    const result = await host.readResource(server, uri, { signal: options?.signal, timeoutMs: options?.timeoutMs, maxTotalTimeoutMs: options?.maxTotalTimeoutMs });
+    const result = await host.readResource(server, uri, {
+      signal: options?.signal,
+      timeoutMs: options?.timeoutMs,
+      maxTotalTimeoutMs: options?.maxTotalTimeoutMs,
+    });
     if (result.contents.length === 0) return text(`${uri} is empty.`);
     return { content: result.contents.map((c) => contentOf(c)) };
   } catch (err) {

@@ -64,7 +64,11 @@ export function capToolResults(
   toolNames: ReadonlyMap<string, string> = new Map(),
   textLimits: TextLimits = DEFAULT_TEXT_LIMITS,
 ): Anthropic.ToolResultBlockParam[] {
-  const limits = shareBudget(results.map((r) => textBytes(blocksOf(r.content))), textLimits.textPerReply, textLimits.textPerResult);
+  const limits = shareBudget(
+    results.map((r) => textBytes(blocksOf(r.content))),
+    textLimits.textPerReply,
+    textLimits.textPerResult,
+  );
   const images = replyImageBudget();
   return results.map((result, i) => {
     const capped = capBlocks(blocksOf(result.content), limits[i]!, images, toolNames.get(result.tool_use_id), textLimits);
@@ -75,9 +79,7 @@ export function capToolResults(
 /** Caps what the chat shows of one result: the same per-result limits, so a page never gets megabytes. */
 export function capChatContent(content: ToolContent[], toolName?: string): ToolContent[] {
   const blocks = content.map((c): ResultBlock =>
-    c.type === 'text'
-      ? { type: 'text', text: c.text }
-      : { type: 'image', source: { type: 'base64', media_type: c.mimeType as 'image/png', data: c.data } },
+    c.type === 'text' ? { type: 'text', text: c.text } : { type: 'image', source: { type: 'base64', media_type: c.mimeType as 'image/png', data: c.data } },
   );
   const capped = capBlocks(blocks, RESULT_LIMITS.textPerResult, replyImageBudget(), toolName);
   if (!capped) return content;
@@ -137,7 +139,13 @@ function textBytes(blocks: ResultBlock[]): number {
 }
 
 /** The capped blocks, or undefined when nothing had to change. */
-function capBlocks(blocks: ResultBlock[], textLimit: number, images: ImageBudget, toolName: string | undefined, textLimits: TextLimits = DEFAULT_TEXT_LIMITS): ResultBlock[] | undefined {
+function capBlocks(
+  blocks: ResultBlock[],
+  textLimit: number,
+  images: ImageBudget,
+  toolName: string | undefined,
+  textLimits: TextLimits = DEFAULT_TEXT_LIMITS,
+): ResultBlock[] | undefined {
   const total = textBytes(blocks);
   const texts = total > textLimit ? cutTexts(blocks, total, textLimit, toolName, textLimits) : undefined;
   let changed = texts !== undefined;

@@ -24,7 +24,8 @@ export function convertToolResult(result: CallToolResult): { forModel: ToolResul
     const converted = binaryForModel(base64, mimeType, what);
     if (converted.kind === 'text') return addText(converted.text);
     forModel.push(converted.block);
-    if (converted.kind === 'image') forChat.push({ type: 'image', mimeType: converted.block.source.type === 'base64' ? converted.block.source.media_type : 'image/png', data: base64 });
+    if (converted.kind === 'image')
+      forChat.push({ type: 'image', mimeType: converted.block.source.type === 'base64' ? converted.block.source.media_type : 'image/png', data: base64 });
     else forChat.push({ type: 'text', text: `[${what}: a PDF, sent to the model as a document]` });
   };
   for (const item of result.content ?? []) {

@@ -26,7 +26,14 @@ export function watchAttempts(maxRetries: number, signal: AbortSignal, report: (
       throw err;
     }
     if (attempt < attempts && willRetry(response)) {
-      report({ kind: 'retry', reason: reasonOf(response.status), status: response.status, waitMs: retryWaitMs(response.headers, attempt), attempt: attempt + 1, attempts });
+      report({
+        kind: 'retry',
+        reason: reasonOf(response.status),
+        status: response.status,
+        waitMs: retryWaitMs(response.headers, attempt),
+        attempt: attempt + 1,
+        attempts,
+      });
     }
     return response;
   };

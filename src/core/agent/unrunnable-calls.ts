@@ -26,7 +26,10 @@ export function unrunnableCalls({ message, badInputs }: StreamedReply, limits: R
     if (use.type !== 'tool_use' || refusals.has(use.id)) continue;
     const problem = badInputs.get(use.id);
     if (problem) {
-      refusals.set(use.id, `Your input for ${use.name} was not valid JSON (${problem}), so the call was not run. Send the call again with its input as one JSON object.`);
+      refusals.set(
+        use.id,
+        `Your input for ${use.name} was not valid JSON (${problem}), so the call was not run. Send the call again with its input as one JSON object.`,
+      );
     }
   }
   return refusals;

@@ -90,7 +90,10 @@ export class AppBridgeHost {
     b.onreadresource = async (params, ctx) => host.readResource(params.uri, ctx.mcpReq.signal) as never;
     b.onopenlink = async ({ url }) => ((await host.openLink(url)) ? {} : { isError: true });
     b.onmessage = async (params) => {
-      const text = (params.content ?? []).flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n').trim();
+      const text = (params.content ?? [])
+        .flatMap((c) => (c.type === 'text' ? [c.text] : []))
+        .join('\n')
+        .trim();
       if (!text) return { isError: true };
       await host.message(text);
       return {};

@@ -22,5 +22,7 @@ export function appResultOf(tool: HubTool | undefined, result: CallToolResult): 
   const note = { type: 'text' as const, text: `[the result was ${Math.round(json.length / 1024)} KB, more than its view is kept; its text follows]` };
   const text = result.content.filter((c) => c.type === 'text').slice(0, 20);
   const small: CallToolResult = { content: [note, ...text], ...(result.isError ? { isError: true } : {}) };
-  return JSON.stringify(small).length <= MAX_APP_RESULT_BYTES ? { appResult: small } : { appResult: { content: [note], ...(result.isError ? { isError: true } : {}) } };
+  return JSON.stringify(small).length <= MAX_APP_RESULT_BYTES
+    ? { appResult: small }
+    : { appResult: { content: [note], ...(result.isError ? { isError: true } : {}) } };
 }

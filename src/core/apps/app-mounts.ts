@@ -137,7 +137,12 @@ export class AppMounts {
 
   private deliver(bridge: AppBridgeHost, result: Extract<ChatEvent, { kind: 'tool_result' }>): void {
     const kept = result.appResult as CallToolResult | undefined;
-    bridge.setResult(kept ?? { content: result.content.map((c) => (c.type === 'text' ? { type: 'text', text: c.text } : { type: 'image', data: c.data, mimeType: c.mimeType })), ...(result.isError ? { isError: true } : {}) });
+    bridge.setResult(
+      kept ?? {
+        content: result.content.map((c) => (c.type === 'text' ? { type: 'text', text: c.text } : { type: 'image', data: c.data, mimeType: c.mimeType })),
+        ...(result.isError ? { isError: true } : {}),
+      },
+    );
   }
 
   /**

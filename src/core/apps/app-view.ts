@@ -25,7 +25,12 @@ export async function readAppView(read: (uri: string) => Promise<ReadResourceRes
   if (!isAppView({ uri, mimeType: item.mimeType }) || !/^text\/html/i.test(item.mimeType ?? '')) {
     throw new Error(`${uri} is ${item.mimeType ?? 'of no type'}, not an app's view (text/html;profile=mcp-app)`);
   }
-  const html = 'text' in item && typeof item.text === 'string' ? item.text : 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64').toString('utf8') : undefined;
+  const html =
+    'text' in item && typeof item.text === 'string'
+      ? item.text
+      : 'blob' in item && typeof item.blob === 'string'
+        ? Buffer.from(item.blob, 'base64').toString('utf8')
+        : undefined;
   if (html === undefined) throw new Error(`${uri} has neither text nor blob`);
   if (Buffer.byteLength(html) > MAX_VIEW_BYTES) throw new Error(`${uri} is larger than ${MAX_VIEW_BYTES / 1024 / 1024} MB`);
   const ui = (item._meta?.ui ?? {}) as { csp?: Record<string, unknown>; prefersBorder?: unknown };

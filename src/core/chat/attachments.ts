@@ -41,7 +41,10 @@ export async function readAttachments(workspace: string, refs: string[], problem
       if (match?.[2]) {
         const from = Number(match[2]);
         const to = Number(match[3] ?? match[2]);
-        text = text.split('\n').slice(from - 1, to).join('\n');
+        text = text
+          .split('\n')
+          .slice(from - 1, to)
+          .join('\n');
         range = ` lines="${from}-${to}"`;
       }
       blocks.push(`<attached_file path="${target.rel}"${range}>\n${text}\n</attached_file>`);
@@ -144,7 +147,10 @@ export async function readResourceAttachments(read: ReadResource, refs: string[]
         const where = `server="${attr(target.server)}" uri="${attr(c.uri)}"`;
         if (isAppView(c)) blocks.push(`<attached_resource ${where}>${appViewNote(c.uri)}</attached_resource>`);
         else if ('text' in c && typeof c.text === 'string') {
-          const cut = c.text.length > MAX_ATTACHMENT_BYTES ? `${c.text.slice(0, MAX_ATTACHMENT_BYTES)}\n[… cut at ${MAX_ATTACHMENT_BYTES} of ${c.text.length} characters; read_mcp_resource reads it whole]` : c.text;
+          const cut =
+            c.text.length > MAX_ATTACHMENT_BYTES
+              ? `${c.text.slice(0, MAX_ATTACHMENT_BYTES)}\n[… cut at ${MAX_ATTACHMENT_BYTES} of ${c.text.length} characters; read_mcp_resource reads it whole]`
+              : c.text;
           blocks.push(`<attached_resource ${where}${c.mimeType ? ` mimeType="${attr(c.mimeType)}"` : ''}>\n${cut}\n</attached_resource>`);
         } else if ('blob' in c && c.mimeType && isImageMime(c.mimeType) && c.blob.length <= MAX_IMAGE_BASE64) {
           blocks.push(`<attached_resource ${where} mimeType="${attr(c.mimeType)}">(the image below)</attached_resource>`);

@@ -20,7 +20,11 @@ import type { ChatEvent } from '../../shared/protocol';
 export const CHAT_FORMAT = 2;
 
 /** A stored chat's events and conversation as the current format has them. */
-export function migrate(format: number | undefined, events: ChatEvent[], messages: Anthropic.MessageParam[]): { events: ChatEvent[]; messages: Anthropic.MessageParam[] } | undefined {
+export function migrate(
+  format: number | undefined,
+  events: ChatEvent[],
+  messages: Anthropic.MessageParam[],
+): { events: ChatEvent[]; messages: Anthropic.MessageParam[] } | undefined {
   if ((format ?? 1) >= CHAT_FORMAT) return undefined;
   return {
     events: events.map((e) => (e.kind === 'tool_result' ? { ...e, content: capChatContent(e.content) } : e)),

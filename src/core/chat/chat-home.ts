@@ -38,6 +38,9 @@ function workspaceKey(workspace: string | undefined): string {
   } catch {
     // a folder that is gone still has a key; its chats stay where they were
   }
-  const name = basename(real).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40) || 'root';
+  const name =
+    basename(real)
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .slice(0, 40) || 'root';
   return `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 12)}`;
 }

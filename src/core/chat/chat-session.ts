@@ -155,7 +155,13 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   }
 
   /** The person's message, shown at once; the turn runs when `config` is given (no key: only shown, with the notice). */
-  async send(text: string, context: string[], config: TurnConfig | undefined, attachments: string[] = [], images: PastedImage[] = []): Promise<TurnStatus | undefined> {
+  async send(
+    text: string,
+    context: string[],
+    config: TurnConfig | undefined,
+    attachments: string[] = [],
+    images: PastedImage[] = [],
+  ): Promise<TurnStatus | undefined> {
     await this.load();
     if (this.running) {
       this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
@@ -173,7 +179,10 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
    * what they embed (prompt-messages.ts), the chat shows the prompt's name and messages, and the turn
    * runs when `config` is given (no key: only shown, like send()).
    */
-  async sendPrompt(prompt: { server: string; name: string; args?: Record<string, string>; result: GetPromptResult }, config: TurnConfig | undefined): Promise<TurnStatus | undefined> {
+  async sendPrompt(
+    prompt: { server: string; name: string; args?: Record<string, string>; result: GetPromptResult },
+    config: TurnConfig | undefined,
+  ): Promise<TurnStatus | undefined> {
     await this.load();
     if (this.running) {
       this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
@@ -182,7 +191,15 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     const { server, name } = prompt;
     const { messages, shown } = promptConversation(prompt.result, `${server}/${name}`);
     const text = promptCommand(server, name, prompt.args ?? {});
-    this.record({ kind: 'user', id: randomUUID(), text, attachments: [], at: Date.now(), prompt: { server, name, messages: shown }, ...(config ? { span: spanOf(this.history, messages.length) } : {}) });
+    this.record({
+      kind: 'user',
+      id: randomUUID(),
+      text,
+      attachments: [],
+      at: Date.now(),
+      prompt: { server, name, messages: shown },
+      ...(config ? { span: spanOf(this.history, messages.length) } : {}),
+    });
     if (!this.meta.renamed && this.eventList.filter((e) => e.kind === 'user').length === 1) this.updateMeta({ title: titleFrom(`${server}/${name}`) });
     return config ? this.runTurn(config, { messages }) : undefined;
   }
@@ -247,7 +264,14 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   /** A tool call an MCP App's view asked for: the model's approval path and egress guard, its card marked as the view's. */
   callForApp(tool: HubTool, input: Record<string, unknown>, signal: AbortSignal, toolTimeoutMs?: number): Promise<CallOutcome> {
-    const path = { host: this.deps.host, approvals: this.deps.approvals, askApproval: (r: ApprovalRequest, s: AbortSignal) => this.approvals.ask(r, s), egress: this.egress, workspaceDir: this.deps.workspace, toolTimeoutMs };
+    const path = {
+      host: this.deps.host,
+      approvals: this.deps.approvals,
+      askApproval: (r: ApprovalRequest, s: AbortSignal) => this.approvals.ask(r, s),
+      egress: this.egress,
+      workspaceDir: this.deps.workspace,
+      toolTimeoutMs,
+    };
     return approvedCall(path, { callId: `app-${randomUUID()}`, tool, input, signal, conversation: this.history, fromApp: true });
   }
 

@@ -63,18 +63,31 @@ export class ClientAsks {
     this.asks = {
       sampling: {
         ask: (request, signal) => this.askSampling(samplingAsk(randomUUID(), request), signal),
-        allowed: (request, budget) => this.log.info(`${request.server} asks: a reply from ${request.model} (sampling), allowed without asking: ${budget.used.toLocaleString('en-US')} of ${budget.limit.toLocaleString('en-US')} tokens used`),
+        allowed: (request, budget) =>
+          this.log.info(
+            `${request.server} asks: a reply from ${request.model} (sampling), allowed without asking: ${budget.used.toLocaleString('en-US')} of ${budget.limit.toLocaleString('en-US')} tokens used`,
+          ),
         onBudget: () => this.surface?.budgetsChanged(),
       },
       elicitation: {
         form: async (request, signal) => {
           this.limitForms(request.server);
-          const ask: ClientAsk = { kind: 'form', askId: randomUUID(), server: request.server, message: request.message, fields: request.form.fields, ...(request.secrets.length > 0 ? { secretFields: request.secrets } : {}) };
+          const ask: ClientAsk = {
+            kind: 'form',
+            askId: randomUUID(),
+            server: request.server,
+            message: request.message,
+            fields: request.form.fields,
+            ...(request.secrets.length > 0 ? { secretFields: request.secrets } : {}),
+          };
           const answer = await this.ask(ask, signal);
           return formAnswer(answer);
         },
         url: async (request, signal) => {
-          const answer = await this.ask({ kind: 'url', askId: randomUUID(), server: request.server, message: request.message, url: request.url, site: request.site }, signal);
+          const answer = await this.ask(
+            { kind: 'url', askId: randomUUID(), server: request.server, message: request.message, url: request.url, site: request.site },
+            signal,
+          );
           const action = answer?.kind === 'url' ? answer.action : 'cancel';
           // Opened only now, after the person saw the whole address and agreed.
           if (action === 'accept') await this.deps.openExternal(request.url);
@@ -127,7 +140,9 @@ export class ClientAsks {
       this.waiting.set(ask.askId, { ask, settle });
       signal.addEventListener('abort', onAbort, { once: true });
       surface.post({ type: 'ask', ask });
-      this.log.info(`${ask.server} asks: ${ask.kind === 'sampling' ? `a reply from ${ask.model} (sampling)` : ask.kind === 'form' ? 'a form (elicitation)' : `to open ${ask.url}`}`);
+      this.log.info(
+        `${ask.server} asks: ${ask.kind === 'sampling' ? `a reply from ${ask.model} (sampling)` : ask.kind === 'form' ? 'a form (elicitation)' : `to open ${ask.url}`}`,
+      );
       if (!surface.hasPage()) surface.reveal().catch((err: unknown) => this.log.warn(`could not show the chat for ${ask.server}'s question: ${String(err)}`));
     });
   }
@@ -140,7 +155,10 @@ export class ClientAsks {
   private limitForms(server: string): void {
     const open = [...this.waiting.values()].filter((w) => w.ask.server === server && w.ask.kind !== 'sampling').length;
     if (open >= MAX_FORMS_PER_SERVER) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `too many questions at once: ${server} already has ${open} waiting for the person; ask again when one is answered`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `too many questions at once: ${server} already has ${open} waiting for the person; ask again when one is answered`,
+      );
     }
   }
 

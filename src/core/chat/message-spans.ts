@@ -67,9 +67,13 @@ export function rewindPoint(events: readonly ChatEvent[], historyLength: number,
   const event = events[index] as UserEvent | undefined;
   if (!event) return { why: 'That message is no longer in this chat.' };
   const span = event.span;
-  if (!span || span.to > historyLength) return { why: 'This message was never sent to the model (or the chat was saved before messages could be edited), so the chat cannot go back to it.' };
+  if (!span || span.to > historyLength)
+    return { why: 'This message was never sent to the model (or the chat was saved before messages could be edited), so the chat cannot go back to it.' };
   const messages = mode === 'edit' ? span.from : span.to;
-  if (messages === undefined) return { why: 'The conversation before this message was summarised to fit the context window, so it can no longer be edited; regenerating its answer still works.' };
+  if (messages === undefined)
+    return {
+      why: 'The conversation before this message was summarised to fit the context window, so it can no longer be edited; regenerating its answer still works.',
+    };
   const kept = mode === 'edit' ? index : index + 1;
   return { events: kept, messages, dropped: events.slice(kept) };
 }

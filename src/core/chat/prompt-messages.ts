@@ -35,7 +35,8 @@ export function promptConversation(result: GetPromptResult, ref: string): Prompt
   const converted = result.messages.map((m): Anthropic.MessageParam => ({ role: m.role, content: blocksFor(m) }));
   const messages = mergeConsecutive(converted);
   if (messages[0]?.role !== 'user') messages.unshift({ role: 'user', content: [{ type: 'text', text: `[The prompt ${ref} follows.]` }] });
-  if (messages.at(-1)?.role !== 'user') messages.push({ role: 'user', content: [{ type: 'text', text: `[Go on from your last message of the prompt ${ref}.]` }] });
+  if (messages.at(-1)?.role !== 'user')
+    messages.push({ role: 'user', content: [{ type: 'text', text: `[Go on from your last message of the prompt ${ref}.]` }] });
   return { messages, shown };
 }
 
@@ -68,7 +69,12 @@ function blocksFor(m: PromptMessage): Anthropic.ContentBlockParam[] {
     case 'audio':
       return [{ type: 'text', text: `[audio of type ${c.mimeType} not supported]` }];
     case 'resource_link':
-      return [{ type: 'text', text: `[resource ${c.uri}${c.name ? ` (${c.name})` : ''}${c.mimeType ? `, ${c.mimeType}` : ''}: not included; it can be read with read_mcp_resource]` }];
+      return [
+        {
+          type: 'text',
+          text: `[resource ${c.uri}${c.name ? ` (${c.name})` : ''}${c.mimeType ? `, ${c.mimeType}` : ''}: not included; it can be read with read_mcp_resource]`,
+        },
+      ];
     case 'resource': {
       const r = c.resource;
       if (isAppView(r)) return [{ type: 'text', text: appViewNote(r.uri) }];
@@ -94,12 +100,17 @@ function blocksFor(m: PromptMessage): Anthropic.ContentBlockParam[] {
 function shownText(m: PromptMessage): string {
   const c = m.content;
   const text =
-    c.type === 'text' ? c.text :
-    c.type === 'image' ? `[image, ${c.mimeType}]` :
-    c.type === 'audio' ? `[audio, ${c.mimeType}]` :
-    c.type === 'resource_link' ? `[resource link ${c.uri}]` :
-    'text' in c.resource && typeof c.resource.text === 'string' ? `[resource ${c.resource.uri}]\n${c.resource.text}` :
-    `[resource ${c.resource.uri}, ${c.resource.mimeType ?? 'binary'}]`;
+    c.type === 'text'
+      ? c.text
+      : c.type === 'image'
+        ? `[image, ${c.mimeType}]`
+        : c.type === 'audio'
+          ? `[audio, ${c.mimeType}]`
+          : c.type === 'resource_link'
+            ? `[resource link ${c.uri}]`
+            : 'text' in c.resource && typeof c.resource.text === 'string'
+              ? `[resource ${c.resource.uri}]\n${c.resource.text}`
+              : `[resource ${c.resource.uri}, ${c.resource.mimeType ?? 'binary'}]`;
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
 }
 

@@ -52,7 +52,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/tools', usage: '/tools', summary: 'the tools of every ready server', takesArgs: false },
   { name: '/resources', usage: '/resources', summary: 'resources and resource templates', takesArgs: false },
   { name: '/prompts', usage: '/prompts', summary: 'prompts and their arguments', takesArgs: false },
-  { name: '/resource', usage: '/resource <server> <uri>', summary: 'a resource: attached to your next message in the chat, printed in the terminal', takesArgs: true },
+  {
+    name: '/resource',
+    usage: '/resource <server> <uri>',
+    summary: 'a resource: attached to your next message in the chat, printed in the terminal',
+    takesArgs: true,
+  },
   { name: '/prompt', usage: '/prompt <server>/<name> [k=v ...]', summary: 'send a prompt to the model (quote values with spaces: k="a b")', takesArgs: true },
   { name: '/clear', usage: '/clear', summary: 'start a new conversation', takesArgs: false },
   { name: '/model', usage: '/model [name]', summary: 'show or change the model', takesArgs: false },
@@ -118,7 +123,9 @@ export async function runSlash(text: string, actions: SlashActions): Promise<str
 export function helpLines(): string[] {
   return [
     ...SLASH_COMMANDS.map((c) => `${c.usage.padEnd(34)} ${c.summary}`),
-    `${Object.entries(SLASH_ALIASES).map(([alias, name]) => `${alias} works as ${name}`).join(', ')} (the names the research seed uses).`,
+    `${Object.entries(SLASH_ALIASES)
+      .map(([alias, name]) => `${alias} works as ${name}`)
+      .join(', ')} (the names the research seed uses).`,
     'A line starting with // is sent to the model with one / removed.',
   ];
 }
@@ -138,9 +145,11 @@ export function toolLines(hub: SlashHub, tools: SlashTools): string[] {
       const view = viewUriOf(t) ? ', interactive view' : '';
       lines.push(`  ${s.name}__${t.name}  [${STATE_TEXT[state]}${pinned}${view}]  ${firstLine(t.description)}`.trimEnd());
     }
-    if (rows.length > MAX_LISTED_PER_SERVER) lines.push(`  … and ${(rows.length - MAX_LISTED_PER_SERVER).toLocaleString('en-US')} more (the Tools view lists them all)`);
+    if (rows.length > MAX_LISTED_PER_SERVER)
+      lines.push(`  … and ${(rows.length - MAX_LISTED_PER_SERVER).toLocaleString('en-US')} more (the Tools view lists them all)`);
   }
-  if (servers.some((s) => s.tools.some((t) => viewUriOf(t)))) lines.push('A tool with an interactive view (MCP App) draws it under its card in the VS Code chat; a terminal cannot draw it.');
+  if (servers.some((s) => s.tools.some((t) => viewUriOf(t))))
+    lines.push('A tool with an interactive view (MCP App) draws it under its card in the VS Code chat; a terminal cannot draw it.');
   return lines;
 }
 

@@ -75,5 +75,7 @@ function rank(items: Array<SlashItem & { key: string }>, typed: string): SlashIt
   const q = typed.toLowerCase();
   const starts = items.filter((i) => i.key.toLowerCase().startsWith(q));
   const contains = items.filter((i) => !i.key.toLowerCase().startsWith(q) && i.key.toLowerCase().includes(q));
-  return [...starts, ...contains].slice(0, MAX_ITEMS).map(({ key: _key, ...item }) => (item.detail === undefined ? { label: item.label, insert: item.insert, runs: item.runs } : item));
+  return [...starts, ...contains]
+    .slice(0, MAX_ITEMS)
+    .map(({ key: _key, ...item }) => (item.detail === undefined ? { label: item.label, insert: item.insert, runs: item.runs } : item));
 }

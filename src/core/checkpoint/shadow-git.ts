@@ -4,7 +4,17 @@ import { lstat, mkdir, realpath, unlink, writeFile } from 'node:fs/promises';
 import { devNull } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { isInside } from '../../common/path-inside';
-import { BUILT_IN_EXCLUDED, DEFAULT_LIMITS, excludeOptions, excludePathspecs, notCovered, snapshotScope, type LeftOut, type NotCovered, type SnapshotLimits } from './snapshot-scope';
+import {
+  BUILT_IN_EXCLUDED,
+  DEFAULT_LIMITS,
+  excludeOptions,
+  excludePathspecs,
+  notCovered,
+  snapshotScope,
+  type LeftOut,
+  type NotCovered,
+  type SnapshotLimits,
+} from './snapshot-scope';
 
 /** A path planUndo cannot touch (it leads out of the workspace): never equal to a blob. */
 const OUTSIDE = '\0outside';
@@ -37,12 +47,24 @@ export class ShadowGit {
    */
   async snapshot(message: string, keepOut: ReadonlySet<string> = new Set()): Promise<Snapshot> {
     await this.init();
-    const listed = await this.git(['ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard', ...excludeOptions(), '--', '.', ...excludePathspecs()]);
+    const listed = await this.git([
+      'ls-files',
+      '-z',
+      '--others',
+      '--modified',
+      '--deleted',
+      '--exclude-standard',
+      ...excludeOptions(),
+      '--',
+      '.',
+      ...excludePathspecs(),
+    ]);
     // A deleted file is listed as modified too.
     const candidates = [...new Set(listed.split('\0').filter(Boolean))];
     const scope = await snapshotScope(candidates, this.workTree, this.limits, keepOut);
     // Names as they are: a file called `*.txt` must not stage every text file.
-    if (scope.paths.length > 0) await this.git(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], scope.paths.join('\0'));
+    if (scope.paths.length > 0)
+      await this.git(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], scope.paths.join('\0'));
     await this.git(['commit', '--quiet', '--allow-empty', '--no-verify', '-m', message]);
     return { hash: (await this.git(['rev-parse', 'HEAD'])).trim(), left: scope.left };
   }

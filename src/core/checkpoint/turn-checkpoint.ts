@@ -56,5 +56,11 @@ const MAX_NOT_COVERED = 1_000;
 export function checkpointEvent(turnId: string, c: Checkpoint): Extract<ChatEvent, { kind: 'checkpoint' }> {
   const { notCovered, ...rest } = c;
   if (notCovered.length === 0) return { kind: 'checkpoint', turnId, ...rest };
-  return { kind: 'checkpoint', turnId, ...rest, notCovered: notCovered.slice(0, MAX_NOT_COVERED), ...(notCovered.length > MAX_NOT_COVERED ? { notCoveredCount: notCovered.length } : {}) };
+  return {
+    kind: 'checkpoint',
+    turnId,
+    ...rest,
+    notCovered: notCovered.slice(0, MAX_NOT_COVERED),
+    ...(notCovered.length > MAX_NOT_COVERED ? { notCoveredCount: notCovered.length } : {}),
+  };
 }

@@ -40,7 +40,10 @@ const SECRET_TEXT: Array<[RegExp, string]> = [
   [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
   [/\bglpat-[A-Za-z0-9_-]{20}\b/, 'a GitLab token'],
   // `DB_PASSWORD=…`, `export API_TOKEN="…"`, `client_secret: …` with a value that is not a placeholder.
-  [/^\s*(export\s+)?[\w.-]*(secret|token|passw(or)?d|passwd|api[_-]?key|private[_-]?key|access[_-]?key|credential)[\w.-]*\s*[=:]\s*["']?(?!\$\{|<|your|changeme|xxx|\*\*\*)[^\s"'#]{8,}/im, 'a password or token'],
+  [
+    /^\s*(export\s+)?[\w.-]*(secret|token|passw(or)?d|passwd|api[_-]?key|private[_-]?key|access[_-]?key|credential)[\w.-]*\s*[=:]\s*["']?(?!\$\{|<|your|changeme|xxx|\*\*\*)[^\s"'#]{8,}/im,
+    'a password or token',
+  ],
 ];
 
 /** Why the conversation holds a secret, in words for the person ("read_file read .env"). */
@@ -149,6 +152,8 @@ export class SecretWatch {
 function resultsIn(conversation: readonly Anthropic.MessageParam[], message: Anthropic.MessageParam): boolean {
   if (typeof message.content === 'string') return true;
   const ids = message.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []));
-  const answered = new Set(conversation.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])))));
+  const answered = new Set(
+    conversation.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])))),
+  );
   return ids.every((id) => answered.has(id));
 }

@@ -226,7 +226,10 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   /** A carrier and a client, connected in the era `prior` names (none: asked), then the lists. */
   private async open(prior: ReturnType<typeof priorOf>): Promise<void> {
-    const flood = new LogFlood({ ...this.options.logBudget, report: (n, rate) => this.log(`(${n} log message${n === 1 ? '' : 's'} dropped: the server sent more than ${rate.toLocaleString('en-US')} a second)`) });
+    const flood = new LogFlood({
+      ...this.options.logBudget,
+      report: (n, rate) => this.log(`(${n} log message${n === 1 ? '' : 's'} dropped: the server sent more than ${rate.toLocaleString('en-US')} a second)`),
+    });
     this.logFlood = flood;
     const carrier = carrierFor(this.config, {
       dropsLine: (line) => flood.dropsLine(line),
@@ -326,7 +329,9 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}): Promise<GetPromptResult> {
     const meta = this.envelopeMeta();
-    return this.simpleRequest(`prompt "${name}"`, opts, (client, o) => client.getPrompt(meta ? { name, arguments: args, _meta: meta } : { name, arguments: args }, o));
+    return this.simpleRequest(`prompt "${name}"`, opts, (client, o) =>
+      client.getPrompt(meta ? { name, arguments: args, _meta: meta } : { name, arguments: args }, o),
+    );
   }
 
   /**

@@ -60,4 +60,3 @@ export function withStderr(message: string, stderr: string): string {
 export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
 }
-

@@ -1,7 +1,16 @@
 // Everything a server offers, each list followed through all its pages.
 import * as z from 'zod';
 import { ToolSchema } from '@modelcontextprotocol/core';
-import { SdkError, SdkErrorCode, type Client, type Prompt, type RequestOptions, type Resource, type ResourceTemplateType as ResourceTemplate, type Tool } from '@modelcontextprotocol/client';
+import {
+  SdkError,
+  SdkErrorCode,
+  type Client,
+  type Prompt,
+  type RequestOptions,
+  type Resource,
+  type ResourceTemplateType as ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import { listAll } from './paginate';
 
 /** A whole list, and how long the server said it may be kept (`ttlMs`, 2026-07-28; absent in 2025-11-25). */

@@ -5,9 +5,7 @@ const MAX_PAGES = 1000;
  * Follows `nextCursor` until the server stops giving one, one page at a time. Stops at a repeated
  * cursor or after MAX_PAGES pages, keeping what it has.
  */
-export async function listAll<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>,
-): Promise<T[]> {
+export async function listAll<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
   const out: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;

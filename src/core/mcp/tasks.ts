@@ -8,12 +8,7 @@
  * polls are not given the call's signal (the SDK would cancel an in-flight poll that way, before tasks/cancel);
  * they are raced against it here and left to finish on their own.
  */
-import {
-  CallToolResultSchema,
-  CancelTaskResultSchema,
-  CreateTaskResultSchema,
-  GetTaskResultSchema,
-} from '@modelcontextprotocol/core';
+import { CallToolResultSchema, CancelTaskResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/core';
 import type { CallToolRequest, CallToolResult, Client, Progress, RequestOptions, Task } from '@modelcontextprotocol/client';
 import { McpRequestError, seconds } from './errors';
 import { messageOf } from '../../common/error-message';
@@ -96,7 +91,10 @@ export async function callToolAsTask(call: TaskCall): Promise<CallToolResult> {
     }
     if (task.status === 'completed') return await outcome(call, taskId, signal, call.requestTimeoutMs);
     if (task.status === 'failed') return await failedOutcome(call, task, signal);
-    throw new McpRequestError('server-error', `tool "${call.params.name}" on server ${call.server} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
+    throw new McpRequestError(
+      'server-error',
+      `tool "${call.params.name}" on server ${call.server} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
+    );
   } catch (err) {
     if (taskId !== undefined && signal.aborted) await cancel(call, taskId);
     if (idle.signal.aborted && !call.signal.aborted) {
@@ -140,13 +138,17 @@ async function failedOutcome(call: TaskCall, task: Task, signal: AbortSignal): P
     return result.isError ? result : { ...result, isError: true };
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new McpRequestError('server-error', `tool "${call.params.name}" on server ${call.server} failed as a task${why || ` (${messageOf(err)})`}`, { cause: err });
+    throw new McpRequestError('server-error', `tool "${call.params.name}" on server ${call.server} failed as a task${why || ` (${messageOf(err)})`}`, {
+      cause: err,
+    });
   }
 }
 
 /** Best effort, bounded: the call is over either way, but the server should stop its work. */
 async function cancel(call: TaskCall, taskId: string): Promise<void> {
-  const sent = call.client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, { timeout: Math.min(CANCEL_WAIT_MS, call.requestTimeoutMs) });
+  const sent = call.client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, {
+    timeout: Math.min(CANCEL_WAIT_MS, call.requestTimeoutMs),
+  });
   await race(sent, call).catch(() => undefined);
 }
 

@@ -43,7 +43,10 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
   const tool = session.tools.find((t) => t.name === name);
   const asTask = runAsTask(tool, session.supportsTasks);
   if (asTask === undefined) {
-    throw new McpRequestError('protocol', `tool "${name}" of server ${session.server} runs only as a task (execution.taskSupport "required"), but the server does not declare tasks for tools/call`);
+    throw new McpRequestError(
+      'protocol',
+      `tool "${name}" of server ${session.server} runs only as a task (execution.taskSupport "required"), but the server does not declare tasks for tools/call`,
+    );
   }
   const timeout = opts.timeoutMs ?? session.callTimeoutMs;
   // A server that keeps reporting progress must still end: the whole call has a limit too, enforced through
@@ -92,9 +95,13 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
     }
   } catch (err) {
     if (total.signal.aborted && !opts.signal?.aborted) {
-      throw new McpRequestError('timeout', `tool "${name}" on server ${session.server} did not finish within ${seconds(totalMs)}, its time limit whatever progress it reports; it was cancelled`, {
-        cause: err,
-      });
+      throw new McpRequestError(
+        'timeout',
+        `tool "${name}" on server ${session.server} did not finish within ${seconds(totalMs)}, its time limit whatever progress it reports; it was cancelled`,
+        {
+          cause: err,
+        },
+      );
     }
     throw session.failure(err, `tool "${name}"`, 'the call', timeout, opts.signal);
   } finally {
@@ -118,7 +125,9 @@ async function visitUrls(
   const said = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
   const ask = session.elicitation;
   if (!ask?.modes.includes('url')) {
-    return said(`tool "${name}" on server ${session.server} needs the person to finish something in their browser first (${pages}), and this front end cannot open a page for them`);
+    return said(
+      `tool "${name}" on server ${session.server} needs the person to finish something in their browser first (${pages}), and this front end cannot open a page for them`,
+    );
   }
   for (const e of elicitations) {
     let action: string;
@@ -128,14 +137,17 @@ async function visitUrls(
       if (signal.aborted) throw err;
       return said(`tool "${name}" on server ${session.server} needs the person to open ${e.url} first, which could not be asked: ${messageOf(err)}`);
     }
-    if (action !== 'accept') return said(`tool "${name}" on server ${session.server} needs the person to open ${e.url} first (${e.message}); they did not (${action})`);
+    if (action !== 'accept')
+      return said(`tool "${name}" on server ${session.server} needs the person to open ${e.url} first (${e.message}); they did not (${action})`);
   }
   const waited = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
   try {
     await Promise.all(elicitations.map((e) => session.elicitationComplete(e.elicitationId, waited)));
   } catch (err) {
     if (signal.aborted) throw err;
-    return said(`the person opened ${pages} for tool "${name}" on server ${session.server}, which did not say they finished there within ${seconds(timeoutMs)}; call the tool again once they have`);
+    return said(
+      `the person opened ${pages} for tool "${name}" on server ${session.server}, which did not say they finished there within ${seconds(timeoutMs)}; call the tool again once they have`,
+    );
   }
   return true;
 }

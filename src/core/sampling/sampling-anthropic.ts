@@ -14,7 +14,11 @@ import { isImageMime } from '../../shared/image-types';
 type Block = Anthropic.ContentBlockParam;
 
 /** The Messages API request for a sampling request, on `model`, its reply at most `maxOutput` tokens. */
-export function toAnthropicRequest(params: CreateMessageRequestParams, model: string, maxOutput: number | undefined): Anthropic.MessageCreateParamsNonStreaming {
+export function toAnthropicRequest(
+  params: CreateMessageRequestParams,
+  model: string,
+  maxOutput: number | undefined,
+): Anthropic.MessageCreateParamsNonStreaming {
   const body: Anthropic.MessageCreateParamsNonStreaming = {
     model,
     max_tokens: maxOutput ? Math.min(params.maxTokens, maxOutput) : params.maxTokens,

@@ -85,7 +85,10 @@ export class SamplingBroker {
     const cap = this.options.maxConcurrent ?? 2;
     const now = this.running.get(ctx.server) ?? 0;
     if (now >= cap) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `too many sampling requests at once: ${ctx.server} may have ${cap} running; try again when one has finished`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `too many sampling requests at once: ${ctx.server} may have ${cap} running; try again when one has finished`,
+      );
     }
     this.running.set(ctx.server, now + 1);
     try {

@@ -37,7 +37,10 @@ export function decide<T>(name: string, rule: FolderRule, layers: SettingLayers<
   if (rule === 'person') return { value: own, ignored: `${name} = ${shown} in this folder's settings was ignored: only your user settings may set it` };
   const lowest = folder.reduce((a, b) => (rank(b) < rank(a) ? b : a));
   if (rank(lowest) <= rank(own)) return { value: lowest };
-  return { value: own, ignored: `${name} = ${shown} in this folder's settings was ignored: a folder may lower it (your value is ${JSON.stringify(own)}), never raise it` };
+  return {
+    value: own,
+    ignored: `${name} = ${shown} in this folder's settings was ignored: a folder may lower it (your value is ${JSON.stringify(own)}), never raise it`,
+  };
 }
 
 /** Numbers cost more as they grow; anything else is not a usable value and ranks as the most expensive. */

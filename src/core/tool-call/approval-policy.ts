@@ -101,8 +101,7 @@ function triesReadOnly(tool: HubTool, input: Record<string, unknown>): boolean {
   return typeof argument === 'string' && typeof input[argument] === 'string';
 }
 
-const CODE_REACH =
-  'Code can change any file in this workspace, including .vscode and .git, where the editor and git find commands to run.';
+const CODE_REACH = 'Code can change any file in this workspace, including .vscode and .git, where the editor and git find commands to run.';
 
 /** Every string a path-like argument holds (a list of paths too), in argument order. */
 export function pathsIn(input: Record<string, unknown>): string[] {

@@ -98,7 +98,12 @@ export async function approvedCall(path: CallPath, request: CallRequest): Promis
 }
 
 /** One question for both: the tool's approval (when it needs one) carries the egress warning; else the egress question stands alone. */
-function withEgress(tool: HubTool, input: Record<string, unknown>, need: ApprovalNeed, egress: EgressQuestion | undefined): ApprovalNeed & { egress?: EgressQuestion } {
+function withEgress(
+  tool: HubTool,
+  input: Record<string, unknown>,
+  need: ApprovalNeed,
+  egress: EgressQuestion | undefined,
+): ApprovalNeed & { egress?: EgressQuestion } {
   if (!egress) return need;
   if (need.ask) return { ...need, warnings: [...need.warnings, egress.why], egress };
   const prompt: ApprovalPrompt = {
@@ -120,11 +125,20 @@ async function ask(path: CallPath, request: CallRequest, need: ApprovalNeed & { 
   if (!need.ask) return { ok: true, asked: false };
   const { ask: _ask, egress, ...prompt } = need;
   const decision = await path.askApproval(
-    { callId: request.callId, tool: request.tool, input: request.input, ...prompt, ...(edit ? { edit } : {}), ...(egress ? { egress } : {}), ...(request.fromApp ? { fromApp: true } : {}) },
+    {
+      callId: request.callId,
+      tool: request.tool,
+      input: request.input,
+      ...prompt,
+      ...(edit ? { edit } : {}),
+      ...(egress ? { egress } : {}),
+      ...(request.fromApp ? { fromApp: true } : {}),
+    },
     request.signal,
   );
   if (request.signal.aborted) return { ok: false, why: CANCELLED };
-  if (decision === 'deny') return { ok: false, why: egress ? `${DENIED} (It would have sent data to ${egress.hosts.join(', ') || 'the outside world'}.)` : DENIED };
+  if (decision === 'deny')
+    return { ok: false, why: egress ? `${DENIED} (It would have sent data to ${egress.hosts.join(', ') || 'the outside world'}.)` : DENIED };
   if (decision === 'always' && need.alwaysKind === 'host') await path.egress.allow(need.hosts ?? []);
   else if (decision === 'always' && need.alwaysKind !== 'none') await path.approvals.add(approvalKey(request.tool));
   return { ok: true, asked: true };

@@ -48,7 +48,9 @@ export async function proposeEdit(workspace: string, tool: HubTool, input: Recor
   if (!isInside(root, abs) || abs === root) return undefined;
   const current = await readCurrent(root, abs);
   if (current === 'unreviewable') return undefined;
-  const rel = relative(root, current?.real ?? abs).split(sep).join('/');
+  const rel = relative(root, current?.real ?? abs)
+    .split(sep)
+    .join('/');
   const before = current?.text;
   const base = current ? contentHash(current.bytes) : ABSENT;
   if (tool.tool.name === 'write_file') {

@@ -19,7 +19,10 @@ export function words(text: string): string[] {
  * model is most likely to remember.
  */
 function toolText(t: HubTool): string {
-  const props = ((t.tool.inputSchema as { properties?: Record<string, { description?: unknown }> }).properties ?? {}) as Record<string, { description?: unknown }>;
+  const props = ((t.tool.inputSchema as { properties?: Record<string, { description?: unknown }> }).properties ?? {}) as Record<
+    string,
+    { description?: unknown }
+  >;
   const args = Object.entries(props).flatMap(([name, p]) => [name, typeof p?.description === 'string' ? p.description : '']);
   return [t.qualifiedName, t.qualifiedName, t.server, t.tool.title ?? '', t.tool.description ?? '', ...args].join(' ');
 }
@@ -35,10 +38,12 @@ export function rankTools(tools: readonly HubTool[], query: string, limit: numbe
     return { t, counts, length: all.length };
   });
   const avg = docs.reduce((n, d) => n + d.length, 0) / Math.max(1, docs.length);
-  const idf = new Map(terms.map((term) => {
-    const n = docs.filter((d) => d.counts.has(term)).length;
-    return [term, Math.log(1 + (docs.length - n + 0.5) / (n + 0.5))];
-  }));
+  const idf = new Map(
+    terms.map((term) => {
+      const n = docs.filter((d) => d.counts.has(term)).length;
+      return [term, Math.log(1 + (docs.length - n + 0.5) / (n + 0.5))];
+    }),
+  );
   const scored = docs
     .map((d) => ({
       t: d.t,

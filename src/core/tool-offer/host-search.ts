@@ -78,13 +78,16 @@ export function badCall(args: Record<string, unknown>): CallToolResult {
 /** Runs search_tools over the deferred tools. */
 export function searchTools(deferred: readonly HubTool[], args: Record<string, unknown>): CallToolResult {
   const parsed = input.safeParse(args);
-  if (!parsed.success) return { isError: true, content: [{ type: 'text', text: `Bad input: ${z.prettifyError(parsed.error)}. Give { "query": "<what the tool does>" }.` }] };
+  if (!parsed.success)
+    return { isError: true, content: [{ type: 'text', text: `Bad input: ${z.prettifyError(parsed.error)}. Give { "query": "<what the tool does>" }.` }] };
   const { query, limit = DEFAULT_HITS } = parsed.data;
   const hits = rankTools(deferred, query, limit);
   if (hits.length === 0) {
     return { content: [{ type: 'text', text: `No tool matches "${query}". Try other words: what the tool does, its server or part of its name.` }] };
   }
-  const found = hits.map((t) => [`## ${t.qualifiedName}`, (t.tool.description ?? '').trim() || '(no description)', `Input schema: ${JSON.stringify(t.tool.inputSchema)}`].join('\n'));
+  const found = hits.map((t) =>
+    [`## ${t.qualifiedName}`, (t.tool.description ?? '').trim() || '(no description)', `Input schema: ${JSON.stringify(t.tool.inputSchema)}`].join('\n'),
+  );
   const head = `${hits.length} tool${hits.length === 1 ? '' : 's'} for "${query}": call ${hits.length === 1 ? 'it' : 'one'} with ${CALL_TOOL} { "name": "<its name>", "arguments": { ... } }.`;
   return { content: [{ type: 'text', text: [head, ...found].join('\n\n') }] };
 }

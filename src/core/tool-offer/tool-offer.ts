@@ -40,12 +40,23 @@ export class ToolOffer {
     this.search = search;
     this.host = {
       tools: () => base.tools(),
-      findTool: (name) => (name === SEARCH_TOOLS || name === CALL_TOOL ? (this.offersSearchTools ? (name === CALL_TOOL ? callTool : searchTool) : undefined) : resolveTool(base, name)),
+      findTool: (name) =>
+        name === SEARCH_TOOLS || name === CALL_TOOL
+          ? this.offersSearchTools
+            ? name === CALL_TOOL
+              ? callTool
+              : searchTool
+            : undefined
+          : resolveTool(base, name),
       ...(base.pinned ? { pinned: base.pinned.bind(base) } : {}),
       ...(base.statuses ? { statuses: base.statuses.bind(base) } : {}),
       callTool: (tool, args, options) => {
         const name = typeof tool === 'string' ? tool : tool.qualifiedName;
-        return name === SEARCH_TOOLS ? Promise.resolve(searchTools(this.deferred, args)) : name === CALL_TOOL ? Promise.resolve(badCall(args)) : base.callTool(tool, args, options);
+        return name === SEARCH_TOOLS
+          ? Promise.resolve(searchTools(this.deferred, args))
+          : name === CALL_TOOL
+            ? Promise.resolve(badCall(args))
+            : base.callTool(tool, args, options);
       },
     };
   }
@@ -72,11 +83,23 @@ export class ToolOffer {
     }
     if (this.search === 'api' && plan.all.length + 1 <= MAX_API_CATALOG) {
       const deferred = plan.deferred.map((t) => ({ ...definitionOf(t), defer_loading: true }));
-      return { tools: [...loaded, API_SEARCH_TOOL, ...deferred], cacheAt: loaded.length, messages: fitSearchBlocks(history, named(plan.all)), loaded: plan.loaded, search: 'api' };
+      return {
+        tools: [...loaded, API_SEARCH_TOOL, ...deferred],
+        cacheAt: loaded.length,
+        messages: fitSearchBlocks(history, named(plan.all)),
+        loaded: plan.loaded,
+        search: 'api',
+      };
     }
     this.offersSearchTools = true;
     const tools = [...loaded, definitionOf(searchTool), definitionOf(callTool)];
-    return { tools, cacheAt: tools.length - 1, messages: fitSearchBlocks(history, () => false), loaded: [...plan.loaded, searchTool, callTool], search: 'host' };
+    return {
+      tools,
+      cacheAt: tools.length - 1,
+      messages: fitSearchBlocks(history, () => false),
+      loaded: [...plan.loaded, searchTool, callTool],
+      search: 'host',
+    };
   }
 
   /** The call a tool use stands for: call_tool's is the tool it names, with its arguments. */
@@ -88,7 +111,11 @@ export class ToolOffer {
   /** What the model is told when it calls a name that is no tool (never the whole list: it may hold thousands). */
   unknownTool(name: string): string {
     const plan = this.plan();
-    const some = plan.loaded.slice(0, 30).map((t) => t.qualifiedName).join(', ') || 'none';
+    const some =
+      plan.loaded
+        .slice(0, 30)
+        .map((t) => t.qualifiedName)
+        .join(', ') || 'none';
     const more = plan.deferred.length > 0 ? `; ${plan.deferred.length.toLocaleString('en-US')} more can be found with the tool search tool` : '';
     return `There is no tool named ${name} (its server may have stopped, or the person turned it off). Loaded: ${some}${more}.`;
   }

@@ -50,7 +50,9 @@ export class ChatsTree implements vscode.TreeDataProvider<ChatMeta>, vscode.Disp
     const tooltip = new vscode.MarkdownString(undefined, false);
     tooltip.appendText(meta.title);
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`Started ${new Date(meta.createdAt).toLocaleString()} · last used ${new Date(meta.updatedAt).toLocaleString()}\n${meta.model} · ${usageLine(meta.usage, meta.unpricedTurns ?? 0)}\nid ${meta.id}`);
+    tooltip.appendText(
+      `Started ${new Date(meta.createdAt).toLocaleString()} · last used ${new Date(meta.updatedAt).toLocaleString()}\n${meta.model} · ${usageLine(meta.usage, meta.unpricedTurns ?? 0)}\nid ${meta.id}`,
+    );
     item.tooltip = tooltip;
     item.command = { command: 'mcpAgent.openChatFromHistory', title: 'Open Chat', arguments: [meta] };
     item.accessibilityInformation = { label: `${meta.title}, ${open ? 'open, ' : ''}last used ${when(meta.updatedAt)}` };

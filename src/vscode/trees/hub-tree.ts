@@ -59,7 +59,18 @@ export abstract class HubTree<T> implements vscode.TreeDataProvider<T>, vscode.D
         const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip;
         const icon = item.iconPath instanceof vscode.ThemeIcon ? `${item.iconPath.id}/${item.iconPath.color?.id ?? ''}` : String(item.iconPath ?? '');
         const label = typeof item.label === 'object' ? item.label.label : item.label;
-        rows.push([depth, item.id, label, item.description, tooltip, item.contextValue, item.collapsibleState, icon, item.command?.command, item.checkboxState]);
+        rows.push([
+          depth,
+          item.id,
+          label,
+          item.description,
+          tooltip,
+          item.contextValue,
+          item.collapsibleState,
+          icon,
+          item.command?.command,
+          item.checkboxState,
+        ]);
         if (depth < MAX_DEPTH) walk(child, depth + 1);
       }
     };

@@ -48,7 +48,13 @@ export class ResourcesTree extends HubTree<Node> {
     const item = new vscode.TreeItem(r.title ?? r.name);
     item.description = r.uri;
     item.tooltip = [r.description ?? r.uri, r.mimeType].filter(Boolean).join('\n\n');
-    item.iconPath = new vscode.ThemeIcon(r.mimeType?.startsWith('image/') ? 'file-media' : r.mimeType && !r.mimeType.startsWith('text/') && !/json|xml|yaml|javascript/.test(r.mimeType) ? 'file-binary' : 'file-text');
+    item.iconPath = new vscode.ThemeIcon(
+      r.mimeType?.startsWith('image/')
+        ? 'file-media'
+        : r.mimeType && !r.mimeType.startsWith('text/') && !/json|xml|yaml|javascript/.test(r.mimeType)
+          ? 'file-binary'
+          : 'file-text',
+    );
     item.id = `resource:${node.server}/${r.uri}`;
     item.command = { command: 'mcpAgent.openResource', title: 'Open Resource', arguments: [node.server, r.uri] };
     // "Add to Chat" in its context menu (package.json) gets this node.

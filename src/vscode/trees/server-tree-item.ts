@@ -20,10 +20,7 @@ export interface ServerOrigin {
 
 /** A server's row, shared by the Tools, Resources and Prompts views: its name, state and why. */
 export function serverItem(status: ServerStatus, count: string, collapsed = true, origin?: ServerOrigin): vscode.TreeItem {
-  const item = new vscode.TreeItem(
-    status.name,
-    collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
-  );
+  const item = new vscode.TreeItem(status.name, collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
   const [icon, color] = STATE_ICON[status.state];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.description = status.state === 'ready' ? `ready · ${count}` : status.state;
@@ -46,7 +43,9 @@ export function serverItem(status: ServerStatus, count: string, collapsed = true
   if (status.state === 'error' || status.detail) {
     // The log holds what it said and what happened to it; the link opens it from the tooltip.
     const args = encodeURIComponent(JSON.stringify([status.name]));
-    tooltip.appendMarkdown(`\n\nIts log has the details: [Show Server Log](command:mcpAgent.showServerLog?${args}) (output channel "MCP Agent: ${escape(status.name)}").`);
+    tooltip.appendMarkdown(
+      `\n\nIts log has the details: [Show Server Log](command:mcpAgent.showServerLog?${args}) (output channel "MCP Agent: ${escape(status.name)}").`,
+    );
     tooltip.isTrusted = { enabledCommands: ['mcpAgent.showServerLog'] };
   }
   item.tooltip = tooltip;

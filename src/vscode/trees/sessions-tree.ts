@@ -114,4 +114,3 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     this.changed.dispose();
   }
 }
-

@@ -56,7 +56,10 @@ export class ToolsTree extends HubTree<ToolsNode> {
   ) {
     super(hub);
     const forget = hub.on('change', () => (this.states = undefined));
-    this.subs.push({ dispose: forget }, model.choices.onDidChange(() => this.refresh()));
+    this.subs.push(
+      { dispose: forget },
+      model.choices.onDidChange(() => this.refresh()),
+    );
     if (own) this.subs.push(own.onDidChangeSources(() => this.refresh()));
   }
 
@@ -107,7 +110,10 @@ export class ToolsTree extends HubTree<ToolsNode> {
   getTreeItem(node: ToolsNode): vscode.TreeItem {
     switch (node.kind) {
       case 'group':
-        return groupItem(node.group, this.groupChildren(node.group, this.own?.ownSources() ?? []).filter((c) => c.kind === 'server' || c.kind === 'held').length);
+        return groupItem(
+          node.group,
+          this.groupChildren(node.group, this.own?.ownSources() ?? []).filter((c) => c.kind === 'server' || c.kind === 'held').length,
+        );
       case 'server':
         return this.serverRow(node.status, node.own);
       case 'held':
@@ -125,9 +131,17 @@ export class ToolsTree extends HubTree<ToolsNode> {
     const n = status.tools.length;
     const origin = own && { from: fromText(own, this.own?.workspace), launch: launchLine(own.definition), stderr: this.hub.stderr(status.name, 1500) };
     const off = this.model.choices.isOff(status.name);
-    const item = serverItem(status, `${n.toLocaleString('en-US')} tool${n === 1 ? '' : 's'}${this.forModel(status, off)}`, status.state === 'ready' && n > 30, origin);
+    const item = serverItem(
+      status,
+      `${n.toLocaleString('en-US')} tool${n === 1 ? '' : 's'}${this.forModel(status, off)}`,
+      status.state === 'ready' && n > 30,
+      origin,
+    );
     if (status.state === 'ready' && n > 0) {
-      item.checkboxState = { state: off ? vscode.TreeItemCheckboxState.Unchecked : vscode.TreeItemCheckboxState.Checked, tooltip: off ? 'Turned off for the model: tick to offer its tools' : 'Offered to the model: untick to turn off all its tools' };
+      item.checkboxState = {
+        state: off ? vscode.TreeItemCheckboxState.Unchecked : vscode.TreeItemCheckboxState.Checked,
+        tooltip: off ? 'Turned off for the model: tick to offer its tools' : 'Offered to the model: untick to turn off all its tools',
+      };
     }
     if (n === 0 && !status.error && !status.detail) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
     // VS Code remembers expansion per id: a new id per state lets a server that becomes ready open up.
@@ -204,13 +218,17 @@ const STATE_NOTE: Record<ToolState, string> = {
 
 function groupItem(group: ServerGroup, servers: number): vscode.TreeItem {
   // The bundled servers are always there; what the person configured is what they came to look at.
-  const item = new vscode.TreeItem(group.label, group.kind === 'bundled' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+  const item = new vscode.TreeItem(
+    group.label,
+    group.kind === 'bundled' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+  );
   item.id = `group:${group.id}`;
   item.contextValue = `serverSource-${group.kind}`;
   item.iconPath = new vscode.ThemeIcon(group.kind === 'bundled' ? 'package' : group.kind === 'setting' ? 'settings-gear' : 'json');
   const errors = group.source?.diagnostics.filter((d) => d.severity === 'error').length ?? 0;
   item.description = [`${servers} server${servers === 1 ? '' : 's'}`, errors ? `${errors} problem${errors === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
-  item.tooltip = group.kind === 'bundled' ? 'The servers MCP Agent ships with' : group.kind === 'setting' ? 'Your mcpAgent.servers setting' : group.source?.source.file;
+  item.tooltip =
+    group.kind === 'bundled' ? 'The servers MCP Agent ships with' : group.kind === 'setting' ? 'Your mcpAgent.servers setting' : group.source?.source.file;
   if (group.source && group.kind === 'file') item.resourceUri = vscode.Uri.file(group.source.source.file);
   return item;
 }
@@ -220,7 +238,10 @@ function diagnosticItem(source: OwnSource, d: ConfigDiagnostic): vscode.TreeItem
   // The setting's lines are those of a copy, not of settings.json: only a file's line is worth showing.
   if (isSettingSource(source.source)) d = { ...d, line: undefined, column: undefined };
   item.description = d.line === undefined ? undefined : `line ${d.line}`;
-  item.iconPath = new vscode.ThemeIcon(d.severity === 'error' ? 'error' : 'warning', new vscode.ThemeColor(d.severity === 'error' ? 'problemsErrorIcon.foreground' : 'problemsWarningIcon.foreground'));
+  item.iconPath = new vscode.ThemeIcon(
+    d.severity === 'error' ? 'error' : 'warning',
+    new vscode.ThemeColor(d.severity === 'error' ? 'problemsErrorIcon.foreground' : 'problemsWarningIcon.foreground'),
+  );
   item.tooltip = `${d.message}${d.line === undefined ? '' : ` (line ${d.line}, column ${d.column ?? 1})`}`;
   item.id = `diagnostic:${source.source.file}:${d.line ?? 0}:${d.column ?? 0}:${d.message.slice(0, 60)}`;
   item.command = { command: 'mcpAgent.openServerConfig', title: 'Open Config', arguments: [{ file: source.source.file, line: d.line, column: d.column }] };

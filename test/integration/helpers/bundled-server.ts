@@ -9,7 +9,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 export { repoRoot } from '../../support/repo-root';
 import { repoRoot } from '../../support/repo-root';
 
-
 export interface BundledServer {
   client: Client;
   /** Everything the server wrote to stderr so far. */
@@ -17,11 +16,7 @@ export interface BundledServer {
   close: () => Promise<void>;
 }
 
-export async function startBundledServer(
-  name: string,
-  workspace: string,
-  env: Record<string, string> = {},
-): Promise<BundledServer> {
+export async function startBundledServer(name: string, workspace: string, env: Record<string, string> = {}): Promise<BundledServer> {
   const bundle = join(repoRoot(), 'dist', 'servers', `${name}.js`);
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`node esbuild.mjs\` first`);
   const transport = new StdioClientTransport({

@@ -66,7 +66,10 @@ export function runCliOnTerminal(
 ): Promise<{ code: number | null; output: string; typedAt: number[] }> {
   const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, MCP_AGENT_HOME: CHATS_HOME, TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, MCP_AGENT_HOME: CHATS_HOME, TERM: 'dumb', ...env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let output = '';
     let seenUpTo = 0;
     const typedAt: number[] = [];

@@ -15,7 +15,10 @@ export async function startOAuthFake(...flags: string[]): Promise<HttpServerProc
   const ipv6 = flags.includes('--ipv6');
   const listen = flags.find((f) => f.startsWith('--listen='))?.slice('--listen='.length);
   const offLoopback = ipv6 || listen !== undefined;
-  const p = await startHttpServerProcess([script, ...flags], { ready: /listening (\d+)/, env: offLoopback ? { MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL: '1' } : {} });
+  const p = await startHttpServerProcess([script, ...flags], {
+    ready: /listening (\d+)/,
+    env: offLoopback ? { MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL: '1' } : {},
+  });
   if (ipv6) return { ...p, url: `http://[::1]:${p.port}/mcp` };
   return listen ? { ...p, url: `http://${listen.includes(':') ? `[${listen}]` : listen}:${p.port}/mcp` } : p;
 }

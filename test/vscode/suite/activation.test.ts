@@ -24,7 +24,11 @@ describe('activation', () => {
     const contributed = ((ext.packageJSON as { contributes?: Contributes }).contributes?.commands ?? []).map((c) => c.command);
     assert.ok(contributed.length > 0, 'package.json contributes no commands');
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(contributed.filter((c) => !registered.has(c)), [], 'contributed but not registered');
+    assert.deepEqual(
+      contributed.filter((c) => !registered.has(c)),
+      [],
+      'contributed but not registered',
+    );
   });
 
   it('opens the MCP Agent side bar, and the chat page loads and says ready', async () => {

@@ -126,7 +126,10 @@ describe("the person's own MCP servers", function () {
       });
     });
     // Line 4: a server without a command; line 5: an unknown type.
-    writeFileSync(file, '{\n  // my servers\n  "servers": {\n    "broken": { "args": ["x"] },\n    "odd": { "type": "carrier-pigeon", "command": "x" },\n  }\n}\n');
+    writeFileSync(
+      file,
+      '{\n  // my servers\n  "servers": {\n    "broken": { "args": ["x"] },\n    "odd": { "type": "carrier-pigeon", "command": "x" },\n  }\n}\n',
+    );
     const found = await diagnostics;
     const byLine = found.map((d) => [d.range.start.line + 1, d.severity, d.message] as const).sort((x, y) => x[0] - y[0]);
     assert.equal(byLine.length, 2, JSON.stringify(byLine));
@@ -136,7 +139,7 @@ describe("the person's own MCP servers", function () {
     assert.equal(byLine[1]![0], 5);
     assert.match(byLine[1]![2], /unknown type "carrier-pigeon"/);
     await a.serversApplied();
-    assert.equal(readyPid(a, 'alpha'), alphaPid, 'the setting\'s server kept running');
+    assert.equal(readyPid(a, 'alpha'), alphaPid, "the setting's server kept running");
     assert.equal(status(a, 'workspace')?.state, 'ready');
     assert.equal(status(a, 'broken'), undefined, 'nothing was started for the broken server');
 
@@ -151,7 +154,10 @@ describe("the person's own MCP servers", function () {
     });
     writeFileSync(file, '{\n  "servers": {\n    "x": { "command": "node" \n    "y": 1\n  }\n}\n');
     const syntax = await again;
-    assert.ok(syntax.some((d) => d.range.start.line + 1 === 4 && /","/.test(d.message)), JSON.stringify(syntax.map((d) => [d.range.start.line + 1, d.message])));
+    assert.ok(
+      syntax.some((d) => d.range.start.line + 1 === 4 && /","/.test(d.message)),
+      JSON.stringify(syntax.map((d) => [d.range.start.line + 1, d.message])),
+    );
   });
 
   it('Add Server writes the chosen config file and the server starts without asking about what the person typed', async () => {
@@ -159,7 +165,12 @@ describe("the person's own MCP servers", function () {
     const file = join(folder(), '.mcp.json');
     created.push(file);
     writeFileSync(file, '{\n  // kept: comments survive the edit\n  "mcpServers": {}\n}\n');
-    await vscode.commands.executeCommand('mcpAgent.addServer', { kind: 'stdio', value: `'${process.execPath}' '${echoPath()}' --name=added`, name: 'added', target: file });
+    await vscode.commands.executeCommand('mcpAgent.addServer', {
+      kind: 'stdio',
+      value: `'${process.execPath}' '${echoPath()}' --name=added`,
+      name: 'added',
+      target: file,
+    });
     const text = readFileSync(file, 'utf8');
     assert.match(text, /\/\/ kept: comments survive the edit/);
     const written = JSON.parse(text.replace(/^\s*\/\/.*$/m, '')) as { mcpServers: Record<string, { command: string; args: string[] }> };
@@ -167,12 +178,22 @@ describe("the person's own MCP servers", function () {
     await until(a, 'added ready', () => readyPid(a, 'added'));
   });
 
-  it('imports Claude Desktop\'s servers into mcpAgent.servers, keeping the ones already there', async () => {
+  it("imports Claude Desktop's servers into mcpAgent.servers, keeping the ones already there", async () => {
     const a = await api();
     const dir = mkdtempSync(join(tmpdir(), 'claude-desktop-'));
     created.push(dir);
     const file = join(dir, 'claude_desktop_config.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { alpha: { command: 'nope' }, fromDesktop: { command: process.execPath, args: [echoPath(), '--name=desk'], env: { ELECTRON_RUN_AS_NODE: '1' } }, remote: { url: 'https://example.invalid/mcp' } }, globalShortcut: 'x' }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          alpha: { command: 'nope' },
+          fromDesktop: { command: process.execPath, args: [echoPath(), '--name=desk'], env: { ELECTRON_RUN_AS_NODE: '1' } },
+          remote: { url: 'https://example.invalid/mcp' },
+        },
+        globalShortcut: 'x',
+      }),
+    );
     await vscode.commands.executeCommand('mcpAgent.importClaudeDesktopConfig', file);
     const servers = vscode.workspace.getConfiguration('mcpAgent').inspect<Record<string, { command?: string; url?: string }>>('servers')?.globalValue ?? {};
     assert.notEqual(servers.alpha?.command, 'nope', 'an existing server is not overwritten');

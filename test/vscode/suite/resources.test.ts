@@ -114,7 +114,7 @@ describe('resources, logs and completions in the editor', () => {
     await until('an image tab', onTabs, isImageTab);
   });
 
-  it("each server has its own log channel, and Show Server Log opens it", async () => {
+  it('each server has its own log channel, and Show Server Log opens it', async () => {
     await vscode.commands.executeCommand('mcpAgent.showServerLog', 'res');
     // A shown channel is an output document; the server's is the one with its lifecycle lines.
     const isLog = (d: vscode.TextDocument): boolean => d.uri.scheme === 'output' && /ready: resources 1\.0\.0/.test(d.getText());
@@ -129,7 +129,9 @@ describe('resources, logs and completions in the editor', () => {
   });
 
   it('prompt arguments offer the server completions as one types, with the earlier ones as context', async () => {
-    const hub = new McpHub([{ name: 'res', transport: 'stdio', command: process.execPath, args: [fakePath()], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }]);
+    const hub = new McpHub([
+      { name: 'res', transport: 'stdio', command: process.execPath, args: [fakePath()], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } },
+    ]);
     hub.start();
     try {
       await hub.settled();
@@ -184,9 +186,20 @@ describe('resources, logs and completions in the editor', () => {
       // Given values (typed after /prompt) are not asked again and are the context of the rest.
       const askedBefore = asked.length;
       const cityPick = qp;
-      const more = askArguments({ title: 'trip', args: [{ name: 'country', required: true }, { name: 'city' }], given: { country: 'Peru' }, createQuickPick, debounceMs: 20, complete });
+      const more = askArguments({
+        title: 'trip',
+        args: [{ name: 'country', required: true }, { name: 'city' }],
+        given: { country: 'Peru' },
+        createQuickPick,
+        debounceMs: 20,
+        complete,
+      });
       await until('a city asked for Peru', onItems, () => qp !== cityPick && asked.length > askedBefore);
-      assert.deepEqual(asked.slice(askedBefore).map((a) => a.name), ['city'], 'the given country is not asked again');
+      assert.deepEqual(
+        asked.slice(askedBefore).map((a) => a.name),
+        ['city'],
+        'the given country is not asked again',
+      );
       assert.deepEqual(asked.at(-1)?.context, { country: 'Peru' });
       qp!.value = 'Cusco';
       await until('the typed city', onItems, () => labels()[0] === 'Cusco');

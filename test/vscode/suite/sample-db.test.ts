@@ -25,10 +25,10 @@ describe('Create Sample Database', () => {
       assert.equal(bytes.subarray(0, 16).toString('latin1'), 'SQLite format 3\0');
       assert.ok(bytes.includes(Buffer.from('The Left Hand of Darkness')), 'the seed books are in it');
 
-      writeFileSync(db, 'the person\'s own data');
+      writeFileSync(db, "the person's own data");
       const before = statSync(db).mtimeMs;
       await vscode.commands.executeCommand('mcpAgent.createSampleDatabase');
-      assert.equal(readFileSync(db, 'utf8'), 'the person\'s own data');
+      assert.equal(readFileSync(db, 'utf8'), "the person's own data");
       assert.equal(statSync(db).mtimeMs, before);
       assert.deepEqual(api.commandErrors().slice(errorsBefore), []);
     } finally {

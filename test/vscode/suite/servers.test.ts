@@ -52,7 +52,10 @@ describe('bundled servers in the extension host', () => {
     const a = await api();
     await a.serversSettled();
     const research = a.serverStatuses().find((s) => s.name === 'research');
-    assert.ok(research?.resources.some((r) => r.uri === 'papers://folders'), 'research offers papers://folders');
+    assert.ok(
+      research?.resources.some((r) => r.uri === 'papers://folders'),
+      'research offers papers://folders',
+    );
     await vscode.commands.executeCommand('mcpAgent.openResource', 'research', 'papers://folders');
     const doc = vscode.window.activeTextEditor?.document;
     assert.ok(doc, 'a document opened');

@@ -40,10 +40,7 @@ export interface ElicitationHandler {
   handle(params: ElicitRequestParams, ctx: ServerRequestContext): Promise<ElicitResult>;
 }
 
-export type SamplingHandler = (
-  params: CreateMessageRequestParams,
-  ctx: ServerRequestContext,
-) => Promise<CreateMessageResult | CreateMessageResultWithTools>;
+export type SamplingHandler = (params: CreateMessageRequestParams, ctx: ServerRequestContext) => Promise<CreateMessageResult | CreateMessageResultWithTools>;
 
 export interface ClientHandlers {
   /** `sampling/createMessage`; see sampling-broker.ts for the approved, capped implementation. */
@@ -61,7 +58,11 @@ export interface ClientHandlers {
  */
 export function clientCapabilities(handlers: ClientHandlers): ClientCapabilities {
   // MCP Apps (SEP-1865): the chat draws views, and the CLI says a tool has one and where to see it.
-  const caps: ClientCapabilities = { roots: { listChanged: true }, tasks: {}, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+  const caps: ClientCapabilities = {
+    roots: { listChanged: true },
+    tasks: {},
+    extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+  };
   if (handlers.sampling) caps.sampling = { tools: {} };
   const modes = handlers.elicitation?.modes ?? [];
   if (modes.length > 0) {

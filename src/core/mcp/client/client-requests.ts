@@ -41,7 +41,7 @@ export function installClientHandlers(
 function logText(data: unknown): string {
   let text: string;
   try {
-    text = typeof data === 'string' ? data : JSON.stringify(data) ?? String(data);
+    text = typeof data === 'string' ? data : (JSON.stringify(data) ?? String(data));
   } catch {
     text = String(data);
   }

@@ -19,45 +19,58 @@ const MAX_FIELDS = 50;
 const MAX_CHOICES = 500;
 const text = z.string().max(10_000);
 const meta = { title: text.optional(), description: text.optional() };
-const titled = z.array(z.object({ const: z.string(), title: text }).loose()).min(1).max(MAX_CHOICES);
+const titled = z
+  .array(z.object({ const: z.string(), title: text }).loose())
+  .min(1)
+  .max(MAX_CHOICES);
 
-const StringProp = z.object({
-  type: z.literal('string'),
-  ...meta,
-  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
-  minLength: z.number().int().nonnegative().optional(),
-  maxLength: z.number().int().nonnegative().optional(),
-  default: z.string().optional(),
-}).loose();
-const EnumProp = z.object({
-  type: z.literal('string'),
-  ...meta,
-  enum: z.array(z.string()).min(1).max(MAX_CHOICES),
-  enumNames: z.array(z.string()).optional(),
-  default: z.string().optional(),
-}).loose();
+const StringProp = z
+  .object({
+    type: z.literal('string'),
+    ...meta,
+    format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
+    minLength: z.number().int().nonnegative().optional(),
+    maxLength: z.number().int().nonnegative().optional(),
+    default: z.string().optional(),
+  })
+  .loose();
+const EnumProp = z
+  .object({
+    type: z.literal('string'),
+    ...meta,
+    enum: z.array(z.string()).min(1).max(MAX_CHOICES),
+    enumNames: z.array(z.string()).optional(),
+    default: z.string().optional(),
+  })
+  .loose();
 const OneOfProp = z.object({ type: z.literal('string'), ...meta, oneOf: titled, default: z.string().optional() }).loose();
-const NumberProp = z.object({
-  type: z.enum(['number', 'integer']),
-  ...meta,
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
-  default: z.number().optional(),
-}).loose();
+const NumberProp = z
+  .object({
+    type: z.enum(['number', 'integer']),
+    ...meta,
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    default: z.number().optional(),
+  })
+  .loose();
 const BooleanProp = z.object({ type: z.literal('boolean'), ...meta, default: z.boolean().optional() }).loose();
-const MultiProp = z.object({
-  type: z.literal('array'),
-  ...meta,
-  minItems: z.number().int().nonnegative().optional(),
-  maxItems: z.number().int().nonnegative().optional(),
-  items: z.object({ type: z.literal('string').optional(), enum: z.array(z.string()).min(1).max(MAX_CHOICES).optional(), anyOf: titled.optional() }).loose(),
-  default: z.array(z.string()).optional(),
-}).loose();
-const RequestedSchema = z.object({
-  type: z.literal('object'),
-  properties: z.record(z.string(), z.unknown()),
-  required: z.array(z.string()).optional(),
-}).loose();
+const MultiProp = z
+  .object({
+    type: z.literal('array'),
+    ...meta,
+    minItems: z.number().int().nonnegative().optional(),
+    maxItems: z.number().int().nonnegative().optional(),
+    items: z.object({ type: z.literal('string').optional(), enum: z.array(z.string()).min(1).max(MAX_CHOICES).optional(), anyOf: titled.optional() }).loose(),
+    default: z.array(z.string()).optional(),
+  })
+  .loose();
+const RequestedSchema = z
+  .object({
+    type: z.literal('object'),
+    properties: z.record(z.string(), z.unknown()),
+    required: z.array(z.string()).optional(),
+  })
+  .loose();
 
 export class FormSchemaError extends Error {}
 
@@ -80,7 +93,12 @@ export function formFromSchema(schema: unknown): ElicitationForm {
 }
 
 function fieldOf(name: string, prop: unknown, required: boolean): FormField {
-  const base = (p: { title?: string; description?: string }): Pick<FormField, 'name' | 'title' | 'description' | 'required'> => ({ name, title: p.title || name, description: p.description, required });
+  const base = (p: { title?: string; description?: string }): Pick<FormField, 'name' | 'title' | 'description' | 'required'> => ({
+    name,
+    title: p.title || name,
+    description: p.description,
+    required,
+  });
   const multi = MultiProp.safeParse(prop);
   if (multi.success) {
     const p = multi.data;
@@ -89,7 +107,8 @@ function fieldOf(name: string, prop: unknown, required: boolean): FormField {
     return { ...base(p), kind: 'multiselect', choices, minItems: p.minItems, maxItems: p.maxItems, default: p.default };
   }
   const oneOf = OneOfProp.safeParse(prop);
-  if (oneOf.success) return { ...base(oneOf.data), kind: 'select', choices: oneOf.data.oneOf.map((c) => ({ value: c.const, title: c.title })), default: oneOf.data.default };
+  if (oneOf.success)
+    return { ...base(oneOf.data), kind: 'select', choices: oneOf.data.oneOf.map((c) => ({ value: c.const, title: c.title })), default: oneOf.data.default };
   const en = EnumProp.safeParse(prop);
   if (en.success) {
     const names = en.data.enumNames?.length === en.data.enum.length ? en.data.enumNames : undefined;
@@ -125,7 +144,10 @@ export function formDefaults(form: ElicitationForm): Record<string, FieldValue> 
  * The content to send for what the person filled in: defaults where they left a field empty, then every
  * field checked. `errors` (by field name) when something is missing or does not fit; nothing is sent then.
  */
-export function formAnswer(form: ElicitationForm, filled: Record<string, unknown>): { content: Record<string, FieldValue> } | { errors: Record<string, string> } {
+export function formAnswer(
+  form: ElicitationForm,
+  filled: Record<string, unknown>,
+): { content: Record<string, FieldValue> } | { errors: Record<string, string> } {
   const content: Record<string, FieldValue> = {};
   const errors: Record<string, string> = {};
   for (const f of form.fields) {
@@ -169,7 +191,11 @@ export function parseTyped(field: FormField, typed: string): { value: FieldValue
       value = choiceOf(field.choices, t) ?? t;
       break;
     case 'multiselect':
-      value = t.split(',').map((p) => p.trim()).filter(Boolean).map((p) => choiceOf(field.choices, p) ?? p);
+      value = t
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map((p) => choiceOf(field.choices, p) ?? p);
       break;
   }
   const problem = checkValue(field, value);

@@ -61,7 +61,9 @@ async function askForm(ask: ElicitationAsk, params: ElicitRequestParams, ctx: Se
   if (answer.action !== 'accept') return { action: answer.action };
   const checked = formAnswer(form, answer.content);
   if ('errors' in checked) {
-    const list = Object.entries(checked.errors).map(([k, v]) => `${k}: ${v}`).join('; ');
+    const list = Object.entries(checked.errors)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; ');
     throw new ProtocolError(ProtocolErrorCode.InternalError, `the form's answer did not fit its schema and was not sent (${list})`);
   }
   return { action: 'accept', content: checked.content };
@@ -75,8 +77,12 @@ async function askUrl(ask: ElicitationAsk, params: ElicitRequestParams, ctx: Ser
   } catch {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${params.url}" is not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `only http and https URLs are opened, not ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `only http and https URLs are opened, not ${url.protocol}`);
   if (url.username || url.password) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'a URL with credentials in it is not opened');
-  const action = await ask.url({ server: ctx.server, message: params.message, url: url.href, site: urlSite(url), elicitationId: params.elicitationId }, ctx.signal);
+  const action = await ask.url(
+    { server: ctx.server, message: params.message, url: url.href, site: urlSite(url), elicitationId: params.elicitationId },
+    ctx.signal,
+  );
   return { action };
 }

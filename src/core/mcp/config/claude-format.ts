@@ -23,7 +23,10 @@ const Http = z.object({
   headers: z.record(z.string(), z.string()).optional(),
 });
 
-const HINTS = { command: 'the program to run, e.g. "npx"; for a server at a URL add "type": "http" and "url"', url: 'the server\'s address, e.g. "https://example.com/mcp"' };
+const HINTS = {
+  command: 'the program to run, e.g. "npx"; for a server at a URL add "type": "http" and "url"',
+  url: 'the server\'s address, e.g. "https://example.com/mcp"',
+};
 
 export interface ClaudeContext {
   workspaceFolder: string;
@@ -36,10 +39,19 @@ export interface ClaudeContext {
  * `${VAR:-default}` expanded in command, args, env, url and headers. Servers run in the workspace
  * folder, as Claude Code runs a project's servers. Each broken server is a diagnostic; the others load.
  */
-export function readClaudeServers(doc: JsoncDocument, source: ConfigSource, ctx: ClaudeContext): { definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
+export function readClaudeServers(
+  doc: JsoncDocument,
+  source: ConfigSource,
+  ctx: ClaudeContext,
+): { definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
   const { entries, diagnostics } = serverEntries(doc, 'mcpServers');
   if (!doc.node(['mcpServers']) && doc.node(['servers'])) {
-    diagnostics.push({ file: source.file, ...doc.keyPosition(['servers']), severity: 'warning', message: 'this file uses VS Code\'s "servers"; this format lists servers under "mcpServers" (Claude\'s format)' });
+    diagnostics.push({
+      file: source.file,
+      ...doc.keyPosition(['servers']),
+      severity: 'warning',
+      message: 'this file uses VS Code\'s "servers"; this format lists servers under "mcpServers" (Claude\'s format)',
+    });
   }
   const definitions: ParsedDefinition[] = [];
   for (const entry of entries) {
@@ -51,7 +63,13 @@ export function readClaudeServers(doc: JsoncDocument, source: ConfigSource, ctx:
   return { definitions, diagnostics };
 }
 
-function readEntry(doc: JsoncDocument, source: ConfigSource, ctx: ClaudeContext, entry: ServerEntry, problems: ConfigDiagnostic[]): ParsedDefinition | undefined {
+function readEntry(
+  doc: JsoncDocument,
+  source: ConfigSource,
+  ctx: ClaudeContext,
+  entry: ServerEntry,
+  problems: ConfigDiagnostic[],
+): ParsedDefinition | undefined {
   const what = `server "${entry.key}"`;
   const error = (at: JSONPath, message: string): void =>
     void problems.push({ file: source.file, ...doc.anchor([...entry.path, ...at]), severity: 'error', message: `${what}: ${message}`, server: entry.key });

@@ -42,7 +42,10 @@ export function loadConfigFiles(sources: readonly ConfigSource[], ctx: LoadConte
 }
 
 /** One file's servers and diagnostics, not yet named (see nameDefinitions): for hosts whose files each have their own context. */
-export function parseConfigFile(source: ConfigSource, ctx: LoadContext): { source: ConfigSource; found: boolean; definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
+export function parseConfigFile(
+  source: ConfigSource,
+  ctx: LoadContext,
+): { source: ConfigSource; found: boolean; definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
   const read = readConfigText(source);
   if (read.text === undefined) return { source, found: read.found, definitions: [], diagnostics: read.diagnostics };
   return { source, found: true, ...parseConfigText(source, read.text, ctx) };
@@ -57,14 +60,23 @@ export function parseConfigText(source: ConfigSource, text: string, ctx: LoadCon
 }
 
 /** Gives every parsed server its unique name and fingerprint, across all files in order. */
-export function nameDefinitions<F extends { definitions: ParsedDefinition[] }>(files: readonly F[], reserved?: readonly string[]): Array<Omit<F, 'definitions'> & { definitions: ServerDefinition[] }> {
-  const names = uniqueServerNames(files.flatMap((f) => f.definitions.map((d) => d.key)), reserved);
+export function nameDefinitions<F extends { definitions: ParsedDefinition[] }>(
+  files: readonly F[],
+  reserved?: readonly string[],
+): Array<Omit<F, 'definitions'> & { definitions: ServerDefinition[] }> {
+  const names = uniqueServerNames(
+    files.flatMap((f) => f.definitions.map((d) => d.key)),
+    reserved,
+  );
   let i = 0;
   return files.map((f) => ({ ...f, definitions: f.definitions.map((d) => ({ ...d, name: names[i++], fingerprint: fingerprintOf(d) }) as ServerDefinition) }));
 }
 
 function readConfigText(source: ConfigSource): { text?: string; found: boolean; diagnostics: ConfigDiagnostic[] } {
-  const fail = (message: string, found = true): { found: boolean; diagnostics: ConfigDiagnostic[] } => ({ found, diagnostics: [{ file: source.file, severity: 'error', message }] });
+  const fail = (message: string, found = true): { found: boolean; diagnostics: ConfigDiagnostic[] } => ({
+    found,
+    diagnostics: [{ file: source.file, severity: 'error', message }],
+  });
   const file = readSmallFile(source.file, MAX_CONFIG_BYTES);
   switch (file.kind) {
     case 'missing':

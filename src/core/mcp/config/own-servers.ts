@@ -70,7 +70,10 @@ export class OwnServers {
         if (server.held === 'unanswered-trust') asking.push(server);
       }
       if (asking.length === 0) continue;
-      const answer = await this.deps.trust.ask(source.label, asking.map((s) => s.definition));
+      const answer = await this.deps.trust.ask(
+        source.label,
+        asking.map((s) => s.definition),
+      );
       for (const server of asking) server.held = answer === 'trusted' ? undefined : answer === 'declined' ? 'declined' : 'unanswered-trust';
     }
     await this.resolve(sources);
@@ -87,7 +90,10 @@ export class OwnServers {
 
   private async resolve(sources: OwnSource[]): Promise<void> {
     const going = sources.flatMap((s) => s.servers.filter((o) => !o.held));
-    const { servers, diagnostics } = await resolveServers(going.map((o) => o.definition), this.deps.inputs.ask);
+    const { servers, diagnostics } = await resolveServers(
+      going.map((o) => o.definition),
+      this.deps.inputs.ask,
+    );
     const path = going.some((o) => o.definition.transport === 'stdio') ? await this.deps.shellPath() : undefined;
     const byDefinition = new Map(servers.map((s) => [s.definition, s.config]));
     for (const own of going) {
@@ -109,4 +115,3 @@ function withPath(config: ServerConfig, shellPath: string | undefined): ServerCo
   for (const p of (process.env.PATH ?? '').split(delimiter)) if (p && !parts.includes(p)) parts.push(p);
   return { ...config, env: { ...config.env, PATH: parts.join(delimiter) } };
 }
-

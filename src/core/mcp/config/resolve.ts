@@ -16,7 +16,10 @@ export interface LoadedServer {
  * per call (one answer per input id and file, however many servers use it), in order; a server
  * whose input was not answered is left out with a diagnostic, the others go ahead.
  */
-export async function resolveServers(definitions: readonly ServerDefinition[], ask: AskInput): Promise<{ servers: LoadedServer[]; diagnostics: ConfigDiagnostic[] }> {
+export async function resolveServers(
+  definitions: readonly ServerDefinition[],
+  ask: AskInput,
+): Promise<{ servers: LoadedServer[]; diagnostics: ConfigDiagnostic[] }> {
   const answers = new Map<string, string | undefined>();
   const servers: LoadedServer[] = [];
   const diagnostics: ConfigDiagnostic[] = [];

@@ -9,8 +9,7 @@ import { parseConfigText } from './load';
 
 /** A server entry as both formats write it (VS Code's `servers` and Claude's `mcpServers` share these keys). */
 export type ServerEntryJson =
-  | { type: 'stdio'; command: string; args: string[]; env?: Record<string, string> }
-  | { type: 'http' | 'sse'; url: string; headers?: Record<string, string> };
+  { type: 'stdio'; command: string; args: string[]; env?: Record<string, string> } | { type: 'http' | 'sse'; url: string; headers?: Record<string, string> };
 
 /**
  * A command line as typed ("npx -y @scope/server --port 3") split into the program and its arguments
@@ -45,14 +44,27 @@ export function entryFromUrl(url: string): ServerEntryJson {
 export function suggestedName(entry: ServerEntryJson): string {
   if (entry.type !== 'stdio') return new URL(entry.url).hostname.split('.').filter((p) => p !== 'www' && p !== 'mcp')[0] ?? 'server';
   const word = [...entry.args].reverse().find((a) => !a.startsWith('-')) ?? entry.command;
-  return word.replace(/@[\d.^~]+.*$/, '').split(/[\\/]/).pop()!.replace(/\.(c|m)?(js|ts)$|\.py$/, '').replace(/^(mcp-)?server-|-mcp$|^mcp-/g, '').replace(/[^A-Za-z0-9_-]/g, '-') || 'server';
+  return (
+    word
+      .replace(/@[\d.^~]+.*$/, '')
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/\.(c|m)?(js|ts)$|\.py$/, '')
+      .replace(/^(mcp-)?server-|-mcp$|^mcp-/g, '')
+      .replace(/[^A-Za-z0-9_-]/g, '-') || 'server'
+  );
 }
 
 /**
  * Adds (or replaces) one server in a config file, keeping its comments and layout, and returns the
  * fingerprint the new definition will have, so the person's own addition is not asked about again.
  */
-export async function addServerToFile(source: ConfigSource, workspaceFolder: string, name: string, entry: ServerEntryJson): Promise<{ text: string; fingerprint: string | undefined }> {
+export async function addServerToFile(
+  source: ConfigSource,
+  workspaceFolder: string,
+  name: string,
+  entry: ServerEntryJson,
+): Promise<{ text: string; fingerprint: string | undefined }> {
   const mapKey = source.format === 'vscode' ? 'servers' : 'mcpServers';
   let text: string;
   try {
@@ -94,7 +106,7 @@ export function serversFromClaudeDesktop(text: string): { servers: Record<string
   const skipped: string[] = [];
   for (const [name, raw] of Object.entries(map as Record<string, Record<string, unknown>>)) {
     const strings = (v: unknown): Record<string, string> | undefined =>
-      v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<string, string> : undefined;
+      v && typeof v === 'object' ? (Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<string, string>) : undefined;
     if (raw && typeof raw.command === 'string') {
       const env = strings(raw.env);
       const args = Array.isArray(raw.args) ? raw.args.filter((a): a is string => typeof a === 'string') : [];

@@ -36,7 +36,13 @@ export function serverEntries(doc: JsoncDocument, mapKey: string): { entries: Se
     if (doc.hasSyntaxErrorIn(value) || doc.hasSyntaxErrorIn(keyNode)) continue;
     const position = doc.position(keyNode.offset);
     if (seen.has(key)) {
-      diagnostics.push({ file: doc.file, ...position, severity: 'warning', message: `server "${key}" is defined twice; this later definition is ignored`, server: key });
+      diagnostics.push({
+        file: doc.file,
+        ...position,
+        severity: 'warning',
+        message: `server "${key}" is defined twice; this later definition is ignored`,
+        server: key,
+      });
       continue;
     }
     seen.add(key);

@@ -37,12 +37,21 @@ const HINTS = { command: 'the program to run, e.g. "npx"', url: 'the server\'s a
  * `${workspaceFolderBasename}`, `${userHome}`, `${env:NAME}` and `${input:id}`. Each broken server is a
  * diagnostic; every other server still loads.
  */
-export function readVscodeServers(doc: JsoncDocument, source: ConfigSource, ctx: VariableContext): { definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
+export function readVscodeServers(
+  doc: JsoncDocument,
+  source: ConfigSource,
+  ctx: VariableContext,
+): { definitions: ParsedDefinition[]; diagnostics: ConfigDiagnostic[] } {
   const { inputs, diagnostics } = readInputs(doc, source);
   const { entries, diagnostics: entryProblems } = serverEntries(doc, 'servers');
   diagnostics.push(...entryProblems);
   if (!doc.node(['servers']) && doc.node(['mcpServers'])) {
-    diagnostics.push({ file: source.file, ...doc.keyPosition(['mcpServers']), severity: 'warning', message: 'this file uses Claude\'s "mcpServers"; .vscode/mcp.json lists servers under "servers" (VS Code\'s format)' });
+    diagnostics.push({
+      file: source.file,
+      ...doc.keyPosition(['mcpServers']),
+      severity: 'warning',
+      message: 'this file uses Claude\'s "mcpServers"; .vscode/mcp.json lists servers under "servers" (VS Code\'s format)',
+    });
   }
   const definitions: ParsedDefinition[] = [];
   for (const entry of entries) {
@@ -88,7 +97,17 @@ class EntryReader {
       }
       if (this.failed || cwd === undefined) return undefined;
       const envFileRead = envFile && { ...envFile, names: fromFile.filter((n) => !Object.hasOwn(data.env ?? {}, n)) };
-      return { ...base, transport, command, args, env: Object.fromEntries(env), cwd: cwd.path, cwdShown: cwd.shown, ...(envFileRead ? { envFile: envFileRead } : {}), inputs: this.used };
+      return {
+        ...base,
+        transport,
+        command,
+        args,
+        env: Object.fromEntries(env),
+        cwd: cwd.path,
+        cwdShown: cwd.shown,
+        ...(envFileRead ? { envFile: envFileRead } : {}),
+        inputs: this.used,
+      };
     }
     const data = this.validate(Http);
     if (!data) return undefined;
@@ -124,7 +143,10 @@ class EntryReader {
   private expand(text: string, at: JSONPath): Template {
     const { template, unknown } = expandVscodeVariables(text, this.ctx);
     for (const ref of unknown) {
-      this.warn(at, `${ref} is not a variable this host knows (it knows \${workspaceFolder}, \${workspaceFolderBasename}, \${userHome}, \${env:NAME}, \${input:id}); it is passed on as written`);
+      this.warn(
+        at,
+        `${ref} is not a variable this host knows (it knows \${workspaceFolder}, \${workspaceFolderBasename}, \${userHome}, \${env:NAME}, \${input:id}); it is passed on as written`,
+      );
     }
     for (const id of inputsOf(template)) {
       const input = this.declared.get(id);
@@ -148,7 +170,10 @@ class EntryReader {
     const path = resolve(this.ctx.workspaceFolder, written);
     const shown = takesFromPerson(template) ? preview(template) : path;
     if (this.source.origin === 'workspace' && !isInsideWorkspace(this.ctx.workspaceFolder, path)) {
-      this.error([field], `"${field}" is outside the workspace folder (${shown}): a server defined in the workspace may only use files inside it; move it inside, or define this server in your own config`);
+      this.error(
+        [field],
+        `"${field}" is outside the workspace folder (${shown}): a server defined in the workspace may only use files inside it; move it inside, or define this server in your own config`,
+      );
       return undefined;
     }
     return { path, shown };
@@ -169,10 +194,22 @@ class EntryReader {
 
   private error(at: JSONPath, message: string): void {
     this.failed = true;
-    this.diagnostics.push({ file: this.source.file, ...this.doc.anchor([...this.entry.path, ...at]), severity: 'error', message: `${this.what}: ${message}`, server: this.entry.key });
+    this.diagnostics.push({
+      file: this.source.file,
+      ...this.doc.anchor([...this.entry.path, ...at]),
+      severity: 'error',
+      message: `${this.what}: ${message}`,
+      server: this.entry.key,
+    });
   }
 
   private warn(at: JSONPath, message: string): void {
-    this.diagnostics.push({ file: this.source.file, ...this.doc.anchor([...this.entry.path, ...at]), severity: 'warning', message: `${this.what}: ${message}`, server: this.entry.key });
+    this.diagnostics.push({
+      file: this.source.file,
+      ...this.doc.anchor([...this.entry.path, ...at]),
+      severity: 'warning',
+      message: `${this.what}: ${message}`,
+      server: this.entry.key,
+    });
   }
 }

@@ -70,7 +70,12 @@ export function readInputs(doc: JsoncDocument, source: ConfigSource): { inputs: 
     }
     const input = toRequest(parsed.data);
     if (inputs.has(input.id)) {
-      diagnostics.push({ file: source.file, ...doc.anchor(['inputs', i, 'id']), severity: 'warning', message: `input "${input.id}" is declared twice; the first one is used` });
+      diagnostics.push({
+        file: source.file,
+        ...doc.anchor(['inputs', i, 'id']),
+        severity: 'warning',
+        message: `input "${input.id}" is declared twice; the first one is used`,
+      });
       return;
     }
     inputs.set(input.id, input);

@@ -15,10 +15,7 @@ export class CompletionWaits {
       return;
     }
     clearTimeout(this.early.get(elicitationId));
-    this.early.set(
-      elicitationId,
-      setTimeout(() => this.early.delete(elicitationId), 10 * 60_000).unref(),
-    );
+    this.early.set(elicitationId, setTimeout(() => this.early.delete(elicitationId), 10 * 60_000).unref());
   }
 
   /** Resolves once the elicitation is complete; rejects with the signal's reason if it aborts first. */

@@ -39,7 +39,8 @@ export const LEGACY_VERDICT_MS = 7 * 24 * 60 * 60 * 1000;
  * environment or its headers, which hold secrets and do not decide what the program speaks.
  */
 export function eraKey(config: ServerConfig): string {
-  const launch = config.transport === 'stdio' ? { t: 'stdio', command: config.command, args: config.args, cwd: config.cwd ?? '' } : { t: config.transport, url: config.url };
+  const launch =
+    config.transport === 'stdio' ? { t: 'stdio', command: config.command, args: config.args, cwd: config.cwd ?? '' } : { t: config.transport, url: config.url };
   return createHash('sha256').update(JSON.stringify(launch)).digest('hex').slice(0, 32);
 }
 

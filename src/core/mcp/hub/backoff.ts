@@ -17,7 +17,10 @@ export class RestartBudget {
   readonly maxRestarts: number;
   readonly windowMs: number;
 
-  constructor(options: BackoffOptions = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: BackoffOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.baseDelayMs = options.baseDelayMs ?? 500;
     this.maxDelayMs = options.maxDelayMs ?? 8000;
     this.maxRestarts = options.maxRestarts ?? 3;

@@ -40,7 +40,6 @@ export function entryStatus(entry: Entry): ServerStatus {
   return status;
 }
 
-
 export function hubLog(entry: Entry, level: SinkLevel, text: string): void {
   entry.sink?.log(level, text);
 }
@@ -49,4 +48,3 @@ export function hubLog(entry: Entry, level: SinkLevel, text: string): void {
 export function retryable(err: McpStartError, entry: Entry): boolean {
   return err.kind === 'exited' || (err.kind === 'unreachable' && entry.budget.recent > 0);
 }
-

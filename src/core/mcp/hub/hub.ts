@@ -1,4 +1,11 @@
-import type { CompleteRequestParams, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
+import type {
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  ReadResourceResult,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/client';
 import type { ServerLogSink } from '../client/client-handlers';
 import { RestartBudget, type BackoffOptions } from './backoff';
 import { McpConnection, type ConnectionOptions } from '../connection';
@@ -295,7 +302,10 @@ export class McpHub extends TypedEmitter<HubEvents> {
     const connection = { ...this.options.connection, eras: this.eras };
     const logging = connection.handlers?.logging;
     // The connection asks for its sink by name: it gets this entry's, so one server has one log.
-    const handlers = logging && entry.sink ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.levelOf(entry.config.name) } } : connection.handlers;
+    const handlers =
+      logging && entry.sink
+        ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.levelOf(entry.config.name) } }
+        : connection.handlers;
     const conn = new McpConnection(entry.config, { ...connection, handlers, roots: this.roots });
     hubLog(entry, 'info', entry.restarts > 0 ? `starting again (restart ${entry.restarts})` : 'starting');
     entry.conn = conn;

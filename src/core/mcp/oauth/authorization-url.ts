@@ -10,7 +10,8 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function checkAuthorizationUrl(url: URL): void {
   const local = url.protocol === 'http:' && LOOPBACK.has(url.hostname);
   if (url.protocol === 'https:' || local) {
-    if (url.username || url.password) throw new OAuthProblem(`its authorization server gave an authorization address with a user name or password in it; refused`, 'refused');
+    if (url.username || url.password)
+      throw new OAuthProblem(`its authorization server gave an authorization address with a user name or password in it; refused`, 'refused');
     return;
   }
   const scheme = url.protocol.replace(/:$/, '');

@@ -26,7 +26,11 @@ export function discoveryFetch(serverUrl: URL, headers: Record<string, string> |
     server ??= resolve(serverUrl).catch(() => ({ url: serverUrl, addresses: [] }));
     const target = await resolve(url).catch(() => ({ url, addresses: [] }));
     const why = discoveryRefusal(await server, target);
-    if (why) throw new OAuthProblem(`signing in to ${safeUrl(serverUrl)} was refused before any request: its OAuth metadata points at ${why}. Check the server's OAuth metadata or ask its operator.`, 'refused');
+    if (why)
+      throw new OAuthProblem(
+        `signing in to ${safeUrl(serverUrl)} was refused before any request: its OAuth metadata points at ${why}. Check the server's OAuth metadata or ask its operator.`,
+        'refused',
+      );
     return fetch(url, { ...init, redirect: 'manual' });
   };
 }

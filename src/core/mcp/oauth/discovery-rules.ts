@@ -9,7 +9,11 @@ export interface Resolved {
 
 /** How near this computer each class is; `special` addresses are never reached on a server's word. */
 const NEARNESS: Record<Exclude<AddressClass, 'special'>, number> = { public: 0, private: 1, loopback: 2 };
-const NAMED: Record<Exclude<AddressClass, 'special'>, string> = { public: 'on the public internet', private: 'on a private network', loopback: 'on this computer' };
+const NAMED: Record<Exclude<AddressClass, 'special'>, string> = {
+  public: 'on the public internet',
+  private: 'on a private network',
+  loopback: 'on this computer',
+};
 
 /**
  * Why the host must not fetch a URL that an MCP server's OAuth metadata named (an authorization
@@ -40,7 +44,8 @@ export function discoveryRefusal(server: Resolved, target: Resolved): string | u
   const special = target.addresses.find((a) => addressClass(a) === 'special');
   if (special !== undefined) return `${shown} is at ${special} (${describeAddress(special)}), which is never reached on a server's word`;
   const classes = target.addresses.map((a) => addressClass(a) as Exclude<AddressClass, 'special'>);
-  if (url.protocol === 'http:' && classes.some((c) => c !== 'loopback')) return `${shown} is plain http off this computer (only https, or http to this computer, is used for signing in)`;
+  if (url.protocol === 'http:' && classes.some((c) => c !== 'loopback'))
+    return `${shown} is plain http off this computer (only https, or http to this computer, is used for signing in)`;
   const serverClass = mostPublic(server.addresses);
   const nearest = classes.reduce((a, b) => (NEARNESS[b] > NEARNESS[a] ? b : a));
   if (NEARNESS[nearest] > NEARNESS[serverClass]) {

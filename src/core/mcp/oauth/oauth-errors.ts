@@ -25,5 +25,9 @@ export function metadataRefusal(err: unknown, shown: string): OAuthProblem | und
     .slice(0, 3)
     .map((i: { path?: unknown[]; message?: string }) => `${(i.path ?? []).join('.') || 'metadata'}: ${i.message ?? 'invalid'}`)
     .join('; ');
-  return new OAuthProblem(`signing in to ${shown} was refused: its OAuth metadata is unsafe or malformed (${what}). Check the server's OAuth metadata or ask its operator.`, 'refused', { cause: err });
+  return new OAuthProblem(
+    `signing in to ${shown} was refused: its OAuth metadata is unsafe or malformed (${what}). Check the server's OAuth metadata or ask its operator.`,
+    'refused',
+    { cause: err },
+  );
 }

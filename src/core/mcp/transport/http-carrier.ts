@@ -34,7 +34,10 @@ export class HttpCarrier implements Carrier {
     // Credentials the person configured (an Authorization header, a user name in the URL) are theirs to manage: no OAuth on top.
     const configured = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
     const auth = options.oauth && !configured ? new HostOAuthProvider(oauthKey(config.url), config.name, options.oauth) : undefined;
-    this.transport = new HttpEndpointTransport({ url, mode: config.transport, headers, reconnection: options.reconnection, auth, probeMeta: options.probeMeta }, this.target);
+    this.transport = new HttpEndpointTransport(
+      { url, mode: config.transport, headers, reconnection: options.reconnection, auth, probeMeta: options.probeMeta },
+      this.target,
+    );
     this.transport.onlost = (why) => {
       this.note(why);
       if (this.endedWith) return;

@@ -51,7 +51,12 @@ function describe(err: unknown, what: string, shown: string): HttpFailure {
   const refused = metadataRefusal(err, shown);
   if (refused) return new HttpFailure(refused.message, 401, false, { cause: err });
   if (err instanceof UnauthorizedError) {
-    return new HttpFailure(`${shown} asks for authorization (HTTP 401), and signing in is not possible here: give a token in the server's "headers" (Authorization)`, 401, false, { cause: err });
+    return new HttpFailure(
+      `${shown} asks for authorization (HTTP 401), and signing in is not possible here: give a token in the server's "headers" (Authorization)`,
+      401,
+      false,
+      { cause: err },
+    );
   }
   const status = statusOf(err);
   if (status !== undefined && status > 0) {

@@ -37,7 +37,11 @@ export function readLoginShellPath(
       resolve(path || undefined);
     };
     // Its own process group, so a timeout also ends whatever an rc file started; stdin closed, so one that reads input gets EOF.
-    const child = spawn(shell, ['-ilc', `printf '%s%s%s' '${MARK}' "$PATH" '${MARK}'`], { env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    const child = spawn(shell, ['-ilc', `printf '%s%s%s' '${MARK}' "$PATH" '${MARK}'`], {
+      env: opts.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
     const timer = setTimeout(() => {
       try {
         process.kill(-(child.pid ?? 0), 'SIGKILL');

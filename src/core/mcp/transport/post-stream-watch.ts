@@ -36,9 +36,7 @@ function requestIds(body: unknown): Array<string | number> {
   try {
     const parsed = JSON.parse(body) as unknown;
     const messages = Array.isArray(parsed) ? parsed : [parsed];
-    return messages
-      .filter((m): m is { id: string | number; method: string } => !!m && typeof m === 'object' && 'method' in m && 'id' in m)
-      .map((m) => m.id);
+    return messages.filter((m): m is { id: string | number; method: string } => !!m && typeof m === 'object' && 'method' in m && 'id' in m).map((m) => m.id);
   } catch {
     return [];
   }

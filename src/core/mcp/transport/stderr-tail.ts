@@ -42,7 +42,9 @@ export class StderrTail {
 
   /** The kept text, or its last `maxChars` characters, trimmed. */
   text(maxChars = this.capacity): string {
-    const s = Buffer.concat(this.chunks, this.size).toString('utf8').replace(/^\uFFFD+/, '');
+    const s = Buffer.concat(this.chunks, this.size)
+      .toString('utf8')
+      .replace(/^\uFFFD+/, '');
     const cut = s.length > maxChars ? `…${s.slice(s.length - maxChars)}` : s;
     return cut.trim();
   }

@@ -21,7 +21,10 @@ export class StdioCarrier implements Carrier {
   onstderrline?: (line: string) => void;
   private endedWith: ServerExited | undefined;
 
-  constructor(private readonly config: StdioServerConfig, options: StdioCarrierOptions = {}) {
+  constructor(
+    private readonly config: StdioServerConfig,
+    options: StdioCarrierOptions = {},
+  ) {
     this.target = config.command;
     this.transport = new HostStdioTransport({
       command: config.command,

@@ -193,8 +193,7 @@ export class HostStdioTransport implements Transport {
     const alive = (): boolean => !!child && child.exitCode === null && child.signalCode === null;
     if (child && alive()) {
       const exitedNow = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      const waitExit = (ms: number): Promise<void> =>
-        Promise.race([exitedNow, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+      const waitExit = (ms: number): Promise<void> => Promise.race([exitedNow, new Promise<void>((r) => setTimeout(r, ms).unref())]);
       try {
         child.stdin?.end();
       } catch {
