@@ -52,13 +52,19 @@ describe('a chat goes back to a message', () => {
       keyHint: 'set a key',
     };
   });
+  const opened: ChatSession[] = [];
   after(async () => {
     await api.stop();
+    // A chat's files are written after its turn ends too: the folder goes once they are (a CI run saw ENOTEMPTY).
+    await Promise.all(opened.map((c) => c.flush()));
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (history: ChatHistory, meta: ChatMeta = newMeta(newChatId(), 'claude-test')): ChatSession =>
-    new ChatSession({ meta, store: history.store(meta.id), host: host({}), workspace: undefined, approvals: memoryStore() });
+  const open = (history: ChatHistory, meta: ChatMeta = newMeta(newChatId(), 'claude-test')): ChatSession => {
+    const chat = new ChatSession({ meta, store: history.store(meta.id), host: host({}), workspace: undefined, approvals: memoryStore() });
+    opened.push(chat);
+    return chat;
+  };
 
   test('edit: the message and all after it go; the new text is sent in its place, with only what came before', async () => {
     const history = new ChatHistory(join(dir, 'edit'));
