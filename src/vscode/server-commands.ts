@@ -68,11 +68,12 @@ async function signOut(manager: ServerManager, target: Target): Promise<void> {
   if (!own || !config || config.transport === 'stdio') return;
   const had = await manager.oauth.signOut(config.url);
   const name = own.definition.name;
-  // A new session without the tokens: the server is disconnected, and says why.
-  if (manager.hub.status(name)) await manager.hub.restart(name);
+  // Said at once: the tokens are gone now, whatever the restart below takes.
   void vscode.window.showInformationMessage(
     had ? `MCP Agent: signed out of "${name}". "Restart Server" signs in again.` : `MCP Agent: "${name}" had no sign-in to forget.`,
   );
+  // A new session without the tokens: the server is disconnected, and says why.
+  if (manager.hub.status(name)) await manager.hub.restart(name);
 }
 
 async function addServer(manager: ServerManager, given?: AddServerArgs): Promise<void> {
