@@ -17,7 +17,7 @@ import { SessionsTree } from './vscode/trees/sessions-tree';
 import { ToolsTree } from './vscode/trees/tools-tree';
 import { WorkspaceToolChoices } from './vscode/tool-choices-store';
 import { registerToolChoiceCommands } from './vscode/tool-choice-commands';
-import { ChatsTree } from './vscode/trees/chats-tree';
+import { ChatsTree, OPEN_SELECTED_CHAT } from './vscode/trees/chats-tree';
 import { OrchestratorClient } from './core/sessions/orchestrator-client';
 import { sessionCommands, SessionTranscripts } from './vscode/session-commands';
 import { importLegacyChat } from './core/chat/legacy-import';
@@ -107,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const resourceDocs = new ResourceDocuments(hub, join(storage.fsPath, 'images'), log);
   const prompts = new PromptsTree(hub);
   const chats = new ChatsTree(history, () => chat.currentChatId);
+  const chatsView = vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats });
   const orchestrator = new OrchestratorClient(hub);
   const sessions = new SessionsTree(hub, orchestrator);
   const transcripts = new SessionTranscripts(orchestrator, hub);
@@ -136,7 +137,13 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     vscode.window.createTreeView('mcpAgent.sessions', { treeDataProvider: sessions }),
     chats,
     chat.onDidChangeChats(() => chats.refresh()),
-    vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats }),
+    chatsView,
+    // A row's own command, with no arguments: VS Code keeps a row it sees unchanged across a refresh while the
+    // arguments' handle it stood for is dropped, so a click on it ran nothing ("Actual command not found").
+    vscode.commands.registerCommand(OPEN_SELECTED_CHAT, () => {
+      const meta = chatsView.selection[0];
+      if (meta) void vscode.commands.executeCommand('mcpAgent.openChatFromHistory', meta);
+    }),
     chatPanel,
     ...registerCommands({
       chat,

@@ -3,6 +3,9 @@ import type { ChatHistory } from '../../core/chat/chat-history';
 import type { ChatMeta } from '../../core/chat/chat-meta';
 import { usageLine } from '../../shared/usage-format';
 
+/** Opens the chat selected in the Chats view: what a row's click runs. */
+export const OPEN_SELECTED_CHAT = 'mcpAgent.openSelectedChat';
+
 /** Every chat of the workspace, newest first; the open one is marked. Click opens; rename, export and delete from the menu. */
 export class ChatsTree implements vscode.TreeDataProvider<ChatMeta>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -54,7 +57,8 @@ export class ChatsTree implements vscode.TreeDataProvider<ChatMeta>, vscode.Disp
       `Started ${new Date(meta.createdAt).toLocaleString()} · last used ${new Date(meta.updatedAt).toLocaleString()}\n${meta.model} · ${usageLine(meta.usage, meta.unpricedTurns ?? 0)}\nid ${meta.id}`,
     );
     item.tooltip = tooltip;
-    item.command = { command: 'mcpAgent.openChatFromHistory', title: 'Open Chat', arguments: [meta] };
+    // The clicked row is the selection when its command runs (see OPEN_SELECTED_CHAT).
+    item.command = { command: OPEN_SELECTED_CHAT, title: 'Open Chat' };
     item.accessibilityInformation = { label: `${meta.title}, ${open ? 'open, ' : ''}last used ${when(meta.updatedAt)}` };
     return item;
   }
