@@ -52,8 +52,8 @@ const VOID = new Set([
   'wbr',
 ]);
 
-/** Page chrome the conversion drops: beyond the depth cap their text would otherwise leak out. */
-const CHROME = new Set([
+/** Page chrome the conversion drops (html-to-markdown.ts removes the same elements from what it renders). */
+export const DROPPED = new Set([
   'script',
   'style',
   'noscript',
@@ -74,9 +74,10 @@ const CHROME = new Set([
   'svg',
   'link',
   'meta',
-  'head',
-  'title',
 ]);
+
+/** What the pruner skips: the chrome, and the head (beyond the depth cap its text would otherwise leak out). */
+const CHROME = new Set([...DROPPED, 'head', 'title']);
 
 /** Elements that end a line: when flattened, a space keeps their words apart. */
 const BLOCK = new Set([

@@ -1,5 +1,5 @@
 import TurndownService from 'turndown';
-import { DEFAULT_PRUNE_LIMITS, type PruneLimits, pruneHtml } from './html-prune.js';
+import { DEFAULT_PRUNE_LIMITS, DROPPED, type PruneLimits, pruneHtml } from './html-prune.js';
 
 /** What the rules read of a node of turndown's DOM (domino's): the server has no DOM types of its own. */
 interface DomElement {
@@ -12,29 +12,6 @@ interface DomElement {
  * Turns an HTML page into markdown a model can read: page chrome (scripts, styles, navigation,
  * footers, forms) dropped, links made absolute so they can be fetched next, the title on top.
  */
-
-const DROPPED = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'nav',
-  'footer',
-  'header',
-  'aside',
-  'form',
-  'button',
-  'select',
-  'input',
-  'textarea',
-  'iframe',
-  'object',
-  'embed',
-  'canvas',
-  'svg',
-  'link',
-  'meta',
-]);
 
 interface Conversion {
   title: string;
