@@ -67,7 +67,10 @@ for (const theme of THEMES) {
         const before = await appFrame(chat).locator('#server-time').innerText();
         const calls = rig.api.requests.length;
         await rig.vs.reload();
-        const again = await rig.vs.openChat();
+        const again = await rig.vs.openChat().catch(async (err: unknown) => {
+          t.diagnostic(`screenshot: ${await rig.vs.screenshot('reload-no-chat')}`);
+          throw err;
+        });
         await again.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
         await appFrame(again).locator('#server-time', { hasText: before }).waitFor();
         assert.equal(rig.api.requests.length, calls, 'nothing was asked of the model again');

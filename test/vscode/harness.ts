@@ -78,8 +78,19 @@ export class Vscode {
   /** Shows the MCP Agent side bar (without toggling it closed if it is already open) and returns the chat frame. */
   async openChat(): Promise<FrameLocator> {
     const icon = this.activityIcon();
-    if ((await icon.getAttribute('aria-selected')) !== 'true') await icon.click();
-    await this.page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor();
+    const ready = this.page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first();
+    // Right after a reload the workbench may still be restoring the side bar: a click read as "not shown" can land
+    // after the restore and toggle it closed again. Look again, and click again, until the chat's frame is there.
+    for (let attempt = 1; ; attempt++) {
+      const shown = (await icon.getAttribute('aria-selected')) === 'true' && (await this.page.locator('.part.sidebar').isVisible());
+      if (!shown) await icon.click();
+      try {
+        await ready.waitFor({ timeout: attempt === 4 ? 30_000 : 15_000 });
+        break;
+      } catch (err) {
+        if (attempt === 4) throw err;
+      }
+    }
     const frame = this.chatFrame();
     await frame.locator('body').waitFor();
     return frame;
