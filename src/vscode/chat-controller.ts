@@ -1,34 +1,32 @@
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
 import { openImage } from './open-image';
 import { openWorkspaceFile } from './open-file';
 import { EditReview } from './edit-review';
-import { restoreCheckpoint } from './checkpoint-restore';
 import { ShadowGit } from '../core/checkpoint/shadow-git';
 import type { McpHub } from '../core/mcp/hub/hub';
-import type { ProposedEdit } from '../core/tool-call/proposed-edit';
 import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
-import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
+import type { ChatMeta } from '../core/chat/chat-meta';
 import { ChatSession } from '../core/chat/chat-session';
-import { pageEvent, pageEvents } from '../core/chat/chat-format';
-import { composerText } from '../core/chat/prompt-messages';
+import { pageEvents } from '../core/chat/chat-format';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
 import { answer, type GoneBack, type RequestHandlers } from '../shared/requests';
 import { goBack } from './message-rewind';
 import type { RewindMode } from '../core/chat/message-spans';
-import { readMessageAttachments } from '../core/chat/attachments';
 import { modelToolHost } from '../core/tool-offer/tool-choices';
 import type { ToolHost } from '../core/agent/types';
 import type { WorkspaceToolChoices } from './tool-choices-store';
 import { completeSlash } from '../core/chat/slash-completions';
 import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { chatSlash } from './chat-slash';
-import { completeMentions, problemsText } from './mention-completions';
+import { completeMentions } from './mention-completions';
+import { appChat, restoreTurn, retryTurn, sendMessage, sendPrompt, type TurnStart } from './chat-turns';
 import { ToolApprovals } from './tool-approvals';
-import { KEY_HINT, TurnSettings } from './turn-settings';
+import { TurnSettings } from './turn-settings';
+import { chatState } from './chat-state';
 import { ChatViews, type ViewConnection, type ViewKind } from './chat-views';
+import { OpenChat } from './open-chat';
 import type { Secrets } from './secrets';
 import type { AskSurface, ClientAsks } from '../core/chat/client-asks';
 import type { SamplingBroker } from '../core/sampling/sampling-broker';
@@ -68,20 +66,15 @@ export interface ChatControllerDeps {
  * file changes reviewed in a diff editor, and the history of chats to switch between.
  */
 export class ChatController implements vscode.Disposable {
-  private session: ChatSession | undefined;
-  private opening: Promise<ChatSession> | undefined;
-  private unsubscribe: Array<() => void> = [];
+  /** Which chat is open (open-chat.ts). */
+  private readonly chat: OpenChat;
   /** The workspace's snapshots, for turns that change files. */
   private readonly checkpoints: ShadowGit | undefined;
   /** Diffs of file changes waiting for approval; their Accept / Reject answer the same approval. */
-  private readonly review = new EditReview((callId, decision) => this.session?.answer(callId, decision));
-  /** File changes waiting for approval, by call: "Review changes" opens their diff again. */
-  private readonly pendingEdits = new Map<string, ProposedEdit>();
+  private readonly review = new EditReview((callId, decision) => this.chat.session?.answer(callId, decision));
   /** The pages showing the chat (side bar, editor tab). */
   private readonly views = new ChatViews();
   private hasKey = false;
-  /** What the running turn waits for now, for a page that loads mid-turn (it would otherwise show only "Working…"). */
-  private activity: Extract<HostMessage, { type: 'activity' }> | undefined;
   private pages: { visible(): boolean; reveal(): Promise<void> } | undefined;
   /** What each turn runs with: settings, key, model. */
   private readonly turns: TurnSettings;
@@ -108,6 +101,17 @@ export class ChatController implements vscode.Disposable {
     this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;
     this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
+    this.chat = new OpenChat({
+      history: deps.history,
+      beforeFirstOpen: deps.beforeFirstOpen,
+      make: (meta) => this.makeSession(meta),
+      model: () => this.model,
+      views: this.views,
+      switched: () => this.appContexts.clear(),
+      onEvent: (event) => this.apps.onEvent(event),
+      stateChanged: () => this.postState(),
+      chatsChanged: () => this.chatsChanged.fire(),
+    });
     deps.asks?.attach(this.askSurface());
     const unsubscribe = deps.hub.on('change', () => this.postState());
     this.disposables.push(
@@ -129,12 +133,12 @@ export class ChatController implements vscode.Disposable {
   }
 
   get busy(): boolean {
-    return this.session?.busy ?? false;
+    return this.chat.session?.busy ?? false;
   }
 
   /** The open chat's id (undefined until one is opened). */
   get currentChatId(): string | undefined {
-    return this.session?.id;
+    return this.chat.session?.id;
   }
 
   /** What the chat page may ask and get an answer to (shared/requests.ts). */
@@ -162,7 +166,7 @@ export class ChatController implements vscode.Disposable {
         from.post({ type: 'state', state: this.state() });
         from.post({ type: 'replay', events: pageEvents(session.events) });
         for (const m of this.deps.asks?.pending() ?? []) from.post(m);
-        if (session.busy && this.activity) from.post(this.activity);
+        if (session.busy && this.chat.activity) from.post(this.chat.activity);
         this.views.markReady(from);
         return;
       }
@@ -179,18 +183,15 @@ export class ChatController implements vscode.Disposable {
           void vscode.window.showWarningMessage(`MCP Agent: ${messageOf(err)}`);
         });
       case 'approve':
-        this.session?.answer(message.callId, message.decision);
+        this.chat.session?.answer(message.callId, message.decision);
         return;
       case 'setApiKey':
         await vscode.commands.executeCommand('mcpAgent.setApiKey');
         return;
       case 'newChat':
         return this.newChat();
-      case 'reviewEdit': {
-        const edit = this.pendingEdits.get(message.callId);
-        if (edit) await this.review.open(message.callId, edit);
-        return;
-      }
+      case 'reviewEdit':
+        return this.review.reopen(message.callId);
       case 'request':
         from.post(await answer(message, this.requests));
         return;
@@ -230,65 +231,31 @@ export class ChatController implements vscode.Disposable {
   }
 
   stop(): void {
-    this.session?.stop();
+    this.chat.session?.stop();
   }
 
   /** Starts a new chat; the one open stays in the history (unless it is still empty: then it is the new one). */
-  async newChat(): Promise<void> {
-    const session = await this.current();
-    if (session.events.length === 0 && !session.busy) return;
-    session.stop();
-    this.show(this.makeSession(newMeta(newChatId(), this.model)));
+  newChat(): Promise<void> {
+    return this.chat.newChat();
   }
 
   /** Opens a chat from the history; a turn running in the one open is stopped and finishes there. */
-  async openChat(id: string): Promise<void> {
-    if (this.session?.id === id) return;
-    const meta = await this.deps.history.get(id);
-    if (!meta) throw new Error('That chat no longer exists.');
-    this.session?.stop();
-    const session = this.makeSession(meta);
-    await session.load();
-    this.show(session);
+  openChat(id: string): Promise<void> {
+    return this.chat.openChat(id);
   }
 
-  /** Renames a chat; the open one through its session, so its next save keeps the new title. */
-  async renameChat(id: string, title: string): Promise<void> {
-    if (this.session?.id === id) this.session.rename(title);
-    else await this.deps.history.rename(id, title);
-    this.chatsChanged.fire();
+  renameChat(id: string, title: string): Promise<void> {
+    return this.chat.renameChat(id, title);
   }
 
   /** Deletes a chat; deleting the open one opens a fresh chat in its place. */
-  async deleteChat(id: string): Promise<void> {
-    if (this.session?.id === id) {
-      this.session.stop();
-      await this.session.flush();
-      this.show(this.makeSession(newMeta(newChatId(), this.model)));
-    }
-    await this.deps.history.delete(id);
-    this.chatsChanged.fire();
+  deleteChat(id: string): Promise<void> {
+    return this.chat.deleteChat(id);
   }
 
   async send(text: string, attachments: string[] = [], images: PastedImage[] = []): Promise<void> {
-    const session = await this.current();
-    await session.load();
-    if (session.busy) {
-      session.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
-      return;
-    }
-    const config = await this.turns.config();
-    const read = await readMessageAttachments(this.deps.workspace, attachments, (server, uri) => this.deps.hub.readResource(server, uri), problemsText);
-    const context = [...this.appContexts.take(), ...read.blocks];
-    const problems = read.errors;
-    images = [...images, ...read.images];
-    if (!config) {
-      await session.send(text, context, undefined, attachments);
-      sayNoKey(session);
-      return;
-    }
-    for (const p of problems) session.notice('warning', p);
-    await session.send(text, context, config, attachments, images);
+    const takeAppContext = () => this.appContexts.take();
+    await sendMessage(await this.turnStart(), this.deps.hub, this.deps.workspace, { text, attachments, images, takeAppContext });
   }
 
   /** A slash command from the composer: its answer is shown in the chat, nothing is sent to the model as text. */
@@ -305,51 +272,21 @@ export class ChatController implements vscode.Disposable {
     });
   }
 
-  /**
-   * An MCP prompt: the person's plain text goes to the composer to review and edit first; a prompt
-   * with the model's turns or embedded content is sent as the next message, all of it kept
-   * (ChatSession.sendPrompt), since the composer could not hold it.
-   */
+  /** An MCP prompt, from /prompt or the Prompts view (chat-turns.ts). */
   async sendPrompt(server: string, name: string, args: Record<string, string>, result: GetPromptResult): Promise<void> {
-    const session = await this.current();
-    const text = composerText(result);
-    if (text !== undefined) {
-      this.toView({ type: 'fill', text });
-      session.listing([`The prompt ${server}/${name} is in the message box: edit it if you like, then press Enter to send it.`]);
-      return;
-    }
-    await session.load();
-    const config = await this.turns.config();
-    await session.sendPrompt({ server, name, args, result }, config);
-    if (!config) sayNoKey(session);
+    await sendPrompt(await this.turnStart(), { server, name, args, result }, (text) => this.toView({ type: 'fill', text }));
   }
 
-  /** Restore on a turn that changed files; the checkpoint comes from the host's own record of the chat. */
   async restore(turnId: string): Promise<void> {
-    const session = await this.current();
-    const checkpoint = session.checkpoint(turnId);
-    if (!checkpoint || !this.checkpoints) {
-      session.notice('warning', 'This turn has no checkpoint to restore.');
-      return;
-    }
-    if (session.busy) {
-      session.notice('warning', 'A turn is still running: stop it before restoring files.');
-      return;
-    }
-    const said = await restoreCheckpoint(this.checkpoints, checkpoint);
-    if (said) session.notice('info', said);
+    await restoreTurn(await this.current(), this.checkpoints, turnId);
   }
 
-  /** Retry on a failed turn's notice: the same conversation asked again, with no new message. */
   async retry(): Promise<void> {
-    const session = await this.current();
-    if (session.busy) return;
-    const config = await this.turns.config();
-    if (!config) {
-      sayNoKey(session);
-      return;
-    }
-    await session.retry(config);
+    await retryTurn(await this.turnStart());
+  }
+
+  private async turnStart(): Promise<TurnStart> {
+    return { session: await this.current(), turns: this.turns };
   }
 
   /** Reads the model list again (a new key may see other models) and what "automatic" means now. */
@@ -367,17 +304,8 @@ export class ChatController implements vscode.Disposable {
     return this.turns.models;
   }
 
-  /** The open chat: at first the workspace's most recent one, or a new one. */
   private current(): Promise<ChatSession> {
-    if (this.session) return Promise.resolve(this.session);
-    this.opening ??= (async () => {
-      await this.deps.beforeFirstOpen?.();
-      const latest = await this.deps.history.latest().catch(() => undefined);
-      const session = this.makeSession(latest ?? newMeta(newChatId(), this.model));
-      this.show(session, false);
-      return session;
-    })();
-    return this.opening;
+    return this.chat.current();
   }
 
   private makeSession(meta: ChatMeta): ChatSession {
@@ -389,69 +317,15 @@ export class ChatController implements vscode.Disposable {
       approvals: this.approvals,
       checkpoints: this.checkpoints,
       log: (m) => this.deps.log.info(m),
-      onApprovalShown: (request) => {
-        // A file change is reviewed as a diff, answered from its title bar or from the card.
-        if (!request.edit) return;
-        this.pendingEdits.set(request.callId, request.edit);
-        this.review.open(request.callId, request.edit).catch((err: unknown) => this.deps.log.warn(`could not open the diff: ${String(err)}`));
-      },
-      onApprovalSettled: (request) => {
-        if (!request.edit) return;
-        this.pendingEdits.delete(request.callId);
-        void this.review.close(request.callId);
-      },
+      onApprovalShown: (request) => request.edit && this.review.shown(request.callId, request.edit, (line) => this.deps.log.warn(line)),
+      onApprovalSettled: (request) => void (request.edit && this.review.close(request.callId)),
     });
   }
 
-  /** Makes `session` the one shown: only its events reach the page from now on. */
-  private show(session: ChatSession, replay = true): void {
-    for (const off of this.unsubscribe.splice(0)) off();
-    this.appContexts.clear();
-    this.session = session;
-    this.activity = undefined;
-    this.opening = Promise.resolve(session);
-    this.unsubscribe.push(
-      session.on('event', (event) => {
-        this.views.broadcast({ type: 'event', event: pageEvent(event) });
-        this.apps.onEvent(event);
-      }),
-      session.on('transient', (output) => {
-        if (output.type === 'activity') this.activity = output;
-        this.views.broadcast(output);
-      }),
-      session.on('busy', (busy) => {
-        if (!busy) this.activity = undefined;
-        this.postState();
-      }),
-      session.on('rewound', (events) => this.views.broadcast({ type: 'replay', events: pageEvents(events) })),
-      session.on('meta', () => {
-        this.postState();
-        this.chatsChanged.fire();
-      }),
-    );
-    if (replay) this.views.broadcast({ type: 'replay', events: pageEvents(session.events) });
-    this.postState();
-    this.chatsChanged.fire();
-  }
-
-  /** The open chat as its views see it: its events, its approval path, and its turns for a view's message. */
+  /** The open chat as its views see it (chat-turns.ts). */
   private async appChat(): Promise<AppChat> {
-    const session = await this.current();
-    return {
-      id: session.id,
-      get events() {
-        return session.events;
-      },
-      callForApp: async (tool, input, signal) => session.callForApp(tool, input, signal, (await this.turns.config())?.toolTimeoutMs),
-      setAppContext: (callId, server, text) => {
-        if (this.session === session) this.appContexts.set(callId, server, text);
-      },
-      sendFromApp: async (server, text) => {
-        const config = await this.turns.config();
-        if (!config) throw new Error('No API key is set: the message was not sent.');
-        await session.sendFromApp(server, text, config);
-      },
-    };
+    const start = await this.turnStart();
+    return appChat(start, this.appContexts, () => this.chat.session === start.session);
   }
 
   /** Where servers' asks are shown: every chat page, with the chat's own key, models and totals. */
@@ -491,23 +365,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   state(): ChatState {
-    const problems = this.deps.hub
-      .statuses()
-      .filter((s) => s.state === 'error')
-      .map((s) => `${s.name}: ${s.error ?? 'failed'}`);
-    if (!this.deps.workspace) problems.unshift('No folder is open: open one to give the agent a workspace.');
-    const meta = this.session?.info;
-    const budgets = this.deps.sampling?.budgetUse() ?? [];
-    return {
-      hasKey: this.hasKey,
-      trusted: vscode.workspace.isTrusted,
-      busy: this.busy,
-      model: this.model,
-      workspaceName: this.deps.workspace ? basename(this.deps.workspace) : '',
-      serverProblems: problems,
-      ...(meta ? { chat: { title: meta.title, usage: meta.usage, unpricedTurns: meta.unpricedTurns ?? 0 } } : {}),
-      ...(budgets.length > 0 ? { samplingBudgets: budgets } : {}),
-    };
+    const { hub, workspace, sampling } = this.deps;
+    return chatState({ hub, workspace, sampling, hasKey: this.hasKey, busy: this.busy, model: this.model, chat: this.chat.session?.info });
   }
 
   private postState(): void {
@@ -518,17 +377,11 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.apps.dispose();
-    this.session?.dispose();
-    for (const off of this.unsubscribe.splice(0)) off();
+    this.chat.dispose();
     this.approvals.dispose();
     this.views.dispose();
     this.chatsChanged.dispose();
     for (const d of this.disposables) d.dispose();
     this.review.dispose();
   }
-}
-
-/** The notice a turn gets when no key is set; its action opens Set API Key, and it goes once a key is set. */
-function sayNoKey(session: ChatSession): void {
-  session.notice('error', `No Anthropic API key is set. ${KEY_HINT}`, 'setKey');
 }

@@ -12,6 +12,8 @@ export const PROPOSED_SCHEME = 'mcp-agent-proposed';
  */
 export class EditReview implements vscode.Disposable {
   private readonly contents = new Map<string, string>();
+  /** File changes waiting for approval, by call: "Review changes" on the card opens their diff again. */
+  private readonly pending = new Map<string, ProposedEdit>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly decide: (callId: string, decision: ApprovalDecision) => void) {
@@ -25,8 +27,20 @@ export class EditReview implements vscode.Disposable {
     );
   }
 
+  /** An approval of a file change is shown: its diff opens, answered from its title bar or from the card. */
+  shown(callId: string, edit: ProposedEdit, warn: (line: string) => void): void {
+    this.pending.set(callId, edit);
+    this.open(callId, edit).catch((err: unknown) => warn(`could not open the diff: ${String(err)}`));
+  }
+
+  /** "Review changes" on a card still waiting. */
+  async reopen(callId: string): Promise<void> {
+    const edit = this.pending.get(callId);
+    if (edit) await this.open(callId, edit);
+  }
+
   /** Opens the diff beside the chat without taking the focus from it. */
-  async open(callId: string, edit: ProposedEdit): Promise<void> {
+  private async open(callId: string, edit: ProposedEdit): Promise<void> {
     const proposed = proposedUri(callId, edit.rel, 'proposed');
     this.contents.set(proposed.toString(), edit.after);
     let original = vscode.Uri.file(edit.abs);
@@ -40,6 +54,7 @@ export class EditReview implements vscode.Disposable {
 
   /** The approval was answered (here, in the card, or by Stop): its diff goes. */
   async close(callId: string): Promise<void> {
+    this.pending.delete(callId);
     for (const key of [...this.contents.keys()]) if (vscode.Uri.parse(key).query.startsWith(`${callId}&`)) this.contents.delete(key);
     const tabs = vscode.window.tabGroups.all
       .flatMap((g) => g.tabs)
