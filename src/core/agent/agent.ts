@@ -5,11 +5,11 @@ import type { ChatEvent, TurnActivity } from '../../shared/protocol';
 import type { ImageMime } from '../../shared/image-types';
 import { describeApiError, errorAction } from './api-errors';
 import type { ApprovalStore } from '../tool-call/approval-policy';
-import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
-import { appOf, appResultOf } from '../apps/app-events';
+import { resolveTool, type CallPath } from '../tool-call/approved-call';
+import { runToolUses } from './tool-round';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
-import { capChatContent, capToolResults, textLimitsFor } from './result-caps';
+import { capToolResults, textLimitsFor } from './result-caps';
 import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
 import { freezeSystem, toldDeferred, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { ToolOffer, type OfferedRequest } from '../tool-offer/tool-offer';
@@ -20,7 +20,6 @@ import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
 import { addUsage, NO_USAGE, promptTokens, usageOf, type TokenUsage } from '../usage/token-usage';
 import { compact, COMPACT_AT, estimateTokens } from './compaction';
 import { costOf } from '../usage/prices';
-import { convertToolResult } from './tool-results';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
 import { unrunnableCalls } from './unrunnable-calls';
 import { blockActivity, watchAttempts } from './turn-activity';
@@ -109,12 +108,23 @@ export class Agent {
   private readonly egress: EgressGuard;
   /** What each request offers of the host's tools, and the host the turn calls through. */
   private readonly offer: ToolOffer;
+  /** What every call of the model's goes through (tool-call/approved-call.ts). */
+  private readonly path: CallPath;
 
   constructor(private readonly options: AgentOptions) {
     this.history = options.conversation ?? repairHistory(options.history ?? []);
     this.egress = options.egress ?? new EgressGuard({ personText: () => [], store: options.approvals });
     this.system = options.system;
     this.offer = new ToolOffer(options.host, toolSearchFor(options.model, options.client.baseURL, options.toolSearch));
+    this.path = {
+      host: this.offer.host,
+      approvals: options.approvals,
+      askApproval: options.askApproval,
+      egress: this.egress,
+      workspaceDir: options.workspaceDir,
+      beforeChange: options.beforeChange,
+      toolTimeoutMs: options.toolTimeoutMs,
+    };
   }
 
   get messages(): readonly Anthropic.MessageParam[] {
@@ -198,7 +208,7 @@ export class Agent {
           return 'done';
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
-        const results = await this.runTools(turnId, uses, emit, signal, refusals);
+        const results = await runToolUses({ path: this.path, offer: this.offer, conversation: this.history, turnId, emit, signal }, uses, refusals);
         this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), textLimitsFor(this.options.contextWindow)) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
@@ -345,64 +355,6 @@ export class Agent {
       }
     });
     return reply;
-  }
-
-  /**
-   * Runs the calls of one reply concurrently through the approved-call path; results come back in
-   * the model's order. A call in `refusals` is not run: it is answered with its error.
-   */
-  private async runTools(
-    turnId: string,
-    uses: Anthropic.ToolUseBlock[],
-    emit: (out: AgentOutput) => void,
-    signal: AbortSignal,
-    refusals: ReadonlyMap<string, string>,
-  ): Promise<Anthropic.ToolResultBlockParam[]> {
-    const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
-    const path: CallPath = {
-      host: this.offer.host,
-      approvals: this.options.approvals,
-      askApproval: this.options.askApproval,
-      egress: this.egress,
-      workspaceDir: this.options.workspaceDir,
-      beforeChange: this.options.beforeChange,
-      toolTimeoutMs: this.options.toolTimeoutMs,
-    };
-    return Promise.all(
-      uses.map(async (use): Promise<Anthropic.ToolResultBlockParam> => {
-        // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
-        const { name, input } = this.offer.unwrap(use);
-        const tool = resolveTool(this.offer.host, name);
-        event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? name, input, ...appOf(tool) });
-        const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
-          event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
-          return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
-        };
-        const refusal = refusals.get(use.id);
-        if (refusal) return fail(refusal);
-        if (!tool) return fail(this.offer.unknownTool(name));
-        const outcome = await approvedCall(path, {
-          callId: use.id,
-          tool,
-          input,
-          signal,
-          conversation: this.history,
-          onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
-        });
-        if (!outcome.ok) return fail(outcome.why, outcome.durationMs);
-        const { forModel, forChat } = convertToolResult(outcome.result);
-        const isError = outcome.result.isError === true;
-        event({
-          kind: 'tool_result',
-          callId: use.id,
-          isError,
-          content: capChatContent(forChat, use.name),
-          durationMs: outcome.durationMs,
-          ...appResultOf(tool, outcome.result),
-        });
-        return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
-      }),
-    );
   }
 
   /**
