@@ -8,13 +8,12 @@ import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
 import { SlashPopup } from './slash-popup';
 import { SendQueue } from './send-queue';
-import { basename } from './transcript';
-import { isImageMime } from '../../src/shared/image-types';
+import { basename } from './transcript-parts';
+import { clipboardImages, imageRefusal, readImage } from './pasted-image';
+import { SentRecall } from './sent-recall';
 
 const MAX_TEXT = 200_000;
 const MAX_ATTACHMENTS = 50;
-const MAX_IMAGES = 5;
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MAX_PATH = 4096;
 
 export interface ComposerDeps {
@@ -62,9 +61,8 @@ export class Composer {
   private busy = false;
   /** What was sent during a turn, to go when it ends. */
   private readonly queue: SendQueue;
-  /** What was sent, oldest first, for Up / Down; `recallAt` is the entry shown, if one is. */
-  private sent: string[] = [];
-  private recallAt: number | undefined;
+  /** What was sent, for Up / Down. */
+  private readonly recall = new SentRecall();
 
   constructor(private readonly deps: ComposerDeps) {
     this.input = h('textarea', {
@@ -99,7 +97,7 @@ export class Composer {
     this.send.addEventListener('click', () => this.submit());
     this.stop.addEventListener('click', () => this.deps.onStop());
     this.input.addEventListener('input', () => {
-      this.recallAt = undefined; // typing makes it a new message
+      this.recall.edited();
       this.note.hidden = true;
       this.autoGrow();
       this.updateSend();
@@ -129,7 +127,7 @@ export class Composer {
         e.preventDefault();
         this.submit();
       } else if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
-        if (this.recall(e.key === 'ArrowUp' ? -1 : 1)) e.preventDefault();
+        if (this.recallStep(e.key === 'ArrowUp' ? -1 : 1)) e.preventDefault();
       }
     });
     this.updateSend();
@@ -190,33 +188,29 @@ export class Composer {
    * why, past the API's 5 MB or 5 images a message, or in a type the API does not take.
    */
   private pasteImages(e: ClipboardEvent): void {
-    const files = Array.from(e.clipboardData?.items ?? [])
-      .filter((i) => i.kind === 'file' && i.type.startsWith('image/'))
-      .map((i) => i.getAsFile())
-      .filter((f): f is File => f !== null);
+    const files = clipboardImages(e);
     if (files.length === 0) return;
     e.preventDefault();
+    let held = this.images.size;
     for (const file of files) {
-      const why = !isImageMime(file.type)
-        ? `a ${file.type} image cannot be sent (PNG, JPEG, GIF or WebP can)`
-        : file.size > MAX_IMAGE_BYTES
-          ? `the image is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is 5 MB`
-          : this.images.size >= MAX_IMAGES
-            ? `at most ${MAX_IMAGES} images go with one message`
-            : undefined;
+      const why = imageRefusal(file, held);
       if (why) {
         this.note.textContent = `Not attached: ${why}.`;
         this.note.hidden = false;
         continue;
       }
-      const reader = new FileReader();
-      reader.onload = () => {
-        const data = String(reader.result).replace(/^data:[^,]*,/, '');
-        const key = `pasted:${++this.pasted}`;
-        this.images.set(key, { mimeType: file.type as PastedImage['mimeType'], data });
-        this.attach(key, `pasted image ${this.pasted}`, 'image');
-      };
-      reader.readAsDataURL(file);
+      held++;
+      void readImage(file).then(
+        (image) => {
+          const key = `pasted:${++this.pasted}`;
+          this.images.set(key, image);
+          this.attach(key, `pasted image ${this.pasted}`, 'image');
+        },
+        (err: unknown) => {
+          this.note.textContent = `Not attached: ${err instanceof Error ? err.message : String(err)}.`;
+          this.note.hidden = false;
+        },
+      );
     }
   }
 
@@ -329,27 +323,14 @@ export class Composer {
 
   /** The messages already sent in this chat (from a replay), for Up to recall. */
   remember(texts: string[]): void {
-    this.sent = texts.slice(-100);
-    this.recallAt = undefined;
+    this.recall.remember(texts);
   }
 
-  /**
-   * Up in an empty input (or on a recalled message, with the caret on its first line) shows the
-   * message before; Down goes forward and, past the newest, back to empty. Anything else is the
-   * textarea's own caret movement.
-   */
-  private recall(step: -1 | 1): boolean {
-    const { value, selectionStart, selectionEnd } = this.input;
-    if (this.sent.length === 0 || selectionStart !== selectionEnd) return false;
-    if (this.recallAt === undefined) {
-      if (step === 1 || value !== '') return false;
-    } else if (step === -1 ? value.lastIndexOf('\n', selectionStart - 1) !== -1 : value.indexOf('\n', selectionStart) !== -1) {
-      return false;
-    }
-    const next = (this.recallAt ?? this.sent.length) + step;
-    if (next < 0) return true;
-    this.recallAt = next >= this.sent.length ? undefined : next;
-    this.input.value = this.recallAt === undefined ? '' : this.sent[this.recallAt];
+  /** Up / Down through what was sent (sent-recall.ts); false: the caret's own move. */
+  private recallStep(step: -1 | 1): boolean {
+    const text = this.recall.step(this.input, step);
+    if (text === undefined) return false;
+    this.input.value = text;
     this.autoGrow();
     this.updateSend();
     const end = this.input.value.length;
@@ -363,8 +344,7 @@ export class Composer {
     this.slash.close();
     if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
       // A command: run by the host (or here, /model), never sent; the chips stay for the message that follows.
-      this.sent.push(text);
-      this.recallAt = undefined;
+      this.recall.sentNow(text);
       this.input.value = '';
       this.autoGrow();
       this.updateSend();
@@ -385,8 +365,7 @@ export class Composer {
     if (this.busy) this.queue.add(outgoing);
     else this.deps.onSend(outgoing.text, outgoing.attachments, outgoing.images);
     this.images.clear();
-    this.sent.push(text);
-    this.recallAt = undefined;
+    this.recall.sentNow(text);
     this.input.value = '';
     this.attachments.clear();
     this.chips.replaceChildren();

@@ -3,8 +3,8 @@
  * replayed chats go through the same `apply`, so they look the same.
  */
 import { notCoveredNote } from '../../src/shared/checkpoint-coverage';
-import type { ApprovalDecision, ChatEvent, TurnAction, TurnUsage } from '../../src/shared/protocol';
-import { tokens, usageDetail, usageLine } from '../../src/shared/usage-format';
+import type { ApprovalDecision, ChatEvent, TurnAction } from '../../src/shared/protocol';
+import { tokens } from '../../src/shared/usage-format';
 import { ApprovalCard } from './approval-card';
 import { h, icon, type IconName } from './dom';
 import { FrameBatcher } from './frame-batcher';
@@ -14,6 +14,7 @@ import { TextBlock } from './text-block';
 import { ToolCard, type OpenImage } from './tool-card';
 import { actionButtons, retireActions } from './turn-actions';
 import { answerActions, userActions, type MessageActionDeps } from './message-actions';
+import { basename, listingLines, promptMessages, turnEndMarker, turnUsage, type EventOf } from './transcript-parts';
 
 export interface TranscriptDeps extends MessageActionDeps {
   onCopy: CopyHandler;
@@ -37,8 +38,6 @@ export interface TranscriptDeps extends MessageActionDeps {
   /** The list was emptied (a replay, another chat): the views on it go. */
   onCleared?: () => void;
 }
-
-type EventOf<K extends ChatEvent['kind']> = Extract<ChatEvent, { kind: K }>;
 
 export class Transcript {
   private readonly turns = new Map<string, HTMLElement>();
@@ -346,73 +345,4 @@ export class Transcript {
     }
     this.el.append(el);
   }
-}
-
-/**
- * A slash command's answer, a line per entry: what it names (a tool, a URI, a command) in the
- * editor's font, then what it says about it, split at the first run of two spaces the lines use.
- */
-function listingLines(text: string): HTMLElement {
-  return h(
-    'div',
-    { class: 'listing' },
-    ...text.split('\n').map((line) => {
-      const gap = /\s{2,}/.exec(line);
-      const key = gap ? line.slice(0, gap.index) : line;
-      const detail = gap ? line.slice(gap.index + gap[0].length) : '';
-      return h(
-        'div',
-        { class: 'listing-line' },
-        h('span', { class: 'listing-key', text: key }),
-        detail ? h('span', { class: 'listing-detail', text: ` ${detail}` }) : null,
-      );
-    }),
-  );
-}
-
-/** An MCP prompt sent as the person's message: its name, then each message under its role. */
-function promptMessages(p: NonNullable<EventOf<'user'>['prompt']>): HTMLElement {
-  return h(
-    'div',
-    { class: 'prompt-sent' },
-    h('div', { class: 'prompt-name' }, icon('info'), h('span', { text: `Prompt ${p.server}/${p.name}` })),
-    ...p.messages.map((m) =>
-      h(
-        'div',
-        { class: `prompt-message prompt-${m.role}`, attrs: { 'data-role': m.role } },
-        h('div', { class: 'prompt-role', text: m.role }),
-        h('div', { class: 'user-text', text: m.text }),
-      ),
-    ),
-  );
-}
-
-function turnEndMarker(e: EventOf<'turn_end'>): HTMLElement {
-  const el = h('div', { class: 'turn-end', attrs: { 'data-status': e.status } });
-  switch (e.status) {
-    case 'done':
-      break;
-    case 'stopped':
-      el.append(icon('stop'), h('span', { text: 'Stopped' }));
-      break;
-    case 'error':
-      el.setAttribute('role', 'alert');
-      el.append(icon('error'), h('span', { text: e.error || 'Something went wrong.' }));
-      break;
-    case 'max_iterations':
-    case 'max_tokens':
-      el.append(icon('info'), h('span', { text: e.error || "Stopped after the maximum number of model calls — send 'continue' to go on." }));
-      break;
-  }
-  return el;
-}
-
-/** What the turn's model calls used, in small print under it; the exact counts in its tooltip. */
-function turnUsage(u: TurnUsage): HTMLElement {
-  return h('div', { class: 'turn-usage', text: usageLine(u), attrs: { title: `${u.model}\n${usageDetail(u)}` } });
-}
-
-export function basename(path: string): string {
-  const parts = path.split(/[\\/]/).filter(Boolean);
-  return parts[parts.length - 1] ?? path;
 }

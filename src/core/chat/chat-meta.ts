@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { PRIVATE_FILE, PRIVATE_FOLDER } from './jsonl-log';
 import { CHAT_FORMAT } from './chat-format';
+import type { TurnUsage } from '../../shared/protocol';
 
 const tokens = z.number().int().nonnegative();
 
@@ -66,4 +67,21 @@ export async function writeMeta(dir: string, meta: ChatMeta): Promise<void> {
   const temp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
   await writeFile(temp, JSON.stringify(meta), { encoding: 'utf8', mode: PRIVATE_FILE });
   await rename(temp, file);
+}
+
+/** The chat's totals with one more turn's (or server request's) usage; a turn without a price is counted as such. */
+export function withTurnUsage(meta: ChatMeta, u: TurnUsage): Pick<ChatMeta, 'model' | 'usage' | 'unpricedTurns'> {
+  const total = meta.usage;
+  const priced = u.costUsd !== undefined;
+  return {
+    model: u.model,
+    usage: {
+      input: total.input + u.input,
+      output: total.output + u.output,
+      cacheRead: total.cacheRead + u.cacheRead,
+      cacheWrite: total.cacheWrite + u.cacheWrite,
+      ...(priced || total.costUsd !== undefined ? { costUsd: (total.costUsd ?? 0) + (u.costUsd ?? 0) } : {}),
+    },
+    ...(priced ? {} : { unpricedTurns: (meta.unpricedTurns ?? 0) + 1 }),
+  };
 }

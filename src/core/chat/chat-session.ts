@@ -4,7 +4,6 @@ import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { Agent, type Effort, type TurnInput } from '../agent/agent';
-import { repairHistory } from '../agent/history-repair';
 import type { ApprovalStore } from '../tool-call/approval-policy';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
@@ -14,10 +13,11 @@ import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from './chat-store';
 import type { ApprovalDecision, ChatEvent, PastedImage, TurnUsage } from '../../shared/protocol';
-import { titleFrom, writeMeta, type ChatMeta } from './chat-meta';
-import { CHAT_FORMAT, migrate } from './chat-format';
+import { titleFrom, withTurnUsage, writeMeta, type ChatMeta } from './chat-meta';
+import { CHAT_FORMAT } from './chat-format';
+import { readChat } from './chat-read';
 import { promptConversation } from './prompt-messages';
-import { afterCompaction, afterRepair, repairChanged, rewindPoint, spanOf, type RewindMode } from './message-spans';
+import { afterCompaction, rewindPoint, spanOf, type RewindMode } from './message-spans';
 import { promptCommand } from './slash-commands';
 import { ApprovalWaits } from './approval-waits';
 import { approvedCall, type CallOutcome } from '../tool-call/approved-call';
@@ -131,22 +131,11 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   /** Reads the saved chat once; a turn that was cut off (the window closed, the process died) is closed as interrupted. */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      let [events, messages] = await Promise.all([this.deps.store.events.load(), this.deps.store.messages.load()]);
-      const migrated = migrate(this.meta.format, events, messages);
-      if (migrated) {
-        ({ events, messages } = migrated);
-        await Promise.all([this.deps.store.events.replace(events), this.deps.store.messages.replace(messages)]);
-        // Not a use of the chat: its place in the history stays.
-        this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
-      }
-      const repaired = repairHistory(messages);
-      if (repairChanged(messages, repaired)) {
-        // Stored as the model is sent it, so the messages' spans index what is on disk too (message-spans.ts).
-        events = afterRepair(events, messages);
-        await Promise.all([this.deps.store.events.replace(events), this.deps.store.messages.replace(repaired)]);
-      }
+      const { events, messages, migrated } = await readChat(this.deps.store, this.meta.format);
+      // Not a use of the chat: its place in the history stays.
+      if (migrated) this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
       this.eventList = events;
-      this.history = repaired;
+      this.history = messages;
       const lastEnd = events.map((e) => e.kind).lastIndexOf('turn_end');
       const open = events.slice(lastEnd + 1).find((e): e is Extract<ChatEvent, { turnId: string }> => 'turnId' in e);
       if (open) this.record({ kind: 'turn_end', turnId: open.turnId, status: 'stopped', error: 'Interrupted: the chat closed during this turn.' });
@@ -390,19 +379,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   }
 
   private addUsage(u: TurnUsage): void {
-    const total = this.meta.usage;
-    const priced = u.costUsd !== undefined;
-    this.updateMeta({
-      model: u.model,
-      usage: {
-        input: total.input + u.input,
-        output: total.output + u.output,
-        cacheRead: total.cacheRead + u.cacheRead,
-        cacheWrite: total.cacheWrite + u.cacheWrite,
-        ...(priced || total.costUsd !== undefined ? { costUsd: (total.costUsd ?? 0) + (u.costUsd ?? 0) } : {}),
-      },
-      ...(priced ? {} : { unpricedTurns: (this.meta.unpricedTurns ?? 0) + 1 }),
-    });
+    this.updateMeta(withTurnUsage(this.meta, u));
   }
 
   /** Changes the meta file (queued, so writes land in order) and tells the front end. */
