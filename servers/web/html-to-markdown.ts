@@ -1,5 +1,6 @@
 import TurndownService from 'turndown';
-import { DEFAULT_PRUNE_LIMITS, DROPPED, type PruneLimits, pruneHtml } from './html-prune.js';
+import { DEFAULT_PRUNE_LIMITS, type PruneLimits, pruneHtml } from './html-prune.js';
+import { DROPPED } from './html-elements.js';
 
 /** What the rules read of a node of turndown's DOM (domino's): the server has no DOM types of its own. */
 interface DomElement {
