@@ -10,16 +10,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { McpHub } from '../../src/core/mcp/hub/hub';
-import { ChatHistory } from '../../src/core/chat/chat-history';
-import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
-import { ChatSession } from '../../src/core/chat/chat-session';
 import { MAX_APP_MESSAGES } from '../../src/core/apps/app-messages';
 import { pageEvents } from '../../src/core/chat/chat-format';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import { toolLines } from '../../src/core/chat/slash-commands';
-import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { memoryStore } from '../fakes/tool-host';
+import { openTestChat, testTurn } from '../support/test-chat';
 import { repoRoot } from './mcp-support';
 import { runCli } from './helpers/cli-process';
 
@@ -53,26 +49,8 @@ describe('@modelcontextprotocol/server-basic-vanillajs: a tool with a view', () 
   });
 
   test('the card names the view; the whole result is kept for it and never sent to the page', T, async () => {
-    const history = new ChatHistory(join(dir, 'chats'));
-    const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
-    const session = new ChatSession({
-      meta,
-      store: history.store(meta.id),
-      host: modelToolHost(hub),
-      workspace: dir,
-      approvals: memoryStore(),
-      ask: async () => 'once',
-    });
-    const events: ChatEvent[] = [];
-    session.on('event', (e) => events.push(e));
-    await session.send('call basic__get-time', [], {
-      client,
-      model: 'claude-sonnet-5-5',
-      maxTokens: 1024,
-      maxIterations: 3,
-      toolTimeoutMs: 20_000,
-      keyHint: '',
-    });
+    const { session, events } = openTestChat(modelToolHost(hub), dir);
+    await session.send('call basic__get-time', [], testTurn(client));
     await session.flush();
     const call = events.find((e) => e.kind === 'tool_call');
     assert.ok(call?.kind === 'tool_call');
@@ -87,17 +65,8 @@ describe('@modelcontextprotocol/server-basic-vanillajs: a tool with a view', () 
   });
 
   test("a view's messages are the view's, and a view cannot run turn after turn on its own", T, async () => {
-    const history = new ChatHistory(join(dir, 'chats'));
-    const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
-    const session = new ChatSession({
-      meta,
-      store: history.store(meta.id),
-      host: modelToolHost(hub),
-      workspace: dir,
-      approvals: memoryStore(),
-      ask: async () => 'once',
-    });
-    const config = { client, model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 20_000, keyHint: '' };
+    const { session } = openTestChat(modelToolHost(hub), dir);
+    const config = testTurn(client);
     // The turn is over once the session says it is no longer busy (its turn_end event comes a little before).
     const turnEnded = (): Promise<void> => new Promise((resolve) => session.on('busy', (busy) => !busy && resolve()));
     await session.send('hello', [], config);

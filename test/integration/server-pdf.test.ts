@@ -10,15 +10,12 @@ import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { McpHub } from '../../src/core/mcp/hub/hub';
 import { READ_RESOURCE } from '../../src/core/agent/resource-tools';
-import { ChatHistory } from '../../src/core/chat/chat-history';
-import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
-import { ChatSession } from '../../src/core/chat/chat-session';
 import { readResourceAttachments, resourceRef } from '../../src/core/chat/attachments';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import { toolStates } from '../../src/core/tool-offer/tool-states';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { memoryStore } from '../fakes/tool-host';
+import { openTestChat, testTurn } from '../support/test-chat';
 import { repoRoot } from './mcp-support';
 
 const T = { timeout: 60_000 };
@@ -58,19 +55,8 @@ describe('@modelcontextprotocol/server-pdf: app-only tools and the view stay awa
   });
 
   async function turn(text: string): Promise<ChatEvent[]> {
-    const history = new ChatHistory(join(dir, 'chats'));
-    const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
-    const session = new ChatSession({
-      meta,
-      store: history.store(meta.id),
-      host: modelToolHost(hub),
-      workspace: dir,
-      approvals: memoryStore(),
-      ask: async () => 'once',
-    });
-    const events: ChatEvent[] = [];
-    session.on('event', (e) => events.push(e));
-    await session.send(text, [], { client, model: 'claude-sonnet-5-5', maxTokens: 1024, maxIterations: 3, toolTimeoutMs: 20_000, keyHint: '' });
+    const { session, events } = openTestChat(modelToolHost(hub), dir);
+    await session.send(text, [], testTurn(client));
     await session.flush();
     return events;
   }

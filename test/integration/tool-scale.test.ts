@@ -11,15 +11,12 @@ import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { McpHub } from '../../src/core/mcp/hub/hub';
 import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
-import { ChatHistory } from '../../src/core/chat/chat-history';
-import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
-import { ChatSession } from '../../src/core/chat/chat-session';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import type { ToolSearchSetting } from '../../src/core/tool-offer/tool-search-mode';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
+import { openTestChat, testTurn } from '../support/test-chat';
 import { seeker } from '../fakes/tool-seeker';
-import { memoryStore } from '../fakes/tool-host';
 import { runCli } from './helpers/cli-process';
 import { fake, fakeConfig, repoRoot } from './mcp-support';
 
@@ -51,28 +48,9 @@ describe('every tool reachable at 300, 1,000 and 10,000 tools', () => {
       const reachedAt: number[] = [];
       api.setScript(seeker(target, `tool ${count - 1}`, reachedAt));
       api.requests.length = 0;
-      const history = new ChatHistory(join(dir, 'chats'));
-      const meta = newMeta(newChatId(), 'claude-sonnet-5-5');
       // The catalogue's tools are not read-only: the person allows each call.
-      const session = new ChatSession({
-        meta,
-        store: history.store(meta.id),
-        host: modelToolHost(hub),
-        workspace: dir,
-        approvals: memoryStore(),
-        ask: async () => 'once',
-      });
-      const events: ChatEvent[] = [];
-      session.on('event', (e) => events.push(e));
-      const status = await session.send(`Run the last tool of the many server.`, [], {
-        client,
-        model: 'claude-sonnet-5-5',
-        maxTokens: 1024,
-        maxIterations: 5,
-        toolTimeoutMs: 30_000,
-        keyHint: '',
-        toolSearch,
-      });
+      const { session, events } = openTestChat(modelToolHost(hub), dir);
+      const status = await session.send(`Run the last tool of the many server.`, [], testTurn(client, { maxIterations: 5, toolTimeoutMs: 30_000, toolSearch }));
       await session.flush();
       assert.equal(status, 'done');
       const call = events.find((e): e is Extract<ChatEvent, { kind: 'tool_call' }> => e.kind === 'tool_call' && e.tool === `tool_${count - 1}`);
