@@ -1,34 +1,15 @@
 // MCP App views in the real VS Code: from a tool's result to the view's first paint of it, and the chat's frame
 // times while scrolling with three live views against the same scroll with their frames swapped for empty boxes.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { ROOT } from '../lib/setup.mjs';
+import { loadDriver } from '../lib/driver.mjs';
 import { fmtMs, fmtRatio, median, percentile, ratio } from '../lib/stats.mjs';
 import { ensureVscode } from '../../scripts/ensure-vscode.mjs';
 
 const CALLS = 8;
 const SCROLL_SECONDS = 4;
 
-async function loadDriver() {
-  const esbuild = await import('esbuild');
-  const outfile = join(ROOT, 'out', 'bench', 'apps-driver.cjs');
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'bench', 'apps-driver.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    packages: 'external',
-    logLevel: 'warning',
-    absWorkingDir: ROOT,
-  });
-  return createRequire(import.meta.url)(outfile);
-}
-
 export async function benchApps() {
   ensureVscode({ browser: true, codeServer: true });
-  const driver = await loadDriver();
+  const driver = await loadDriver('bench/apps-driver.ts', { external: true });
   const { firstPaintMs, withApps, withoutApps, lastTrace } = await driver.benchApps(CALLS, SCROLL_SECONDS);
   const [first, ...warm] = firstPaintMs;
   const frames = (r) => `${fmtMs(median(r.frames))} / ${fmtMs(percentile(r.frames, 95))} / ${fmtMs(Math.max(...r.frames))}`;

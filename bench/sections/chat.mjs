@@ -1,27 +1,11 @@
 // Conversations: prompt caching over a 20-turn chat, opening a 1,000-message chat, Enter to request.
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT } from '../lib/setup.mjs';
+import { loadDriver } from '../lib/driver.mjs';
 import { fmtBytes, fmtMs, fmtRatio, median, percentile, ratio } from '../lib/stats.mjs';
 
-async function loadDriver() {
-  const esbuild = await import('esbuild');
-  const outfile = join(ROOT, 'out', 'bench', 'chat-driver.cjs');
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'bench', 'chat-driver.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    logLevel: 'warning',
-    absWorkingDir: ROOT,
-  });
-  return createRequire(import.meta.url)(outfile);
-}
-
 export async function benchChat() {
-  const driver = await loadDriver();
+  const driver = await loadDriver('bench/chat-driver.ts');
   const { cached, uncached, tools } = await driver.benchCaching(join(ROOT, 'dist'));
   const open = await driver.benchOpenChat(1000);
   const enter = await driver.benchEnterToRequest(30);

@@ -1,26 +1,10 @@
 // Many tools: definition tokens per request at 22 / 322 / 1,022 / 10,022 tools (ours against sending them all
 // and against the 128-tool cap of before), model calls to reach a tool that is not loaded, and the share of
 // input read from the prompt cache over a 20-turn chat with a 1,000-tool server.
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT } from '../lib/setup.mjs';
+import { loadDriver } from '../lib/driver.mjs';
 import { fmtRatio, ratio } from '../lib/stats.mjs';
-
-async function loadDriver() {
-  const esbuild = await import('esbuild');
-  const outfile = join(ROOT, 'out', 'bench', 'tools-driver.cjs');
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'bench', 'tools-driver.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    logLevel: 'warning',
-    absWorkingDir: ROOT,
-  });
-  return createRequire(import.meta.url)(outfile);
-}
 
 const num = (n) => n.toLocaleString('en-US');
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
@@ -28,7 +12,7 @@ const calls = (reached) =>
   reached.length === 0 ? '-' : Math.max(...reached) === Math.min(...reached) ? String(reached[0]) : `${Math.min(...reached)}-${Math.max(...reached)}`;
 
 export async function benchTools() {
-  const driver = await loadDriver();
+  const driver = await loadDriver('bench/tools-driver.ts');
   const dist = join(ROOT, 'dist');
   const fakes = join(ROOT, 'out', 'test', 'fakes');
   const sizes = await driver.benchSizes(dist, fakes, [0, 300, 1000, 10000]);

@@ -1,9 +1,7 @@
 // The chat webview's frame times in headless Chromium, through the test harness (the built dist/webview on a
 // page like VS Code's): 2,000 text deltas a second streamed into one answer, and scrolling a 1,000-message
 // chat. Baselines in the same run: the same deltas appended to a plain <pre>, the same messages as plain text.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { ROOT } from '../lib/setup.mjs';
+import { loadDriver } from '../lib/driver.mjs';
 import { fmtMs, fmtRatio, percentile, ratio } from '../lib/stats.mjs';
 
 const STREAM_SECONDS = 4;
@@ -12,23 +10,6 @@ const MESSAGES = 1000;
 const SCROLL_SECONDS = 4;
 /** A frame longer than this is a long frame (the Long Animation Frames API's threshold). */
 const LONG_MS = 50;
-
-async function loadHarness() {
-  const esbuild = await import('esbuild');
-  const outfile = join(ROOT, 'out', 'bench', 'webview-harness.cjs');
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'test', 'fakes', 'webview-harness.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    packages: 'external',
-    logLevel: 'warning',
-    absWorkingDir: ROOT,
-  });
-  return createRequire(import.meta.url)(outfile);
-}
 
 /** An answer as a model streams it: prose, lists, code, a table, again and again; cut into token-sized deltas. */
 function answerDeltas(count) {
@@ -175,7 +156,7 @@ function summary(run) {
 const readyState = { hasKey: true, trusted: true, busy: true, model: 'claude-sonnet-5-5', workspaceName: 'bench', serverProblems: [] };
 
 export async function benchWebview() {
-  const { startHarness } = await loadHarness();
+  const { startHarness } = await loadDriver('test/fakes/webview-harness.ts', { external: true });
   const harness = await startHarness();
   try {
     const deltas = answerDeltas(STREAM_SECONDS * DELTAS_PER_SECOND);
