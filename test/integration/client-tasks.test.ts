@@ -250,6 +250,21 @@ describe('sampling and elicitation a server asks as tasks', () => {
       assert.equal(summary.filter((s) => s === '-1 MCP error -1: User rejected sampling request').length, 1, summary.join('\n'));
       assert.ok(summary.includes('{"action":"accept","content":{"name":"Ada"}}'), summary.join('\n'));
       assert.ok(summary.includes('{"action":"decline"}'), summary.join('\n'));
+      const late = await call<Outcome>(hub, 'asker__cancel', { taskId: ids(forms)[0]! });
+      assert.deepEqual('error' in late && [late.error.code, late.error.message], [-32602, 'MCP error -32602: Cannot cancel task: it has already completed']);
+    });
+  });
+
+  test('when the session ends, a task still asking takes its card back, and the next session knows nothing of it', T, async () => {
+    await withCards([fakeConfig('asker', 'mcp-task-asker')], async (hub, cards) => {
+      const [created] = await call<Array<Outcome<{ task: Task }>>>(hub, 'asker__ask', { kind: 'sampling' });
+      const taskId = created && 'result' in created ? created.result.task.taskId : assert.fail(JSON.stringify(created));
+      const [card] = await cards.cards(1);
+      await hub.restart('asker');
+      assert.equal(await cards.settled(card!.askId), 'withdrawn');
+      await waitForStatus(hub, 'asker', (s) => s.state === 'ready');
+      const got = await call<Outcome>(hub, 'asker__get', { taskId });
+      assert.equal('error' in got && got.error.code, -32602, JSON.stringify(got));
     });
   });
 
