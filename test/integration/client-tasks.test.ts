@@ -268,6 +268,23 @@ describe('sampling and elicitation a server asks as tasks', () => {
     });
   });
 
+  test('a 2026-07-28 server has no tasks of the host: a `task` in its input request is asked and answered as a plain one', T, async () => {
+    const asked: string[] = [];
+    const ask: ElicitationAsk = {
+      form: async (req) => {
+        asked.push(req.message);
+        return { action: 'accept', content: { colour: 'red' } };
+      },
+    };
+    const connection = { handlers: { elicitation: elicitationHandler(ask) }, closeGraceMs: 200 };
+    await withHub([fakeConfig('modern', 'mcp-modern', '--modern-only')], { connection }, async (hub) => {
+      const ready = await waitForStatus(hub, 'modern', (s) => s.state === 'ready');
+      assert.equal(ready.era, 'modern');
+      assert.equal(textOf(await hub.callTool('modern__ask_as_task', {}, { timeoutMs: 30_000 })), 'colour: red');
+      assert.deepEqual(asked, ['Which colour?']);
+    });
+  });
+
   test("a server cannot reach a task it does not have: an unknown id, another server's task; each is the spec's -32602", T, async () => {
     await withCards([fakeConfig('a', 'mcp-task-asker'), fakeConfig('b', 'mcp-task-asker')], async (hub, cards) => {
       const [created] = await call<Array<Outcome<{ task: Task }>>>(hub, 'a__ask', { kind: 'form' });

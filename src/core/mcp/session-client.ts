@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Client, type ClientContext, type JSONRPCRequest, type Result } from '@modelcontextprotocol/client';
 import { clientCapabilities, type ClientHandlers, type ServerLogSink } from './client/client-handlers';
 import { installClientHandlers } from './client/client-requests';
+import type { TaskReceiverBinding } from '@modelcontextprotocol/ext-tasks/receiver';
 import { bindClientTasks, withTaskErrorCodes } from './client/client-tasks';
 import type { ListKind } from './server-lists';
 
@@ -34,6 +35,16 @@ const MAX_LIST_PAGES = 1000;
 
 /** The SDK's client, answering a server's questions about its tasks with the spec's error codes. */
 class SessionClient extends Client {
+  /** Sampling and elicitation asked as tasks: a 2025-11-25 thing, let go once the session is a 2026-07-28 one. */
+  tasks: TaskReceiverBinding | undefined;
+
+  override async connect(...args: Parameters<Client['connect']>): Promise<void> {
+    await super.connect(...args);
+    // A 2026-07-28 server asks in `input_required` answers, which the plain handlers fulfil: a `task` slipped into
+    // one must not make a task that nobody can poll (there are no requests from server to client in that era).
+    if (this.getProtocolEra() === 'modern') this.tasks?.close();
+  }
+
   protected override _wrapHandler(
     method: string,
     handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>,
@@ -65,6 +76,7 @@ export function makeSessionClient(o: SessionClientOptions): Client {
   client.setNotificationHandler('notifications/prompts/list_changed', () => o.events.listChanged('prompts'));
   // The tasks are the session's: another session (another server, this one restarted) cannot see them.
   const tasks = bindClientTasks(client, o.handlers, { server: o.server, ttlMs: o.taskTtlMs, sink: o.sink });
+  client.tasks = tasks;
   if (tasks) client.onclose = () => tasks.close();
   client.onerror = (err) => o.events.error(err);
   return client;
