@@ -3,7 +3,17 @@
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MODERN_ERA, SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, lazyBundles, lazySplit, modernEraSplit } from './scripts/esbuild-plugins.mjs';
+import {
+  MODERN_ERA,
+  SERVER_MINIFY,
+  SERVER_WORKERS,
+  asciiSource,
+  bundleEsmOnly,
+  lazyAjv,
+  lazyBundles,
+  lazySplit,
+  modernEraSplit,
+} from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -91,6 +101,7 @@ if (withTests) {
     outdir: 'out/test',
     outbase: 'test',
     packages: 'external',
+    plugins: [bundleEsmOnly],
     sourcemap: 'inline',
   });
   if (existsSync('test/vscode/suite/index.ts')) {

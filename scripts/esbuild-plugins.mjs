@@ -1,5 +1,5 @@
 // esbuild plugins and options for the bundles the project ships (esbuild.mjs uses them; bench/lib/setup.mjs too).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -116,3 +116,26 @@ export function lazyBundles(options, dir) {
     outfile: join(dir, file),
   }));
 }
+
+/** Packages that export ES modules only (no `require` or `default` in their `exports`). */
+const ESM_ONLY = ['@modelcontextprotocol/ext-tasks'];
+
+/**
+ * The test bundles leave packages in node_modules (`packages: 'external'`) for Node to require(), which a package
+ * exporting ES modules only refuses (ERR_PACKAGE_PATH_NOT_EXPORTED): those are bundled in, as the shipped bundles do.
+ */
+export const bundleEsmOnly = {
+  name: 'bundle-esm-only',
+  setup(build) {
+    for (const pkg of ESM_ONLY) {
+      const dir = join(ROOT, 'node_modules', pkg);
+      const filter = new RegExp(`^${pkg.replace(/[/.]/g, '\\$&')}(/|$)`);
+      build.onResolve({ filter }, (args) => {
+        const sub = `.${args.path.slice(pkg.length)}`;
+        const target = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).exports?.[sub]?.import;
+        if (!target) return { errors: [{ text: `${args.path}: ${pkg} exports no ${sub}` }] };
+        return { path: join(dir, target) };
+      });
+    }
+  },
+};

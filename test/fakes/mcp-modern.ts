@@ -13,7 +13,7 @@
  *   --record=FILE     appends `spawn` when it starts and the method of each message it reads (stdio), or
  *                     `<HTTP method> <Mcp-Method header>` of each request (HTTP)
  * Tools: echo; era (which era served the call); ask (a form question as `input_required`, or a 2025
- * elicitation/create through the SDK's shim); sample (a sampling request the same way); roots; slow (progress
+ * elicitation/create through the SDK's shim); ask_as_task (the same with a 2025-11-25 `task` in it); sample (a sampling request the same way); roots; slow (progress
  * every 20 ms for `ms`); log (a log message at each level); hang (waits until cancelled; `cancelled` says how
  * often that happened); add_tool (a new tool, then tools/list_changed); touch (resources/updated for note://a);
  * url_needed (the -32042 "URL elicitation required" error); binary (a binary resource and audio).
@@ -79,6 +79,21 @@ function build({ era }: McpRequestContext): McpServer {
       },
     });
   });
+  // The same question with a 2025-11-25 `task` slipped into it, which this era does not have: answered as a plain one.
+  server.registerTool(
+    'ask_as_task',
+    { description: 'Asks for a colour, as a task', inputSchema: z.object({}) },
+    (_args, ctx): CallToolResult | InputRequiredResult => {
+      const answer = acceptedContent(ctx.mcpReq.inputResponses, 'colour', z.object({ colour: z.string() }));
+      if (answer) return text(`colour: ${answer.colour}`);
+      if (ctx.mcpReq.inputResponses?.colour) return text(`not an answer: ${JSON.stringify(ctx.mcpReq.inputResponses.colour)}`);
+      const ask = inputRequired.elicit({
+        message: 'Which colour?',
+        requestedSchema: { type: 'object', properties: { colour: { type: 'string', title: 'Colour' } }, required: ['colour'] },
+      });
+      return inputRequired({ inputRequests: { colour: { ...ask, params: { ...ask.params, task: { ttl: 60_000 } } } as typeof ask } });
+    },
+  );
   server.registerTool(
     'sample',
     { description: 'Asks the client model a question', inputSchema: z.object({}) },

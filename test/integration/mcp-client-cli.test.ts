@@ -25,7 +25,7 @@ function model(body: MessagesBody): Reply {
       toolUses: [
         {
           name: call,
-          input: call.endsWith('sampling-request') ? { prompt: 'tell me a joke', maxTokens: 60 } : call.endsWith('elicit') ? elicitArgs(text) : {},
+          input: /sampling-request(-async)?$/.test(call) ? { prompt: 'tell me a joke', maxTokens: 60 } : call.endsWith('elicit') ? elicitArgs(text) : {},
         },
       ],
     };
@@ -79,6 +79,24 @@ describe('the CLI as an MCP client', () => {
     assert.match(r.stdout, /\(approved by --yes\)\n {2}\(--yes lets this server sample up to 100,000 tokens this run; past that its requests are denied\)/);
     assert.match(r.stdout, /SAMPLED-REPLY/);
     assert.match(ownStderr(r.stderr), /mcp-agent: sampling for everything on \S+: .* out/);
+  });
+
+  test('sampling a server asks as a task is shown and asked the same way; the reply reaches the server through tasks/result', T, async () => {
+    const r = await runCli(['--workspace', ws, '--plain', '--mcp-config', config, 'call everything__trigger-sampling-request-async'], env, 'y\ny\n');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Server everything asks the model for a reply \(sampling\):/);
+    assert.match(r.stdout, /system prompt: You are a helpful test server\./);
+    assert.match(r.stdout, /user: Resource trigger-sampling-request-async context: tell me a joke/);
+    assert.match(r.stdout, /\[COMPLETED\] Async sampling completed!/);
+    assert.match(r.stdout, /SAMPLED-REPLY/);
+  });
+
+  test('an elicitation form a server asks as a task is asked field by field like any other; a decline reaches the server', T, async () => {
+    // y (tool call), n (fill in): declined.
+    const r = await runCli(['--workspace', ws, '--plain', '--mcp-config', config, 'call everything__trigger-elicitation-request-async'], env, 'y\nn\n');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Server everything asks: Please provide inputs for the following fields \(async task demo\):/);
+    assert.match(r.stdout, /\[DECLINED\] User declined/);
   });
 
   test('an elicitation form is asked field by field; Enter keeps defaults; the server gets them', T, async () => {

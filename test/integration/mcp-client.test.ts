@@ -80,7 +80,7 @@ describe('the client half of MCP through the hub', () => {
     });
   }
 
-  test('server-everything offers its sampling and elicitation tools only to a host that declares them', T, async () => {
+  test('server-everything offers its sampling and elicitation tools, plain and as tasks, only to a host that declares them', T, async () => {
     let bare = 0;
     await withHub([everything], {}, async (hub) => {
       bare = hub.status('everything')?.tools.length ?? 0;
@@ -91,7 +91,10 @@ describe('the client half of MCP through the hub', () => {
       const names = hub.status('everything')?.tools.map((t) => t.name) ?? [];
       assert.ok(names.includes('trigger-sampling-request'), names.join(', '));
       assert.ok(names.includes('trigger-elicitation-request'), names.join(', '));
-      assert.equal(names.length, bare + 2, `${bare} tools bare, now ${names.join(', ')}`);
+      // The host declares it runs both as tasks (tasks.requests), so the server offers its async pair too.
+      assert.ok(names.includes('trigger-sampling-request-async'), names.join(', '));
+      assert.ok(names.includes('trigger-elicitation-request-async'), names.join(', '));
+      assert.equal(names.length, bare + 4, `${bare} tools bare, now ${names.join(', ')}`);
       assert.equal(bare, 14);
     });
   });

@@ -33,6 +33,8 @@ export interface ConnectionOptions {
   logBudget?: { perSecond?: number; burst?: number };
   /** What the host answers when the server asks (sampling, elicitation) and where its log goes; declares those capabilities. */
   handlers?: ClientHandlers;
+  /** How long a sampling or elicitation the server asks as a task lives, its result kept included. Default 10 min. */
+  clientTaskTtlMs?: number;
   /** Each server definition's protocol era, remembered: a known server is not asked again (no probe, no second process). */
   eras?: EraMemory;
 }

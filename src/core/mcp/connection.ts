@@ -249,6 +249,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       handlers: this.options.handlers ?? {},
       server: this.name,
       sink,
+      taskTtlMs: this.options.clientTaskTtlMs,
       events: {
         listChanged: (kind) => void this.lists.refresh(kind),
         resourceUpdated: (uri) => this.emit('resourceUpdated', uri),

@@ -12,6 +12,7 @@ import type {
   ElicitResult,
   LoggingLevel,
 } from '@modelcontextprotocol/client';
+import { clientTaskCapabilities } from './client-tasks';
 
 /** Who asks and until when: the signal aborts when the server cancels or goes away. */
 export interface ServerRequestContext {
@@ -53,14 +54,14 @@ export interface ClientHandlers {
 
 /**
  * The capabilities to declare for these handlers (roots are always offered: the host has a workspace). `tasks`
- * says the host takes part in tasks (MCP 2025-11-25) as the one that asks: it calls tools as tasks (tasks.ts).
- * It lists nothing under it, since it runs no tasks for servers (no task-augmented sampling or elicitation).
+ * says the host takes part in tasks (MCP 2025-11-25): it calls tools as tasks (tasks.ts), and runs as tasks the
+ * sampling and elicitation it answers (client-tasks.ts).
  */
 export function clientCapabilities(handlers: ClientHandlers): ClientCapabilities {
   // MCP Apps (SEP-1865): the chat draws views, and the CLI says a tool has one and where to see it.
   const caps: ClientCapabilities = {
     roots: { listChanged: true },
-    tasks: {},
+    tasks: clientTaskCapabilities(handlers),
     extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
   };
   if (handlers.sampling) caps.sampling = { tools: {} };
