@@ -60,9 +60,11 @@ export async function answerRound(
   ctx: ServerContext,
   run: (signal: AbortSignal) => Promise<unknown>,
 ): Promise<unknown> {
-  const call = fingerprint({ method: request.method, name: request.params?.name, uri: request.params?.uri, arguments: request.params?.arguments });
+  // Hashed only when a round carries state or asks: most calls do neither, and pay nothing for it.
+  const callOf = (): string =>
+    fingerprint({ method: request.method, name: request.params?.name, uri: request.params?.uri, arguments: request.params?.arguments });
   const prior = ctx.mcpReq.requestState<RoundState>();
-  if (prior !== undefined && (typeof prior !== 'object' || prior.call !== call)) {
+  if (prior !== undefined && (typeof prior !== 'object' || prior.call !== callOf())) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'This requestState belongs to another call');
   }
   const answers = new Map(prior?.answers ?? []);
@@ -78,7 +80,8 @@ export async function answerRound(
   const asked = new Promise<undefined>((resolve) => (asking = () => resolve(undefined)));
   const times = new Map<string, number>();
   const modern: ModernCall = {
-    clientCapabilities: ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
+    // The SDK types the envelope as an empty object; its keys are the spec's.
+    clientCapabilities: (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
     log: (level: LoggingLevel, data: unknown, logger: string) => void ctx.mcpReq.log(level, data, logger).catch(() => undefined),
     ask: (input) => {
       // The same question asked twice in a call is two questions: its place among its like tells them apart.
@@ -101,7 +104,7 @@ export async function answerRound(
     if (first || !question) return first?.result;
     // What the aborted handler does now is nobody's answer.
     done.catch(() => undefined);
-    const state: RoundState = { call, answers: [...answers], asked: question.key };
+    const state: RoundState = { call: callOf(), answers: [...answers], asked: question.key };
     return inputRequired({ inputRequests: { [question.key]: question.request }, requestState: await roundStateCodec().mint(state) });
   } finally {
     ctx.mcpReq.signal.removeEventListener('abort', stop);
