@@ -86,6 +86,39 @@ after(async () => {
 });
 
 describe('the bundled servers in the 2026-07-28 era', () => {
+  test('over --http, the rounds of one call may reach two processes that share the signing key', T, async () => {
+    const workspace = temp('modern-rounds-balanced-');
+    writeFiles(workspace, { '.claude/agents/echoer.md': ECHOER });
+    const env = {
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: api.url,
+      MCP_AGENT_HOME: temp('modern-rounds-home-'),
+      MCP_AGENT_ORCHESTRATOR_APPROVE: 'all',
+      MCP_AGENT_REQUEST_STATE_KEY: 'a shared key of at least thirty-two bytes',
+    };
+    const [a, b] = await Promise.all([startBundledHttp('orchestrator', workspace, env), startBundledHttp('orchestrator', workspace, env)]);
+    running.push(a, b);
+    // A plain round-robin balancer: each request goes to the other process.
+    const urls = [a.url, b.url];
+    let next = 0;
+    const calls: string[] = [];
+    const balanced: typeof fetch = (input, init) => {
+      const target = urls[next++ % urls.length] as string;
+      if (typeof init?.body === 'string' && init.body.includes('start_agent')) calls.push(target);
+      return fetch(target, init);
+    };
+    const client = new Client({ name: 'balanced', version: '0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } });
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { decision: 'start them' } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(a.url), { fetch: balanced }));
+    try {
+      const r = await client.callTool({ name: 'start_agent', arguments: { session_name: 'b1', agent_name: 'echoer', prompt: 'echo something' } });
+      assert.match(textOf(r as { content: unknown[] }), /The tool said: ping-from-subagent/);
+      assert.equal(new Set(calls).size, 2, `the question and the answer reached different processes: ${calls.join(', ')}`);
+    } finally {
+      await client.close();
+    }
+  });
+
   for (const over of ['stdio', 'http'] as const) {
     test(`over ${over}: the orchestrator's question is asked with input_required and answered by the call made again`, T, async () => {
       const workspace = temp('modern-rounds-orch-');
