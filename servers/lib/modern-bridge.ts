@@ -6,15 +6,20 @@
  * a tool, resource or prompt is written once and both eras run the same code. The v1 server stays what serves
  * 2025-11-25, byte for byte as before.
  *
- * What a 2026-07-28 request cannot have here (yet): a question to the client in the middle of a call (the era has
- * no server-to-client requests: a call's `sendRequest` fails, and the orchestrator finds no client to ask, as with
- * a client without elicitation), and logs, list changes and resource updates (they are sent on the v1 session,
- * which a modern request does not open; the capabilities say so). Progress does come: it belongs to the request.
+ * What the v1 code does outside a handler's `extra` means, within a 2026-07-28 request (modern-call.ts):
+ * - a question to the client (elicitInput, createMessage, listRoots) ends the round with `input_required`; the
+ *   client calls again with the answer and a signed state, and the handler runs afresh, answered at once
+ *   (modern-rounds.ts);
+ * - a log goes on the request, at the level its `_meta` asks for (server-log.ts);
+ * - a list change or resource update (change-feed.ts) goes to the open subscriptions/listen streams: on stdio
+ *   through the connection's v2 instance, whose listen router stamps and filters it; over HTTP through the
+ *   handler's event bus (`forwardChanges`).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Implementation, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type ServerNotifier,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
@@ -23,6 +28,9 @@ import {
   type ServerCapabilities as V2Capabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { onChange, type Change } from './change-feed';
+import { modernCall } from './modern-call';
+import { answerRound, ROUND_TRIP_METHODS, roundStateCodec } from './modern-rounds';
 
 /** The requests a bundled server answers that the 2026-07-28 era still has, in the v1 server's own words. */
 const FORWARDED = [
@@ -48,35 +56,90 @@ interface V1Internals {
   _instructions?: string;
 }
 
-const NO_REQUESTS = 'the 2026-07-28 era has no server-to-client requests; this call cannot ask the client anything';
-
 /** The v1 handler's `extra` from a v2 request's context: its signal, _meta, id and notifications go through. */
-function extraOf(ctx: ServerContext): RequestHandlerExtra<ServerRequest, ServerNotification> {
+function extraOf(ctx: ServerContext, signal: AbortSignal): RequestHandlerExtra<ServerRequest, ServerNotification> {
   return {
-    signal: ctx.mcpReq.signal,
+    signal,
     requestId: ctx.mcpReq.id,
     _meta: ctx.mcpReq._meta as RequestHandlerExtra<ServerRequest, ServerNotification>['_meta'],
     sendNotification: (notification) => ctx.mcpReq.notify(notification as Parameters<ServerContext['mcpReq']['notify']>[0]),
-    sendRequest: () => Promise.reject(new Error(NO_REQUESTS)),
+    // A question asked through `extra` is one the round answers (or ends on), as one asked of the server.
+    sendRequest: (request) => askedInRound(request),
   } as RequestHandlerExtra<ServerRequest, ServerNotification>;
+}
+
+/** A question of the v1 code within a 2026-07-28 request: the round's to answer or to ask (modern-rounds.ts). */
+function askedInRound(request: { method: string; params?: unknown }): Promise<never> {
+  const call = modernCall();
+  if (!call) return Promise.reject(new Error('a 2026-07-28 request asks its client only while it is being answered'));
+  return call.ask(request) as Promise<never>;
+}
+
+/** The server-to-client requests of the v1 Server and the method each sends. */
+const QUESTIONS = { elicitInput: 'elicitation/create', createMessage: 'sampling/createMessage', listRoots: 'roots/list' } as const;
+
+const bridged = new WeakSet<McpServer>();
+
+/**
+ * Makes the v1 server's own session-wide calls mean, within a 2026-07-28 request, what they mean there: the client's
+ * capabilities are those of the request's `_meta`, and a question is the round's (askedInRound). Outside one (a
+ * 2025-11-25 session of the same server) they are the v1 server's as before. Once per server.
+ */
+function bridgeSessionCalls(v1: McpServer): void {
+  if (bridged.has(v1)) return;
+  bridged.add(v1);
+  const server = v1.server as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const capabilities = server.getClientCapabilities!.bind(server);
+  server.getClientCapabilities = () => {
+    const call = modernCall();
+    return call ? call.clientCapabilities : capabilities();
+  };
+  for (const [name, method] of Object.entries(QUESTIONS)) {
+    const own = server[name]!.bind(server);
+    server[name] = (params: unknown, options: unknown) => {
+      if (!modernCall()) return own(params, options);
+      const asked = name === 'elicitInput' ? { mode: 'form', ...(params as object) } : params;
+      return askedInRound({ method, ...(asked === undefined ? {} : { params: asked }) });
+    };
+  }
+}
+
+/** What a change is on a subscriptions/listen stream, through the v2 HTTP handler's notifier. */
+export function forwardChanges(v1: McpServer, notify: ServerNotifier): () => void {
+  return onChange(v1, (change) => (change.kind === 'resource_updated' ? notify.resourceUpdated(change.uri) : notify.resourcesChanged()));
+}
+
+/** The same through a stdio connection's v2 instance: the connection's listen router takes its notifications. */
+function sendChange(server: Server, change: Change): void {
+  const sent = change.kind === 'resource_updated' ? server.sendResourceUpdated({ uri: change.uri }) : server.sendResourceListChanged();
+  sent.catch(() => undefined);
 }
 
 /**
  * A factory for the v2 serving entries (createMcpHandler, serveStdio): each instance answers with `shared`, the one
  * v1 server of the process for this era (built once, never connected: stateless, so any process can answer).
+ * `stdio`: the instance serves a whole connection, so the v1 server's changes reach its listen streams through it
+ * (over HTTP, server-main.ts forwards them to the handler's bus once).
  */
-export function modernFactory(shared: () => Promise<McpServer>): (ctx: McpRequestContext) => Promise<Server> {
+export function modernFactory(shared: () => Promise<McpServer>, transport: 'stdio' | 'http'): (ctx: McpRequestContext) => Promise<Server> {
   return async () => {
     const v1 = await shared();
+    bridgeSessionCalls(v1);
     const internals = v1.server as unknown as V1Internals;
-    const { logging: _logging, tools, resources, prompts, ...rest } = internals._capabilities;
-    // Logs, list changes and resource updates go on the v1 session, which the modern era does not open: declared,
-    // they would never come (a client then lists again as ttlMs says, and reads a resource when it needs it).
-    const capabilities = { ...rest, ...(tools ? { tools: {} } : {}), ...(resources ? { resources: {} } : {}), ...(prompts ? { prompts: {} } : {}) };
     const server = new Server(internals._serverInfo, {
-      capabilities: capabilities as V2Capabilities,
+      // As declared: what a 2025-11-25 session is sent, a 2026-07-28 request or listen stream is sent too.
+      capabilities: internals._capabilities as V2Capabilities,
       ...(internals._instructions ? { instructions: internals._instructions } : {}),
+      requestState: { verify: (state, ctx) => roundStateCodec().verify(state, ctx) },
     });
+    if (transport === 'stdio') {
+      const stop = onChange(v1, (change) => sendChange(server, change));
+      const closed = server.onclose;
+      server.onclose = () => {
+        stop();
+        closed?.();
+      };
+    }
     const registered = (v1 as unknown as Pick<V1Internals, '_registeredTools'>)._registeredTools ?? {};
     for (const method of FORWARDED) {
       const handler = internals._requestHandlers.get(method);
@@ -87,7 +150,11 @@ export function modernFactory(shared: () => Promise<McpServer>): (ctx: McpReques
         if (method === 'tools/call' && (typeof name !== 'string' || !(name in registered) || registered[name]?.enabled === false)) {
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${String(name)} not found`);
         }
-        const answered = handler({ method, params: request.params }, extraOf(ctx));
+        const answered = ROUND_TRIP_METHODS.has(method)
+          ? answerRound(request as { method: string; params?: Record<string, unknown> }, ctx, (signal) =>
+              handler({ method, params: request.params }, extraOf(ctx, signal)),
+            )
+          : handler({ method, params: request.params }, extraOf(ctx, ctx.mcpReq.signal));
         return method === 'resources/read'
           ? answered.catch((err: unknown) => rethrowNotFound(err, (request.params as { uri?: unknown } | undefined)?.uri))
           : answered;

@@ -6,4 +6,4 @@
 export { serveStdio } from '@modelcontextprotocol/server/stdio';
 export { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 export { toNodeHandler } from '@modelcontextprotocol/node';
-export { modernFactory } from './modern-bridge';
+export { forwardChanges, modernFactory } from './modern-bridge';

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { modernCall } from './modern-call';
 
 export interface ServerLog {
   log(level: LoggingLevel, message: string): void;
@@ -12,7 +13,8 @@ const SEVERITY = new Map(LoggingLevelSchema.options.map((level, i) => [level, i]
  * filtered by the level the client set with `logging/setLevel` (default: info). Call before connect.
  * The SDK answers setLevel itself only for servers that declared logging when they were constructed;
  * servers built elsewhere get the same answer here. A message the client cannot take is dropped: a log
- * must never fail the work it describes.
+ * must never fail the work it describes. Within a 2026-07-28 request the log goes on that request, at the level
+ * its `_meta` asks for (none asked: none sent), as that era has no session to send it on.
  */
 export function enableLogging(server: McpServer, name: string): ServerLog {
   const existing = logs.get(server);
@@ -25,6 +27,8 @@ export function enableLogging(server: McpServer, name: string): ServerLog {
   });
   const log: ServerLog = {
     log(at, message) {
+      const call = modernCall();
+      if (call) return call.log(at, message, name);
       if ((SEVERITY.get(at) ?? 0) < (SEVERITY.get(level) ?? 0) || !server.isConnected()) return;
       server.server.sendLoggingMessage({ level: at, logger: name, data: message }).catch(() => undefined);
     },

@@ -106,7 +106,7 @@ async function runOverStdio(name: string, workspace: string, build: Build, dispo
       }
       const { serveStdio, modernFactory } = await import('./modern-era');
       modern = serveStdio(
-        modernFactory(() => Promise.resolve(built)),
+        modernFactory(() => Promise.resolve(built), 'stdio'),
         { legacy: 'reject', transport: session as never },
       );
     },
@@ -193,7 +193,12 @@ function modernHttp(shared: () => Promise<McpServer>): ModernHttp {
   return {
     isLegacy: async (request, body) => (await era()).isLegacyRequest(request, body),
     handle: async (req, res, body) => {
-      handle ??= era().then((m) => m.toNodeHandler(m.createMcpHandler(m.modernFactory(shared), { legacy: 'reject' })));
+      handle ??= era().then(async (m) => {
+        const handler = m.createMcpHandler(m.modernFactory(shared, 'http'), { legacy: 'reject' });
+        // The shared server's list changes and resource updates, to every subscriptions/listen stream of the process.
+        m.forwardChanges(await shared(), handler.notify);
+        return m.toNodeHandler(handler);
+      });
       await (
         await handle
       )(req, res, body);

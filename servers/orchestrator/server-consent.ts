@@ -47,6 +47,8 @@ export class ServerConsent {
         },
         signal,
       ).catch(() => undefined);
+      // The call was cancelled, or ended to ask its client first (2026-07-28): nothing goes on without the answer.
+      if (signal.aborted) throw signal.reason;
       if (choice === undefined) return refused(agent, `the question was not answered. ${HOW}`);
       answer = choice === START ? 'trusted' : 'declined';
       this.answers.set(key, answer);

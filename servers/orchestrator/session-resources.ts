@@ -1,5 +1,6 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isHeard, resourceListChanged, resourceUpdated } from '../lib/change-feed';
 import { sessionsMarkdown } from './session-format';
 import { SESSION_NAME, type SessionStore } from './session-store';
 import { transcriptMarkdown } from './transcript-markdown';
@@ -67,7 +68,7 @@ export class SessionResources {
 
   /** A session changed; `listChanged` when it was created or deleted. */
   changed(name: string, listChanged = false): void {
-    if (listChanged) this.server.sendResourceListChanged();
+    if (listChanged) resourceListChanged(this.server);
     this.update(LIST_URI);
     this.update(sessionUri(name));
   }
@@ -78,10 +79,11 @@ export class SessionResources {
   }
 
   private update(uri: string): void {
-    if (!this.subscribed.has(uri) || this.pending.has(uri)) return;
+    // A 2026-07-28 listener (isHeard) asks on its own stream: the bridge's router keeps to the URIs it named.
+    if ((!this.subscribed.has(uri) && !isHeard(this.server)) || this.pending.has(uri)) return;
     const timer = setTimeout(() => {
       this.pending.delete(uri);
-      if (this.server.isConnected()) this.server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+      resourceUpdated(this.server, uri, this.subscribed.has(uri));
     }, UPDATE_DEBOUNCE_MS);
     timer.unref();
     this.pending.set(uri, timer);

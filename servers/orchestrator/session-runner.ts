@@ -4,16 +4,17 @@ import { basename } from 'node:path';
 import { ToolError } from '../../src/common/tool-error';
 import { Agent } from '../../src/core/agent/agent';
 import { freezeSystem, type FrozenSystem } from '../../src/core/agent/frozen-system';
-import type { ToolHost, TurnStatus } from '../../src/core/agent/types';
+import type { AskApproval, ToolHost, TurnStatus } from '../../src/core/agent/types';
+import { modernCall } from '../lib/modern-call';
 import type { ToolExtra } from '../lib/results';
 import { modelOf, type AgentCatalog, type AgentDefinition } from './agent-definitions';
-import { approvalAsker, approvalQuestion, sessionApprovals, type Refusal } from './approvals';
+import { approvalAsker, approvalQuestion, NO_QUESTION_MID_TURN, sessionApprovals, type Refusal } from './approvals';
 import type { AskChoice } from './client-question';
 import type { PersonServers } from './person-servers';
-import type { ServerConsent } from './server-consent';
+import type { ConsentOutcome, ServerConsent } from './server-consent';
 import { resolveServers } from '../../src/core/mcp/config/resolve';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
-import { KEY_HINT, type OrchestratorConfig } from './config';
+import { KEY_HINT, type ApproveMode, type OrchestratorConfig } from './config';
 import { ProgressReporter } from './progress';
 import { checkSessionName, newRecord, type SessionRecord, type SessionStore } from './session-store';
 import type { SubServers } from './sub-servers';
@@ -43,6 +44,8 @@ interface RunContext {
   extra: ToolExtra;
   controller: AbortController;
   ask: AskChoice | undefined;
+  /** The person's answer on the definition's own servers, asked before the turn. */
+  consent: ConsentOutcome;
   first: boolean;
 }
 
@@ -78,10 +81,12 @@ export class SessionRunner {
     const controller = this.reserve(name);
     try {
       const definition = await this.definition(agentName ?? 'general');
+      // Asked before anything is written: a 2026-07-28 client answers by making the call again (modern-rounds.ts).
+      const consent = await this.deps.consent.decide(definition, ask, extra.signal);
       const record = newRecord(name, definition.name, modelOf(definition, this.deps.config.defaultModel));
       await this.deps.store.create(record);
       this.deps.changed(name, true);
-      return await this.track(this.run(record, definition, prompt, { extra, controller, ask, first: true }));
+      return await this.track(this.run(record, definition, prompt, { extra, controller, ask, consent, first: true }));
     } finally {
       this.release(name, controller);
     }
@@ -97,7 +102,8 @@ export class SessionRunner {
         throw new ToolError(`Session "${name}" is running a turn in another orchestrator process (pid ${record.pid}); resume it once that turn ends.`);
       }
       const definition = await this.definition(record.agent);
-      return await this.track(this.run(record, definition, prompt, { extra, controller, ask, first: false }));
+      const consent = await this.deps.consent.decide(definition, ask, extra.signal);
+      return await this.track(this.run(record, definition, prompt, { extra, controller, ask, consent, first: false }));
     } finally {
       this.release(name, controller);
     }
@@ -149,7 +155,7 @@ export class SessionRunner {
 
   private async run(initial: SessionRecord, definition: AgentDefinition, prompt: string, how: RunContext): Promise<RunResult> {
     const { store, config, workspace } = this.deps;
-    const { extra, controller, ask, first } = how;
+    const { extra, controller, ask, consent, first } = how;
     const stop = (): void => controller.abort();
     if (extra.signal.aborted) stop();
     extra.signal.addEventListener('abort', stop, { once: true });
@@ -161,7 +167,7 @@ export class SessionRunner {
       const log = await store.log(record.name);
       const history = first ? [] : await log.load();
       const notes: string[] = [];
-      const host = toolView(await this.hubsFor(definition, ask, controller.signal, notes), definition.allow);
+      const host = toolView(await this.hubsFor(definition, consent, notes), definition.allow);
       // A new session's system prompt carries its definition's instructions (as the seed's --system-prompt), made
       // once and kept, so every later call reads it from the prompt cache. Older sessions had them as their first message.
       if (first && !record.system) record = { ...record, system: agentSystem(definition, host, basename(workspace)) };
@@ -180,7 +186,7 @@ export class SessionRunner {
         workspaceName: basename(workspace),
         workspaceDir: workspace,
         approvals: sessionApprovals(config.approve, this.alwaysOf(record.name)),
-        askApproval: approvalAsker(definition, config.approve, ask && approvalQuestion(ask), refusals),
+        askApproval: midTurnAsker(definition, config.approve, ask, refusals),
         keyHint: KEY_HINT,
         settingNames: { maxTokens: 'max_tokens (8192 for sub-agents)', maxIterations: 'MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS' },
         history,
@@ -225,10 +231,9 @@ export class SessionRunner {
   }
 
   /** The shared hub with the person's servers the definition names, and its own servers once the person agreed. */
-  private async hubsFor(definition: AgentDefinition, ask: AskChoice | undefined, signal: AbortSignal, notes: string[]): Promise<McpHub[]> {
+  private async hubsFor(definition: AgentDefinition, consent: ConsentOutcome, notes: string[]): Promise<McpHub[]> {
     const person = (await this.deps.personServers()).configs;
     const shared = this.deps.servers.get([...definition.allow.servers].flatMap((name) => person.get(name) ?? []));
-    const consent = await this.deps.consent.decide(definition, ask, signal);
     if (consent.note) notes.push(consent.note);
     if (consent.start.length === 0) return [await shared];
     // A definition's own servers come in Claude's format, which has no inputs: nothing to ask.
@@ -266,6 +271,16 @@ export class SessionRunner {
     if (!set) this.always.set(name, (set = new Set()));
     return set;
   }
+}
+
+/**
+ * How a turn asks its approvals. A 2026-07-28 client's answer comes with the call made again from the start
+ * (modern-rounds.ts), which a turn under way cannot be without calling the model again: its calls that need a
+ * person are refused there, saying why, as for a client without elicitation.
+ */
+function midTurnAsker(definition: AgentDefinition, mode: ApproveMode, ask: AskChoice | undefined, refusals: Refusal[]): AskApproval {
+  if (ask && modernCall()) return approvalAsker(definition, mode, undefined, refusals, NO_QUESTION_MID_TURN);
+  return approvalAsker(definition, mode, ask && approvalQuestion(ask), refusals);
 }
 
 /** The agent loop's own system prompt (workspace, tools, servers' instructions), then the definition's instructions. */

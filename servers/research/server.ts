@@ -3,6 +3,7 @@ import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js'
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { limitsFromEnv } from '../lib/http-fetch.js';
+import { resourceListChanged, resourceUpdated } from '../lib/change-feed.js';
 import { enableLogging } from '../lib/server-log.js';
 import { parseAllowList } from '../lib/net-guard.js';
 import { guarded, textResult, ToolError } from '../lib/results.js';
@@ -50,7 +51,7 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
     // The short form of a topic named "folders" is the index's URI, which is only ever the index.
     const short = `papers://${folder}`;
     const uris = [topicUri(folder), ...(short === INDEX_URI ? [] : [short]), ...(created ? [INDEX_URI] : [])];
-    for (const uri of uris.filter((u) => subscribed.has(u))) void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+    for (const uri of uris) resourceUpdated(server, uri, subscribed.has(uri));
   };
 
   server.registerTool(
@@ -77,7 +78,7 @@ export function buildResearchServer(workspace: string, config: ArxivConfig = arx
         }
         const saved = await store.save(topic, papers);
         log.log('info', `saved ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}" in ${saved.file}`);
-        if (saved.created) server.sendResourceListChanged();
+        if (saved.created) resourceListChanged(server);
         notifyChanged(saved.folder, saved.created);
         const lines = [
           `Found ${papers.length} paper${papers.length === 1 ? '' : 's'} on "${topic}", saved in ${saved.file}:`,

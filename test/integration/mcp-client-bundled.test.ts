@@ -1,5 +1,6 @@
 // The bundled servers as clients of the host see them: they declare logging and log through it, and the
-// research server declares resource subscriptions and says when a topic's papers change. Real processes.
+// research server declares resource subscriptions and says when a topic's papers change. Real processes, in the
+// era the host negotiates with them (2026-07-28).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,10 +42,12 @@ describe('bundled servers and the client half', () => {
     rmSync(ws, { recursive: true, force: true });
   });
 
-  test('each bundled server declares logging and says what it serves in its own log', T, async () => {
+  test('each bundled server is reached in 2026-07-28 and says what it serves in its own log', T, async () => {
     for (const name of ['workspace', 'web', 'research']) {
       assert.equal(hub.status(name)?.state, 'ready', hub.status(name)?.error);
-      await logged(name, new RegExp(`^\\[${name}\\] serving `));
+      assert.equal(hub.status(name)?.era, 'modern');
+      // That era has no session to log on outside a request: the server says it on stderr, which the host logs too.
+      await logged(name, new RegExp(`^\\[stderr\\] ${name}: serving `));
     }
   });
 

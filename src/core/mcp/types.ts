@@ -23,8 +23,8 @@ export interface StdioServerConfig {
   source?: ServerSource;
   /**
    * The era the host speaks with this server whatever it offers (no probe). The bundled servers serve both eras
-   * to any client, but the host keeps them in 2025-11-25: their 2026-07-28 side (servers/lib/modern-bridge.ts)
-   * does not carry questions to the person in the middle of a call, logs or resource updates yet.
+   * to any client; the host keeps the orchestrator alone in 2025-11-25, whose sub-agents ask the person in the
+   * middle of a turn, which a 2026-07-28 call cannot (bundled-servers.ts says why).
    */
   era?: 'legacy';
 }
