@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { chatPageHtml } from '../shared/chat-page';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { AppMounts, type AppChat } from '../core/apps/app-mounts';
+import type { DownloadFile } from '../core/apps/app-downloads';
+import { messageOf } from '../common/error-message';
 import { SandboxProxy } from '../core/apps/sandbox-proxy';
 import { webviewMessageSchema, type ChatEvent, type HostMessage, type WebviewMessage } from '../shared/protocol';
 import type { ViewConnection } from './chat-views';
@@ -24,6 +26,8 @@ export class AppViews implements vscode.Disposable {
   private readonly byPage = new Map<ViewConnection, Set<string>>();
   private origin: Promise<string> | undefined;
   private externalBase: Promise<string> | undefined;
+  /** A download's save dialog is open. */
+  private saving = false;
   /** The open chat, as the last page message named it (a view's own full-screen request comes with none). */
   private chat: (() => Promise<AppChat>) | undefined;
 
@@ -40,6 +44,7 @@ export class AppViews implements vscode.Disposable {
       {
         externalUrl: (local) => this.externalUrl(local),
         openLink: (server, url) => this.openLink(server, url),
+        saveFiles: (server, files) => this.saveFiles(server, files),
         fullScreen: (callId) => void (this.chat && this.openTab(callId, this.chat)),
         log: (line) => log.info(line),
       },
@@ -142,6 +147,38 @@ export class AppViews implements vscode.Disposable {
     const answer = await vscode.window.showWarningMessage(`The view of MCP server "${server}" asks to open a link.`, { modal: true, detail: url }, open);
     if (answer !== open) return false;
     return vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+
+  /**
+   * A view's download: each file where the person picks in the save dialog (in the workspace at first), which is
+   * their consent; one download at a time, so a view cannot stack dialogs.
+   */
+  private async saveFiles(server: string, files: DownloadFile[]): Promise<boolean> {
+    if (this.saving) {
+      this.log.warn(`the view of ${server} offered a download while another is being saved; refused`);
+      return false;
+    }
+    this.saving = true;
+    try {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      for (const file of files) {
+        const target = await vscode.window.showSaveDialog({
+          title: `Save ${file.name}, offered by the view of MCP server "${server}"`,
+          saveLabel: 'Save',
+          ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, file.name) } : {}),
+        });
+        if (!target) return false;
+        await vscode.workspace.fs.writeFile(target, file.data);
+        this.log.info(`saved ${target.toString(true)} (${file.data.byteLength} bytes), offered by the view of ${server}`);
+        void vscode.window.showInformationMessage(`MCP Agent: saved ${vscode.workspace.asRelativePath(target)}`);
+      }
+      return true;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`MCP Agent: the file could not be saved: ${messageOf(err)}`);
+      return false;
+    } finally {
+      this.saving = false;
+    }
   }
 
   dispose(): void {

@@ -2,6 +2,7 @@
 // is drawn under the display_pdf card and reads the PDF through its app-only tools, which the person allows.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
@@ -69,6 +70,43 @@ describe('an MCP App view in the chat (server-pdf over stdio)', () => {
     await waitForPage(view, allowApp);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('pdf-view')}`);
     assert.match(await view.locator('body').innerText(), /of 1/, 'the viewer counts the one page');
+  });
+
+  test("the viewer's Download saves the PDF where the person picks in the save dialog (ui/download-file)", async (t) => {
+    const chat = rig.vs.chatFrame();
+    const view = chat.locator('.app-view iframe').first().contentFrame().locator('iframe').contentFrame();
+    await view.locator('#download-btn').click();
+    // code-server's save dialog is a quick input holding the path; its title says whose file it is.
+    const dialog = rig.vs.page.locator('.quick-input-widget');
+    await dialog.locator('.quick-input-title', { hasText: 'offered by the view of MCP server "pdf"' }).waitFor();
+    const box = dialog.locator('.quick-input-box input');
+    const offered = await box.inputValue();
+    assert.ok(offered.startsWith(join(rig.vs.workspace, '')) && offered.endsWith('.pdf'), `it starts in the workspace, under the view's name: ${offered}`);
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('pdf-save-dialog')}`);
+    const saved = join(rig.vs.workspace, 'saved-copy.pdf');
+    await box.fill(saved);
+    await box.press('Enter');
+    await rig.vs.page.locator('.notifications-toasts', { hasText: 'saved saved-copy.pdf' }).waitFor();
+    assert.ok(existsSync(saved), 'the file is where the person said');
+    const bytes = readFileSync(saved, 'latin1');
+    assert.match(bytes.slice(0, 8), /^%PDF-\d\.\d/, `a PDF: ${JSON.stringify(bytes.slice(0, 40))}`);
+    assert.match(bytes, /Hello from the PDF/, 'the page the person opened');
+  });
+
+  test('a download the person cancels saves nothing and tells the view so', async () => {
+    const chat = rig.vs.chatFrame();
+    const view = chat.locator('.app-view iframe').first().contentFrame().locator('iframe').contentFrame();
+    // Its own start: no dialog left open (by a test before that failed), the viewer's button ready.
+    if (await rig.vs.page.locator('.quick-input-widget').isVisible()) await rig.vs.page.keyboard.press('Escape');
+    await view.locator('#download-btn:not([disabled])').waitFor();
+    const before = readdirSync(rig.vs.workspace).sort();
+    await view.locator('#download-btn').click();
+    const dialog = rig.vs.page.locator('.quick-input-widget');
+    await dialog.locator('.quick-input-title', { hasText: 'offered by the view of MCP server "pdf"' }).waitFor();
+    await dialog.locator('.quick-input-box input').press('Escape');
+    // The viewer re-enables its button once the host answered its request.
+    await view.locator('#download-btn:not([disabled])').waitFor();
+    assert.deepEqual(readdirSync(rig.vs.workspace).sort(), before);
   });
 });
 

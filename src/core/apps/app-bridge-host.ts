@@ -1,5 +1,6 @@
 import type { AppBridge, McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/client';
 import type { CallToolResult, HubTool } from '../mcp/types';
 import type { AppView } from './app-view';
 
@@ -11,6 +12,8 @@ export interface AppViewHost {
   readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult>;
   /** Opens a link once the person agrees; false when they did not. */
   openLink(url: string): Promise<boolean>;
+  /** Files the view offers (ui/download-file), saved where the person picks; false when refused or cancelled. */
+  download(contents: ReadonlyArray<EmbeddedResource | ResourceLink>): Promise<boolean>;
   /** The view's message for the conversation (marked as the view's); throws when it is refused. */
   message(text: string): Promise<void>;
   /** What the view wants the model to know from now on (ui/update-model-context), replacing what it said before. */
@@ -69,6 +72,7 @@ export class AppBridgeHost {
       { name: 'mcp-agent', version: options.version },
       {
         openLinks: {},
+        downloadFile: {},
         serverTools: {},
         serverResources: {},
         logging: {},
@@ -89,6 +93,7 @@ export class AppBridgeHost {
     b.oncalltool = async (params, ctx) => host.callTool(params.name, (params.arguments ?? {}) as Record<string, unknown>, ctx.mcpReq.signal) as never;
     b.onreadresource = async (params, ctx) => host.readResource(params.uri, ctx.mcpReq.signal) as never;
     b.onopenlink = async ({ url }) => ((await host.openLink(url)) ? {} : { isError: true });
+    b.ondownloadfile = async ({ contents }) => ((await host.download(contents)) ? {} : { isError: true });
     b.onmessage = async (params) => {
       const text = (params.content ?? [])
         .flatMap((c) => (c.type === 'text' ? [c.text] : []))

@@ -8,6 +8,7 @@ import { visibleToApp } from '../mcp/app-visibility';
 import { messageOf } from '../../common/error-message';
 import { AppBridgeHost } from './app-bridge-host';
 import { AppViewCache, readAppView } from './app-view';
+import { downloadsOf, type DownloadFile } from './app-downloads';
 import type { SandboxProxy } from './sandbox-proxy';
 
 /** What the views of one chat need of it: its events (to find a call), and its approval path and turns. */
@@ -27,6 +28,8 @@ export interface AppFrontEnd {
   externalUrl(local: string): Promise<string>;
   /** Asks the person, then opens; false when they did not agree or the link is not one to open. */
   openLink(server: string, url: string): Promise<boolean>;
+  /** Saves a view's files where the person picks (their pick is their consent); false when they cancel. Unset: no downloads. */
+  saveFiles?(server: string, files: DownloadFile[]): Promise<boolean>;
   /** The view asked for full screen (ui/request-display-mode): the front end shows the call's view on its own. */
   fullScreen?(callId: string): void;
   log(line: string): void;
@@ -81,6 +84,7 @@ export class AppMounts {
           callTool: (name, args, signal) => this.callTool(chat, server, name, args, signal),
           readResource: (uri) => this.hub.readResource(server, uri),
           openLink: (url) => this.front.openLink(server, url),
+          download: (contents) => this.download(server, contents),
           message: (text) => chat.sendFromApp(server, text),
           updateContext: (text) => chat.setAppContext(callId, server, text),
           // Full screen is a second view of the call in a tab of its own; this one stays inline.
@@ -143,6 +147,18 @@ export class AppMounts {
         ...(result.isError ? { isError: true } : {}),
       },
     );
+  }
+
+  /** A view's ui/download-file: its own server's resources and inline files are saved; a web link is a link. */
+  private async download(server: string, contents: Parameters<typeof downloadsOf>[0]): Promise<boolean> {
+    if (!this.front.saveFiles) return false;
+    const offered = await downloadsOf(contents, (uri) => this.hub.readResource(server, uri)).catch((err: unknown) => ({ refused: messageOf(err) }));
+    if ('link' in offered) return this.front.openLink(server, offered.link);
+    if ('refused' in offered) {
+      this.front.log(`view of ${server}: download refused (${offered.refused})`);
+      return false;
+    }
+    return this.front.saveFiles(server, offered.files);
   }
 
   /**
