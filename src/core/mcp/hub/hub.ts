@@ -7,36 +7,18 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/client';
 import type { ServerLogSink } from '../client/client-handlers';
-import { RestartBudget, type BackoffOptions } from './backoff';
-import { McpConnection, type ConnectionOptions } from '../connection';
+import { RestartBudget } from './backoff';
+import { McpConnection } from '../connection';
 import { MemoryEras, type EraMemory } from '../era/era-memory';
-import { McpRequestError, McpStartError, seconds, type McpFailureKind } from '../errors';
-import { needsTasks, qualifyTools } from './tool-names';
-import { visibleToModel } from '../app-visibility';
+import { McpRequestError, McpStartError, seconds } from '../errors';
+import { ToolIndex } from './tool-index';
+import { failure, type HubEvents, type HubOptions } from './hub-types';
 import { TypedEmitter } from '../typed-emitter';
 import { entryStatus, hubLog, retryable, type Entry } from './hub-entry';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
 import { messageOf } from '../../../common/error-message';
 
-export interface HubOptions {
-  /** Passed to every connection (timeouts, roots, limits, log). */
-  connection?: ConnectionOptions;
-  /** Restarts after crashes. Defaults: 0.5 s, 1 s, 2 s…, at most 3 within 60 s. */
-  restart?: BackoffOptions;
-  /** 'change' events within this many ms are coalesced into one. Default 20. */
-  changeDebounceMs?: number;
-}
-
-export interface HubEvents {
-  /** A server's state or lists changed (coalesced). */
-  change: () => void;
-  /** A server said a resource changed (`notifications/resources/updated`), usually one subscribed to. */
-  resourceUpdated: (server: string, uri: string) => void;
-  [event: string]: (...args: never[]) => void;
-}
-
-/** `_meta` key on error results the hub makes: why the call failed (McpFailureKind or 'unknown-tool'). */
-export const FAILURE_META_KEY = 'mcpAgent/failure';
+export { FAILURE_META_KEY, type HubEvents, type HubOptions } from './hub-types';
 
 /**
  * All configured MCP servers behind one face: starts them in parallel in the background, restarts
@@ -50,10 +32,12 @@ export class McpHub extends TypedEmitter<HubEvents> {
   private started = false;
   private disposed = false;
   private changeTimer: NodeJS.Timeout | undefined;
-  private named: HubTool[] | undefined;
-  private anyByName = new Map<string, HubTool>();
-  private modelTools: HubTool[] = [];
-  private byName = new Map<string, HubTool>();
+  /** The ready servers' tools by name (tool-index.ts). */
+  private readonly index = new ToolIndex(() =>
+    [...this.entries.values()].flatMap((e) =>
+      e.conn?.state === 'ready' ? [{ server: e.config.name, tools: e.conn.tools, tasks: e.conn.supports('tasks') }] : [],
+    ),
+  );
   private settleWaiters: Array<{ done: () => boolean; resolve: () => void }> = [];
   private logLevel: LoggingLevel | undefined;
   /** Levels set for one server (its own output channel's), over `logLevel`. */
@@ -100,8 +84,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
    */
   tools(): HubTool[] {
     this.revalidateLists();
-    this.indexTools();
-    return this.modelTools;
+    return this.index.modelTools();
   }
 
   /**
@@ -115,8 +98,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
 
   /** One of `tools()` by its qualified name: never an app-only tool, whatever the model asks for. */
   findTool(qualifiedName: string): HubTool | undefined {
-    this.indexTools();
-    return this.byName.get(qualifiedName);
+    return this.index.modelTool(qualifiedName);
   }
 
   /**
@@ -124,8 +106,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
    * names is looked up here, on its own server only, and its visibility is the caller's to check.
    */
   serverTool(server: string, name: string): HubTool | undefined {
-    this.indexTools();
-    return this.named?.find((t) => t.server === server && t.tool.name === name);
+    return this.index.serverTool(server, name);
   }
 
   /**
@@ -135,7 +116,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
    */
   async callTool(target: string | HubTool, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
     // Any tool, app-only ones too: a view calls those (the model's names are checked by findTool first).
-    const hit = typeof target === 'string' ? (this.indexTools(), this.anyByName.get(target)) : target;
+    const hit = typeof target === 'string' ? this.index.anyTool(target) : target;
     if (!hit) return failure('unknown-tool', this.unknownToolMessage(target as string));
     const conn = this.entries.get(hit.server)?.conn;
     if (!conn || conn.state !== 'ready') {
@@ -379,19 +360,6 @@ export class McpHub extends TypedEmitter<HubEvents> {
     }
   }
 
-  /** Names every ready server's tools once per change (tool-names.ts), and which of them the model may use. */
-  private indexTools(): void {
-    if (!this.named) {
-      const servers = [...this.entries.values()]
-        .filter((e) => e.conn?.state === 'ready')
-        .map((e) => ({ server: e.config.name, tools: (e.conn as McpConnection).tools }));
-      this.named = qualifyTools(servers);
-      this.anyByName = new Map(this.named.map((t) => [t.qualifiedName, t]));
-      this.modelTools = this.named.filter((t) => visibleToModel(t.tool) && (!needsTasks(t.tool) || this.entries.get(t.server)?.conn?.supports('tasks')));
-      this.byName = new Map(this.modelTools.map((t) => [t.qualifiedName, t]));
-    }
-  }
-
   private readyConnection(server: string): McpConnection {
     const conn = this.entries.get(server)?.conn;
     if (!this.entries.has(server)) throw new McpRequestError('not-ready', `no server named ${server}`);
@@ -422,7 +390,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
   }
 
   private changed(): void {
-    this.named = undefined;
+    this.index.stale();
     if (this.settleWaiters.length) {
       const waiting = this.settleWaiters;
       this.settleWaiters = [];
@@ -437,8 +405,4 @@ export class McpHub extends TypedEmitter<HubEvents> {
       this.emit('change');
     }, this.options.changeDebounceMs ?? 20);
   }
-}
-
-function failure(kind: McpFailureKind | 'unknown-tool', message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [FAILURE_META_KEY]: kind } };
 }
