@@ -52,11 +52,13 @@ describe('the bundled servers in both eras', () => {
     let modernTools: string[] = [];
     await withConnection(stdio('workspace'), async (conn) => {
       assert.equal(conn.era, 'modern');
+      assert.equal(conn.status().protocolVersion, '2026-07-28');
       modernTools = conn.tools.map((t) => t.name).sort();
       assert.match(textOf(await conn.callTool('read_file', { path: 'hello.txt' })), /hello from both eras/);
     });
     await withConnection(stdio('workspace', 'legacy'), async (conn) => {
       assert.equal(conn.era, 'legacy');
+      assert.equal(conn.status().protocolVersion, '2025-11-25');
       assert.deepEqual(conn.tools.map((t) => t.name).sort(), modernTools);
       assert.match(textOf(await conn.callTool('read_file', { path: 'hello.txt' })), /hello from both eras/);
     });

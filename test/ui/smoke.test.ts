@@ -27,4 +27,13 @@ describe('MCP Agent in VS Code (smoke)', () => {
     assert.deepEqual(titles, ['tools', 'resources', 'prompts', 'sessions', 'chats']);
     t.diagnostic(`screenshot: ${await vs.screenshot('side-bar')}`);
   });
+
+  test("a server's tooltip says who answers, in which protocol and over what", async (t) => {
+    const row = await vs.waitForTreeItem('Tools', /workspace\s*ready/, 60_000);
+    await row.hover();
+    const hover = vs.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'workspace' }).first();
+    await hover.waitFor();
+    assert.match(await hover.innerText(), /workspace \S+ · MCP 2026-07-28 \(stateless\) over stdio/);
+    t.diagnostic(`screenshot: ${await vs.screenshot('server-tooltip')}`);
+  });
 });

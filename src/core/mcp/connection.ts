@@ -163,6 +163,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       serverVersion: info ? `${info.name} ${info.version}` : undefined,
       transport: this.transportKind,
       era: this.currentState === 'ready' ? this.era : undefined,
+      protocolVersion: this.currentState === 'ready' ? this.client?.getNegotiatedProtocolVersion() : undefined,
       instructions: this.client?.getInstructions(),
       tasks: this.supports('tasks'),
     };

@@ -61,6 +61,8 @@ export interface ServerStatus {
   transport?: 'stdio' | 'streamable-http' | 'sse';
   /** The protocol era it speaks while ready: `modern` (2026-07-28) or `legacy` (2025-11-25 and before). */
   era?: 'modern' | 'legacy';
+  /** The protocol version agreed while ready, e.g. "2026-07-28" or "2025-06-18". */
+  protocolVersion?: string;
   /** serverInfo from initialize: "name version". */
   serverVersion?: string;
   /** The server's `instructions` from initialize, for the system prompt. */

@@ -31,6 +31,8 @@ export function serverItem(status: ServerStatus, count: string, collapsed = true
   const tooltip = new vscode.MarkdownString(`**${status.name}** — ${status.state}`);
   if (status.detail) tooltip.appendMarkdown(`\n\n${escape(status.detail)}`);
   if (status.error) tooltip.appendMarkdown(`\n\n${escape(status.error)}`);
+  const speaks = speaksLine(status);
+  if (speaks) tooltip.appendMarkdown(`\n\n${escape(speaks)}`);
   if (origin) {
     tooltip.appendMarkdown(`\n\nFrom ${escape(origin.from)}\n\n`);
     tooltip.appendCodeblock(origin.launch, 'shell');
@@ -50,6 +52,16 @@ export function serverItem(status: ServerStatus, count: string, collapsed = true
   }
   item.tooltip = tooltip;
   return item;
+}
+
+const TRANSPORT: Record<NonNullable<ServerStatus['transport']>, string> = { stdio: 'stdio', 'streamable-http': 'streamable HTTP', sse: 'HTTP+SSE' };
+
+/** "everything 2.0.0 · MCP 2026-07-28 (stateless) over stdio": who answers, in which protocol, over what. */
+function speaksLine(status: ServerStatus): string | undefined {
+  if (status.state !== 'ready' || !status.protocolVersion) return undefined;
+  const era = status.era === 'modern' ? ' (stateless)' : '';
+  const over = status.transport ? ` over ${TRANSPORT[status.transport]}` : '';
+  return `${status.serverVersion ? `${status.serverVersion} · ` : ''}MCP ${status.protocolVersion}${era}${over}`;
 }
 
 /** A child row that explains a server in error (or still starting) in words. */
