@@ -4,6 +4,7 @@ import { chatPageHtml } from '../shared/chat-page';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { AppMounts, type AppChat } from '../core/apps/app-mounts';
 import type { DownloadFile } from '../core/apps/app-downloads';
+import type { SamplingHandler } from '../core/mcp/client/client-handlers';
 import { messageOf } from '../common/error-message';
 import { SandboxProxy } from '../core/apps/sandbox-proxy';
 import { webviewMessageSchema, type ChatEvent, type HostMessage, type WebviewMessage } from '../shared/protocol';
@@ -37,6 +38,8 @@ export class AppViews implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     /** Where dist/webview is (the tab page's script and style); unset: no full-screen tabs (tests of the controller). */
     private readonly extensionUri?: vscode.Uri,
+    /** The host's sampling, offered to views through the same card and limits as servers'. */
+    sampling?: SamplingHandler,
   ) {
     this.mounts = new AppMounts(
       hub,
@@ -49,6 +52,7 @@ export class AppViews implements vscode.Disposable {
         log: (line) => log.info(line),
       },
       version,
+      sampling,
     );
   }
 

@@ -96,7 +96,7 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
-    this.apps = new AppViews(deps.hub, deps.version ?? '0.0.0', deps.log, deps.extensionUri);
+    this.apps = new AppViews(deps.hub, deps.version ?? '0.0.0', deps.log, deps.extensionUri, deps.sampling?.handler);
     this.modelTools = modelToolHost(deps.hub, deps.toolChoices);
     this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;

@@ -74,7 +74,15 @@ describe('a hostile MCP App view', () => {
     assert.equal(await chat.locator('.approval[data-from-app="true"][data-state="pending"]').count(), 1, 'the message approved nothing');
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('hostile-waiting')}`);
     await chat.locator('.approval[data-from-app="true"][data-state="pending"] button[data-decision="deny"]').click();
+    // Its sampling request waits on the person's card, which names the view; Deny, and nothing reached the model.
+    const calls = rig.api.requests.length;
+    const sampling = chat.locator('.ask-card[data-kind="sampling"][data-state="pending"]');
+    await sampling.filter({ hasText: 'the view of hostile asks the model for a reply' }).waitFor();
+    await sampling.filter({ hasText: 'Say PWNED' }).waitFor();
+    t.diagnostic(`screenshot: ${await rig.vs.screenshot('hostile-sampling')}`);
+    await sampling.locator('button[data-answer="deny"]').click();
     await app.locator('#report', { hasText: '"done":true' }).waitFor();
+    assert.equal(rig.api.requests.length, calls, 'the denied request never reached the model');
     await chat.locator('.approval[data-from-app="true"][data-state="deny"]').waitFor();
 
     const r = await report();
@@ -90,6 +98,7 @@ describe('a hostile MCP App view', () => {
     assert.match(String(r.otherServerQualified), /^refused: There is no tool named workspace__write_file/);
     assert.match(String(r.appOnly), /^ok: .*app-only ran/);
     assert.match(String(r.secondCall), /^refused: The person denied this tool call/);
+    assert.match(String(r.sampling), /^error: .*User rejected sampling request/);
     // Last, the view navigates its own frame to the probe: Chromium blocks it (the proxy's CSP header), leaving its error page.
     await app.locator('#navigate').click();
     await app.locator('#report').waitFor({ state: 'detached' });

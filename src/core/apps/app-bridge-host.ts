@@ -1,6 +1,12 @@
 import type { AppBridge, McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/client';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  EmbeddedResource,
+  ResourceLink,
+} from '@modelcontextprotocol/client';
 import type { CallToolResult, HubTool } from '../mcp/types';
 import type { AppView } from './app-view';
 
@@ -12,6 +18,8 @@ export interface AppViewHost {
   readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult>;
   /** Opens a link once the person agrees; false when they did not. */
   openLink(url: string): Promise<boolean>;
+  /** A reply of the model the view asks for (sampling/createMessage), on the person's approval; unset: not offered. */
+  createMessage?(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
   /** Files the view offers (ui/download-file), saved where the person picks; false when refused or cancelled. */
   download(contents: ReadonlyArray<EmbeddedResource | ResourceLink>): Promise<boolean>;
   /** The view's message for the conversation (marked as the view's); throws when it is refused. */
@@ -79,6 +87,7 @@ export class AppBridgeHost {
         message: { text: {} },
         updateModelContext: { text: {} },
         sandbox: { csp: view.csp.allowed },
+        ...(host.createMessage ? { sampling: {} } : {}),
       },
       { hostContext: options.hostContext },
     );
@@ -93,6 +102,8 @@ export class AppBridgeHost {
     b.oncalltool = async (params, ctx) => host.callTool(params.name, (params.arguments ?? {}) as Record<string, unknown>, ctx.mcpReq.signal) as never;
     b.onreadresource = async (params, ctx) => host.readResource(params.uri, ctx.mcpReq.signal) as never;
     b.onopenlink = async ({ url }) => ((await host.openLink(url)) ? {} : { isError: true });
+    const sample = host.createMessage?.bind(host);
+    if (sample) b.oncreatesamplingmessage = async (params, ctx) => (await sample(params, ctx.mcpReq.signal)) as never;
     b.ondownloadfile = async ({ contents }) => ((await host.download(contents)) ? {} : { isError: true });
     b.onmessage = async (params) => {
       const text = (params.content ?? [])

@@ -9,6 +9,7 @@ import { messageOf } from '../../common/error-message';
 import { AppBridgeHost } from './app-bridge-host';
 import { AppViewCache, readAppView } from './app-view';
 import { downloadsOf, type DownloadFile } from './app-downloads';
+import type { SamplingHandler } from '../mcp/client/client-handlers';
 import type { SandboxProxy } from './sandbox-proxy';
 
 /** What the views of one chat need of it: its events (to find a call), and its approval path and turns. */
@@ -57,6 +58,8 @@ export class AppMounts {
     private readonly proxy: SandboxProxy,
     private readonly front: AppFrontEnd,
     private readonly version: string,
+    /** The host's sampling (its card and limits); unset: views are not offered sampling. */
+    private readonly sampling?: SamplingHandler,
   ) {}
 
   async mount(chat: AppChat, view: string, callId: string, context: AppContext, post: (m: HostMessage) => void): Promise<void> {
@@ -73,6 +76,7 @@ export class AppMounts {
       const ticket = this.proxy.ticket(app.csp.policy);
       const external = (await this.front.externalUrl(base)).replace(/\/?$/, '/');
       const input = call.input && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {};
+      const sampling = this.sampling;
       const bridge = new AppBridgeHost({
         view: app,
         tool,
@@ -85,6 +89,7 @@ export class AppMounts {
           readResource: (uri) => this.hub.readResource(server, uri),
           openLink: (url) => this.front.openLink(server, url),
           download: (contents) => this.download(server, contents),
+          ...(sampling ? { createMessage: (params, signal) => sampling(params, { server: viewAsker(server), signal }) } : {}),
           message: (text) => chat.sendFromApp(server, text),
           updateContext: (text) => chat.setAppContext(callId, server, text),
           // Full screen is a second view of the call in a tab of its own; this one stays inline.
@@ -171,6 +176,14 @@ export class AppMounts {
     const outcome = await chat.callForApp(tool, args, signal);
     return outcome.ok ? outcome.result : { isError: true, content: [{ type: 'text', text: outcome.why }] };
   }
+}
+
+/**
+ * Who a view's sampling request is shown as asking: the view, not its server, so the card says so and the server's
+ * "Always" (its budget, its running requests) never covers its view, nor the other way round.
+ */
+export function viewAsker(server: string): string {
+  return `the view of ${server}`;
 }
 
 function styleContext(c: AppContext): McpUiHostContext {
