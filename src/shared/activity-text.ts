@@ -20,6 +20,8 @@ export function activityText(a: TurnActivity, seconds: number): string {
       return `Waiting for the model… ${s} s${a.attempt > 1 ? ` (try ${a.attempt} of ${a.attempts})` : ''}`;
     case 'thinking':
       return `Thinking… ${s} s`;
+    case 'servers':
+      return `Waiting for ${a.starting.length === 1 ? 'a server' : 'servers'} to start (${a.starting.join(', ')})… ${s} s`;
     case 'tool_input':
       return `Writing the call to ${a.tool}… ${s} s`;
     case 'compacting':

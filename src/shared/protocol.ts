@@ -277,6 +277,8 @@ export const turnActivitySchema = z.discriminatedUnion('kind', [
   /** A model request is out; `attempt` of `attempts` counts the SDK's retries (1 is the first try). */
   z.object({ kind: z.literal('request'), attempt, attempts: attempt }),
   z.object({ kind: z.literal('thinking') }),
+  /** Servers were still starting when the turn began: it waits for them (a bounded wait), to see their tools. */
+  z.object({ kind: z.literal('servers'), starting: z.array(z.string().max(200)).max(50) }),
   /** The model is writing a tool call's input (a whole file's content can take a while). */
   z.object({ kind: z.literal('tool_input'), tool: z.string().max(200) }),
   /** A request failed in a way the SDK retries: the next try, `attempt` of `attempts`, goes after `waitMs`. */

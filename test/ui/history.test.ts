@@ -20,7 +20,18 @@ describe('chat history, tokens and models in a real VS Code', () => {
     await chat
       .locator('.msg.assistant .markdown', { hasText: text.length > 150 ? text.slice(-60) : `Answer to: ${text}` })
       .last()
-      .waitFor();
+      .waitFor()
+      .catch(async (err: unknown) => {
+        // Seen once in a loaded full run (no turn started): what the composer held, for next time.
+        const composer = await chat
+          .locator('#composer, .composer')
+          .first()
+          .evaluate((el) => el.outerHTML.slice(0, 1500))
+          .catch(() => 'no composer');
+        console.error(`ask(${JSON.stringify(text.slice(0, 40))}) got no answer; composer: ${composer}; requests: ${rig.api.requests.length}`);
+        console.error(`screenshot: ${await rig.vs.screenshot('ask-unanswered')}`);
+        throw err;
+      });
   }
 
   async function pick(label: string | RegExp): Promise<void> {

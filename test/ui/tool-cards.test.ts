@@ -54,7 +54,14 @@ for (const theme of THEMES) {
       const chat = await rig.vs.openChat();
       await chat.locator('#input').fill('write the notes');
       await chat.locator('#input').press('Enter');
-      await chat.locator('.approval[data-state="pending"] button[data-decision="deny"]').click();
+      await chat
+        .locator('.approval[data-state="pending"] button[data-decision="deny"]')
+        .click()
+        .catch(async (err: unknown) => {
+          t.diagnostic(`cards: ${JSON.stringify(await chat.locator('.approval, .tool-card').evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 300))))}`);
+          t.diagnostic(`screenshot: ${await rig.vs.screenshot('no-pending-approval')}`);
+          throw err;
+        });
       const card = chat.locator('.tool-card[data-status="denied"]');
       await card.waitFor();
       await chat.locator('.msg.assistant .markdown', { hasText: 'Understood: I wrote nothing.' }).waitFor();

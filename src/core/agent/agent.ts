@@ -23,6 +23,7 @@ import { costOf } from '../usage/prices';
 import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
 import { unrunnableCalls } from './unrunnable-calls';
 import { blockActivity, watchAttempts } from './turn-activity';
+import { startingServers } from '../mcp/hub/readiness';
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
@@ -134,6 +135,7 @@ export class Agent {
   async runTurn(input: TurnInput, emit: (out: AgentOutput) => void, signal: AbortSignal): Promise<TurnStatus> {
     const turnId = randomUUID();
     this.turnUsage = NO_USAGE;
+    await this.serversReady(turnId, emit, signal);
     const event = (e: ChatEvent): void => {
       if (e.kind === 'turn_end' && this.turnUsage !== NO_USAGE) {
         const costUsd = costOf(this.options.model, this.turnUsage);
@@ -231,6 +233,18 @@ export class Agent {
    * The text of a reply stopped while it streamed is kept, as such: the chat shows it, and the model
    * sees where it was cut (a reply it never finished, not one it gave in full).
    */
+  /**
+   * Servers still starting (the window just opened) are waited for, boundedly, before the turn reads the tools
+   * and the system prompt: a message sent at once would otherwise find none of their tools.
+   */
+  private async serversReady(turnId: string, emit: (out: AgentOutput) => void, signal: AbortSignal): Promise<void> {
+    const host = this.options.host;
+    const starting = startingServers(host.statuses?.() ?? []);
+    if (!host.ready || starting.length === 0) return;
+    emit({ type: 'activity', turnId, activity: { kind: 'servers', starting } });
+    await host.ready(signal);
+  }
+
   private keepInterrupted(event: (e: ChatEvent) => void): void {
     const kept = this.partial;
     this.partial = undefined;

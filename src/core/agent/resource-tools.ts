@@ -77,6 +77,7 @@ export function withResourceTools(host: ResourceHost): ToolHost {
     },
     ...(host.pinned ? { pinned: host.pinned.bind(host) } : {}),
     statuses: () => host.statuses(),
+    ...(host.ready ? { ready: host.ready.bind(host) } : {}),
     callTool: (tool, args, options) => {
       const name = typeof tool === 'string' ? tool : tool.qualifiedName;
       if (name === LIST_RESOURCES) return Promise.resolve(listResources(host, args));

@@ -16,6 +16,8 @@ export interface ToolHost {
   callTool(tool: string | HubTool, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   /** Servers' states; their `instructions` (from initialize) go into the system prompt. */
   statuses?(): ServerStatus[];
+  /** Resolves once servers still starting are up (or failed), a bounded wait, or `signal` aborts. */
+  ready?(signal: AbortSignal): Promise<void>;
 }
 
 /** Everything a turn reports, in order: chat events (persisted) and streaming deltas (not). */

@@ -1,3 +1,4 @@
+import { OWN_SERVERS_GRACE_MS, untilReadyEnough, type ReadinessSource } from '../mcp/hub/readiness';
 import type { ToolHost } from '../agent/types';
 import type { HubTool } from '../mcp/types';
 import { resolveTool } from '../tool-call/approved-call';
@@ -28,12 +29,13 @@ export function withToolChoices(host: ToolHost, choices: ToolChoices): ToolHost 
     },
     pinned: (t) => choices.isPinned(t.server, t.tool.name) || host.pinned?.(t) === true,
     ...(host.statuses ? { statuses: host.statuses.bind(host) } : {}),
+    ...(host.ready ? { ready: host.ready.bind(host) } : {}),
     callTool: (tool, args, options) => host.callTool(tool, args, options),
   };
 }
 
 /** The host every front end gives its chats: the hub with the host's resource tools, under the person's choices (if any). */
-export function modelToolHost(hub: ResourceHost, choices?: ToolChoices): ToolHost {
-  const host = withResourceTools(hub);
+export function modelToolHost(hub: ResourceHost & ReadinessSource, choices?: ToolChoices): ToolHost {
+  const host = { ...withResourceTools(hub), ready: (signal: AbortSignal) => untilReadyEnough(hub, OWN_SERVERS_GRACE_MS, signal) };
   return choices ? withToolChoices(host, choices) : host;
 }
