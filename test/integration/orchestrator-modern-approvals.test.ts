@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { FakeAnthropicApi, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot } from './mcp-support';
-import { startOrchestrator } from './orchestrator-harness';
+import { startOrchestrator, writeFiles } from './orchestrator-harness';
 
 const T = { timeout: 120_000 };
 const KEY = 'a signing key both processes share, 32+ bytes';
@@ -50,6 +50,20 @@ function subAgent(body: MessagesBody): Reply {
   if (mode === 'hang') return { hang: true };
   return { text: `Finished: ${lastUserText(body).slice(0, 300)}` };
 }
+
+/** A definition with a server of its own: the orchestrator asks the person before starting it. */
+const ECHOER = [
+  '---',
+  'name: echoer',
+  'description: Has a server of its own',
+  'mcpServers:',
+  '  echo:',
+  `    command: ${JSON.stringify(process.execPath)}`,
+  `    args: [${JSON.stringify(join(repoRoot(), 'out', 'test', 'fakes', 'mcp-echo.js'))}]`,
+  '---',
+  'Do the task.',
+  '',
+].join('\n');
 
 const modelCalls = (prompt: string): number => api.requests.filter((r) => promptOf(r.body).trim() === prompt).length;
 
@@ -98,10 +112,11 @@ async function round(
   answer?: Answer,
   options: { signal?: AbortSignal; onprogress?: (p: { message?: string }) => void } = {},
 ): Promise<Round> {
-  const [, name] = prompt.split(' ');
+  const [mode, name] = prompt.split(' ');
   const params = {
     name: 'start_agent',
-    arguments: { session_name: name, prompt },
+    // `consent`: an agent with a server of its own, which the person is asked about before the turn.
+    arguments: { session_name: name, prompt, ...(mode === 'consent' ? { agent_name: 'echoer' } : {}) },
     ...(answer ? { inputResponses: answer.answers, requestState: answer.state } : {}),
   };
   return (await client.callTool(params, { allowInputRequired: true, timeout: 60_000, ...options })) as Round;
@@ -221,6 +236,19 @@ for (const over of ['stdio', 'http'] as const) {
       const s = await session(client, `two-${over}`);
       assert.equal(s.status, 'done');
       assert.equal(s.messages.length, figures.messages, 'the transcript holds each message once');
+    });
+
+    test('a question before the turn is answered by the call made again, one during it by the call held open', T, async () => {
+      writeFiles(workspace, { '.claude/agents/echoer.md': ECHOER });
+      const prompt = `consent consent-${over}`;
+      const consent = decide(await round(client, prompt), 'start them');
+      assert.match(consent.message, /defines MCP servers of its own/);
+      assert.equal(modelCalls(prompt), 0, 'asked before the sub-agent ran');
+      const approval = decide(await round(client, prompt, consent), 'once');
+      assert.match(approval.message, /consent-.*-1\.txt/);
+      const r = await round(client, prompt, approval);
+      assert.match(textOf(r), /Finished/, textOf(r));
+      assert.equal(modelCalls(prompt), 2, 'the sub-agent ran once: its write, then its reply');
     });
 
     test('a denial reaches the sub-agent as a denial', T, async () => {
