@@ -41,11 +41,13 @@ function toolResults(body: MessagesBody): number {
 
 const write = (path: string, content: string): Reply => ({ text: '', toolUses: [{ name: 'workspace__write_file', input: { path, content } }] });
 
-/** `two`: two writes, each asked, then a reply; `hang`: one write, then a reply that never comes; else one write. */
+/** `two`: two writes, each asked, then a reply; `pair`: two writes in one reply (asked at once); `hang`: one write, then a reply that never comes; else one write. */
 function subAgent(body: MessagesBody): Reply {
   const [mode, name] = promptOf(body).trim().split(/\s+/);
   const done = toolResults(body);
   if (mode === 'two' && done < 2) return write(`${name}-${done + 1}.txt`, `write ${done + 1}\n`);
+  if (mode === 'pair' && done === 0)
+    return { text: '', toolUses: [1, 2].map((n) => ({ name: 'workspace__write_file', input: { path: `${name}-${n}.txt`, content: `pair ${n}\n` } })) };
   if (done === 0) return write(`${name}-1.txt`, 'write 1\n');
   if (mode === 'hang') return { hang: true };
   return { text: `Finished: ${lastUserText(body).slice(0, 300)}` };
@@ -249,6 +251,19 @@ for (const over of ['stdio', 'http'] as const) {
       const r = await round(client, prompt, approval);
       assert.match(textOf(r), /Finished/, textOf(r));
       assert.equal(modelCalls(prompt), 2, 'the sub-agent ran once: its write, then its reply');
+    });
+
+    test('two approvals asked at once (two calls in one reply) come one round after the other', T, async () => {
+      const prompt = `pair pair-${over}`;
+      const q1 = decide(await round(client, prompt), 'once');
+      const q2 = decide(await round(client, prompt, q1), 'once');
+      assert.notEqual(q1.message, q2.message);
+      assert.match(`${q1.message}\n${q2.message}`, new RegExp(`pair-${over}-1\\.txt[^]*pair-${over}-2\\.txt|pair-${over}-2\\.txt[^]*pair-${over}-1\\.txt`));
+      const r = await round(client, prompt, q2);
+      assert.match(textOf(r), /Finished/, textOf(r));
+      assert.equal(readFileSync(join(workspace, `pair-${over}-1.txt`), 'utf8'), 'pair 1\n');
+      assert.equal(readFileSync(join(workspace, `pair-${over}-2.txt`), 'utf8'), 'pair 2\n');
+      assert.equal(modelCalls(prompt), 2);
     });
 
     test('a denial reaches the sub-agent as a denial', T, async () => {
