@@ -45,7 +45,7 @@ export function roundStateCodec(env: NodeJS.ProcessEnv = process.env): RequestSt
   if (codec) return codec;
   const given = env[REQUEST_STATE_KEY_ENV];
   if (given !== undefined && Buffer.byteLength(given) < 32) throw new Error(`${REQUEST_STATE_KEY_ENV} must be at least 32 bytes long`);
-  // A person's answer stays good for as long as they had to give it (the orchestrator asks for up to 10 minutes).
+  // A person's answer stays good for as long as they may take to give it (the orchestrator gives at most 15 minutes).
   return (codec = createRequestStateCodec<RoundState>({ key: given ?? randomBytes(32), ttlSeconds: 15 * 60 }));
 }
 
