@@ -203,8 +203,8 @@ export class LiveCall {
   }
 
   private expire(timeoutMs: number): void {
-    const minutes = Math.round(timeoutMs / 6000) / 10;
-    const err = Object.assign(new Error(`nobody answered the question within ${minutes} minute(s), so the call was stopped`), { name: UNANSWERED });
+    const within = timeoutMs < 120_000 ? `${Math.round(timeoutMs / 1000)} s` : `${Math.round(timeoutMs / 60_000)} minutes`;
+    const err = Object.assign(new Error(`nobody answered the question within ${within}, so the call was stopped`), { name: UNANSWERED });
     this.forget();
     this.controller.abort(err);
     for (const q of this.queue.splice(0)) q.reject(err);

@@ -304,6 +304,9 @@ for (const over of ['stdio', 'http'] as const) {
     const s = await settled(holder, `expiry-${over}`);
     assert.equal(s.status, 'interrupted');
     assert.match(s.detail ?? '', /nobody answered the question within/);
+    // The transcript says so too, at its head.
+    const transcript = (await holder.callTool({ name: 'get_session', arguments: { session_name: `expiry-${over}` } })) as Round;
+    assert.match(textOf(transcript), /Status: interrupted — Stopped waiting for an approval: nobody answered the question within 1 s/);
     await assert.rejects(round(holder, prompt, answer), /no longer waits/);
     assert.equal(existsSync(join(workspace, `expiry-${over}-1.txt`)), false);
     assert.equal(modelCalls(prompt), 1);
