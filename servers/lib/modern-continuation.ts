@@ -122,7 +122,7 @@ export class LiveCall {
         this.forget();
         return { stop };
       }
-      return { stop, id: this.keep(this.queue[0]!.timeoutMs) };
+      return { stop, id: this.keep(this.queue[0]?.timeoutMs ?? DEFAULT_HOLD_MS) };
     } finally {
       ctx.mcpReq.signal.removeEventListener('abort', cancel);
       this.round = undefined;
