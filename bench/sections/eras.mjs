@@ -111,7 +111,7 @@ export async function benchEras({ host, workspace, runs = 5, calls = 1000, warmu
   const data = { start: {}, rtt: {}, big: {}, bytes: {} };
   const rows = [];
   /** `eras()` gives the era memory of each start: a fresh one is a server never seen, a shared one a known server. */
-  /** What the host remembers of a bundled server: 2025-11-25 (bundled-servers.ts pins it, so it is never asked). */
+  /** A server pinned to 2025-11-25 (`era: 'legacy'` in its config, so it is never asked). */
   const pinnedLegacy = new host.MemoryEras();
   const ours = (args, eras) => async () => {
     const memory = eras();
@@ -255,7 +255,7 @@ export async function benchEras({ host, workspace, runs = 5, calls = 1000, warmu
     notes: [
       '"remembered": the era a server answered with is kept (eras.json), so a known server is connected without the server/discover probe',
       'the bare v2 client negotiating over its own StdioClientTransport asks server/discover of a disposable process of its own, then starts the server again for the session (both eras: two spawns); ours asks in place, one process',
-      'the host negotiates 2026-07-28 with the workspace, web and research servers and remembers it; it keeps the orchestrator in 2025-11-25 (its sub-agents ask for approvals mid-turn, which a 2026-07-28 call cannot carry)',
+      "the host negotiates 2026-07-28 with every bundled server and remembers it, the orchestrator included (its sub-agents' approvals mid-turn hold the call open in its process: servers/lib/modern-continuation.ts)",
       "why a small 2026-07-28 call is slower: in one process (v2 client and v2 server over InMemoryTransport, no pipe, no scheduling) it costs 56-64 µs of CPU against 36-40 µs in 2025-11-25; a CPU profile puts the difference in the v2 packages themselves: zod validating the _meta envelope on every request and result (handleCatchall, 7x), zod union branches tried and failed to tell the era's results apart (failure, _getMessage), three times the garbage collection, and the serverInfo stamped on every result. None of it is code of ours (test/fakes/mcp-modern.ts is the SDK's own serving); the rest of the stdio difference is the larger messages (292 vs 115 bytes out, 202 vs 93 back) and the two processes' scheduling on a loaded 2-core machine",
     ],
     data,

@@ -8,8 +8,8 @@
  *
  * What the v1 code does outside a handler's `extra` means, within a 2026-07-28 request (modern-call.ts):
  * - a question to the client (elicitInput, createMessage, listRoots) ends the round with `input_required`; the
- *   client calls again with the answer and a signed state, and the handler runs afresh, answered at once
- *   (modern-rounds.ts);
+ *   client calls again with the answer and a signed state, and the handler runs afresh, answered at once; or, for a
+ *   handler that began what a rerun would repeat, goes on in this process with the answer (modern-rounds.ts);
  * - a log goes on the request, at the level its `_meta` asks for (server-log.ts);
  * - a list change or resource update (change-feed.ts) goes to the open subscriptions/listen streams: on stdio
  *   through the connection's v2 instance, whose listen router stamps and filters it; over HTTP through the
@@ -29,7 +29,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { onChange, type Change } from './change-feed';
-import { modernCall } from './modern-call';
+import { modernCall, type AskOptions } from './modern-call';
+import type { RoundRelay } from './modern-continuation';
 import { answerRound, ROUND_TRIP_METHODS, roundStateCodec } from './modern-rounds';
 
 /** The requests a bundled server answers that the 2026-07-28 era still has, in the v1 server's own words. */
@@ -56,23 +57,43 @@ interface V1Internals {
   _instructions?: string;
 }
 
-/** The v1 handler's `extra` from a v2 request's context: its signal, _meta, id and notifications go through. */
-function extraOf(ctx: ServerContext, signal: AbortSignal): RequestHandlerExtra<ServerRequest, ServerNotification> {
+/** A request answered in one go: its own signal, _meta and notifications. */
+function ownRelay(ctx: ServerContext): RoundRelay {
   return {
-    signal,
+    signal: ctx.mcpReq.signal,
+    meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
+    notify: (notification) => ctx.mcpReq.notify(notification as Parameters<ServerContext['mcpReq']['notify']>[0]),
+  };
+}
+
+/**
+ * The v1 handler's `extra` for a v2 request: its signal, _meta and notifications go through `relay`, which for a call
+ * of several rounds is whichever round is being answered now (modern-continuation.ts).
+ */
+function extraOf(ctx: ServerContext, relay: RoundRelay): RequestHandlerExtra<ServerRequest, ServerNotification> {
+  return {
+    signal: relay.signal,
     requestId: ctx.mcpReq.id,
-    _meta: ctx.mcpReq._meta as RequestHandlerExtra<ServerRequest, ServerNotification>['_meta'],
-    sendNotification: (notification) => ctx.mcpReq.notify(notification as Parameters<ServerContext['mcpReq']['notify']>[0]),
+    get _meta() {
+      return relay.meta as RequestHandlerExtra<ServerRequest, ServerNotification>['_meta'];
+    },
+    sendNotification: (notification) => relay.notify(notification),
     // A question asked through `extra` is one the round answers (or ends on), as one asked of the server.
-    sendRequest: (request) => askedInRound(request),
+    sendRequest: (request, _schema, options) => askedInRound(request, askOptions(options)),
   } as RequestHandlerExtra<ServerRequest, ServerNotification>;
 }
 
 /** A question of the v1 code within a 2026-07-28 request: the round's to answer or to ask (modern-rounds.ts). */
-function askedInRound(request: { method: string; params?: unknown }): Promise<never> {
+function askedInRound(request: { method: string; params?: unknown }, options?: AskOptions): Promise<never> {
   const call = modernCall();
   if (!call) return Promise.reject(new Error('a 2026-07-28 request asks its client only while it is being answered'));
-  return call.ask(request) as Promise<never>;
+  return call.ask(request, options) as Promise<never>;
+}
+
+/** A v1 request's options as a question's: what withdraws it, and how long it may wait. */
+function askOptions(options: unknown): AskOptions {
+  const o = (options ?? {}) as { signal?: AbortSignal; timeout?: number };
+  return { ...(o.signal ? { signal: o.signal } : {}), ...(typeof o.timeout === 'number' ? { timeoutMs: o.timeout } : {}) };
 }
 
 /** The server-to-client requests of the v1 Server and the method each sends. */
@@ -99,7 +120,7 @@ function bridgeSessionCalls(v1: McpServer): void {
     server[name] = (params: unknown, options: unknown) => {
       if (!modernCall()) return own(params, options);
       const asked = name === 'elicitInput' ? { mode: 'form', ...(params as object) } : params;
-      return askedInRound({ method, ...(asked === undefined ? {} : { params: asked }) });
+      return askedInRound({ method, ...(asked === undefined ? {} : { params: asked }) }, askOptions(options));
     };
   }
 }
@@ -151,10 +172,10 @@ export function modernFactory(shared: () => Promise<McpServer>, transport: 'stdi
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${String(name)} not found`);
         }
         const answered = ROUND_TRIP_METHODS.has(method)
-          ? answerRound(request as { method: string; params?: Record<string, unknown> }, ctx, (signal) =>
-              handler({ method, params: request.params }, extraOf(ctx, signal)),
+          ? answerRound(request as { method: string; params?: Record<string, unknown> }, ctx, (call) =>
+              handler({ method, params: request.params }, extraOf(ctx, call.relay)),
             )
-          : handler({ method, params: request.params }, extraOf(ctx, ctx.mcpReq.signal));
+          : handler({ method, params: request.params }, extraOf(ctx, ownRelay(ctx)));
         return method === 'resources/read'
           ? answered.catch((err: unknown) => rethrowNotFound(err, (request.params as { uri?: unknown } | undefined)?.uri))
           : answered;

@@ -13,9 +13,28 @@ export interface ModernCall {
   readonly clientCapabilities: ClientCapabilities | undefined;
   /** A log on the request itself: sent when at or above the request's log level, else dropped. */
   log(level: LoggingLevel, data: unknown, logger: string): void;
-  /** Answered at once when the client answered it in an earlier round of this call; else the call ends asking it. */
-  ask(request: { method: string; params?: unknown }): Promise<unknown>;
+  /**
+   * Answered at once when the client answered it in an earlier round of this call; else the round ends asking it:
+   * the call is made again from the start, or, once `holdFromHere` was called, goes on in this process when the
+   * answer comes (a continuation). `signal` withdraws the question; `timeoutMs` is how long a held question waits.
+   */
+  ask(request: { method: string; params?: unknown }, options?: AskOptions): Promise<unknown>;
+  /**
+   * The handler has begun what running it again would do twice (a model call, a transcript written): from now on
+   * a question keeps the call alive in this process until the answer comes, instead of ending it to be made again
+   * (modern-continuation.ts).
+   */
+  holdFromHere(): void;
 }
+
+export interface AskOptions {
+  signal?: AbortSignal;
+  /** How long a held question waits for its answer (the asker's own timeout, as a 2025-11-25 request's). */
+  timeoutMs?: number;
+}
+
+/** The name of the error a held call's signal is aborted with when nobody came back with the answer in time. */
+export const UNANSWERED = 'UnansweredQuestion';
 
 /**
  * One store per process, though this module is in two bundles (the server's and dist/servers/modern-era.js, which

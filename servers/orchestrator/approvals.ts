@@ -45,23 +45,10 @@ export function sessionApprovals(mode: ApproveMode, always: Set<string>): Approv
 const NO_ELICITATION = 'this MCP client cannot be asked (it does not declare the elicitation capability)';
 
 /**
- * Why nobody can be asked in a turn served to a 2026-07-28 client: its answers come with the call made again from
- * the start (input_required), and a turn under way cannot be made again without calling the model again.
- */
-export const NO_QUESTION_MID_TURN =
-  'this MCP client speaks MCP 2026-07-28, where a question is answered by making the call again, so it is asked only before the sub-agent starts, not during its turn';
-
-/**
  * Asks through elicitation when the client offers it and the mode allows asking; otherwise refuses,
- * noting each refusal with what would allow it (`nobody`: why there is no elicit).
+ * noting each refusal with what would allow it.
  */
-export function approvalAsker(
-  definition: AgentDefinition,
-  mode: ApproveMode,
-  elicit: Elicit | undefined,
-  refusals: Refusal[],
-  nobody = NO_ELICITATION,
-): AskApproval {
+export function approvalAsker(definition: AgentDefinition, mode: ApproveMode, elicit: Elicit | undefined, refusals: Refusal[]): AskApproval {
   return async (request, signal) => {
     const sensitive = request.alwaysKind === 'none';
     if (elicit && mode !== 'read-only') {
@@ -72,12 +59,7 @@ export function approvalAsker(
         return 'deny';
       }
     }
-    refusals.push(
-      refusal(
-        request,
-        request.egress ? egressWhy(request.egress.why, elicit, nobody) : sensitive ? sensitiveWhy(elicit, mode, nobody) : howToAllow(elicit, mode, nobody),
-      ),
-    );
+    refusals.push(refusal(request, request.egress ? egressWhy(request.egress.why, elicit) : sensitive ? sensitiveWhy(elicit, mode) : howToAllow(elicit, mode)));
     return 'deny';
   };
 }
@@ -94,22 +76,20 @@ function refusal(request: ApprovalRequest, why: string): Refusal {
   return { tool: request.tool.qualifiedName, reason: request.reason, why };
 }
 
-function egressWhy(why: string, elicit: Elicit | undefined, nobody: string): string {
-  const how = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking' : nobody;
+function egressWhy(why: string, elicit: Elicit | undefined): string {
+  const how = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking' : NO_ELICITATION;
   return `${why} Sending data out needs a person's answer (MCP_AGENT_ORCHESTRATOR_APPROVE=all does not give it), and ${how}`;
 }
 
-function sensitiveWhy(elicit: Elicit | undefined, mode: ApproveMode, nobody: string): string {
-  const how = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking' : nobody;
+function sensitiveWhy(elicit: Elicit | undefined, mode: ApproveMode): string {
+  const how = elicit ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only stops the orchestrator from asking' : NO_ELICITATION;
   return `it writes a file that makes an editor, git or an MCP host run commands, which always needs a person's approval, and ${how}${mode === 'all' ? ' (APPROVE=all does not cover these files)' : ''}`;
 }
 
-function howToAllow(elicit: Elicit | undefined, mode: ApproveMode, unaskable: string): string {
+function howToAllow(elicit: Elicit | undefined, mode: ApproveMode): string {
   const nobody = elicit
     ? 'MCP_AGENT_ORCHESTRATOR_APPROVE=read-only refuses calls that change something'
-    : unaskable === NO_ELICITATION
-      ? 'nobody could be asked: this MCP client does not declare the elicitation capability'
-      : `nobody could be asked: ${unaskable}`;
+    : 'nobody could be asked: this MCP client does not declare the elicitation capability';
   const how =
     mode === 'read-only'
       ? 'unset MCP_AGENT_ORCHESTRATOR_APPROVE (to be asked) or set it to all'

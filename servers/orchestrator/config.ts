@@ -19,6 +19,8 @@ export interface OrchestratorConfig {
   maxIterations: number;
   /** MCP_AGENT_ORCHESTRATOR_TRUST_WORKSPACE_SERVERS: an agent definition's own servers start without a question. */
   trustWorkspaceServers: boolean;
+  /** MCP_AGENT_ORCHESTRATOR_ASK_SECONDS: how long a person has to answer a question, after which it counts as unanswered. */
+  askTimeoutMs: number;
   /** MCP_AGENT_HOME or ~/.mcp-agent: the sessions are kept there, beside the person's chats. */
   home: string;
   query: QueryConfig;
@@ -65,6 +67,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, workspace = 
     maxParallel: wholeNumber(env.MCP_AGENT_ORCHESTRATOR_MAX_PARALLEL, 4, 1, 64),
     maxIterations: wholeNumber(env.MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS, 25, 1, 200),
     trustWorkspaceServers: flag(env.MCP_AGENT_ORCHESTRATOR_TRUST_WORKSPACE_SERVERS, false),
+    // Ten minutes by default, fractions allowed so tests need not wait minutes; at most the 15 minutes a 2026-07-28
+    // call's signed state stays good (modern-rounds.ts), or an answer given in time would come with a stale state.
+    askTimeoutMs: Math.round(Math.min(positive(env.MCP_AGENT_ORCHESTRATOR_ASK_SECONDS, 600), 900) * 1000),
     home,
     query: {
       model,

@@ -9,9 +9,6 @@ import { registerQueryTool } from './query-tool';
 import { SessionResources } from './session-resources';
 import { registerSessionTools } from './session-tools';
 
-/** How long a person has to answer a question (an approval, or servers to start). */
-const ASK_TIMEOUT_MS = 10 * 60_000;
-
 /**
  * One client's MCP server on the shared orchestrator core: named sub-agent sessions (start, resume,
  * list, clean) on our own agent loop with the other bundled servers as their tools, the claude-agent
@@ -41,14 +38,17 @@ export function buildOrchestratorServer(core: OrchestratorCore): McpServer {
     requireKey: core.requireKey,
     recovered: core.recovered,
     changed: core.changed,
-    ask: (extra) => askFor(server, extra),
+    ask: (extra) => askFor(server, extra, core.config.askTimeoutMs),
   });
   registerQueryTool(server, core.config.query, core.queries, core.client, core.generalLog);
   return server;
 }
 
-/** Asks the person through the client's form elicitation, tied to the tool call being served. */
-function askFor(server: McpServer, extra: ToolExtra): AskChoice | undefined {
+/**
+ * Asks the person through the client's form elicitation, tied to the tool call being served; `timeoutMs` is how long
+ * they have to answer (an approval, or servers to start), which in 2026-07-28 is how long a held call waits.
+ */
+function askFor(server: McpServer, extra: ToolExtra, timeoutMs: number): AskChoice | undefined {
   if (!server.server.getClientCapabilities()?.elicitation) return undefined;
   const requestId = (extra as unknown as RequestHandlerExtra<ServerRequest, ServerNotification>).requestId;
   return async ({ message, title, description, choices }, signal) => {
@@ -62,7 +62,7 @@ function askFor(server: McpServer, extra: ToolExtra): AskChoice | undefined {
           required: ['decision'],
         },
       },
-      { signal, relatedRequestId: requestId, timeout: ASK_TIMEOUT_MS },
+      { signal, relatedRequestId: requestId, timeout: timeoutMs },
     );
     const decision = result.action === 'accept' ? result.content?.decision : undefined;
     return typeof decision === 'string' && choices.includes(decision) ? decision : undefined;

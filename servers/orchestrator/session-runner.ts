@@ -4,17 +4,17 @@ import { basename } from 'node:path';
 import { ToolError } from '../../src/common/tool-error';
 import { Agent } from '../../src/core/agent/agent';
 import { freezeSystem, type FrozenSystem } from '../../src/core/agent/frozen-system';
-import type { AskApproval, ToolHost, TurnStatus } from '../../src/core/agent/types';
-import { modernCall } from '../lib/modern-call';
+import type { ToolHost, TurnStatus } from '../../src/core/agent/types';
+import { modernCall, UNANSWERED } from '../lib/modern-call';
 import type { ToolExtra } from '../lib/results';
 import { modelOf, type AgentCatalog, type AgentDefinition } from './agent-definitions';
-import { approvalAsker, approvalQuestion, NO_QUESTION_MID_TURN, sessionApprovals, type Refusal } from './approvals';
+import { approvalAsker, approvalQuestion, sessionApprovals, type Refusal } from './approvals';
 import type { AskChoice } from './client-question';
 import type { PersonServers } from './person-servers';
 import type { ConsentOutcome, ServerConsent } from './server-consent';
 import { resolveServers } from '../../src/core/mcp/config/resolve';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
-import { KEY_HINT, type ApproveMode, type OrchestratorConfig } from './config';
+import { KEY_HINT, type OrchestratorConfig } from './config';
 import { ProgressReporter } from './progress';
 import { checkSessionName, newRecord, type SessionRecord, type SessionStore } from './session-store';
 import type { SubServers } from './sub-servers';
@@ -83,6 +83,7 @@ export class SessionRunner {
       const definition = await this.definition(agentName ?? 'general');
       // Asked before anything is written: a 2026-07-28 client answers by making the call again (modern-rounds.ts).
       const consent = await this.deps.consent.decide(definition, ask, extra.signal);
+      workBegins();
       const record = newRecord(name, definition.name, modelOf(definition, this.deps.config.defaultModel));
       await this.deps.store.create(record);
       this.deps.changed(name, true);
@@ -103,6 +104,7 @@ export class SessionRunner {
       }
       const definition = await this.definition(record.agent);
       const consent = await this.deps.consent.decide(definition, ask, extra.signal);
+      workBegins();
       return await this.track(this.run(record, definition, prompt, { extra, controller, ask, consent, first: false }));
     } finally {
       this.release(name, controller);
@@ -156,7 +158,8 @@ export class SessionRunner {
   private async run(initial: SessionRecord, definition: AgentDefinition, prompt: string, how: RunContext): Promise<RunResult> {
     const { store, config, workspace } = this.deps;
     const { extra, controller, ask, consent, first } = how;
-    const stop = (): void => controller.abort();
+    // The reason goes on: a 2026-07-28 call nobody came back to answer says so (modern-continuation.ts).
+    const stop = (): void => controller.abort(extra.signal.reason);
     if (extra.signal.aborted) stop();
     extra.signal.addEventListener('abort', stop, { once: true });
     const progress = new ProgressReporter(extra, initial.name);
@@ -186,7 +189,7 @@ export class SessionRunner {
         workspaceName: basename(workspace),
         workspaceDir: workspace,
         approvals: sessionApprovals(config.approve, this.alwaysOf(record.name)),
-        askApproval: midTurnAsker(definition, config.approve, ask, refusals),
+        askApproval: approvalAsker(definition, config.approve, ask && approvalQuestion(ask), refusals),
         keyHint: KEY_HINT,
         settingNames: { maxTokens: 'max_tokens (8192 for sub-agents)', maxIterations: 'MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS' },
         history,
@@ -209,7 +212,13 @@ export class SessionRunner {
       );
       await log.flush();
       if (log.lastError) error = `${error ? `${error} ` : ''}The transcript could not be saved: ${log.lastError.message}`;
-      record = { ...record, ...this.outcome(status, error), usage: addUsage(record.usage, agent.usage), lastActivity: now(), pid: undefined };
+      record = {
+        ...record,
+        ...this.outcome(status, error, controller.signal.reason),
+        usage: addUsage(record.usage, agent.usage),
+        lastActivity: now(),
+        pid: undefined,
+      };
       // Free the session as soon as its last write is queued: whoever sees it done can resume it at once,
       // and that run's writes queue after this one.
       const saved = store.write(record);
@@ -248,7 +257,7 @@ export class SessionRunner {
     ];
   }
 
-  private outcome(status: TurnStatus, error: string | undefined): Pick<SessionRecord, 'status' | 'detail'> {
+  private outcome(status: TurnStatus, error: string | undefined, stoppedBy: unknown): Pick<SessionRecord, 'status' | 'detail'> {
     switch (status) {
       case 'done':
         return { status: 'done', detail: undefined };
@@ -257,7 +266,9 @@ export class SessionRunner {
           status: 'interrupted',
           detail: this.stopping
             ? 'The orchestrator stopped during this turn. resume_agent continues the session.'
-            : 'Cancelled by the caller. resume_agent continues the session.',
+            : (stoppedBy as Error | undefined)?.name === UNANSWERED
+              ? `Stopped waiting for an approval: ${(stoppedBy as Error).message}. resume_agent continues the session.`
+              : 'Cancelled by the caller. resume_agent continues the session.',
         };
       case 'max_iterations':
         return { status: 'interrupted', detail: error ?? 'Stopped at the model-call limit. Resume with "continue".' };
@@ -274,13 +285,13 @@ export class SessionRunner {
 }
 
 /**
- * How a turn asks its approvals. A 2026-07-28 client's answer comes with the call made again from the start
- * (modern-rounds.ts), which a turn under way cannot be without calling the model again: its calls that need a
- * person are refused there, saying why, as for a client without elicitation.
+ * Marks where the turn's work begins (a record written, then model calls and the transcript): in 2026-07-28 a question
+ * from here on, a sub-agent's approval, keeps the call running in this process until the answer comes, instead of
+ * ending it to be made again from the start, which would call the model twice (modern-continuation.ts). Questions
+ * before here (the consent to start a definition's servers) are answered by the call made again.
  */
-function midTurnAsker(definition: AgentDefinition, mode: ApproveMode, ask: AskChoice | undefined, refusals: Refusal[]): AskApproval {
-  if (ask && modernCall()) return approvalAsker(definition, mode, undefined, refusals, NO_QUESTION_MID_TURN);
-  return approvalAsker(definition, mode, ask && approvalQuestion(ask), refusals);
+function workBegins(): void {
+  modernCall()?.holdFromHere();
 }
 
 /** The agent loop's own system prompt (workspace, tools, servers' instructions), then the definition's instructions. */

@@ -33,6 +33,13 @@ export interface SessionClientOptions {
 /** Most pages of one list followed, as before the SDK aggregated them (paginate.ts). */
 const MAX_LIST_PAGES = 1000;
 
+/**
+ * Most `input_required` rounds of one call. The SDK's 10 would end an orchestrator call whose sub-agent asks for
+ * its tenth approval in one turn (each round there is one question to the person); this only stops a server that
+ * never finishes.
+ */
+const MAX_INPUT_ROUNDS = 200;
+
 /** The SDK's client, answering a server's questions about its tasks with the spec's error codes. */
 class SessionClient extends Client {
   /** Sampling and elicitation asked as tasks: a 2025-11-25 thing, let go once the session is a 2026-07-28 one. */
@@ -65,6 +72,7 @@ export function makeSessionClient(o: SessionClientOptions): Client {
     capabilities: clientCapabilities(o.handlers),
     versionNegotiation: { mode: 'auto' },
     listMaxPages: MAX_LIST_PAGES,
+    inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
   });
   installClientHandlers(client, o.server, o.handlers, o.sink, (id) => o.events.elicitationComplete(id));
   client.setRequestHandler('roots/list', () => ({

@@ -9,17 +9,13 @@ export type BundledServerName = (typeof BUNDLED_SERVER_NAMES)[number];
 
 /**
  * Stdio configs for the bundled servers whose bundle exists (each in the era the host negotiates and remembers,
- * era-memory.ts: 2026-07-28, whose side of theirs carries what 2025-11-25 does; servers/lib/modern-bridge.ts):
+ * era-memory.ts: 2026-07-28, whose side of theirs carries what 2025-11-25 does; servers/lib/modern-bridge.ts, and
+ * for the orchestrator's approvals asked in the middle of a sub-agent's turn, servers/lib/modern-continuation.ts):
  * `<node> <distDir>/servers/<name>.js <workspace>`. The command is process.execPath, which in the
  * extension host is VS Code's Electron binary: ELECTRON_RUN_AS_NODE=1 makes it behave as plain
  * Node (and is ignored by Node itself, so the same configs work from the CLI).
  * `source` is the environment to pick from (the host's, plus keys from secret storage): each server gets
  * only its share of it (bundledServerEnv), on top of the small default environment the host passes.
- *
- * The orchestrator stays in 2025-11-25: a sub-agent's call that needs the person's approval is asked in the middle
- * of its turn, and a 2026-07-28 question is answered by making the call again from the start (input_required),
- * which a turn under way cannot be without calling the model again. So in that era such calls are refused
- * (servers/orchestrator/approvals.ts, NO_QUESTION_MID_TURN), where in 2025-11-25 the person is asked.
  */
 export function bundledServerConfigs(distDir: string, workspace: string, source: NodeJS.ProcessEnv): StdioServerConfig[] {
   return BUNDLED_SERVER_NAMES.map((name) => ({ name, script: join(distDir, 'servers', `${name}.js`) }))
@@ -31,7 +27,6 @@ export function bundledServerConfigs(distDir: string, workspace: string, source:
       args: [script, workspace],
       env: { ...bundledServerEnv(name, source), ELECTRON_RUN_AS_NODE: '1' },
       cwd: workspace,
-      ...(name === 'orchestrator' ? { era: 'legacy' as const } : {}),
     }));
 }
 
