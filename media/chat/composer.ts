@@ -271,7 +271,7 @@ export class Composer {
     const items = await this.deps.completeSlash(text).catch(() => undefined);
     if (!items || ticket !== this.slashRequest || this.slashText() !== text) return;
     this.slashFor = text;
-    this.slash.show(items);
+    this.slash.show(items, text);
   }
 
   /** The text when it is a command being typed (one line, starting with a single `/`, caret at the end). */

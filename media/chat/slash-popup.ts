@@ -25,11 +25,13 @@ export class SlashPopup {
     return !this.el.hidden;
   }
 
-  show(items: SlashItem[]): void {
+  /** The list for the command typed so far, `forText` (kept on the list: what it answers, for Enter and for tests). */
+  show(items: SlashItem[], forText: string): void {
     if (items.length === 0) {
       this.close();
       return;
     }
+    this.el.dataset.for = forText;
     this.items = items;
     this.active = 0;
     this.el.hidden = false;

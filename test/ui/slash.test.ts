@@ -54,7 +54,8 @@ describe('slash commands and resources in the chat', () => {
     );
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('slash-list-light')}`);
     await input.pressSequentially('too');
-    await list.locator('.slash-item', { hasText: '/tools' }).waitFor();
+    // The list answers what was typed (an older list may still show): Enter on a stale list sends the text as typed.
+    await chat.locator('#slash-list[data-for="/too"] .slash-item', { hasText: '/tools' }).waitFor();
     await input.press('Enter');
     const listing = chat.locator('.notice-listing').last();
     await listing.waitFor();
