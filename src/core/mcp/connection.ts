@@ -1,39 +1,32 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  LOG_LEVEL_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
-  ProtocolError,
-  SdkHttpError,
-  type CallToolResult,
-  type Client,
-  type CompleteRequestParams,
-  type CompleteResult,
-  type GetPromptResult,
-  type LoggingLevel,
-  type Prompt,
-  type ReadResourceResult,
-  type RequestOptions,
-  type Resource,
-  type ResourceTemplateType as ResourceTemplate,
-  type Tool,
+import type {
+  CallToolResult,
+  Client,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  RequestOptions,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  Tool,
 } from '@modelcontextprotocol/client';
 import type { Carrier, TransportKind } from './transport/carrier';
 import type { ServerLogSink } from './client/client-handlers';
 import type { ConnectionEvents, ConnectionOptions } from './connection-types';
-import { eraKey, MODERN_PROTOCOL_VERSION, priorOf, type ProtocolEra } from './era/era-memory';
-import { clientCapabilities } from './client/client-handlers';
+import { eraKey, priorOf, type ProtocolEra } from './era/era-memory';
+import { envelopeMeta, probeMeta, refusedEra } from './era/request-meta';
 import { ListenStreams } from './era/listen-streams';
 import { McpRequestError, McpStartError, ServerExited, describeExit } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
-import { GuardedTransport } from './transport/guarded-transport';
-import { carrierFor } from './transport/launch';
-import { LogFlood } from './transport/log-flood';
+import { type GuardedTransport } from './transport/guarded-transport';
+import { type LogFlood } from './transport/log-flood';
 import { ServerLists } from './server-lists';
 import { SessionEnd } from './session-end';
-import { makeSessionClient } from './session-client';
+import { sessionParts } from './session-parts';
 import { callTool } from './tool-call';
 import { CompletionWaits } from './era/completion-waits';
 import { TypedEmitter } from './typed-emitter';
@@ -41,15 +34,6 @@ import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './typ
 import { messageOf } from '../../common/error-message';
 
 export type { ConnectionEvents, ConnectionOptions } from './connection-types';
-
-/** A handshake the server answered with a refusal (a JSON-RPC error, HTTP 400): not an outage, nor a sign-in. */
-function refusedEra(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof ProtocolError) return true;
-    if (e instanceof SdkHttpError && e.status === 400) return true;
-  }
-  return false;
-}
 
 const MAX_LOGGED_ERRORS = 50;
 
@@ -227,30 +211,10 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   /** A carrier and a client, connected in the era `prior` names (none: asked), then the lists. */
   private async open(prior: ReturnType<typeof priorOf>): Promise<void> {
-    const flood = new LogFlood({
-      ...this.options.logBudget,
-      report: (n, rate) => this.log(`(${n} log message${n === 1 ? '' : 's'} dropped: the server sent more than ${rate.toLocaleString('en-US')} a second)`),
-    });
-    this.logFlood = flood;
-    const carrier = carrierFor(this.config, {
-      dropsLine: (line) => flood.dropsLine(line),
-      maxMessageBytes: this.options.maxMessageBytes,
-      stderrBytes: this.options.stderrBytes,
-      closeGraceMs: this.options.closeGraceMs,
-      reconnection: this.options.reconnection,
-      oauth: this.options.oauth,
-      probeMeta: prior?.kind === 'legacy' ? undefined : this.probeMeta(),
-    });
-    this.carrier = carrier;
-    carrier.onend = (end) => this.onEnd(end);
-    const sink = this.sink;
-    if (sink) carrier.onstderrline = (line) => sink.log('info', `[stderr] ${line}`);
-    const client = makeSessionClient({
+    const { flood, carrier, client, guarded } = sessionParts(this.config, this.options, {
       clientInfo: this.clientInfo,
-      handlers: this.options.handlers ?? {},
-      server: this.name,
-      sink,
-      taskTtlMs: this.options.clientTaskTtlMs,
+      sink: this.sink,
+      probeMeta: prior?.kind === 'legacy' ? undefined : this.probeMeta(),
       events: {
         listChanged: (kind) => void this.lists.refresh(kind),
         resourceUpdated: (uri) => this.emit('resourceUpdated', uri),
@@ -258,9 +222,12 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
         elicitationComplete: (id) => this.completions.complete(id),
         error: (err) => this.clientError(err),
       },
+      onEnd: (end) => this.onEnd(end),
+      log: (line) => this.log(line),
     });
+    this.logFlood = flood;
+    this.carrier = carrier;
     this.client = client;
-    const guarded = new GuardedTransport(carrier.transport, flood, (err) => this.clientError(err));
     this.guarded = guarded;
     this.probing = !prior;
     try {
@@ -398,14 +365,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.removeAllListeners();
   }
 
-  /** The per-request `_meta` keys of the 2026-07-28 era: the level the server may log at within the request. */
-  /** The 2026-07-28 envelope of a request sent before the session (the HTTP sign-in probe): what the SDK puts on its own. */
   private probeMeta(): Record<string, unknown> {
-    return {
-      [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
-      [CLIENT_CAPABILITIES_META_KEY]: clientCapabilities(this.options.handlers ?? {}),
-      [CLIENT_INFO_META_KEY]: this.clientInfo,
-    };
+    return probeMeta(this.options.handlers ?? {}, this.clientInfo);
   }
 
   private get clientInfo(): { name: string; version: string } {
@@ -413,8 +374,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   private envelopeMeta(): Record<string, unknown> | undefined {
-    if (this.era !== 'modern' || !this.logLevel || !this.supports('logging')) return undefined;
-    return { [LOG_LEVEL_META_KEY]: this.logLevel };
+    return envelopeMeta(this.era, this.logLevel, this.supports('logging'));
   }
 
   private async applyLogLevel(): Promise<void> {
