@@ -80,6 +80,8 @@ describe('an MCP App view in the chat (server-pdf over stdio)', () => {
     const dialog = rig.vs.page.locator('.quick-input-widget');
     await dialog.locator('.quick-input-title', { hasText: 'offered by the view of MCP server "pdf"' }).waitFor();
     const box = dialog.locator('.quick-input-box input');
+    // The dialog fills its box in steps (the folder, then the name): wait for the name before reading it.
+    await rig.vs.page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value.endsWith('.pdf'));
     const offered = await box.inputValue();
     assert.ok(offered.startsWith(join(rig.vs.workspace, '')) && offered.endsWith('.pdf'), `it starts in the workspace, under the view's name: ${offered}`);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('pdf-save-dialog')}`);
