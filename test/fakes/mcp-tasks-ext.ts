@@ -18,9 +18,13 @@
  *   plain     not a task: answers at once, after one progress notification when asked for progress
  *   wire_log  not a task: what the server saw, as JSON: `wire` (every tasks/* request and notifications/cancelled, in
  *             order: `<method> <tool>`), `tasks` (tool, status, polls), `undeclared` (requests without the extension)
- * Flags: --no-ext (declares no extension: every task tool answers -32021), --poll=N (pollIntervalMs, default 50).
+ * Flags: --no-ext (declares no extension: every task tool answers -32021), --poll=N (pollIntervalMs, default 50),
+ *   --http (stateless streamable HTTP at http://127.0.0.1:<port>/mcp, each answer as JSON; prints `listening <port>`):
+ *   a task request whose `Mcp-Name` header is not its taskId (the extension's routing header) is refused, -32001.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 
 type Id = string | number;
@@ -56,9 +60,10 @@ const tasks = new Map<string, TaskState>();
 const wire: string[] = [];
 let undeclared = 0;
 
-function send(message: object): void {
+/** Where a message goes: stdout, or (over HTTP) the answer to the POST being handled. */
+let send = (message: object): void => {
   process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-}
+};
 const answer = (id: Id, result: Record<string, unknown>): void => send({ id, result: { resultType: 'complete', ...result } });
 const fail = (id: Id, code: number, message: string, data?: unknown): void => send({ id, error: { code, message, ...(data ? { data } : {}) } });
 // A 2026-07-28 result carries its resultType, inside a task's `result` too.
@@ -220,12 +225,40 @@ function handle(message: Message): void {
   fail(id, -32601, `Method not found: ${method}`);
 }
 
-createInterface({ input: process.stdin }).on('line', (line) => {
-  if (!line.trim()) return;
-  try {
-    handle(JSON.parse(line) as Message);
-  } catch (err) {
-    process.stderr.write(`bad line: ${String(err)}\n`);
-  }
-});
-process.stdin.on('end', () => process.exit(0));
+/** The routing header the extension requires on tasks/get, tasks/update and tasks/cancel over HTTP. */
+function misrouted(req: IncomingMessage, message: Message): boolean {
+  return message.method?.startsWith('tasks/') === true && req.headers['mcp-name'] !== String(message.params?.taskId);
+}
+
+if (flag('http') !== undefined) {
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/mcp') {
+        res.writeHead(405).end();
+        return;
+      }
+      const message = JSON.parse(body) as Message;
+      const out: object[] = [];
+      send = (m) => out.push({ jsonrpc: '2.0', ...m });
+      if (misrouted(req, message) && message.id !== undefined) fail(message.id, -32001, 'Mcp-Name header does not match params.taskId');
+      else handle(message);
+      // Progress notifications have no place in a JSON answer: only the response goes back.
+      const response = out.find((m) => 'id' in m);
+      if (!response) res.writeHead(202).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response));
+    });
+  });
+  http.listen(0, '127.0.0.1', () => console.log(`listening ${(http.address() as AddressInfo).port}`));
+} else {
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (!line.trim()) return;
+    try {
+      handle(JSON.parse(line) as Message);
+    } catch (err) {
+      process.stderr.write(`bad line: ${String(err)}\n`);
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+}

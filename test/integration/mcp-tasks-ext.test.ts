@@ -9,6 +9,9 @@ import { elicitationHandler } from '../../src/core/mcp/client/elicitation-handle
 import { FAILURE_META_KEY, type McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { fakeConfig, textOf, withHub } from './mcp-support';
+import { startHttpServerProcess } from './helpers/http-server-process';
+import { join } from 'node:path';
+import { repoRoot } from '../support/repo-root';
 
 const T = { timeout: 60_000 };
 const server = fakeConfig('ext', 'mcp-tasks-ext');
@@ -176,5 +179,42 @@ describe('tools that run as tasks through the Tasks extension (2026-07-28)', () 
       assert.equal((await wireLog(hub)).wire.length, 0, 'no task request reached a server without the extension');
       assert.equal(textOf(await hub.callTool('ext__plain')), 'plain done');
     });
+  });
+
+  test('over streamable HTTP: the task requests carry Mcp-Name, a task completes, asks, and Stop cancels it', T, async () => {
+    const http = await startHttpServerProcess([join(repoRoot(), 'out', 'test', 'fakes', 'mcp-tasks-ext.js'), '--http'], { ready: /listening (\d+)/ });
+    const handlers: ClientHandlers = { elicitation: elicitationHandler({ form: async () => ({ action: 'accept', content: { colour: 'red' } }) }) };
+    try {
+      await hubWith(
+        [{ name: 'ext', transport: 'http', url: http.url }],
+        async (hub) => {
+          assert.equal(hub.statuses().find((s) => s.name === 'ext')?.tasks, true);
+          // The server refuses a task request whose Mcp-Name is not its taskId: these would fail.
+          assert.equal(textOf(await hub.callTool('ext__report')), 'reported 3 steps');
+          assert.equal(textOf(await hub.callTool('ext__ask')), 'you chose red');
+          const stop = new AbortController();
+          const stopped = await hub.callTool(
+            'ext__waits',
+            {},
+            { signal: stop.signal, onProgress: (_p, _t, m) => m?.startsWith('waiting') && stop.abort(new Error('Stop')) },
+          );
+          assert.equal(stopped._meta?.[FAILURE_META_KEY], 'cancelled');
+          const log = await wireLog(hub);
+          assert.deepEqual(
+            log.tasks.map((t) => [t.tool, t.status]),
+            [
+              ['report', 'completed'],
+              ['ask', 'completed'],
+              ['waits', 'cancelled'],
+            ],
+          );
+          assert.ok(log.wire.includes('tasks/cancel waits'), log.wire.join('\n'));
+        },
+        undefined,
+        handlers,
+      );
+    } finally {
+      await http.stop();
+    }
   });
 });
