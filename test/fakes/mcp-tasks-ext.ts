@@ -16,6 +16,7 @@
  *   dies      the process exits 100 ms after making the task
  *   needs_tasks  declared `execution.taskSupport: "required"` (a host that cannot run tasks must not offer it); done at once
  *   plain     not a task: answers at once, after one progress notification when asked for progress
+ *   url_needed  not a task: the -32042 "URL elicitation required" error (a page at https://example.com/sign-up)
  *   wire_log  not a task: what the server saw, as JSON: `wire` (every tasks/* request and notifications/cancelled, in
  *             order: `<method> <tool>`), `tasks` (tool, status, polls), `undeclared` (requests without the extension)
  * Flags: --no-ext (declares no extension: every task tool answers -32021), --poll=N (pollIntervalMs, default 50),
@@ -80,6 +81,7 @@ const TOOLS = [
   { name: 'dies', description: 'Its server exits while it runs', inputSchema: schema },
   { name: 'needs_tasks', description: 'Runs only as a task', inputSchema: schema, execution: { taskSupport: 'required' } },
   { name: 'plain', description: 'Answers at once', inputSchema: schema },
+  { name: 'url_needed', description: 'Needs the person at a page first', inputSchema: schema },
   { name: 'wire_log', description: 'What this server saw', inputSchema: schema },
 ];
 
@@ -153,6 +155,10 @@ function callTool(id: Id, params: NonNullable<Message['params']>): void {
   if (name === 'wire_log') {
     const list = [...tasks.values()].map((t) => ({ tool: t.tool, status: t.status, polls: t.polls }));
     return answer(id, text(JSON.stringify({ wire, tasks: list, undeclared })));
+  }
+  if (name === 'url_needed') {
+    const elicitations = [{ mode: 'url', elicitationId: 'sign-up-1', url: 'https://example.com/sign-up', message: 'Sign up first' }];
+    return fail(id, -32042, 'URL elicitation required', { elicitations });
   }
   if (name === 'plain') {
     const token = params._meta?.progressToken;

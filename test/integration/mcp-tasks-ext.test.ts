@@ -181,6 +181,29 @@ describe('tools that run as tasks through the Tasks extension (2026-07-28)', () 
     });
   });
 
+  test('a -32042 answer on this path opens the URL question, as on a plain call', T, async () => {
+    const urls: string[] = [];
+    const handlers: ClientHandlers = {
+      elicitation: elicitationHandler({
+        url: async (req) => {
+          urls.push(req.url);
+          return 'accept';
+        },
+      }),
+    };
+    await hubWith(
+      [server],
+      async (hub) => {
+        const result = await hub.callTool('ext__url_needed');
+        assert.deepEqual(urls, ['https://example.com/sign-up']);
+        // A 2026-07-28 server cannot say the person finished there (no unsolicited messages): the model is told so.
+        assert.match(textOf(result), /the person opened https:\/\/example\.com\/sign-up .* did not say they finished there within 1\.5 s/);
+      },
+      1_500,
+      handlers,
+    );
+  });
+
   test('over streamable HTTP: the task requests carry Mcp-Name, a task completes, asks, and Stop cancels it', T, async () => {
     const http = await startHttpServerProcess([join(repoRoot(), 'out', 'test', 'fakes', 'mcp-tasks-ext.js'), '--http'], { ready: /listening (\d+)/ });
     const handlers: ClientHandlers = { elicitation: elicitationHandler({ form: async () => ({ action: 'accept', content: { colour: 'red' } }) }) };

@@ -71,22 +71,7 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
   const meta = { ...session.meta(), ...opts.meta };
   const params = Object.keys(meta).length > 0 ? { name, arguments: args, _meta: meta } : { name, arguments: args };
   try {
-    if (session.taskExtension) {
-      // The server may answer any call with a task, which the SDK's own tools/call cannot take.
-      return await callToolThroughExtension({
-        ...session.taskExtension,
-        server: session.server,
-        name,
-        args,
-        tool,
-        meta: Object.keys(meta).length > 0 ? meta : undefined,
-        signal,
-        idleMs: timeout,
-        onProgress: opts.onProgress,
-        untilEnded: (p) => session.untilEnded(p),
-      });
-    }
-    if (asTask) {
+    if (asTask && !session.taskExtension) {
       return await callToolAsTask({
         client: session.client,
         server: session.server,
@@ -108,7 +93,23 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
       // Mcp-Param-* headers and output checks from the definition the host listed (the SDK's own list may be empty).
       ...(tool ? { toolDefinition: tool } : {}),
     };
-    const call = (): Promise<CallToolResult> => session.untilEnded(session.client.callTool(params, request));
+    const extension = session.taskExtension;
+    const call = (): Promise<CallToolResult> =>
+      extension
+        ? // The server may answer any call with a task, which the SDK's own tools/call cannot take.
+          callToolThroughExtension({
+            ...extension,
+            server: session.server,
+            name,
+            args,
+            tool,
+            meta: Object.keys(meta).length > 0 ? meta : undefined,
+            signal,
+            idleMs: timeout,
+            onProgress: opts.onProgress,
+            untilEnded: (p) => session.untilEnded(p),
+          })
+        : session.untilEnded(session.client.callTool(params, request));
     try {
       return await call();
     } catch (err) {

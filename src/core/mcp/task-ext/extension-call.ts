@@ -10,7 +10,14 @@
  * the host puts in the call's `_meta` (raw-requests.ts follows it).
  */
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/client';
+import {
+  ProtocolErrorCode,
+  UrlElicitationRequiredError,
+  type CallToolResult,
+  type ElicitRequestURLParams,
+  type Progress,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import {
   DispatchError,
   JsonRpcResponseError,
@@ -157,9 +164,9 @@ function resultOf(call: ExtensionCall, outcome: Outcome): CallToolResult {
 }
 
 /** The server's own error answer (code and message), wherever ext-tasks wrapped it. */
-function jsonRpcError(err: unknown): { code: number; message: string } | undefined {
+function jsonRpcError(err: unknown): { code: number; message: string; data?: { elicitations?: unknown } } | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof JsonRpcResponseError) return { code: e.code, message: e.response.message };
+    if (e instanceof JsonRpcResponseError) return { code: e.code, message: e.response.message, data: e.data as { elicitations?: unknown } | undefined };
   }
   if (err instanceof TaskFailedError && typeof err.code === 'number') return { code: err.code, message: err.message };
   return undefined;
@@ -172,6 +179,10 @@ function jsonRpcError(err: unknown): { code: number; message: string } | undefin
 function hostError(call: ExtensionCall, err: unknown): unknown {
   if (err instanceof McpRequestError) return err;
   const answered = jsonRpcError(err);
+  if (answered?.code === ProtocolErrorCode.UrlElicitationRequired && Array.isArray(answered.data?.elicitations)) {
+    // The person is sent to the page first, as for a plain call (tool-call.ts).
+    return new UrlElicitationRequiredError(answered.data.elicitations as ElicitRequestURLParams[], answered.message);
+  }
   if (answered) return new McpRequestError('server-error', `server ${call.server} answered error ${answered.code}: ${answered.message}`, { cause: err });
   let e: unknown = err;
   for (let depth = 0; (e instanceof DispatchError || e instanceof TaskFailedError) && e.cause !== undefined && depth < 5; depth++) e = e.cause;
