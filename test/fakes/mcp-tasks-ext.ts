@@ -10,6 +10,7 @@
  * Tools (each a task, unless said):
  *   report    three status messages ("step N of 3"), then "reported 3 steps"
  *   ask       asks one form question (key `colour-1`) as an input request, then says what came back
+ *   sample    asks the client's model once (key `model-1`, sampling/createMessage), then says what it answered
  *   waits     works ("waiting to be cancelled") until cancelled
  *   never     works, silent, forever
  *   fails     fails with the JSON-RPC error -32603 "the disk is full"
@@ -75,6 +76,7 @@ const schema = { type: 'object', properties: {} };
 const TOOLS = [
   { name: 'report', description: 'Reports three steps as a task', inputSchema: schema },
   { name: 'ask', description: 'Asks for a colour while running as a task', inputSchema: schema },
+  { name: 'sample', description: 'Asks the client model while running as a task', inputSchema: schema },
   { name: 'waits', description: 'Works until cancelled', inputSchema: schema },
   { name: 'never', description: 'Never ends', inputSchema: schema },
   { name: 'fails', description: 'Fails as a task', inputSchema: schema },
@@ -129,6 +131,20 @@ function start(task: TaskState): void {
                 message: 'Which colour?',
                 requestedSchema: { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] },
               },
+            },
+          },
+        }),
+      );
+      break;
+    case 'sample':
+      later(50, task, () =>
+        update(task, {
+          status: 'input_required',
+          statusMessage: 'waiting for the model',
+          inputRequests: {
+            'model-1': {
+              method: 'sampling/createMessage',
+              params: { messages: [{ role: 'user', content: { type: 'text', text: 'What is six times seven?' } }], maxTokens: 20 },
             },
           },
         }),
@@ -192,9 +208,14 @@ function taskRequest(id: Id, method: string, params: Message['params']): void {
     return answer(id, { ...rest, ...inline });
   }
   if (method === 'tasks/update') {
-    const responses = (params?.inputResponses ?? {}) as Record<string, { action?: string; content?: { colour?: string } }>;
+    const responses = (params?.inputResponses ?? {}) as Record<string, { action?: string; content?: { colour?: string; text?: string } }>;
     const reply = task.status === 'input_required' ? responses['colour-1'] : undefined;
+    const sampled = task.status === 'input_required' ? responses['model-1'] : undefined;
     answer(id, {});
+    if (sampled) {
+      update(task, { status: 'working', statusMessage: 'got an answer', inputRequests: undefined });
+      later(50, task, () => update(task, { status: 'completed', statusMessage: 'done', result: text(`the model said ${sampled.content?.text}`) }));
+    }
     if (reply) {
       update(task, { status: 'working', statusMessage: 'got an answer', inputRequests: undefined });
       const said = reply.action === 'accept' ? `you chose ${reply.content?.colour}` : `you did not choose (${reply.action})`;

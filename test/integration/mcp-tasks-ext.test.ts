@@ -124,6 +124,27 @@ describe('tools that run as tasks through the Tasks extension (2026-07-28)', () 
     );
   });
 
+  test("a task's sampling request goes to the sampling handler and its answer back with tasks/update", T, async () => {
+    const questions: string[] = [];
+    const handlers: ClientHandlers = {
+      sampling: async (params, ctx) => {
+        questions.push(`${ctx.server}: ${JSON.stringify(params.messages[0]?.content)}`);
+        return { model: 'fake', role: 'assistant', content: { type: 'text', text: '42' } };
+      },
+    };
+    await hubWith(
+      [server],
+      async (hub) => {
+        const result = await hub.callTool('ext__sample');
+        assert.equal(textOf(result), 'the model said 42');
+        assert.equal(questions.length, 1);
+        assert.match(questions[0]!, /^ext: .*What is six times seven\?/);
+      },
+      undefined,
+      handlers,
+    );
+  });
+
   test('a task the server never finishes ends with the time limit and is cancelled', T, async () => {
     await hubWith(
       [server],
