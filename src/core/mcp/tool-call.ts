@@ -127,7 +127,7 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
         },
       );
     }
-    if (needsTaskExtension(err)) {
+    if (!session.taskExtension && needsTaskExtension(err)) {
       throw new McpRequestError(
         'server-error',
         `tool "${name}" of server ${session.server} runs only as a task (the server answered -32021, naming the Tasks extension), but the server does not declare the extension, so the host cannot take its task`,
