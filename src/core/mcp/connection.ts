@@ -27,6 +27,8 @@ import { type LogFlood } from './transport/log-flood';
 import { ServerLists } from './server-lists';
 import { SessionEnd } from './session-end';
 import { sessionParts } from './session-parts';
+import { rootEntries } from './session-client';
+import { openExtensionSession, type ToolTaskSession } from './task-ext/extension-session';
 import { callTool } from './tool-call';
 import { CompletionWaits } from './era/completion-waits';
 import { TypedEmitter } from './typed-emitter';
@@ -52,6 +54,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private carrier: Carrier | undefined;
   private guarded: GuardedTransport | undefined;
   private listen: ListenStreams | undefined;
+  /** The Tasks extension (2026-07-28), when the server declares it (task-ext/). */
+  private taskExt: ToolTaskSession | undefined;
   private closing = false;
   private started = false;
   /** Fails every waiting request with ServerExited when the process dies or the HTTP session is lost. */
@@ -241,6 +245,15 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     if (client.getProtocolEra() === 'modern') {
       this.listen = new ListenStreams(client, (line) => this.log(line));
       await this.listen.openLists(client.getServerCapabilities());
+      this.taskExt = openExtensionSession({
+        client,
+        server: this.name,
+        raw: guarded.raw,
+        handlers: this.options.handlers ?? {},
+        clientInfo: this.clientInfo,
+        roots: () => rootEntries(this.roots),
+        sink: this.sink,
+      });
     }
     await Promise.all([this.lists.refreshAll(), this.applyLogLevel()]);
   }
@@ -275,6 +288,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
         client,
         tools: this.tools,
         supportsTasks: this.supports('tasks'),
+        taskExtension: this.taskExt && this.guarded ? { tasks: this.taskExt, raw: this.guarded.raw } : undefined,
         callTimeoutMs: this.options.callTimeoutMs ?? 60_000,
         callTotalTimeoutMs: this.options.callTotalTimeoutMs ?? 600_000,
         requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
@@ -324,9 +338,13 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     return this.simpleRequest('completion', opts, (client, o) => client.complete(params, o));
   }
 
-  /** Whether the server declared what a feature needs (e.g. resources.subscribe, completions, tasks for tools/call). */
+  /**
+   * Whether the server declared what a feature needs (e.g. resources.subscribe, completions; tasks: tasks for
+   * tools/call in 2025-11-25, the Tasks extension in 2026-07-28).
+   */
   supports(feature: 'subscribe' | 'completions' | 'logging' | 'tasks'): boolean {
     const caps = this.client?.getServerCapabilities();
+    if (feature === 'tasks' && this.era === 'modern') return this.taskExt !== undefined;
     if (feature === 'subscribe') return caps?.resources?.subscribe === true;
     if (feature === 'tasks') return Boolean((caps as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks?.requests?.tools?.call);
     return Boolean(caps?.[feature]);
@@ -453,6 +471,9 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     const carrier = this.carrier;
     await this.listen?.close().catch(() => undefined);
     this.listen = undefined;
+    // Its calls' tasks are cancelled (best effort) before the client goes.
+    await this.taskExt?.close().catch(() => undefined);
+    this.taskExt = undefined;
     // Client.close closes the transport; the carrier's close then waits until it is gone (a process: EOF, SIGTERM, SIGKILL, exit).
     await client?.close().catch(() => undefined);
     await carrier?.close().catch(() => undefined);

@@ -30,6 +30,11 @@ export interface SessionClientOptions {
   taskTtlMs?: number;
 }
 
+/** The roots offered, as `roots/list` answers them (and a 2026-07-28 task's input request, task-ext/). */
+export function rootEntries(dirs: string[]): Array<{ uri: string; name: string }> {
+  return dirs.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir }));
+}
+
 /** Most pages of one list followed, as before the SDK aggregated them (paginate.ts). */
 const MAX_LIST_PAGES = 1000;
 
@@ -75,9 +80,7 @@ export function makeSessionClient(o: SessionClientOptions): Client {
     inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
   });
   installClientHandlers(client, o.server, o.handlers, o.sink, (id) => o.events.elicitationComplete(id));
-  client.setRequestHandler('roots/list', () => ({
-    roots: o.events.roots().map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
-  }));
+  client.setRequestHandler('roots/list', () => ({ roots: rootEntries(o.events.roots()) }));
   client.setNotificationHandler('notifications/resources/updated', (n) => o.events.resourceUpdated(n.params.uri));
   client.setNotificationHandler('notifications/tools/list_changed', () => o.events.listChanged('tools'));
   client.setNotificationHandler('notifications/resources/list_changed', () => o.events.listChanged('resources'));

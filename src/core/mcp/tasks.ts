@@ -11,6 +11,7 @@
 import { CallToolResultSchema, CancelTaskResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/core';
 import type { CallToolRequest, CallToolResult, Client, Progress, RequestOptions, Task } from '@modelcontextprotocol/client';
 import { McpRequestError, seconds } from './errors';
+import { IdleTimer } from './idle-timer';
 import { messageOf } from '../../common/error-message';
 
 /** Polling faster than this is the server asking for a busy loop; slower than this leaves the card stale. */
@@ -161,7 +162,7 @@ function race<T>(p: Promise<T>, call: TaskCall): Promise<T> {
 }
 
 /** `p`, or the signal's reason once it aborts; `p` itself goes on (and is kept from being an unhandled rejection). */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     p.catch(() => undefined);
     return Promise.reject(signal.reason as Error);
@@ -196,28 +197,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', stop, { once: true });
   });
-}
-
-/** Aborts after `ms` without a reset(). */
-class IdleTimer {
-  private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout>;
-
-  constructor(private readonly ms: number) {
-    this.timer = setTimeout(() => this.controller.abort(new Error('no sign of progress')), ms);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  reset(): void {
-    if (this.controller.signal.aborted) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.controller.abort(new Error('no sign of progress')), this.ms);
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-  }
 }

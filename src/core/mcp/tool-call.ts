@@ -1,4 +1,6 @@
 import {
+  ProtocolError,
+  ProtocolErrorCode,
   UrlElicitationRequiredError,
   type CallToolResult,
   type Client,
@@ -10,6 +12,9 @@ import type { ElicitationHandler } from './client/client-handlers';
 import { McpRequestError, seconds } from './errors';
 import { runAsTask } from './hub/tool-names';
 import { callToolAsTask } from './tasks';
+import { callToolThroughExtension } from './task-ext/extension-call';
+import { TASKS_EXTENSION, type ToolTaskSession } from './task-ext/extension-session';
+import type { RawRequests } from './task-ext/raw-requests';
 import type { CallOptions } from './types';
 import { messageOf } from '../../common/error-message';
 
@@ -19,6 +24,8 @@ export interface ToolCallSession {
   client: Client;
   tools: Tool[];
   supportsTasks: boolean;
+  /** The Tasks extension of a 2026-07-28 session whose server declares it: every call goes through it. */
+  taskExtension: { tasks: ToolTaskSession; raw: RawRequests } | undefined;
   callTimeoutMs: number;
   callTotalTimeoutMs: number;
   requestTimeoutMs: number;
@@ -35,7 +42,8 @@ export interface ToolCallSession {
 
 /**
  * One tool call with the host's limits: silent for at most `timeoutMs` (progress starts it again), whole for
- * at most the total limit, cancelled by the caller's signal; run as a task where the tool asks for it. A
+ * at most the total limit, cancelled by the caller's signal; run as a task where the tool asks for it (2025-11-25)
+ * or the server decides to (the 2026-07-28 Tasks extension, when the server declares it). A
  * server's `-32042` "URL elicitation required" (2025-11-25) opens the person's URL question, and the call is
  * made once more when they finished there.
  */
@@ -63,7 +71,7 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
   const meta = { ...session.meta(), ...opts.meta };
   const params = Object.keys(meta).length > 0 ? { name, arguments: args, _meta: meta } : { name, arguments: args };
   try {
-    if (asTask) {
+    if (asTask && !session.taskExtension) {
       return await callToolAsTask({
         client: session.client,
         server: session.server,
@@ -85,7 +93,23 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
       // Mcp-Param-* headers and output checks from the definition the host listed (the SDK's own list may be empty).
       ...(tool ? { toolDefinition: tool } : {}),
     };
-    const call = (): Promise<CallToolResult> => session.untilEnded(session.client.callTool(params, request));
+    const extension = session.taskExtension;
+    const call = (): Promise<CallToolResult> =>
+      extension
+        ? // The server may answer any call with a task, which the SDK's own tools/call cannot take.
+          callToolThroughExtension({
+            ...extension,
+            server: session.server,
+            name,
+            args,
+            tool,
+            meta: Object.keys(meta).length > 0 ? meta : undefined,
+            signal,
+            idleMs: timeout,
+            onProgress: opts.onProgress,
+            untilEnded: (p) => session.untilEnded(p),
+          })
+        : session.untilEnded(session.client.callTool(params, request));
     try {
       return await call();
     } catch (err) {
@@ -103,11 +127,28 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
         },
       );
     }
+    if (!session.taskExtension && needsTaskExtension(err)) {
+      throw new McpRequestError(
+        'server-error',
+        `tool "${name}" of server ${session.server} runs only as a task (the server answered -32021, naming the Tasks extension), but the server does not declare the extension, so the host cannot take its task`,
+        { cause: err },
+      );
+    }
     throw session.failure(err, `tool "${name}"`, 'the call', timeout, opts.signal);
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', stop);
   }
+}
+
+/**
+ * A 2026-07-28 server that would run the call as a task, for a client that did not declare the Tasks extension on
+ * it: the era has no per-tool `taskSupport` to tell beforehand, so this answer is where the host learns it.
+ */
+function needsTaskExtension(err: unknown): boolean {
+  if (!(err instanceof ProtocolError) || err.code !== ProtocolErrorCode.MissingRequiredClientCapability) return false;
+  const required = (err.data as { requiredCapabilities?: { extensions?: Record<string, unknown> } } | undefined)?.requiredCapabilities;
+  return required?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
 /**

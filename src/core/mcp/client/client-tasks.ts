@@ -103,15 +103,16 @@ function task(run: (params: Record<string, unknown>, signal: AbortSignal) => Pro
 
 /**
  * The receiver hands over the params as they came, not through the SDK's checks of a plain request: checked here
- * against the same schemas, so a task asks nothing a plain request could not.
+ * against the same schemas, so a task asks nothing a plain request could not. (The 2026-07-28 Tasks extension's
+ * input requests come the same way: task-ext/extension-session.ts.)
  */
-function samplingParams(params: Record<string, unknown>): CreateMessageRequestParams {
+export function samplingParams(params: Record<string, unknown>): CreateMessageRequestParams {
   const parsed = CreateMessageRequestParamsSchema.safeParse(params);
   if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid sampling request: ${parsed.error.message}`);
   return parsed.data;
 }
 
-function elicitationParams(params: Record<string, unknown>): ElicitRequestParams {
+export function elicitationParams(params: Record<string, unknown>): ElicitRequestParams {
   const parsed = ElicitRequestParamsSchema.safeParse(params);
   if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid elicitation request: ${parsed.error.message}`);
   return parsed.data.mode === undefined ? { ...parsed.data, mode: 'form' } : parsed.data;

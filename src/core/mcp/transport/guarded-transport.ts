@@ -1,5 +1,14 @@
-import type { JSONRPCMessage, MessageExtraInfo, Progress, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import {
+  SdkError,
+  SdkErrorCode,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Progress,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import type { LogFlood } from './log-flood';
+import { RawRequests } from '../task-ext/raw-requests';
 import { ProgressTokens } from '../progress-tokens';
 import { markServerError } from '../server-error';
 
@@ -14,13 +23,19 @@ import { markServerError } from '../server-error';
  * - log notifications past the server's log budget are dropped and counted (log-flood.ts);
  * - what goes wrong beside the messages (a stdout line that is not JSON) goes to `noise`, not through the
  *   SDK, which drops such reports while it asks a server its era (server/discover) and a chatty server
- *   prints its banner just then.
+ *   prints its banner just then;
+ * - the answers and progress of the Tasks extension's own requests (`raw`) go to them, not to the SDK.
  */
 export class GuardedTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
   private readonly progress = new ProgressTokens();
+  /** Requests the SDK cannot carry (2026-07-28 tasks, task-ext/raw-requests.ts), sent past the SDK's progress bookkeeping. */
+  readonly raw = new RawRequests(
+    (message, options) => this.inner.send(message, options),
+    () => this.inner.hasPerRequestStream === true,
+  );
 
   constructor(
     readonly inner: Transport,
@@ -41,12 +56,16 @@ export class GuardedTransport implements Transport {
 
   async start(): Promise<void> {
     this.inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      if (this.raw.take(message)) return;
       if (!this.progress.admit(message) || (this.logs && !this.logs.admit(message))) return;
       if ('id' in message && !('method' in message)) queueMicrotask(() => this.onmessage?.(markServerError(message), extra));
       else this.onmessage?.(message, extra);
     };
     this.inner.onerror = (err) => (this.noise ? this.noise(err) : this.onerror?.(err));
-    this.inner.onclose = () => this.onclose?.();
+    this.inner.onclose = () => {
+      this.raw.close(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+      this.onclose?.();
+    };
     await this.inner.start();
   }
 
