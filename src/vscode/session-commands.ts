@@ -109,14 +109,15 @@ export function sessionCommands(
 
   return {
     'mcpAgent.startSession': async () => {
-      const { agents, broken } = await client.agents();
-      // Files that are not used are shown with why, so a definition that could not take a built-in's name is never silently gone.
-      const notUsed = broken.length
-        ? [{ label: 'Not used', kind: vscode.QuickPickItemKind.Separator }, ...broken.map((b) => ({ label: b.file, detail: b.why, broken: true }))]
-        : [];
-      const agent = await vscode.window.showQuickPick([...agents.map((a) => ({ label: a.name, detail: a.description, broken: false })), ...notUsed], {
-        title: 'Start a session: which agent?',
+      // The picker opens at once, busy until the orchestrator answers (it may still be starting as the window opens).
+      const items = client.agents().then(({ agents, broken }) => {
+        // Files that are not used are shown with why, so a definition that could not take a built-in's name is never silently gone.
+        const notUsed = broken.length
+          ? [{ label: 'Not used', kind: vscode.QuickPickItemKind.Separator }, ...broken.map((b) => ({ label: b.file, detail: b.why, broken: true }))]
+          : [];
+        return [...agents.map((a) => ({ label: a.name, detail: a.description, broken: false })), ...notUsed];
       });
+      const agent = await vscode.window.showQuickPick(items, { title: 'Start a session: which agent?' });
       if (!agent) return;
       if ('broken' in agent && agent.broken) {
         void vscode.window.showWarningMessage(`MCP Agent: ${agent.label} is not used: ${agent.detail ?? ''}`);

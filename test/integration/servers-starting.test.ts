@@ -1,6 +1,6 @@
 // A message sent while the servers are still starting (the window just opened) waits for them, saying so,
 // and its turn sees their tools: the model's first call reaches the workspace server instead of an
-// "unknown tool". A stopped turn does not wait on.
+// "unknown tool". A stopped turn does not wait on. A Sessions command waits for the orchestrator likewise.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { McpHub } from '../../src/core/mcp/hub/hub';
 import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
+import { OrchestratorClient } from '../../src/core/sessions/orchestrator-client';
 import type { AgentOutput } from '../../src/core/agent/types';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
@@ -36,8 +37,8 @@ describe('a turn sent while the servers start', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const startHub = (): McpHub => {
-    const hub = new McpHub(bundledServerConfigs(join(repoRoot(), 'dist'), dir, {}).filter((c) => c.name === 'workspace'));
+  const startHub = (name = 'workspace'): McpHub => {
+    const hub = new McpHub(bundledServerConfigs(join(repoRoot(), 'dist'), dir, { ANTHROPIC_API_KEY: 'sk-test' }).filter((c) => c.name === name));
     hub.start();
     return hub;
   };
@@ -77,6 +78,20 @@ describe('a turn sent while the servers start', () => {
       await session.flush();
       assert.equal(status, 'stopped');
       assert.equal(api.requests.length, asked);
+    } finally {
+      await hub.dispose();
+    }
+  });
+
+  test('a Sessions command run while the orchestrator starts waits for it and gets its agents', T, async () => {
+    const hub = startHub('orchestrator');
+    try {
+      assert.equal(hub.status('orchestrator')?.state, 'starting', 'the precondition: the server is still starting');
+      const { agents } = await new OrchestratorClient(hub).agents();
+      assert.ok(
+        agents.some((a) => a.name === 'general'),
+        JSON.stringify(agents),
+      );
     } finally {
       await hub.dispose();
     }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { McpHub } from '../mcp/hub/hub';
 import type { CallOptions, CallToolResult } from '../mcp/types';
+import { untilStarted } from '../mcp/hub/readiness';
 
 /** The orchestrator server's name among the bundled servers. */
 export const ORCHESTRATOR = 'orchestrator';
@@ -68,6 +69,8 @@ export class OrchestratorClient {
 
   /** A tool's JSON answer; its own error text when it answers isError. */
   private async call(tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<unknown> {
+    // A command run as the window opens finds the orchestrator still starting: it waits for it rather than failing.
+    await untilStarted(this.hub, ORCHESTRATOR);
     const result: CallToolResult = await this.hub.callTool(`${ORCHESTRATOR}__${tool}`, { response_format: 'json', ...args }, opts);
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     if (result.isError) throw new Error(text || `${tool} failed`);

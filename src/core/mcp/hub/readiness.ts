@@ -30,6 +30,11 @@ export async function untilReadyEnough(hub: ReadinessSource, graceMs = OWN_SERVE
   clearTimeout(timer);
 }
 
+/** Resolves once `server` is no longer starting (ready, failed or stopped): a command run right after a start waits for it. */
+export function untilStarted(hub: ReadinessSource, server: string): Promise<void> {
+  return until(hub, () => hub.statuses().find((s) => s.name === server)?.state !== 'starting');
+}
+
 /** The servers still starting, by name. */
 export function startingServers(statuses: readonly ServerStatus[]): string[] {
   return statuses.filter((s) => s.state === 'starting').map((s) => s.name);
