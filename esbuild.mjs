@@ -9,6 +9,7 @@ import {
   SERVER_WORKERS,
   asciiSource,
   bundleEsmOnly,
+  zodNamespace,
   lazyAjv,
   lazyBundles,
   lazySplit,
@@ -38,7 +39,7 @@ const node = {
 };
 
 /** What ships and runs as its own process (the extension host, the CLI, each server). */
-const shipped = { ...node, plugins: [asciiSource, lazyAjv] };
+const shipped = { ...node, plugins: [asciiSource, lazyAjv, zodNamespace] };
 
 const servers = readdirSync('servers').filter((d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')));
 
@@ -101,7 +102,7 @@ if (withTests) {
     outdir: 'out/test',
     outbase: 'test',
     packages: 'external',
-    plugins: [bundleEsmOnly],
+    plugins: [bundleEsmOnly, zodNamespace],
     sourcemap: 'inline',
   });
   if (existsSync('test/vscode/suite/index.ts')) {

@@ -70,7 +70,7 @@ export async function loadHost() {
  */
 export async function buildMinified() {
   const esbuild = await import('esbuild');
-  const { lazyAjv, lazyBundles, lazySplit } = await import('../../scripts/esbuild-plugins.mjs');
+  const { lazyAjv, lazyBundles, lazySplit, zodNamespace } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min');
   const common = { bundle: true, minify: true, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT };
   const node = {
@@ -79,17 +79,18 @@ export async function buildMinified() {
     format: 'cjs',
     target: 'node20',
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    plugins: [lazyAjv],
+    plugins: [lazyAjv, zodNamespace],
   };
   const lazy = lazyBundles(node, join(out, 'lazy'));
-  await Promise.all([
+  const [extension] = await Promise.all([
     esbuild.build({
       ...node,
       entryPoints: ['src/extension.ts'],
       outfile: join(out, 'extension.js'),
       external: ['vscode'],
-      plugins: [lazyAjv, lazySplit],
+      plugins: [lazyAjv, lazySplit, zodNamespace],
       supported: { 'dynamic-import': false },
+      metafile: true,
     }),
     ...lazy.map((b) => esbuild.build(b)),
     esbuild.build({
@@ -102,7 +103,24 @@ export async function buildMinified() {
       loader: { '.css': 'css' },
     }),
   ]);
-  return { extension: join(out, 'extension.js'), lazy: lazy.map((b) => b.outfile), chat: join(out, 'webview', 'chat.js') };
+  return {
+    extension: join(out, 'extension.js'),
+    extensionParts: partsOf(extension.metafile),
+    lazy: lazy.map((b) => b.outfile),
+    chat: join(out, 'webview', 'chat.js'),
+  };
+}
+
+/** What a minified bundle carries, by npm package or by our own folder, largest first (esbuild's metafile). */
+function partsOf(metafile) {
+  const [output] = Object.values(metafile.outputs);
+  const parts = new Map();
+  for (const [file, input] of Object.entries(output.inputs)) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+    const key = pkg ? pkg[1] : file.split('/').slice(0, 3).join('/');
+    parts.set(key, (parts.get(key) ?? 0) + input.bytesInOutput);
+  }
+  return [...parts].sort((a, b) => b[1] - a[1]).map(([part, bytes]) => ({ part, bytes }));
 }
 
 /**
@@ -111,7 +129,7 @@ export async function buildMinified() {
  */
 export async function buildShippedServers() {
   const esbuild = await import('esbuild');
-  const { MODERN_ERA, SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, modernEraSplit } = await import('../../scripts/esbuild-plugins.mjs');
+  const { MODERN_ERA, SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, modernEraSplit, zodNamespace } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min', 'servers');
   const entries = [
     ...SERVERS.map((name) => ({ entry: `servers/${name}/main.ts`, file: `${name}.js` })),
@@ -129,7 +147,7 @@ export async function buildShippedServers() {
         logLevel: 'warning',
         absWorkingDir: ROOT,
         alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-        plugins: [asciiSource, lazyAjv, modernEraSplit],
+        plugins: [asciiSource, lazyAjv, zodNamespace, modernEraSplit],
         ...SERVER_MINIFY,
         entryPoints: [entry],
         outfile: join(out, file),

@@ -44,7 +44,12 @@ export async function benchSizes() {
       'minified = the same entry built with minify (as `npm run package` does) into out/bench/min',
       'loaded on first use = what activation does not need, each its own bundle in dist/lazy/ (scripts/esbuild-plugins.mjs)',
       'anchor = MCP client + Anthropic SDK + zod minified with `{ z }` imports (targets.md)',
+      `the extension bundle carries (minified): ${min.extensionParts
+        .slice(0, 8)
+        .map((p) => `${p.part} ${fmtBytes(p.bytes)}`)
+        .join(', ')}`,
+      'why it is past its aim: the v2 MCP client (`@modelcontextprotocol/client`, both protocol eras) is the largest part; activation needs none of it (servers start after activate() returns), but its classes and errors are imported as values across src/core/mcp, so it cannot move to dist/lazy/ without a loader in front of all of them',
     ],
-    data: { files: data, vsixBytes: vsix },
+    data: { files: data, vsixBytes: vsix, extensionParts: min.extensionParts },
   };
 }
