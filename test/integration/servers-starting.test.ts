@@ -1,6 +1,6 @@
 // A message sent while the servers are still starting (the window just opened) waits for them, saying so,
 // and its turn sees their tools: the model's first call reaches the workspace server instead of an
-// "unknown tool". A stopped turn does not wait on. A Sessions command waits for the orchestrator likewise.
+// "unknown tool". A stopped turn does not wait on. A Sessions command and /tools wait likewise.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { McpHub } from '../../src/core/mcp/hub/hub';
 import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import { OrchestratorClient } from '../../src/core/sessions/orchestrator-client';
+import { runSlash } from '../../src/core/chat/slash-commands';
 import type { AgentOutput } from '../../src/core/agent/types';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
@@ -91,6 +92,30 @@ describe('a turn sent while the servers start', () => {
       assert.ok(
         agents.some((a) => a.name === 'general'),
         JSON.stringify(agents),
+      );
+    } finally {
+      await hub.dispose();
+    }
+  });
+
+  test('/tools typed while a server starts lists its tools once it is up', T, async () => {
+    const hub = startHub();
+    try {
+      assert.equal(hub.status('workspace')?.state, 'starting', 'the precondition: the server is still starting');
+      const said: string[] = [];
+      const host = modelToolHost(hub);
+      await runSlash('/tools', {
+        hub,
+        tools: { host },
+        say: (lines) => said.push(...lines),
+        model: async () => undefined,
+        clear: async () => undefined,
+        resource: async () => undefined,
+        prompt: async () => undefined,
+      });
+      assert.ok(
+        said.some((l) => /workspace__read_file/.test(l)),
+        said.join('\n'),
       );
     } finally {
       await hub.dispose();

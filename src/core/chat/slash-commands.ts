@@ -4,9 +4,10 @@ import type { ToolHost } from '../agent/types';
 import type { ToolChoices } from '../tool-offer/tool-choices';
 import { viewUriOf } from '../mcp/app-visibility';
 import { STATE_TEXT, statesSummary, toolStates, type ToolState } from '../tool-offer/tool-states';
+import { startingServers, untilReadyEnough, type ReadinessSource } from '../mcp/hub/readiness';
 
 /** What the slash commands read of the MCP host (McpHub provides it). */
-export interface SlashHub {
+export interface SlashHub extends Partial<Pick<ReadinessSource, 'on' | 'settled'>> {
   statuses(): ServerStatus[];
   status(name: string): ServerStatus | undefined;
 }
@@ -82,11 +83,19 @@ export function parseSlash(text: string): SlashLine {
  * Runs a line that may be a slash command. Returns the text to send to the model instead, or
  * undefined when the line was a command (known or not): no command ever reaches the model as text.
  */
+/** The commands that list or use what the servers offer. */
+const READS_SERVERS = new Set(['/tools', '/resources', '/prompts', '/resource', '/prompt']);
+
 export async function runSlash(text: string, actions: SlashActions): Promise<string | undefined> {
   const line = parseSlash(text);
   if (line.kind === 'text') return line.text;
   const { name, args } = line;
   try {
+    // Right after a start some servers may still be starting: what the servers offer is listed once they are up.
+    const { hub } = actions;
+    if (READS_SERVERS.has(name) && startingServers(hub.statuses()).length > 0 && hub.on && hub.settled) {
+      await untilReadyEnough({ statuses: () => hub.statuses(), on: hub.on.bind(hub), settled: hub.settled.bind(hub) });
+    }
     switch (name) {
       case '/help':
         actions.say(helpLines());
