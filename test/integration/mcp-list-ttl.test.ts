@@ -36,13 +36,11 @@ test('a list the server said may be kept an hour is not listed again before then
   await withHub([config], {}, async (hub) => {
     await hub.settled();
     await hub.callTool('quiet__add_tool', { name: 'late_tool' });
-    let changes = 0;
-    hub.on('change', () => changes++);
-    // Asked for many times: the list is fresh, so nothing is listed and nothing changes.
+    // Asked for many times: the list is fresh, so nothing is listed again. (Not counted by 'change' events: the
+    // hub's debounced one from the start may still come, as a loaded CI run saw.)
     for (let i = 0; i < 20; i++) hub.tools();
     // A round trip to the same server after those asks: a listing they started would have answered first.
     await hub.callTool('quiet__echo', { text: 'after' });
-    assert.equal(changes, 0);
-    assert.ok(!hub.tools().some((t) => t.tool.name === 'late_tool'));
+    assert.ok(!hub.tools().some((t) => t.tool.name === 'late_tool'), 'the list was not fetched again');
   });
 });
