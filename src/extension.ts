@@ -68,7 +68,8 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     log,
     asks,
   });
-  const hub = manager.hub;
+  const servers = manager;
+  const hub = servers.hub;
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));
   const toolChoices = new WorkspaceToolChoices(context.workspaceState);
@@ -86,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     sampling: manager.sampling,
     version: (context.extension.packageJSON as { version?: string }).version,
     extensionUri: context.extensionUri,
+    serversApplied: () => servers.applied(),
     // the one chat older versions kept joins the history before the first chat opens
     beforeFirstOpen: () =>
       importLegacyChat(join(storage.fsPath, 'chats', 'current'), history, readSettings().model).catch((err: unknown) => {
@@ -165,7 +167,6 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
 
   // Servers start after activate() returns, in parallel, so the editor never waits for them.
   const serversStarted = performance.now();
-  const servers = manager;
   const firstSettledMs = new Promise<number>((resolve) =>
     setImmediate(() => {
       void servers.settled().then(() => {

@@ -108,7 +108,7 @@ export class AppFrames {
     this.post({ type: 'appMount', view: frame.view, callId: frame.callId, context: this.context(frame.box) });
   }
 
-  handle(msg: Extract<HostMessage, { type: 'appFrame' | 'app' | 'appGone' }>): void {
+  handle(msg: Extract<HostMessage, { type: 'appFrame' | 'app' | 'appWaiting' | 'appGone' }>): void {
     const frame = this.frames.get(msg.view);
     if (!frame) return;
     if (msg.type === 'appFrame') {
@@ -119,6 +119,7 @@ export class AppFrames {
       mark(frame, 'host', msg.message);
       return void frame.iframe?.contentWindow?.postMessage(msg.message, '*');
     }
+    if (msg.type === 'appWaiting') return void frame.box.replaceChildren(h('div', { class: 'app-note', text: msg.why }));
     frame.box.dataset.state = 'gone';
     frame.box.replaceChildren(h('div', { class: 'app-note', text: msg.why }));
     // Nothing to open in a tab any more.

@@ -27,7 +27,7 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
     shown = true;
     title.textContent = msg.title;
     apps.attach(msg.callId, anchor);
-  } else if (msg.type === 'appFrame' || msg.type === 'app' || msg.type === 'appGone') {
+  } else if (msg.type === 'appFrame' || msg.type === 'app' || msg.type === 'appWaiting' || msg.type === 'appGone') {
     apps.handle(msg);
   }
 });

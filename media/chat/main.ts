@@ -190,6 +190,7 @@ function handle(msg: HostMessage): void {
       return asks.settle(msg.askId, msg.outcome);
     case 'appFrame':
     case 'app':
+    case 'appWaiting':
     case 'appGone':
       return apps.handle(msg);
   }

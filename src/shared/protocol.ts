@@ -327,6 +327,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('app'), view: id, message: z.unknown() }),
   /** To a view's own editor tab ("full screen"), once it is ready: the call whose view it shows. */
   z.object({ type: z.literal('appTab'), callId: id, title: z.string().max(300) }),
+  /** A view waits on its server (still starting after a reload): why, in its place until its frame comes. */
+  z.object({ type: z.literal('appWaiting'), view: id, why: z.string().max(2_000) }),
   /** A view could not be shown, or was closed by the host: why, for its place under the card. */
   z.object({ type: z.literal('appGone'), view: id, why: z.string().max(2_000) }),
 ]);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { chatPageHtml } from '../shared/chat-page';
 import type { McpHub } from '../core/mcp/hub/hub';
+import { untilStarted } from '../core/mcp/hub/readiness';
 import { AppMounts, type AppChat } from '../core/apps/app-mounts';
 import type { DownloadFile } from '../core/apps/app-downloads';
 import type { SamplingHandler } from '../core/mcp/client/client-handlers';
@@ -40,6 +41,8 @@ export class AppViews implements vscode.Disposable {
     private readonly extensionUri?: vscode.Uri,
     /** The host's sampling, offered to views through the same card and limits as servers'. */
     sampling?: SamplingHandler,
+    /** Resolves once every server config so far is applied (the person's own servers join the hub late). */
+    serversApplied: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.mounts = new AppMounts(
       hub,
@@ -49,6 +52,10 @@ export class AppViews implements vscode.Disposable {
         openLink: (server, url) => this.openLink(server, url),
         saveFiles: (server, files) => this.saveFiles(server, files),
         fullScreen: (callId) => void (this.chat && this.openTab(callId, this.chat)),
+        serverStarted: async (server) => {
+          await serversApplied();
+          await untilStarted(hub, server);
+        },
         log: (line) => log.info(line),
       },
       version,

@@ -58,6 +58,8 @@ export interface ChatControllerDeps {
   version?: string;
   /** The extension's folder: an MCP App view's own tab loads its page from there. */
   extensionUri?: vscode.Uri;
+  /** Resolves once every server config so far is applied: a view of a reopened chat waits for its server. */
+  serversApplied?: () => Promise<void>;
 }
 
 /**
@@ -96,7 +98,7 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.approvals = new ToolApprovals(deps.workspaceState);
-    this.apps = new AppViews(deps.hub, deps.version ?? '0.0.0', deps.log, deps.extensionUri, deps.sampling?.handler);
+    this.apps = new AppViews(deps.hub, deps.version ?? '0.0.0', deps.log, deps.extensionUri, deps.sampling?.handler, deps.serversApplied);
     this.modelTools = modelToolHost(deps.hub, deps.toolChoices);
     this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;

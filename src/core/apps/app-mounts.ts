@@ -33,6 +33,11 @@ export interface AppFrontEnd {
   saveFiles?(server: string, files: DownloadFile[]): Promise<boolean>;
   /** The view asked for full screen (ui/request-display-mode): the front end shows the call's view on its own. */
   fullScreen?(callId: string): void;
+  /**
+   * Resolves once `server` has started or failed, its config applied first (a trust question included). A view
+   * of a reopened chat waits for its server (after a reload it is still starting) instead of being refused.
+   */
+  serverStarted?(server: string): Promise<void>;
   log(line: string): void;
 }
 
@@ -51,6 +56,8 @@ interface Mount {
  */
 export class AppMounts {
   private readonly mounts = new Map<string, Mount>();
+  /** Views whose server is still starting; unmounted while waiting, they are never mounted. */
+  private readonly waiting = new Set<string>();
   private readonly cache = new AppViewCache();
 
   constructor(
@@ -63,11 +70,19 @@ export class AppMounts {
   ) {}
 
   async mount(chat: AppChat, view: string, callId: string, context: AppContext, post: (m: HostMessage) => void): Promise<void> {
-    if (this.mounts.has(view)) return;
+    if (this.mounts.has(view) || this.waiting.has(view)) return;
     const call = chat.events.find((e): e is Extract<ChatEvent, { kind: 'tool_call' }> => e.kind === 'tool_call' && e.callId === callId);
     if (!call?.app) return post({ type: 'appGone', view, why: 'This tool call has no view.' });
     const server = call.server;
-    const tool = this.hub.status(server)?.tools.find((t) => t.name === call.tool);
+    const toolOf = () => this.hub.status(server)?.tools.find((t) => t.name === call.tool);
+    let tool = toolOf();
+    if (!tool && this.front.serverStarted) {
+      post({ type: 'appWaiting', view, why: `Waiting for MCP server ${server} to start…` });
+      this.waiting.add(view);
+      await this.front.serverStarted(server);
+      if (!this.waiting.delete(view)) return;
+      tool = toolOf();
+    }
     try {
       if (!tool) throw new Error(`server ${server} is not running, or no longer has ${call.tool}`);
       const app = await this.cache.get(server, call.app.resourceUri, () => readAppView((uri) => this.hub.readResource(server, uri), call.app!.resourceUri));
@@ -127,6 +142,7 @@ export class AppMounts {
   }
 
   async unmount(view: string, reason = 'The view was closed.'): Promise<void> {
+    this.waiting.delete(view);
     const m = this.mounts.get(view);
     if (!m) return;
     this.mounts.delete(view);
