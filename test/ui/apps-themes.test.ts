@@ -71,7 +71,18 @@ for (const theme of THEMES) {
           t.diagnostic(`screenshot: ${await rig.vs.screenshot('reload-no-chat')}`);
           throw err;
         });
-        await again.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
+        await again
+          .locator('.app-view[data-state="shown"]')
+          .waitFor({ timeout: 60_000 })
+          .catch(async (err: unknown) => {
+            const box = await again
+              .locator('.app-view')
+              .first()
+              .evaluate((el) => `${el.getAttribute('data-state')}: ${el.textContent ?? ''}`, undefined, { timeout: 5_000 })
+              .catch(() => 'no view box');
+            t.diagnostic(`the view after the reload: ${box}; screenshot: ${await rig.vs.screenshot('reload-no-view')}`);
+            throw err;
+          });
         await appFrame(again).locator('#server-time', { hasText: before }).waitFor();
         assert.equal(rig.api.requests.length, calls, 'nothing was asked of the model again');
         t.diagnostic(`screenshot: ${await rig.vs.screenshot('view-after-reload')}`);
