@@ -16,11 +16,11 @@ import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import { toolLines } from '../../src/core/chat/slash-commands';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
-import { repoRoot } from './mcp-support';
 import { runCli } from './helpers/cli-process';
+import { outsideServer } from '../support/outside-servers';
 
 const T = { timeout: 60_000 };
-const BASIC_SERVER = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const BASIC_SERVER = outsideServer('server-basic-vanillajs');
 const VIEW = 'ui://get-time/mcp-app.html';
 
 function model(body: MessagesBody): Reply {

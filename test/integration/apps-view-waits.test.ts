@@ -1,7 +1,6 @@
 // A view of a reopened chat whose server is still starting (after a window reload the page asks for its views
 // before the person's own servers have joined the hub): it says it waits, and draws once the server is up, instead
 // of being refused. Against @modelcontextprotocol/server-basic-vanillajs over stdio, through the real hub.
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpHub } from '../../src/core/mcp/hub/hub';
@@ -10,10 +9,10 @@ import { AppMounts, type AppChat } from '../../src/core/apps/app-mounts';
 import { SandboxProxy } from '../../src/core/apps/sandbox-proxy';
 import type { AppContext, ChatEvent, HostMessage } from '../../src/shared/protocol';
 import type { ServerConfig } from '../../src/core/mcp/types';
-import { repoRoot } from './mcp-support';
+import { outsideServer } from '../support/outside-servers';
 
 const T = { timeout: 60_000 };
-const BASIC_SERVER = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const BASIC_SERVER = outsideServer('server-basic-vanillajs');
 const BASIC: ServerConfig = { name: 'basic', transport: 'stdio', command: process.execPath, args: [BASIC_SERVER, '--stdio'] };
 
 /** A saved chat with one call of get-time and its result, as a reopened chat has them. */

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
 import { ChatSession } from '../../src/core/chat/chat-session';
-import { ModelCatalog } from '../../src/core/agent/model-catalog';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
-import type { AskAnswer, ClientAsk, HostMessage, TurnUsage } from '../../src/shared/protocol';
-import { ClientAsks, type AskSurface } from '../../src/core/chat/client-asks';
+import type { AskAnswer } from '../../src/shared/protocol';
+import { ClientAsks } from '../../src/core/chat/client-asks';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
+import { RecordingCards } from '../support/recording-cards';
 import { host, memoryStore } from '../fakes/tool-host';
 import { fakeConfig, textOf, waitForStatus } from './mcp-support';
 import { composeHost } from '../../src/core/host/compose-host';
@@ -22,52 +22,13 @@ import type { SamplingBroker } from '../../src/core/sampling/sampling-broker';
 
 type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string } };
 
-/** The chat page as the host sees it: records what is posted, and lets the test wait for it. */
-class RecordingChat implements AskSurface {
-  readonly posted: HostMessage[] = [];
-  readonly usage: TurnUsage[] = [];
-  private waiters: Array<() => void> = [];
-
-  /** The open chat, whose totals a sampling request's tokens join. */
+/** The chat page, whose counted tokens join the open chat's totals. */
+class RecordingChat extends RecordingCards {
   constructor(
-    private readonly api: Anthropic,
+    api: Anthropic,
     readonly session: ChatSession,
-  ) {}
-
-  post(message: HostMessage): void {
-    this.posted.push(message);
-    for (const w of this.waiters.splice(0)) w();
-  }
-  hasPage = (): boolean => true;
-  reveal = async (): Promise<void> => undefined;
-  client = async (): Promise<Anthropic> => this.api;
-  private readonly catalog = new ModelCatalog(async () => this.api);
-  models = () => this.catalog.list();
-  model = (): string => 'claude-sonnet-4-5';
-  countUsage(usage: TurnUsage): void {
-    this.usage.push(usage);
-    this.session.countUsage(usage);
-  }
-  budgetChanges = 0;
-  budgetsChanged(): void {
-    this.budgetChanges++;
-    for (const w of this.waiters.splice(0)) w();
-  }
-
-  asks(): ClientAsk[] {
-    return this.posted.flatMap((m) => (m.type === 'ask' ? [m.ask] : []));
-  }
-
-  /** Resolves once `n` cards have been shown in all. */
-  async cards(n: number): Promise<ClientAsk[]> {
-    while (this.asks().length < n) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    return this.asks();
-  }
-
-  async settled(askId: string): Promise<string> {
-    const find = () => this.posted.find((m): m is Extract<HostMessage, { type: 'askSettled' }> => m.type === 'askSettled' && m.askId === askId);
-    while (!find()) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    return find()!.outcome;
+  ) {
+    super(api, 'claude-sonnet-4-5', (usage) => session.countUsage(usage));
   }
 }
 

@@ -4,27 +4,21 @@
 // come through the same handlers as plain asks (the sampling broker, the elicitation handler, the chat's cards);
 // sampling runs through the real Anthropic SDK against the fake Messages API.
 import Anthropic from '@anthropic-ai/sdk';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClientAsks, type AskSurface } from '../../src/core/chat/client-asks';
+import { ClientAsks } from '../../src/core/chat/client-asks';
 import { composeHost } from '../../src/core/host/compose-host';
 import { elicitationHandler, type ElicitationAsk } from '../../src/core/mcp/client/elicitation-handler';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
-import { ModelCatalog } from '../../src/core/agent/model-catalog';
 import { SamplingBroker, type SamplingApproval, type SamplingDecision } from '../../src/core/sampling/sampling-broker';
-import type { ClientAsk, HostMessage } from '../../src/shared/protocol';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
-import { fakeConfig, repoRoot, textOf, waitForStatus, withHub } from './mcp-support';
+import { RecordingCards } from '../support/recording-cards';
+import { fakeConfig, textOf, waitForStatus, withHub } from './mcp-support';
+import { everythingConfig } from '../support/outside-servers';
 
 const T = { timeout: 60_000 };
-const everything: ServerConfig = {
-  name: 'everything',
-  transport: 'stdio',
-  command: process.execPath,
-  args: [join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'), 'stdio'],
-};
+const everything: ServerConfig = everythingConfig();
 
 type Outcome<R = Record<string, unknown>> = { result: R } | { error: { code: number; message: string } };
 interface Task {
@@ -32,44 +26,6 @@ interface Task {
   status: string;
   statusMessage?: string;
   ttl: number | null;
-}
-
-/** The chat page as the host sees it: records the cards and their ends, and lets the test wait for them. */
-class Cards implements AskSurface {
-  readonly posted: HostMessage[] = [];
-  private waiters: Array<() => void> = [];
-  private readonly catalog: ModelCatalog;
-
-  constructor(private readonly api: Anthropic) {
-    this.catalog = new ModelCatalog(async () => this.api);
-  }
-
-  post(message: HostMessage): void {
-    this.posted.push(message);
-    for (const w of this.waiters.splice(0)) w();
-  }
-  hasPage = (): boolean => true;
-  reveal = async (): Promise<void> => undefined;
-  client = async (): Promise<Anthropic> => this.api;
-  models = () => this.catalog.list();
-  model = (): string => 'claude-sonnet-5-5';
-  countUsage = (): void => undefined;
-  budgetsChanged = (): void => undefined;
-
-  asks(): ClientAsk[] {
-    return this.posted.flatMap((m) => (m.type === 'ask' ? [m.ask] : []));
-  }
-
-  async cards(n: number): Promise<ClientAsk[]> {
-    while (this.asks().length < n) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    return this.asks();
-  }
-
-  async settled(askId: string): Promise<string> {
-    const find = () => this.posted.find((m): m is Extract<HostMessage, { type: 'askSettled' }> => m.type === 'askSettled' && m.askId === askId);
-    while (!find()) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    return find()!.outcome;
-  }
 }
 
 describe('sampling and elicitation a server asks as tasks', () => {
@@ -93,8 +49,8 @@ describe('sampling and elicitation a server asks as tasks', () => {
   }
 
   /** The host as the extension composes it, with the chat's cards answering for the person. */
-  async function withCards(configs: ServerConfig[], body: (hub: McpHub, cards: Cards, asks: ClientAsks) => Promise<void>): Promise<void> {
-    const cards = new Cards(client);
+  async function withCards(configs: ServerConfig[], body: (hub: McpHub, cards: RecordingCards, asks: ClientAsks) => Promise<void>): Promise<void> {
+    const cards = new RecordingCards(client, 'claude-sonnet-5-5');
     const asks = new ClientAsks({ log: { info: () => undefined, warn: () => undefined }, openExternal: async () => undefined });
     asks.attach(cards);
     const { hub } = composeHost({ configs, roots: [], asks: asks.asks, models: asks.models });

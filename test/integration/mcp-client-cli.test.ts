@@ -8,10 +8,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { ownStderr, runCli } from './helpers/cli-process';
-import { fake, repoRoot } from './mcp-support';
+import { fake } from './mcp-support';
+import { outsideServer } from '../support/outside-servers';
 
 const T = { timeout: 90_000 };
-const EVERYTHING = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const EVERYTHING = outsideServer('server-everything');
 
 /** The model: calls the tool a message names, then says what came back; answers a server's sampling request itself. */
 function model(body: MessagesBody): Reply {

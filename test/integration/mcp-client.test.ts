@@ -2,7 +2,6 @@
 // sampling, elicitation, logging, subscription and completion features) and test/fakes/mcp-client-probe.ts
 // for floods and malformed requests. Sampling runs through the real Anthropic SDK against the fake API.
 import Anthropic from '@anthropic-ai/sdk';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClientHandlers, SinkLevel } from '../../src/core/mcp/client/client-handlers';
@@ -12,15 +11,11 @@ import type { SamplingHandler } from '../../src/core/mcp/client/client-handlers'
 import { SamplingBroker, type SamplingApproval, type SamplingBrokerOptions, type SamplingDecision } from '../../src/core/sampling/sampling-broker';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
-import { fakeConfig, repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
+import { fakeConfig, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
+import { everythingConfig } from '../support/outside-servers';
 
 const T = { timeout: 60_000 };
-const everything: ServerConfig = {
-  name: 'everything',
-  transport: 'stdio',
-  command: process.execPath,
-  args: [join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'), 'stdio'],
-};
+const everything: ServerConfig = everythingConfig();
 const probe = fakeConfig('probe', 'mcp-client-probe');
 
 interface Logged {

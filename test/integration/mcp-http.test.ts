@@ -2,13 +2,13 @@
 // and our own HTTP fake (test/fakes/mcp-http.ts) for headers, the HTTP+SSE fallback, dropped streams,
 // forgotten sessions and URLs that answer nothing. Real processes, real sockets.
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAILURE_META_KEY, type McpHub, type HubOptions } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { freePort, startEverything, startHttpFake, type HttpServerProcess } from './helpers/http-server-process';
-import { repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
+import { textOf, waitForStatus, withHub as hubFor } from './mcp-support';
+import { outsideServer } from '../support/outside-servers';
 
 const T = { timeout: 40_000 };
 const withHub = (configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> => hubFor(configs, options, body);
@@ -48,7 +48,7 @@ describe('MCP servers over HTTP', () => {
   test('server-everything over stdio, streamable HTTP and SSE: tools, a call, a resource, a prompt', T, async () => {
     const streamable = await serve(startEverything('streamableHttp'));
     const sse = await serve(startEverything('sse'));
-    const everything = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+    const everything = outsideServer('server-everything');
     const configs: ServerConfig[] = [
       { name: 'stdio', transport: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
       http('streamable', streamable.url),

@@ -1,23 +1,18 @@
 // Task-augmented tool calls (MCP 2025-11-25) through the hub, against real servers: test/fakes/mcp-tasks.ts
 // (a task that completes, one that fails, one stopped by the person, one the server never finishes, an
 // optional one, and the same tools on a server without tasks) and server-everything's simulate-research-query.
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClientHandlers } from '../../src/core/mcp/client/client-handlers';
 import { elicitationHandler } from '../../src/core/mcp/client/elicitation-handler';
 import { FAILURE_META_KEY, type McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
-import { fakeConfig, repoRoot, textOf, withHub } from './mcp-support';
+import { fakeConfig, textOf, withHub } from './mcp-support';
+import { everythingConfig } from '../support/outside-servers';
 
 const T = { timeout: 60_000 };
 const tasks = fakeConfig('tasks', 'mcp-tasks');
-const everything: ServerConfig = {
-  name: 'everything',
-  transport: 'stdio',
-  command: process.execPath,
-  args: [join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'), 'stdio'],
-};
+const everything: ServerConfig = everythingConfig();
 
 interface Reported {
   progress: number;

@@ -17,10 +17,11 @@ import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, ty
 import { memoryStore } from '../fakes/tool-host';
 import { runCli } from './helpers/cli-process';
 import { parseResourceRef, readResourceAttachments, resourceRef } from '../../src/core/chat/attachments';
-import { fake, fakeConfig, repoRoot, textOf } from './mcp-support';
+import { fake, fakeConfig, textOf } from './mcp-support';
+import { outsideServer } from '../support/outside-servers';
 
 const T = { timeout: 90_000 };
-const EVERYTHING = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const EVERYTHING = outsideServer('server-everything');
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 /** The model: `read <server> <uri>` calls read_mcp_resource; a tool result is echoed back; anything else too. */

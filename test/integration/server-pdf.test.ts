@@ -16,10 +16,10 @@ import { toolStates } from '../../src/core/tool-offer/tool-states';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
-import { repoRoot } from './mcp-support';
+import { outsideServer } from '../support/outside-servers';
 
 const T = { timeout: 60_000 };
-const PDF_SERVER = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-pdf', 'dist', 'index.js');
+const PDF_SERVER = outsideServer('server-pdf');
 const VIEW = 'ui://pdf-viewer/mcp-app.html';
 const MODEL_TOOLS = ['display_pdf', 'interact', 'list_pdfs'];
 const APP_TOOLS = ['poll_pdf_commands', 'read_pdf_bytes', 'save_pdf', 'submit_page_data', 'submit_save_data', 'submit_viewer_state'];

@@ -6,10 +6,10 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { repoRoot } from '../support/repo-root';
 import { chatRig } from './chat-rig';
+import { outsideServer } from '../support/outside-servers';
 
-const PDF_SERVER = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-pdf', 'dist', 'index.js');
+const PDF_SERVER = outsideServer('server-pdf');
 
 /** A one-page PDF that says `text`, with a correct cross-reference table. */
 function onePagePdf(text: string): string {

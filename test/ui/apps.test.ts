@@ -4,13 +4,12 @@
 // chat's approval path. Each step waits on what the page shows, never on time.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { repoRoot } from '../support/repo-root';
 import { chatRig } from './chat-rig';
+import { outsideServer } from '../support/outside-servers';
 
-const BASIC = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const BASIC = outsideServer('server-basic-vanillajs');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
 
 function model(body: MessagesBody): Reply {

@@ -5,14 +5,13 @@
 // contrast, each card's text measured (at least 4.5:1) and shot for a person to look at.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { FakeAnthropicApi, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { ASK_CARD_TEXT, measureContrast } from '../fakes/contrast';
-import { repoRoot } from '../support/repo-root';
 import { startVscode, type Vscode } from '../vscode/harness';
+import { outsideServer } from '../support/outside-servers';
 
-const everything = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const everything = outsideServer('server-everything');
 const SAMPLING_SYSTEM = 'You are a helpful test server.';
 const MODEL_ANSWER = 'Hi from the model, sampled.';
 

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from '../../support/repo-root';
+import { outsideServer } from '../../support/outside-servers';
 
 export interface HttpServerProcess {
   port: number;
@@ -89,7 +90,7 @@ export function startBundledHttp(name: string, workspace: string, env: Record<st
 
 /** The official @modelcontextprotocol/server-everything over `streamableHttp` (at /mcp) or `sse` (at /sse). */
 export async function startEverything(transport: 'streamableHttp' | 'sse'): Promise<HttpServerProcess> {
-  const script = join(repoRoot(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  const script = outsideServer('server-everything');
   if (!existsSync(script)) throw new Error(`${script} is missing: run npm ci`);
   // It takes its port from PORT only and does not print the one it got for 0: a free one is picked here.
   const port = await freePort();
