@@ -85,7 +85,12 @@ export const LAZY_MODULES = {
   '@modelcontextprotocol/sdk/validation/ajv': 'ajv.js',
   // MCP Apps' host side (ext-apps' AppBridge and its SDK v2 schemas): only once a view is drawn (app-bridge-host.ts).
   '@modelcontextprotocol/ext-apps/app-bridge': 'app-bridge.js',
+  // The Anthropic SDK's client (src/core/agent/model-sdk.ts): only once a turn or the model list calls the API (114 KiB).
+  './model-sdk': 'model-sdk.js',
 };
+
+/** Where a LAZY_MODULES name that is a file of ours (required by a relative path) is, from the root. */
+const LAZY_SOURCES = { './model-sdk': './src/core/agent/model-sdk.ts' };
 
 /**
  * A require() or import() of a LAZY_MODULES name is left as a require of ./lazy/<file>, next to the bundle;
@@ -112,7 +117,7 @@ export const lazySplit = {
 export function lazyBundles(options, dir) {
   return Object.entries(LAZY_MODULES).map(([module, file]) => ({
     ...options,
-    stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: ROOT, sourcefile: `lazy-${file}` },
+    stdin: { contents: `module.exports = require(${JSON.stringify(LAZY_SOURCES[module] ?? module)});`, resolveDir: ROOT, sourcefile: `lazy-${file}` },
     outfile: join(dir, file),
   }));
 }

@@ -1,4 +1,4 @@
-import { ModelClient } from '../core/agent/model-client';
+import { newModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
@@ -86,7 +86,7 @@ async function main(): Promise<number> {
     return own.exit;
   }
   const terminal = { ask: (p: string) => lines.ask(p), line: (t: string) => renderer.line(t) };
-  const client = new ModelClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
+  const client = newModelClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
   const catalog = new ModelCatalog(async () => client);
   // Set once the model is known; a server's sampling request before then runs on the default.
   let config: TurnConfig | undefined;

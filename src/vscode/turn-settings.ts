@@ -1,4 +1,4 @@
-import { ModelClient } from '../core/agent/model-client';
+import { newModelClient, type ModelClient } from '../core/agent/model-client';
 import { ModelCatalog } from '../core/agent/model-catalog';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
 import type { TurnConfig } from '../core/chat/chat-session';
@@ -46,7 +46,7 @@ export class TurnSettings {
 
   async client(): Promise<ModelClient | undefined> {
     const apiKey = await this.secrets.anthropicKey();
-    return apiKey ? new ModelClient({ apiKey, baseURL: readSettings().apiBaseUrl, maxRetries: 2 }) : undefined;
+    return apiKey ? newModelClient({ apiKey, baseURL: readSettings().apiBaseUrl, maxRetries: 2 }) : undefined;
   }
 
   /** Reads the model list again (a new key may see other models) and what "automatic" means now. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ModelClient } from '../../src/core/agent/model-client';
+import { newModelClient } from '../../src/core/agent/model-client';
 import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../../src/core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../../src/core/chat/chat-session';
@@ -44,7 +44,7 @@ describe('a chat goes back to a message', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rewind-'));
     config = {
-      client: new ModelClient({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 0 }),
+      client: newModelClient({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 0 }),
       model: 'claude-test',
       maxTokens: 1024,
       maxIterations: 5,

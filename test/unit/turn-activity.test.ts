@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../src/core/agent/agent';
-import { ModelClient } from '../../src/core/agent/model-client';
+import { newModelClient, type ModelClient } from '../../src/core/agent/model-client';
 import type { AgentOutput } from '../../src/core/agent/types';
 import type { TurnActivity } from '../../src/shared/protocol';
 import { activityText } from '../../src/shared/activity-text';
@@ -14,7 +14,7 @@ describe('a turn says what it waits for', () => {
   const api = new FakeAnthropicApi();
   let client: ModelClient;
   before(async () => {
-    client = new ModelClient({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 2 });
+    client = newModelClient({ apiKey: 'sk-test', baseURL: await api.start(), maxRetries: 2 });
   });
   after(() => api.stop());
 

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ApiError, type ModelClient } from './model-client';
+import { modelSdk, type ModelClient } from './model-client';
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent, TurnActivity } from '../../shared/protocol';
 import type { ImageMime } from '../../shared/image-types';
@@ -218,7 +218,7 @@ export class Agent {
       event({ kind: 'turn_end', turnId, status: 'max_iterations', error: note, action: 'continue' });
       return 'max_iterations';
     } catch (err) {
-      if (signal.aborted || err instanceof ApiError.APIUserAbortError) {
+      if (signal.aborted || err instanceof modelSdk().ApiError.APIUserAbortError) {
         this.keepInterrupted(event);
         event({ kind: 'turn_end', turnId, status: 'stopped' });
         return 'stopped';
@@ -358,7 +358,7 @@ export class Agent {
     const used = usageOf(reply.message.usage);
     this.count(used);
     this.lastPrompt = { tokens: promptTokens(used), messages: this.history.length };
-    if (signal.aborted) throw new ApiError.APIUserAbortError();
+    if (signal.aborted) throw new (modelSdk().ApiError.APIUserAbortError)();
     for (const e of apiSearchEvents(turnId, reply.message.content)) emit({ type: 'event', event: e });
     reply.message.content.forEach((block, index) => {
       if (block.type === 'thinking' && block.thinking.trim().length > 0) {
@@ -389,10 +389,10 @@ export class Agent {
 
 /** The API's 400 for a request with its tool search tool where it has none (a proxy, a model without it). */
 function refusedToolSearch(err: unknown): boolean {
-  return err instanceof ApiError.BadRequestError && /tool_search|defer_loading|tool_reference/i.test(err.message);
+  return err instanceof modelSdk().ApiError.BadRequestError && /tool_search|defer_loading|tool_reference/i.test(err.message);
 }
 
 /** The API's 400 for a request over the model's input window. */
 function promptTooLong(err: unknown): boolean {
-  return err instanceof ApiError.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
+  return err instanceof modelSdk().ApiError.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
 }

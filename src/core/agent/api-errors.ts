@@ -1,9 +1,11 @@
-import { ApiError } from './model-client';
+import type { APIError } from '@anthropic-ai/sdk/core/error';
+import { modelSdk } from './model-client';
 import type { TurnAction } from '../../shared/protocol';
 import { messageOf } from '../../common/error-message';
 
 /** Turns an Anthropic SDK error into a sentence that says what happened and what to do. */
 export function describeApiError(err: unknown, keyHint: string): string {
+  const { ApiError } = modelSdk();
   if (err instanceof ApiError.AuthenticationError) {
     return `The Anthropic API rejected the API key (401). ${keyHint}`;
   }
@@ -33,7 +35,7 @@ export function describeApiError(err: unknown, keyHint: string): string {
   return messageOf(err);
 }
 
-function apiMessage(err: InstanceType<typeof ApiError.APIError>): string {
+function apiMessage(err: APIError): string {
   const body = err.error as { error?: { message?: string } } | undefined;
   return body?.error?.message ?? err.message;
 }
@@ -46,6 +48,7 @@ const MAX_WAIT_S = 600;
  * retrying (429, 529, 5xx, a dropped or timed-out connection) after the wait the API asked for.
  */
 export function errorAction(err: unknown): { action?: TurnAction; retryAfterS?: number } {
+  const { ApiError } = modelSdk();
   if (err instanceof ApiError.AuthenticationError) return { action: 'setKey' };
   if (err instanceof ApiError.APIConnectionError) return { action: 'retry' };
   if (!(err instanceof ApiError.APIError)) return {};

@@ -1,17 +1,21 @@
-import { BaseAnthropic } from '@anthropic-ai/sdk/client';
-import { Messages } from '@anthropic-ai/sdk/resources/messages';
-import { Models } from '@anthropic-ai/sdk/resources/models';
+import type * as Sdk from './model-sdk';
 
-export * as ApiError from '@anthropic-ai/sdk/core/error';
+/** The Anthropic client the agent uses: Messages and Models (model-sdk.ts). */
+export type ModelClient = Sdk.ModelClient;
+export type ModelClientOptions = NonNullable<ConstructorParameters<typeof Sdk.ModelClient>[0]>;
+
+let sdk: typeof Sdk | undefined;
 
 /**
- * The Anthropic client with the two APIs the agent uses, Messages and Models. The SDK's own
- * `Anthropic` class attaches every resource it has (beta sessions, organisations, vaults, agent
- * toolsets…), so importing it puts them all in the bundle: 405 KiB of the extension's 1,098 KiB
- * minified, against 114 KiB for this (measured with esbuild's metafile). Same transport, retries,
- * streaming and errors: only the resources are chosen.
+ * The SDK, loaded on first use. In the extension it is a bundle of its own (dist/lazy/model-sdk.js, LAZY_MODULES
+ * in scripts/esbuild-plugins.mjs): activation never calls the model, and the SDK is 114 KiB of the bundle.
  */
-export class ModelClient extends BaseAnthropic {
-  messages: Messages = new Messages(this);
-  models: Models = new Models(this);
+export function modelSdk(): typeof Sdk {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- on first use, on purpose (above)
+  sdk ??= require('./model-sdk') as typeof Sdk;
+  return sdk;
+}
+
+export function newModelClient(options: ModelClientOptions): ModelClient {
+  return new (modelSdk().ModelClient)(options);
 }
