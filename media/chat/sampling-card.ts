@@ -1,7 +1,7 @@
 /**
  * A server asks the model for a reply (MCP sampling): the card shows who asks, the system prompt, the
  * messages (images drawn), the token limit, the model hint and the model that would answer, with
- * Allow once / Always for this server / Deny. Nothing reaches the model before the person answers.
+ * Allow once / Always for this server (or view) / Deny. Nothing reaches the model before the person answers.
  * "Always" is up to a token budget (the card says how much); a server whose budget is spent asks again,
  * and its card says first how much it used.
  */
@@ -68,7 +68,7 @@ export class SamplingCard {
     };
     this.frame.actions.append(
       this.frame.button('Allow once', 'btn-primary', 'once', () => decide('once')),
-      this.frame.button('Always for this server', 'btn-secondary', 'always', () => decide('always')),
+      this.frame.button(ask.byView ? 'Always for this view' : 'Always for this server', 'btn-secondary', 'always', () => decide('always')),
       this.frame.button('Deny', 'btn-secondary btn-deny', 'deny', () => decide('deny')),
     );
   }

@@ -213,6 +213,8 @@ export const clientAskSchema = z.discriminatedUnion('kind', [
     kind: z.literal('sampling'),
     askId: id,
     server: z.string().max(200),
+    /** An MCP App view asks (`server` names it as "the view of …"): its "Always" is the view's, apart from its server's. */
+    byView: z.literal(true).optional(),
     messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(askContentSchema).max(100) })).max(200),
     systemPrompt: z.string().max(100_000).optional(),
     maxTokens: z.number().int().nonnegative(),

@@ -5,14 +5,24 @@ import assert from 'node:assert/strict';
 import type { SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
 import { clientAskSchema } from '../../src/shared/protocol';
 import { samplingAsk } from '../../src/core/chat/ask-content';
+import { viewAsker } from '../../src/core/sampling/view-asker';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-function ask(messages: SamplingMessage[], extra: { systemPrompt?: string } = {}) {
+function ask(messages: SamplingMessage[], extra: { systemPrompt?: string; server?: string } = {}) {
   return samplingAsk('a1', { server: 'hostile', messages, maxTokens: 10, model: 'claude-test', tools: [], alwaysLimit: 100_000, ...extra });
 }
 
 describe('the sampling card’s content', () => {
+  test("a view's request says it is a view's (its Always is the view's); a server's does not", () => {
+    const text: SamplingMessage[] = [{ role: 'user', content: { type: 'text', text: 'hi' } }];
+    const byView = ask(text, { server: viewAsker('hostile') });
+    assert.equal(byView.byView, true);
+    assert.equal(byView.server, 'the view of hostile');
+    assert.equal(clientAskSchema.safeParse(byView).success, true);
+    assert.equal('byView' in ask(text), false);
+  });
+
   test('a megabyte of text is cut with the count of what is left out; the card passes the protocol', () => {
     const card = ask([{ role: 'user', content: { type: 'text', text: 'x'.repeat(1_000_000) } }], { systemPrompt: 'y'.repeat(300_000) });
     const text = card.messages[0]!.content[0]!;

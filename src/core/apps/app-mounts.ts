@@ -11,6 +11,7 @@ import { AppViewCache, readAppView } from './app-view';
 import { downloadsOf, type DownloadFile } from './app-downloads';
 import type { SamplingHandler } from '../mcp/client/client-handlers';
 import type { SandboxProxy } from './sandbox-proxy';
+import { viewAsker } from '../sampling/view-asker';
 
 /** What the views of one chat need of it: its events (to find a call), and its approval path and turns. */
 export interface AppChat {
@@ -192,14 +193,6 @@ export class AppMounts {
     const outcome = await chat.callForApp(tool, args, signal);
     return outcome.ok ? outcome.result : { isError: true, content: [{ type: 'text', text: outcome.why }] };
   }
-}
-
-/**
- * Who a view's sampling request is shown as asking: the view, not its server, so the card says so and the server's
- * "Always" (its budget, its running requests) never covers its view, nor the other way round.
- */
-export function viewAsker(server: string): string {
-  return `the view of ${server}`;
 }
 
 function styleContext(c: AppContext): McpUiHostContext {

@@ -2,6 +2,7 @@ import type { SamplingMessage } from '@modelcontextprotocol/client';
 import type { AskContent, ClientAsk } from '../../shared/protocol';
 import type { SamplingApproval } from '../sampling/sampling-broker';
 import { isImageMime } from '../../shared/image-types';
+import { isViewAsker } from '../sampling/view-asker';
 
 /** Characters of one text shown on a card; the rest is counted, not sent to the page (a server can send megabytes). */
 const SHOWN_CHARS = 20_000;
@@ -23,6 +24,7 @@ export function samplingAsk(askId: string, request: SamplingApproval): Extract<C
     kind: 'sampling',
     askId,
     server: cut(request.server, 200),
+    ...(isViewAsker(request.server) ? { byView: true } : {}),
     messages,
     ...(request.systemPrompt ? { systemPrompt: cut(request.systemPrompt, SHOWN_CHARS) } : {}),
     maxTokens: request.maxTokens,
