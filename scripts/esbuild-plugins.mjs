@@ -99,6 +99,11 @@ const LAZY_SOURCES = { './model-sdk': './src/core/agent/model-sdk.ts' };
 export const lazySplit = {
   name: 'lazy-split',
   setup(build) {
+    // The Anthropic SDK is reached only through model-sdk.ts (itself lazy): any other value import of it would
+    // put it back in the bundle unseen.
+    build.onResolve({ filter: /^@anthropic-ai\/sdk(\/|$)/ }, (args) => ({
+      errors: [{ text: `${args.path} is loaded on first use: use src/core/agent/model-client.ts (modelSdk()), in ${args.importer}` }],
+    }));
     const names = Object.keys(LAZY_MODULES).map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
     build.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, (args) => {
       if (args.kind === 'require-call' || args.kind === 'dynamic-import') return { path: `./lazy/${LAZY_MODULES[args.path]}`, external: true };
