@@ -12,6 +12,7 @@ import {
   zodNamespace,
   lazyAjv,
   lazyBundles,
+  lazyClientAjv,
   lazySplit,
   modernEraSplit,
 } from './scripts/esbuild-plugins.mjs';
@@ -39,7 +40,7 @@ const node = {
 };
 
 /** What ships and runs as its own process (the extension host, the CLI, each server). */
-const shipped = { ...node, plugins: [asciiSource, lazyAjv, zodNamespace] };
+const shipped = { ...node, plugins: [asciiSource, lazyAjv, lazyClientAjv, zodNamespace] };
 
 const servers = readdirSync('servers').filter((d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')));
 

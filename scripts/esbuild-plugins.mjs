@@ -73,6 +73,17 @@ export const lazyAjv = {
 };
 
 /**
+ * The v2 MCP client's Node shim, with its Ajv validator made and loaded on first use: its own `_shims` import
+ * points at src/common/mcp-client-shims.ts (the same two exports), so Ajv's chunk is reached only from there.
+ */
+export const lazyClientAjv = {
+  name: 'lazy-client-ajv',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: join(ROOT, 'src', 'common', 'mcp-client-shims.ts') }));
+  },
+};
+
+/**
  * What the extension loads only when a command or a server needs it, each as its own bundle in dist/lazy/
  * (esbuild's CJS output does not split). Minified sizes as measured with the metafile.
  */
@@ -81,8 +92,9 @@ export const LAZY_MODULES = {
   tldts: 'tldts.js',
   // SQLite in wasm: only for "Create Sample Database" (42 KiB, and its 670 KiB wasm file).
   'sql.js': 'sql.js',
-  // Ajv: only for a tool's outputSchema or an elicitation's answer (130 KiB; json-schema-validator.ts).
-  '@modelcontextprotocol/sdk/validation/ajv': 'ajv.js',
+  // The v2 client's Ajv with its formats and dialects: only for a tool's outputSchema or an elicitation's answer
+  // (150 KiB; src/common/mcp-client-shims.ts).
+  '@modelcontextprotocol/client/validators/ajv': 'client-ajv.js',
   // MCP Apps' host side (ext-apps' AppBridge and its SDK v2 schemas): only once a view is drawn (app-bridge-host.ts).
   '@modelcontextprotocol/ext-apps/app-bridge': 'app-bridge.js',
   // The Anthropic SDK's client (src/core/agent/model-sdk.ts): only once a turn or the model list calls the API (114 KiB).

@@ -70,7 +70,7 @@ export async function loadHost() {
  */
 export async function buildMinified() {
   const esbuild = await import('esbuild');
-  const { lazyAjv, lazyBundles, lazySplit, zodNamespace } = await import('../../scripts/esbuild-plugins.mjs');
+  const { lazyAjv, lazyBundles, lazyClientAjv, lazySplit, zodNamespace } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min');
   const common = { bundle: true, minify: true, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT };
   const node = {
@@ -79,7 +79,7 @@ export async function buildMinified() {
     format: 'cjs',
     target: 'node20',
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    plugins: [lazyAjv, zodNamespace],
+    plugins: [lazyAjv, lazyClientAjv, zodNamespace],
   };
   const lazy = lazyBundles(node, join(out, 'lazy'));
   const [extension] = await Promise.all([
@@ -88,7 +88,7 @@ export async function buildMinified() {
       entryPoints: ['src/extension.ts'],
       outfile: join(out, 'extension.js'),
       external: ['vscode'],
-      plugins: [lazyAjv, lazySplit, zodNamespace],
+      plugins: [lazyAjv, lazyClientAjv, lazySplit, zodNamespace],
       supported: { 'dynamic-import': false },
       metafile: true,
     }),
