@@ -102,11 +102,7 @@ describe('the chat in a real VS Code', () => {
     await row.waitFor();
     // Select it first: the explorer passes its selection to the command when the clicked row is in it.
     await row.locator('.label-name').click();
-    await row.locator('.label-name').click({ button: 'right' });
-    const item = vs.page.locator('.context-view .action-item', { hasText: 'Ask Agent About File' });
-    await item.hover();
-    // VS Code's context menu acts on Enter for the highlighted item; a synthetic click can land before it is armed.
-    await vs.page.keyboard.press('Enter');
+    await vs.runContextMenuItem(row.locator('.label-name'), 'Ask Agent About File');
     const chat = vs.chatFrame();
     const chip = chat.locator('.composer .attachment-chip');
     await chip.waitFor();

@@ -67,11 +67,9 @@ describe('an HTTP MCP server that asks to sign in', () => {
 
   test('Sign Out of Server, from the server row menu, forgets the tokens and ends the session', async (t) => {
     const row = await vs.waitForTreeItem('Tools', /guarded\s*ready/);
-    await row.locator('.label-name').click({ button: 'right' });
-    const item = vs.page.locator('.context-view .action-item', { hasText: 'Sign Out of Server' });
-    await item.waitFor();
-    t.diagnostic(`screenshot: ${await vs.screenshot('sign-out-menu')}`);
-    await item.click();
+    await vs.runContextMenuItem(row.locator('.label-name'), 'Sign Out of Server', async () => {
+      t.diagnostic(`screenshot: ${await vs.screenshot('sign-out-menu')}`);
+    });
     await vs.page.locator('.notifications-toasts', { hasText: 'signed out of "guarded"' }).waitFor({ timeout: 30_000 });
     const failed = await vs.waitForTreeItem('Tools', /guarded\s*error/, 30_000);
     await failed.hover();

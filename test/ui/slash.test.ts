@@ -133,10 +133,7 @@ describe('slash commands and resources in the chat', () => {
       await open.locator('.monaco-tl-twistie').click();
     }
     const row = await vs.waitForTreeItem('Resources', /Read me/);
-    await row.locator('.label-name').click({ button: 'right' });
-    const action = vs.page.locator('.context-view .action-item', { hasText: 'Add to Chat' });
-    await action.hover();
-    await vs.page.keyboard.press('Enter');
+    await vs.runContextMenuItem(row.locator('.label-name'), 'Add to Chat');
     const chat = vs.chatFrame();
     const chip = chat.locator('.composer .attachment-chip', { hasText: 'Read me' });
     await chip.waitFor();

@@ -108,6 +108,20 @@ export class Vscode {
     return file;
   }
 
+  /**
+   * Runs `label` from the context menu of `target`: right-click, highlight the item, Enter. VS Code's context menu
+   * acts on Enter for the highlighted item; a synthetic click can land before the menu is armed and be lost (a CI
+   * run's Sign Out of Server click did nothing while the menu faded in). `shown` runs while the menu is open.
+   */
+  async runContextMenuItem(target: Locator, label: string, shown?: () => Promise<void>): Promise<void> {
+    await target.click({ button: 'right' });
+    const item = this.page.locator('.context-view .action-item', { hasText: label });
+    await item.hover();
+    await shown?.();
+    await this.page.keyboard.press('Enter');
+    await item.waitFor({ state: 'hidden' });
+  }
+
   /** Runs a command by its palette title, e.g. 'MCP Agent: New Chat'. */
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
