@@ -69,10 +69,15 @@ describe('chat history, tokens and models in a real VS Code', () => {
     // in the workbench console, seen once in a CI run) and opens nothing: a person clicks again, and so does this.
     const older = chat.locator('.msg.user', { hasText: 'Plan the garden' });
     for (let i = 0; i < 3 && !(await older.isVisible()); i++) {
-      await (await rig.vs.waitForTreeItem('Chats', 'Plan the garden')).click();
+      await (await rig.vs.waitForTreeItem('Chats', 'Plan the garden')).locator('.label-name').click();
       await older.waitFor({ timeout: 15_000 }).catch(() => undefined);
     }
-    await older.waitFor();
+    await older.waitFor().catch(async (err: unknown) => {
+      // What the window showed and which chat the view called open, for the next time this is seen.
+      const rows = (await rig.vs.treeItems('Chats')).map((i) => `${i.label} (${i.description})`);
+      t.diagnostic(`chats: ${rows.join('; ')}; screenshot: ${await rig.vs.screenshot('older-not-shown')}`);
+      throw err;
+    });
     assert.equal(await chat.locator('.msg.user', { hasText: 'Write release notes' }).count(), 0);
     await rig.vs.waitForTreeItem('Chats', /Plan the garden\s*open ·/);
   });
