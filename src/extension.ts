@@ -105,9 +105,14 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   chat.showPagesWith({ visible: () => chatView.visible || chatPanel.visible, reveal: () => chatView.showQuietly() });
   const tools = new ToolsTree(hub, (tool) => chat.isAlwaysAllowed(tool), { host: chat.modelTools, choices: toolChoices }, manager);
   const toolsView = vscode.window.createTreeView('mcpAgent.tools', { treeDataProvider: tools, showCollapseAll: true, manageCheckboxStateManually: true });
+  tools.watchView(toolsView, log);
   const resources = new ResourcesTree(hub);
   const resourceDocs = new ResourceDocuments(hub, join(storage.fsPath, 'images'), log);
   const prompts = new PromptsTree(hub);
+  const resourcesView = vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources });
+  const promptsView = vscode.window.createTreeView('mcpAgent.prompts', { treeDataProvider: prompts });
+  resources.watchView(resourcesView, log);
+  prompts.watchView(promptsView, log);
   const chats = new ChatsTree(history, () => chat.currentChatId);
   const chatsView = vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats });
   const orchestrator = new OrchestratorClient(hub);
@@ -132,8 +137,8 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     toolsView,
     toolsView.onDidChangeCheckboxState((e) => void tools.onCheckbox(e.items)),
     ...registerToolChoiceCommands(toolChoices, commandRegistrar(log, keepCommandError)),
-    vscode.window.createTreeView('mcpAgent.resources', { treeDataProvider: resources }),
-    vscode.window.createTreeView('mcpAgent.prompts', { treeDataProvider: prompts }),
+    resourcesView,
+    promptsView,
     sessions,
     transcripts,
     vscode.window.createTreeView('mcpAgent.sessions', { treeDataProvider: sessions }),

@@ -25,7 +25,7 @@ describe('a thousand tools in the Tools view and the chat', () => {
     },
   );
 
-  test('the Tools view: loaded, found by search, turned off with its checkbox, pinned, for its app only', async (t) => {
+  test('the Tools view says where each tool stands and takes choices; the chat says once what is found by search, the model reaches the last tool and is sent what the view chose', async (t) => {
     const vs = rig.vs;
     await vs.openChat();
     const server = await vs.waitForTreeItem('Tools', /many\s*ready · 1,002 tools · 0 loaded/, 60_000);
@@ -52,10 +52,8 @@ describe('a thousand tools in the Tools view and the chat', () => {
     await vs.page.keyboard.press('Home');
     await row('tool_2').waitFor();
     t.diagnostic(`screenshot: ${await vs.screenshot('tools-view-deferred-and-off')}`);
-  });
 
-  test('the chat says once what is found by search; the model reaches the last tool with one call; the choices are kept', async (t) => {
-    const vs = rig.vs;
+    // The chat, with the choices just made: one test, so that what the model is sent follows this test's own choices.
     const chat = await vs.openChat();
     await chat.locator('#input').fill('Run the last tool of the many server.');
     await chat.locator('#input').press('Enter');

@@ -207,7 +207,14 @@ export class Vscode {
   async waitForTreeItem(viewName: string, text: string | RegExp, timeout = 30_000): Promise<Locator> {
     const pane = await this.expandView(viewName);
     const row = pane.locator('.monaco-list-row', { hasText: text }).first();
-    await row.waitFor({ timeout });
+    try {
+      await row.waitFor({ timeout });
+    } catch (err) {
+      // What the view showed instead says whether the row's text differed or the row was never drawn.
+      const rows = await this.treeItems(viewName).catch((e: unknown) => `unreadable: ${String(e)}`);
+      const shot = await this.screenshot(`no-row-in-${viewName.toLowerCase()}`).catch(() => 'none');
+      throw new Error(`${viewName} never showed a row matching ${String(text)}; its rows: ${JSON.stringify(rows)}; screenshot: ${shot}`, { cause: err });
+    }
     return row;
   }
 

@@ -18,12 +18,16 @@ export class ChatsTree implements vscode.TreeDataProvider<ChatMeta>, vscode.Disp
 
   /** What the rows last showed: a refresh that would draw the same rows draws nothing (a redraw under the pointer can eat a click). */
   private shown = '';
+  /** The list as last read, which the rows are drawn from. */
+  private list: readonly ChatMeta[] | undefined;
   private checking: Promise<void> = Promise.resolve();
 
   /** Reads the list (after the reads before it) and redraws only when a row would look different. */
   refresh(): void {
     this.checking = this.checking.then(async () => {
-      const list = await this.history.list().catch(() => []);
+      const list = await this.history.list().catch(() => undefined);
+      if (!list) return;
+      this.list = list;
       const signature = this.signature(list);
       if (signature === this.shown) return;
       this.shown = signature;
@@ -31,11 +35,20 @@ export class ChatsTree implements vscode.TreeDataProvider<ChatMeta>, vscode.Disp
     });
   }
 
-  async getChildren(node?: ChatMeta): Promise<ChatMeta[]> {
+  /**
+   * The rows, from the list read before the redraw was asked for: VS Code cancels a fetch of the rows
+   * that is still waiting when the next redraw comes, and a cancelled fetch leaves the rows drawn with
+   * handles it no longer knows, so a click on one runs nothing. Answered at once, a fetch has no wait.
+   */
+  getChildren(node?: ChatMeta): ChatMeta[] | Promise<ChatMeta[]> {
     if (node) return [];
-    const list = await this.history.list();
+    if (this.list) return this.rows(this.list);
+    return this.history.list().then((list) => this.rows((this.list ??= list)));
+  }
+
+  private rows(list: readonly ChatMeta[]): ChatMeta[] {
     this.shown = this.signature(list);
-    return list;
+    return [...list];
   }
 
   private signature(list: readonly ChatMeta[]): string {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { McpHub } from '../../core/mcp/hub/hub';
+import { DrawWatch, type RowShape } from './draw-watch';
 
 /** Hub changes closer together than this redraw once. */
 const SETTLE_MS = 50;
@@ -12,16 +13,33 @@ const MAX_DEPTH = 3;
  * children of an expanded row still on its way then fails ("No tree item with id ... found"), leaving that
  * row open and empty until the next redraw, which may never come once the servers have settled.
  */
-export abstract class HubTree<T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
+export abstract class HubTree<T extends object> implements vscode.TreeDataProvider<T>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly unsubscribe: () => void;
   private timer: NodeJS.Timeout | undefined;
   /** What the view shows, as of the last redraw. */
   private shown = '';
+  private readonly watch = new DrawWatch<T>(() => this.changed.fire());
 
   constructor(protected readonly hub: McpHub) {
     this.unsubscribe = hub.on('change', () => this.settle());
+  }
+
+  /** The view that shows this tree: an open row VS Code drew empty after a redraw is drawn again. */
+  watchView(view: vscode.TreeView<T>, log?: Pick<vscode.LogOutputChannel, 'info'>): void {
+    this.watch.attach(view, log && ((message) => log.info(message)));
+  }
+
+  getChildren(node?: T): T[] {
+    if (node) this.watch.asked(node);
+    return this.children(node);
+  }
+
+  getTreeItem(node: T): vscode.TreeItem {
+    const item = this.item(node);
+    this.watch.drawn(node, item.id, shapeOf(item));
+    return item;
   }
 
   /** Redraws now (something the hub does not know changed, e.g. an approval). */
@@ -30,11 +48,14 @@ export abstract class HubTree<T> implements vscode.TreeDataProvider<T>, vscode.D
     this.changed.fire();
   }
 
-  abstract getChildren(node?: T): T[];
-  abstract getTreeItem(node: T): vscode.TreeItem;
+  /** The rows under a row (the top rows without one). */
+  protected abstract children(node?: T): T[];
+  /** How a row is drawn. */
+  protected abstract item(node: T): vscode.TreeItem;
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.watch.dispose();
     this.unsubscribe();
     this.changed.dispose();
   }
@@ -54,8 +75,8 @@ export abstract class HubTree<T> implements vscode.TreeDataProvider<T>, vscode.D
   private signature(): string {
     const rows: unknown[] = [];
     const walk = (node: T | undefined, depth: number): void => {
-      for (const child of this.getChildren(node)) {
-        const item = this.getTreeItem(child);
+      for (const child of this.children(node)) {
+        const item = this.item(child);
         const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip;
         const icon = item.iconPath instanceof vscode.ThemeIcon ? `${item.iconPath.id}/${item.iconPath.color?.id ?? ''}` : String(item.iconPath ?? '');
         const label = typeof item.label === 'object' ? item.label.label : item.label;
@@ -77,4 +98,9 @@ export abstract class HubTree<T> implements vscode.TreeDataProvider<T>, vscode.D
     walk(undefined, 1);
     return JSON.stringify(rows);
   }
+}
+
+function shapeOf(item: vscode.TreeItem): RowShape {
+  const state = item.collapsibleState ?? vscode.TreeItemCollapsibleState.None;
+  return state === vscode.TreeItemCollapsibleState.None ? 'leaf' : state === vscode.TreeItemCollapsibleState.Expanded ? 'open' : 'closed';
 }

@@ -8,7 +8,7 @@ type Node = { kind: 'server'; status: ServerStatus } | { kind: 'prompt'; server:
 
 /** Prompts the servers offer; clicking one fills in its arguments and sends it to the chat. */
 export class PromptsTree extends HubTree<Node> {
-  getChildren(node?: Node): Node[] {
+  protected children(node?: Node): Node[] {
     if (!node) {
       return this.hub
         .statuses()
@@ -20,7 +20,7 @@ export class PromptsTree extends HubTree<Node> {
     return status.prompts.map((prompt): Node => ({ kind: 'prompt', server: status.name, prompt }));
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
+  protected item(node: Node): vscode.TreeItem {
     if (node.kind === 'server') {
       const n = node.status.prompts.length;
       return serverItem(node.status, `${n} prompt${n === 1 ? '' : 's'}`, false);

@@ -11,7 +11,7 @@ type Node =
 
 /** Resources and resource templates of the servers that offer any; empty shows the welcome text. */
 export class ResourcesTree extends HubTree<Node> {
-  getChildren(node?: Node): Node[] {
+  protected children(node?: Node): Node[] {
     if (!node) {
       return this.hub
         .statuses()
@@ -26,7 +26,7 @@ export class ResourcesTree extends HubTree<Node> {
     ];
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
+  protected item(node: Node): vscode.TreeItem {
     if (node.kind === 'server') {
       const n = node.status.resources.length + node.status.resourceTemplates.length;
       return serverItem(node.status, `${n} resource${n === 1 ? '' : 's'}`, false);

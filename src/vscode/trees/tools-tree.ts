@@ -82,7 +82,7 @@ export class ToolsTree extends HubTree<ToolsNode> {
     return this.states;
   }
 
-  getChildren(node?: ToolsNode): ToolsNode[] {
+  protected children(node?: ToolsNode): ToolsNode[] {
     const sources = this.own?.ownSources() ?? [];
     if (!node) {
       const groups = serverGroups(this.hub.statuses(), sources);
@@ -107,7 +107,7 @@ export class ToolsTree extends HubTree<ToolsNode> {
     return [...servers, ...source.diagnostics.map((diagnostic): ToolsNode => ({ kind: 'diagnostic', source, diagnostic }))];
   }
 
-  getTreeItem(node: ToolsNode): vscode.TreeItem {
+  protected item(node: ToolsNode): vscode.TreeItem {
     switch (node.kind) {
       case 'group':
         return groupItem(
