@@ -66,10 +66,20 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
       onSamplingUsage: (s, m, u) => asks.countUsage(s, m, u),
     });
     hub.start();
+    // A CI run's test here hung until the suite's timeout with nothing said: what the chat and the server
+    // stood at, for the next time.
+    const say = setTimeout(() => {
+      const s = hub.status('asker');
+      console.error(
+        `asker test still running after 30 s: server ${s?.state ?? 'absent'}${s?.error ? ` (${s.error})` : ''}; posted: ${chat.posted.map((m) => m.type).join(', ') || 'nothing'}; stderr: ${JSON.stringify(hub.stderr('asker', 1000))}`,
+      );
+    }, 30_000);
+    say.unref();
     try {
       await waitForStatus(hub, 'asker', (s) => s.state === 'ready');
       await body(hub, chat, asks, sampling);
     } finally {
+      clearTimeout(say);
       await hub.dispose();
       asks.dispose();
     }

@@ -26,13 +26,28 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Resolves with the server's status once `ok` holds (checked now and on every 'change'). */
+/** How long a wait for a server's status goes before it says what the server is doing (it keeps waiting). */
+const SAY_AFTER_MS = 20_000;
+
+/**
+ * Resolves with the server's status once `ok` holds (checked now and on every 'change'). A wait that goes on
+ * says once, on stderr, where the server stands and what it printed: a wait that never ends is otherwise a
+ * bare "cancelled" at the suite's timeout.
+ */
 export function waitForStatus(hub: McpHub, name: string, ok: (s: ServerStatus) => boolean): Promise<ServerStatus> {
   return new Promise((resolve) => {
+    const say = setTimeout(() => {
+      const s = hub.status(name);
+      console.error(
+        `still waiting for ${name} after ${SAY_AFTER_MS / 1000} s: ${s ? `${s.state}${s.error ? ` (${s.error})` : ''}` : 'not in the hub'}; stderr: ${JSON.stringify(hub.stderr(name, 1000))}`,
+      );
+    }, SAY_AFTER_MS);
+    say.unref();
     const check = (): boolean => {
       const s = hub.status(name);
       if (s && ok(s)) {
         off();
+        clearTimeout(say);
         resolve(s);
         return true;
       }
