@@ -7,12 +7,11 @@ import {
   MODERN_ERA,
   SERVER_MINIFY,
   SERVER_WORKERS,
-  asciiSource,
+  NODE_TARGET,
+  SHIPPED_PLUGINS,
   bundleEsmOnly,
   zodNamespace,
-  lazyAjv,
   lazyBundles,
-  lazyClientAjv,
   lazySplit,
   modernEraSplit,
 } from './scripts/esbuild-plugins.mjs';
@@ -29,18 +28,10 @@ const common = {
   legalComments: 'none',
 };
 
-// jsonc-parser's `main` is a UMD build whose inner require() calls esbuild cannot follow (the bundle then
-// fails at run time with "Cannot find module './impl/format'"); its ES module build bundles cleanly.
-const node = {
-  ...common,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-};
+const node = { ...common, ...NODE_TARGET };
 
 /** What ships and runs as its own process (the extension host, the CLI, each server). */
-const shipped = { ...node, plugins: [asciiSource, lazyAjv, lazyClientAjv, zodNamespace] };
+const shipped = { ...node, plugins: SHIPPED_PLUGINS };
 
 const servers = readdirSync('servers').filter((d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')));
 

@@ -177,3 +177,18 @@ export const bundleEsmOnly = {
     }
   },
 };
+
+/**
+ * Node bundles: CommonJS for Node 20. jsonc-parser's `main` is a UMD build whose inner require() calls esbuild
+ * cannot follow (the bundle then fails at run time with "Cannot find module './impl/format'"); its ES module
+ * build bundles cleanly.
+ */
+export const NODE_TARGET = {
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+};
+
+/** The plugins of every bundle that ships and runs as its own process, in esbuild.mjs and the bench's builds alike. */
+export const SHIPPED_PLUGINS = [asciiSource, lazyAjv, lazyClientAjv, zodNamespace];

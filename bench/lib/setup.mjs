@@ -70,17 +70,10 @@ export async function loadHost() {
  */
 export async function buildMinified() {
   const esbuild = await import('esbuild');
-  const { lazyAjv, lazyBundles, lazyClientAjv, lazySplit, zodNamespace } = await import('../../scripts/esbuild-plugins.mjs');
+  const { NODE_TARGET, SHIPPED_PLUGINS, lazyBundles, lazySplit } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min');
   const common = { bundle: true, minify: true, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT };
-  const node = {
-    ...common,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    plugins: [lazyAjv, lazyClientAjv, zodNamespace],
-  };
+  const node = { ...common, ...NODE_TARGET, plugins: SHIPPED_PLUGINS };
   const lazy = lazyBundles(node, join(out, 'lazy'));
   const [extension] = await Promise.all([
     esbuild.build({
@@ -88,7 +81,7 @@ export async function buildMinified() {
       entryPoints: ['src/extension.ts'],
       outfile: join(out, 'extension.js'),
       external: ['vscode'],
-      plugins: [lazyAjv, lazyClientAjv, lazySplit, zodNamespace],
+      plugins: [...SHIPPED_PLUGINS, lazySplit],
       supported: { 'dynamic-import': false },
       metafile: true,
     }),
@@ -129,7 +122,7 @@ function partsOf(metafile) {
  */
 export async function buildShippedServers() {
   const esbuild = await import('esbuild');
-  const { MODERN_ERA, SERVER_MINIFY, SERVER_WORKERS, asciiSource, lazyAjv, modernEraSplit, zodNamespace } = await import('../../scripts/esbuild-plugins.mjs');
+  const { MODERN_ERA, NODE_TARGET, SERVER_MINIFY, SERVER_WORKERS, SHIPPED_PLUGINS, modernEraSplit } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min', 'servers');
   const entries = [
     ...SERVERS.map((name) => ({ entry: `servers/${name}/main.ts`, file: `${name}.js` })),
@@ -140,14 +133,11 @@ export async function buildShippedServers() {
     entries.map(({ entry, file }) =>
       esbuild.build({
         bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
+        ...NODE_TARGET,
         legalComments: 'none',
         logLevel: 'warning',
         absWorkingDir: ROOT,
-        alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-        plugins: [asciiSource, lazyAjv, zodNamespace, modernEraSplit],
+        plugins: [...SHIPPED_PLUGINS, modernEraSplit],
         ...SERVER_MINIFY,
         entryPoints: [entry],
         outfile: join(out, file),

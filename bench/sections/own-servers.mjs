@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { ECHO_SERVER, ROOT } from '../lib/setup.mjs';
+import { NODE_TARGET } from '../../scripts/esbuild-plugins.mjs';
 import { fmtMs, fmtRatio, median, ratio } from '../lib/stats.mjs';
 
 const CORE_BUNDLE = join(ROOT, 'out', 'bench', 'own-servers.cjs');
@@ -16,7 +17,7 @@ async function loadCore() {
   await esbuild.build({
     stdin: {
       contents: [
-        "export { McpHub } from './src/core/mcp/hub';",
+        "export { McpHub } from './src/core/mcp/hub/hub';",
         "export { loadConfigFiles } from './src/core/mcp/config/load';",
         "export { resolveServers } from './src/core/mcp/config/resolve';",
         "export { userConfigSource } from './src/core/mcp/config/sources';",
@@ -26,13 +27,9 @@ async function loadCore() {
       sourcefile: 'bench-own-servers.ts',
     },
     bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    ...NODE_TARGET,
     outfile: CORE_BUNDLE,
     logLevel: 'warning',
-    // As esbuild.mjs: jsonc-parser's UMD `main` does not bundle.
-    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   });
   return createRequire(import.meta.url)(CORE_BUNDLE);
 }
