@@ -42,9 +42,8 @@ const builds = [
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode'],
-    // What activation does not need loads from dist/lazy/ on first use; import() becomes require(), as VS Code loads extensions.
+    // What activation does not need loads from dist/lazy/ on first use.
     plugins: [...shipped.plugins, lazySplit],
-    supported: { 'dynamic-import': false },
   },
   ...lazyBundles(shipped, 'dist/lazy'),
   {

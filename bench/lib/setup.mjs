@@ -82,7 +82,6 @@ export async function buildMinified() {
       outfile: join(out, 'extension.js'),
       external: ['vscode'],
       plugins: [...SHIPPED_PLUGINS, lazySplit],
-      supported: { 'dynamic-import': false },
       metafile: true,
     }),
     ...lazy.map((b) => esbuild.build(b)),

@@ -5,5 +5,13 @@
  */
 export { serveStdio } from '@modelcontextprotocol/server/stdio';
 export { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-export { toNodeHandler } from '@modelcontextprotocol/node';
 export { forwardChanges, modernFactory } from './modern-bridge';
+
+/**
+ * The Node adapter for --http, initialised only when asked for: it brings @hono/node-server, whose first line
+ * reads the global Headers and so loads Node's fetch (undici), which a stdio server never needs (measured: part
+ * of the 2026-07-28 start's extra 120 ms, see bench/README.md's eras section).
+ */
+export async function nodeAdapter(): Promise<typeof import('@modelcontextprotocol/node').toNodeHandler> {
+  return (await import('@modelcontextprotocol/node')).toNodeHandler;
+}

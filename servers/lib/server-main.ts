@@ -197,7 +197,7 @@ function modernHttp(shared: () => Promise<McpServer>): ModernHttp {
         const handler = m.createMcpHandler(m.modernFactory(shared, 'http'), { legacy: 'reject' });
         // The shared server's list changes and resource updates, to every subscriptions/listen stream of the process.
         m.forwardChanges(await shared(), handler.notify);
-        return m.toNodeHandler(handler);
+        return (await m.nodeAdapter())(handler);
       });
       await (
         await handle

@@ -1,0 +1,33 @@
+// How a bundled server loads its 2026-07-28 side (dist/servers/modern-era.js), checked on the build: each of the two
+// costs it once had was found in a CPU profile of a new-era start (bench/README.md, the eras section).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { repoRoot } from '../support/repo-root';
+
+const servers = join(repoRoot(), 'dist', 'servers');
+
+test('each server requires modern-era.js: an import() of a CommonJS file first scans all of it for export names', () => {
+  const bundles = readdirSync(servers).filter(
+    (f) => f.endsWith('.js') && f !== 'modern-era.js' && readFileSync(join(servers, f), 'utf8').includes('modern-era.js'),
+  );
+  assert.deepEqual(bundles.sort(), ['orchestrator.js', 'research.js', 'web.js', 'workspace.js']);
+  for (const file of bundles) {
+    const source = readFileSync(join(servers, file), 'utf8');
+    assert.match(source, /require\("\.\/modern-era\.js"\)/, file);
+    assert.doesNotMatch(source, /import\("\.\/modern-era\.js"\)/, file);
+  }
+});
+
+test('loading modern-era.js does not load Node’s fetch; only the --http adapter does', () => {
+  // process.moduleLoadList names Node's own modules as they load: undici is what the global Headers brings.
+  const script = `
+    const era = require(${JSON.stringify(join(servers, 'modern-era.js'))});
+    const undici = () => process.moduleLoadList.some((m) => m.includes('undici'));
+    const before = undici();
+    era.nodeAdapter().then(() => console.log(JSON.stringify({ before, after: undici() })));`;
+  const seen = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { before: boolean; after: boolean };
+  assert.deepEqual(seen, { before: false, after: true });
+});
