@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bundledServerEnv } from '../../src/core/mcp/hub/bundled-servers';
+import { join } from 'node:path';
+import { bundledServerConfigs, bundledServerEnv } from '../../src/core/mcp/hub/bundled-servers';
+import { repoRoot } from '../support/repo-root';
 
 const HOST = {
   ANTHROPIC_API_KEY: 'sk-ant-secret',
@@ -52,4 +54,11 @@ test('the Anthropic key, other tokens and the HTTP bearer token reach none of th
       assert.equal(env[key], undefined, `${name} got ${key}`);
     }
   }
+});
+
+test('each bundled server keeps its compiled code in the person’s MCP Agent folder; their own NODE_COMPILE_CACHE wins', () => {
+  const dist = join(repoRoot(), 'dist');
+  const cacheOf = (env: NodeJS.ProcessEnv): Array<string | undefined> => bundledServerConfigs(dist, '/w', env).map((c) => c.env?.NODE_COMPILE_CACHE);
+  assert.deepEqual(cacheOf({ MCP_AGENT_HOME: '/home/p/.agent' }), Array(4).fill(join('/home/p/.agent', 'compile-cache')));
+  assert.deepEqual(cacheOf({ MCP_AGENT_HOME: '/home/p/.agent', NODE_COMPILE_CACHE: '/cache/mine' }), Array(4).fill('/cache/mine'));
 });
