@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
+import { agentHome } from '../../src/core/chat/chat-home';
 import { FAILURE_META_KEY, McpHub, type HubOptions } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { fake, fakeConfig, isAlive, repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
@@ -219,7 +220,7 @@ describe('McpHub', () => {
       ['workspace'],
     );
     assert.equal(configs[0]?.command, process.execPath);
-    assert.deepEqual(configs[0]?.env, { MCP_AGENT_X: 'x', ELECTRON_RUN_AS_NODE: '1' });
+    assert.deepEqual(configs[0]?.env, { MCP_AGENT_X: 'x', NODE_COMPILE_CACHE: join(agentHome({}), 'compile-cache'), ELECTRON_RUN_AS_NODE: '1' });
     await withHub(configs, async (hub) => {
       await hub.settled();
       const s = hub.status('workspace');
