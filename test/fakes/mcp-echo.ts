@@ -5,7 +5,8 @@
  * first call answers -32042 "URL elicitation required", then says the person finished there; the next one answers).
  * Flags: --junk (prints text to stdout before and between its JSON), --flood-stderr (writes
  * stderr without pause), --exit-at-start=N (writes to stderr and exits N before any JSON),
- * --name=X (serverInfo name), --record=FILE (appends `spawn` when it starts and the method of each message it reads).
+ * --name=X (serverInfo name), --record=FILE (appends `spawn` when it starts and the method of each message it reads),
+ * --initialize-first (exits when its first message is not initialize, as servers on the Rust SDK, rmcp, do).
  */
 import { appendFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -134,6 +135,8 @@ server.registerPrompt('greet', { description: 'Greets', argsSchema: { who: z.str
   messages: [{ role: 'user', content: { type: 'text', text: `Hello ${who}` } }],
 }));
 
+const initializeFirst = flag('initialize-first') !== undefined;
+let initialized = false;
 const transport = new StdioServerTransport();
 process.stdin.on('end', () => process.exit(0));
 void server.connect(transport).then(() => {
@@ -147,6 +150,11 @@ void server.connect(transport).then(() => {
       const params = message.params as { requestId: string | number; reason?: string };
       cancellations.push({ tool: calledTools.get(params.requestId) ?? '?', requestId: params.requestId, reason: String(params.reason) });
     }
+    if (initializeFirst && !initialized && !('method' in message && message.method === 'initialize')) {
+      process.stderr.write(`echo: expected initialize first, got ${'method' in message ? message.method : 'a response'}\n`);
+      process.exit(1);
+    }
+    initialized = true;
     deliver?.(message);
   };
   process.stderr.write('echo: ready\n');

@@ -114,6 +114,41 @@ describe('both protocol eras', () => {
     assert.deepEqual(recorded(second).slice(0, 3), ['spawn', 'initialize', 'notifications/initialized']);
   });
 
+  test('a 2025-11-25 server that exits when its first request is not initialize (rmcp) is started again in that era, and remembered', T, async () => {
+    const record = recordFile();
+    const eras = new MemoryEras();
+    const logged: string[] = [];
+    const config = fakeConfig('strict', 'mcp-echo', `--record=${record}`, '--initialize-first');
+    await connected(config, { eras, log: (_, line) => logged.push(line) }, async (conn) => {
+      assert.equal(conn.era, 'legacy');
+      assert.equal(textOf(await conn.callTool('echo', { text: 'strict' })), 'strict');
+    });
+    assert.deepEqual(recorded(record).slice(0, 5), ['spawn', 'server/discover', 'spawn', 'initialize', 'notifications/initialized']);
+    assert.ok(
+      logged.some((l) => /exited when asked which era it speaks/.test(l)),
+      logged.join('\n'),
+    );
+    assert.equal(eras.recall(eraKey(config))?.era, 'legacy');
+    const second = recordFile();
+    const again = fakeConfig('strict', 'mcp-echo', `--record=${second}`, '--initialize-first');
+    eras.remember(eraKey(again), { era: 'legacy', at: Date.now() });
+    await connected(again, { eras }, async (conn) => assert.equal(textOf(await conn.callTool('echo', { text: 'known' })), 'known'));
+    assert.deepEqual(recorded(second).slice(0, 3), ['spawn', 'initialize', 'notifications/initialized']);
+  });
+
+  test('a server that exits whatever it is sent is started twice, then fails saying why', T, async () => {
+    const eras = new MemoryEras();
+    const config = fakeConfig('broken', 'mcp-echo', '--exit-at-start=3');
+    const conn = new McpConnection(config, { closeGraceMs: 200, eras });
+    try {
+      await assert.rejects(conn.start(), /exited \(code 3\).*refusing to start: boom/s);
+      assert.equal(conn.state, 'error');
+      assert.equal(eras.recall(eraKey(config)), undefined, 'nothing learned of its era');
+    } finally {
+      await conn.close();
+    }
+  });
+
   test('a server whose config keeps it in 2025-11-25 (the bundled ones) is never asked, though it speaks 2026-07-28', T, async () => {
     const record = recordFile();
     const eras = new MemoryEras();

@@ -5,6 +5,7 @@ import type {
   CompleteResult,
   GetPromptResult,
   LoggingLevel,
+  PriorDiscovery,
   Prompt,
   ReadResourceResult,
   RequestOptions,
@@ -12,23 +13,20 @@ import type {
   ResourceTemplateType as ResourceTemplate,
   Tool,
 } from '@modelcontextprotocol/client';
-import type { Carrier, TransportKind } from './transport/carrier';
+import type { TransportKind } from './transport/carrier';
 import type { ServerLogSink } from './client/client-handlers';
 import type { ConnectionEvents, ConnectionOptions } from './connection-types';
-import { eraKey, priorOf, type ProtocolEra } from './era/era-memory';
-import { envelopeMeta, probeMeta, refusedEra } from './era/request-meta';
-import { ListenStreams } from './era/listen-streams';
-import { McpRequestError, McpStartError, ServerExited, describeExit } from './errors';
+import type { ProtocolEra } from './era/era-memory';
+import { openInEra } from './era/era-choice';
+import { envelopeMeta, probeMeta } from './era/request-meta';
+import { McpRequestError, McpStartError, type ServerExited, describeExit } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
-import { type GuardedTransport } from './transport/guarded-transport';
-import { type LogFlood } from './transport/log-flood';
+import { applyLogLevel, closeSession, openEraExtras, type LiveSession } from './live-session';
 import { ServerLists } from './server-lists';
 import { SessionEnd } from './session-end';
 import { sessionParts } from './session-parts';
-import { rootEntries } from './session-client';
-import { openExtensionSession, type ToolTaskSession } from './task-ext/extension-session';
 import { callTool } from './tool-call';
 import { CompletionWaits } from './era/completion-waits';
 import { TypedEmitter } from './typed-emitter';
@@ -50,12 +48,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private readonly lists: ServerLists;
   private currentState: ServerState = 'stopped';
   private errorText: string | undefined;
-  private client: Client | undefined;
-  private carrier: Carrier | undefined;
-  private guarded: GuardedTransport | undefined;
-  private listen: ListenStreams | undefined;
-  /** The Tasks extension (2026-07-28), when the server declares it (task-ext/). */
-  private taskExt: ToolTaskSession | undefined;
+  /** The session's parts, from its first open on (kept after it ends, for what the server said). */
+  private session: LiveSession | undefined;
   private closing = false;
   private started = false;
   /** Fails every waiting request with ServerExited when the process dies or the HTTP session is lost. */
@@ -64,10 +58,9 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private loggedErrors = 0;
   private readonly sink: ServerLogSink | undefined;
   private logLevel: LoggingLevel | undefined;
-  private logFlood: LogFlood | undefined;
   private readonly completions = new CompletionWaits();
-  /** True while the era is being asked (server/discover): an exit then says the server is a 2025-11-25 one. */
-  private probing = false;
+  /** The last open asked the era (server/discover), and the server exited before answering (era-choice.ts). */
+  private exitedWhenAsked = false;
 
   constructor(
     readonly config: ServerConfig,
@@ -77,13 +70,13 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.name = config.name;
     this.roots = options.roots ?? [];
     this.lists = new ServerLists({
-      client: () => this.client,
+      client: () => this.session?.client,
       closing: () => this.closing,
       untilEnded: (p) => this.sessionEnd.race(p),
       timeoutMs: options.requestTimeoutMs ?? 30_000,
       log: (line) => this.log(line),
       changed: () => this.emit('change'),
-      watched: (kind) => this.listen?.watches(kind) ?? false,
+      watched: (kind) => this.session?.listen?.watches(kind) ?? false,
     });
     this.sink = options.handlers?.logging?.sink(config.name);
     this.logLevel = options.handlers?.logging?.level;
@@ -114,31 +107,32 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   get pid(): number | undefined {
-    return this.carrier?.pid;
+    return this.session?.carrier.pid;
   }
 
   /** The protocol era of the session once it is up: `modern` (2026-07-28) or `legacy` (2025-11-25 and before). */
   get era(): ProtocolEra | undefined {
-    return this.client?.getProtocolEra();
+    return this.session?.client.getProtocolEra();
   }
 
   /** The last few KiB the server wrote to stderr (for an HTTP server: the last things that went wrong). */
   stderr(maxChars = 2000): string {
-    return this.carrier?.tail(maxChars) ?? '';
+    return this.session?.carrier.tail(maxChars) ?? '';
   }
 
   /** Bytes of stderr held in memory (bounded by `stderrBytes`) and seen in total. */
   stderrBytes(): { held: number; total: number } {
-    return this.carrier?.tailBytes() ?? { held: 0, total: 0 };
+    return this.session?.carrier.tailBytes() ?? { held: 0, total: 0 };
   }
 
   /** How the session is carried: a process's stdio, streamable HTTP, or HTTP+SSE (configured or fallen back to). */
   get transportKind(): TransportKind {
-    return this.carrier?.kind ?? (this.config.transport === 'http' ? 'streamable-http' : this.config.transport);
+    return this.session?.carrier.kind ?? (this.config.transport === 'http' ? 'streamable-http' : this.config.transport);
   }
 
   status(): ServerStatus {
-    const info = this.client?.getServerVersion();
+    const client = this.session?.client;
+    const info = client?.getServerVersion();
     return {
       name: this.name,
       state: this.currentState,
@@ -151,8 +145,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       serverVersion: info ? `${info.name} ${info.version}` : undefined,
       transport: this.transportKind,
       era: this.currentState === 'ready' ? this.era : undefined,
-      protocolVersion: this.currentState === 'ready' ? this.client?.getNegotiatedProtocolVersion() : undefined,
-      instructions: this.client?.getInstructions(),
+      protocolVersion: this.currentState === 'ready' ? client?.getNegotiatedProtocolVersion() : undefined,
+      instructions: client?.getInstructions(),
       tasks: this.supports('tasks'),
     };
   }
@@ -171,34 +165,24 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       this.setState('error');
       throw new McpStartError('spawn', this.errorText);
     }
-    const eras = this.options.eras;
-    const key = eraKey(this.config);
-    const prior = this.config.transport === 'stdio' && this.config.era === 'legacy' ? ({ kind: 'legacy' } as const) : priorOf(eras?.recall(key));
     try {
-      if (prior && !(await this.openAsRemembered(prior))) {
-        // Remembered wrongly (the server changed era since): forgotten, and asked afresh.
-        this.log(`the server no longer answers as a ${prior.kind === 'modern' ? '2026-07-28' : '2025-11-25'} server; asking it which era it speaks`);
-        eras?.forget(key);
-        await this.reopen();
-        await this.open(undefined);
-      } else if (!prior) {
-        await this.open(undefined);
-      }
+      await openInEra(this.config, this.options.eras, {
+        open: (prior) => this.open(prior),
+        answeredNothing: () => this.lists.allFailed(),
+        reopen: () => this.reopen(),
+        opened: () => ({ era: this.era, discover: this.session?.client.getDiscoverResult() }),
+        exitedWhenAsked: () => this.exitedWhenAsked,
+        log: (line) => this.log(line),
+      });
     } catch (err) {
       if (this.closing) throw this.closedWhileStarting();
-      if (!prior && err instanceof McpStartError && err.kind === 'exited' && this.probing) {
-        // A stdio server that exits on a request before initialize (rmcp does): a 2025-11-25 server.
-        eras?.remember(key, { era: 'legacy', at: Date.now() });
-      }
       this.errorText = err instanceof Error ? err.message : String(err);
       this.setState('error');
       await this.shutdown();
       throw err;
     }
-    const era = this.era;
-    if (era && (!prior || prior.kind !== era)) eras?.remember(key, { era, discover: this.client?.getDiscoverResult(), at: Date.now() });
     if (this.closing) throw this.closedWhileStarting();
-    const ended = this.carrier?.ended;
+    const ended = this.session?.carrier.ended;
     if (ended) {
       // It died while we listed what it offers.
       const failure = this.startFailure(ended, this.initMs);
@@ -214,8 +198,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   /** A carrier and a client, connected in the era `prior` names (none: asked), then the lists. */
-  private async open(prior: ReturnType<typeof priorOf>): Promise<void> {
-    const { flood, carrier, client, guarded } = sessionParts(this.config, this.options, {
+  private async open(prior: PriorDiscovery | undefined): Promise<void> {
+    const session: LiveSession = sessionParts(this.config, this.options, {
       clientInfo: this.clientInfo,
       sink: this.sink,
       probeMeta: prior?.kind === 'legacy' ? undefined : this.probeMeta(),
@@ -229,72 +213,49 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       onEnd: (end) => this.onEnd(end),
       log: (line) => this.log(line),
     });
-    this.logFlood = flood;
-    this.carrier = carrier;
-    this.client = client;
-    this.guarded = guarded;
-    this.probing = !prior;
+    this.session = session;
+    this.exitedWhenAsked = false;
     try {
-      await this.sessionEnd.race(client.connect(guarded, { timeout: this.initMs, ...(prior ? { prior } : {}) }));
+      await this.sessionEnd.race(session.client.connect(session.guarded, { timeout: this.initMs, ...(prior ? { prior } : {}) }));
     } catch (err) {
       if (this.closing) throw this.closedWhileStarting();
-      throw this.startFailure(err, this.initMs);
-    } finally {
-      this.probing = false;
+      const failure = this.startFailure(err, this.initMs);
+      this.exitedWhenAsked = !prior && failure.kind === 'exited';
+      throw failure;
     }
-    if (client.getProtocolEra() === 'modern') {
-      this.listen = new ListenStreams(client, (line) => this.log(line));
-      await this.listen.openLists(client.getServerCapabilities());
-      this.taskExt = openExtensionSession({
-        client,
-        server: this.name,
-        raw: guarded.raw,
-        handlers: this.options.handlers ?? {},
-        clientInfo: this.clientInfo,
-        roots: () => rootEntries(this.roots),
-        sink: this.sink,
-      });
-    }
+    await openEraExtras(session, {
+      server: this.name,
+      handlers: this.options.handlers ?? {},
+      clientInfo: this.clientInfo,
+      roots: () => this.roots,
+      sink: this.sink,
+      log: (line) => this.log(line),
+    });
     await Promise.all([this.lists.refreshAll(), this.applyLogLevel()]);
-  }
-
-  /**
-   * Opens the session in the era remembered for the server; false when the server refused it (it answered
-   * the handshake with an error, or every list it declares failed: a session in the wrong era answers nothing).
-   */
-  private async openAsRemembered(prior: NonNullable<ReturnType<typeof priorOf>>): Promise<boolean> {
-    try {
-      await this.open(prior);
-    } catch (err) {
-      if (refusedEra(err)) return false;
-      throw err;
-    }
-    return !this.lists.allFailed();
   }
 
   /** Ends the session opened in the wrong era, to open another in its place. */
   private async reopen(): Promise<void> {
-    const carrier = this.carrier;
-    if (carrier) carrier.onend = undefined;
+    if (this.session) this.session.carrier.onend = undefined;
     await this.shutdown();
     this.sessionEnd = new SessionEnd();
   }
 
   async callTool(name: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
-    const client = this.readyClient();
+    const { client, taskExt, guarded } = this.readySession();
     return callTool(
       {
         server: this.name,
         client,
         tools: this.tools,
         supportsTasks: this.supports('tasks'),
-        taskExtension: this.taskExt && this.guarded ? { tasks: this.taskExt, raw: this.guarded.raw } : undefined,
+        taskExtension: taskExt ? { tasks: taskExt, raw: guarded.raw } : undefined,
         callTimeoutMs: this.options.callTimeoutMs ?? 60_000,
         callTotalTimeoutMs: this.options.callTotalTimeoutMs ?? 600_000,
         requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
         meta: () => this.envelopeMeta(),
         untilEnded: (p) => this.sessionEnd.race(p),
-        followTask: (taskId, onProgress) => this.guarded?.followTask(taskId, onProgress) ?? (() => undefined),
+        followTask: (taskId, onProgress) => guarded.followTask(taskId, onProgress),
         failure: (err, what, during, timeoutMs, signal) => this.requestFailure(err, what, during, timeoutMs, signal),
         elicitation: this.options.handlers?.elicitation,
         elicitationComplete: (id, signal) => this.completions.wait(id, signal),
@@ -322,13 +283,13 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
    * `resources/subscribe` in the 2025-11-25 era, a `subscriptions/listen` stream for it in 2026-07-28.
    */
   async subscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
-    const listen = this.listen;
+    const listen = this.session?.listen;
     if (listen) return this.simpleRequest(`subscribing to ${uri}`, opts, () => listen.subscribe(uri));
     await this.simpleRequest(`subscribing to ${uri}`, opts, (client, o) => client.subscribeResource({ uri }, o));
   }
 
   async unsubscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
-    const listen = this.listen;
+    const listen = this.session?.listen;
     if (listen) return this.simpleRequest(`unsubscribing from ${uri}`, opts, () => listen.unsubscribe(uri));
     await this.simpleRequest(`unsubscribing from ${uri}`, opts, (client, o) => client.unsubscribeResource({ uri }, o));
   }
@@ -343,8 +304,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
    * tools/call in 2025-11-25, the Tasks extension in 2026-07-28).
    */
   supports(feature: 'subscribe' | 'completions' | 'logging' | 'tasks'): boolean {
-    const caps = this.client?.getServerCapabilities();
-    if (feature === 'tasks' && this.era === 'modern') return this.taskExt !== undefined;
+    const caps = this.session?.client.getServerCapabilities();
+    if (feature === 'tasks' && this.era === 'modern') return this.session?.taskExt !== undefined;
     if (feature === 'subscribe') return caps?.resources?.subscribe === true;
     if (feature === 'tasks') return Boolean((caps as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks?.requests?.tools?.call);
     return Boolean(caps?.[feature]);
@@ -362,7 +323,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   /** Replaces the roots offered to the server and tells a 2025-11-25 one (a 2026-07-28 server asks each time). */
   async setRoots(dirs: string[]): Promise<void> {
     this.roots = [...dirs];
-    if (this.currentState === 'ready' && this.era === 'legacy') await this.client?.sendRootsListChanged().catch(() => undefined);
+    if (this.currentState === 'ready' && this.era === 'legacy') await this.session?.client.sendRootsListChanged().catch(() => undefined);
   }
 
   /** Re-lists tools, resources, resource templates and prompts (what the server declares). */
@@ -396,19 +357,13 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   private async applyLogLevel(): Promise<void> {
-    const client = this.client;
-    const level = this.logLevel;
-    if (!client || !level || this.era !== 'legacy' || !client.getServerCapabilities()?.logging) return;
-    const timeout = this.options.requestTimeoutMs ?? 30_000;
-    try {
-      await this.sessionEnd.race(client.setLoggingLevel(level, { timeout }));
-    } catch (err) {
-      if (!(err instanceof ServerExited)) this.log(`setting the log level to ${level} failed: ${messageOf(err)}`);
-    }
+    if (!this.session) return;
+    const timeoutMs = this.options.requestTimeoutMs ?? 30_000;
+    await applyLogLevel(this.session, this.logLevel, { timeoutMs, untilEnded: (p) => this.sessionEnd.race(p), log: (line) => this.log(line) });
   }
 
   private async simpleRequest<T>(what: string, opts: CallOptions, send: (client: Client, o: RequestOptions) => Promise<T>, during = 'the request'): Promise<T> {
-    const client = this.readyClient();
+    const { client } = this.readySession();
     const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
     try {
       return await this.sessionEnd.race(send(client, { signal: opts.signal, timeout }));
@@ -424,12 +379,12 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.log(this.loggedErrors > MAX_LOGGED_ERRORS ? 'too many errors; no more are logged' : messageOf(err));
   }
 
-  private readyClient(): Client {
-    if (this.currentState !== 'ready' || !this.client) {
+  private readySession(): LiveSession {
+    if (this.currentState !== 'ready' || !this.session) {
       const why = this.currentState === 'error' && this.errorText ? `: ${this.errorText}` : '';
       throw new McpRequestError('not-ready', `server ${this.name} is not ready (${this.currentState})${why}`);
     }
-    return this.client;
+    return this.session;
   }
 
   /** The process exited, or its stdout closed, or the HTTP session was lost: every pending request fails now. */
@@ -449,7 +404,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   private explain(message: string): string {
-    return this.carrier ? this.carrier.explain(message) : message;
+    return this.session ? this.session.carrier.explain(message) : message;
   }
 
   private closedWhileStarting(): McpStartError {
@@ -457,7 +412,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   private startFailure(err: unknown, initMs: number): McpStartError {
-    const carrier = this.carrier;
+    const carrier = this.session?.carrier;
     if (!carrier) return new McpStartError('spawn', `server ${this.name}: ${messageOf(err)}`);
     return diagnoseStartFailure(err, { server: this.name, initMs, carrier });
   }
@@ -467,17 +422,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   }
 
   private async shutdown(): Promise<void> {
-    const client = this.client;
-    const carrier = this.carrier;
-    await this.listen?.close().catch(() => undefined);
-    this.listen = undefined;
-    // Its calls' tasks are cancelled (best effort) before the client goes.
-    await this.taskExt?.close().catch(() => undefined);
-    this.taskExt = undefined;
-    // Client.close closes the transport; the carrier's close then waits until it is gone (a process: EOF, SIGTERM, SIGKILL, exit).
-    await client?.close().catch(() => undefined);
-    await carrier?.close().catch(() => undefined);
-    this.logFlood?.close();
+    if (this.session) await closeSession(this.session);
   }
 
   private setState(state: ServerState): void {
