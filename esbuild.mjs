@@ -13,7 +13,8 @@ import {
   zodNamespace,
   lazyBundles,
   lazySplit,
-  modernEraSplit,
+  serverAjvBundle,
+  serverPlugins,
 } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
@@ -32,6 +33,8 @@ const node = { ...common, ...NODE_TARGET };
 
 /** What ships and runs as its own process (the extension host, the CLI, each server). */
 const shipped = { ...node, plugins: SHIPPED_PLUGINS };
+/** A server's bundles, in dist/servers/. */
+const server = { ...shipped, ...(production ? SERVER_MINIFY : {}), plugins: serverPlugins() };
 
 const servers = readdirSync('servers').filter((d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')));
 
@@ -52,15 +55,10 @@ const builds = [
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
   },
-  ...servers.map((name) => ({
-    ...shipped,
-    ...(production ? SERVER_MINIFY : {}),
-    plugins: [...shipped.plugins, modernEraSplit],
-    entryPoints: [`servers/${name}/main.ts`],
-    outfile: `dist/servers/${name}.js`,
-  })),
-  { ...shipped, ...(production ? SERVER_MINIFY : {}), entryPoints: [MODERN_ERA.entry], outfile: `dist/servers/${MODERN_ERA.file}` },
-  ...SERVER_WORKERS.map(({ entry, file }) => ({ ...shipped, ...(production ? SERVER_MINIFY : {}), entryPoints: [entry], outfile: `dist/servers/${file}` })),
+  ...servers.map((name) => ({ ...server, entryPoints: [`servers/${name}/main.ts`], outfile: `dist/servers/${name}.js` })),
+  { ...server, entryPoints: [MODERN_ERA.entry], outfile: `dist/servers/${MODERN_ERA.file}` },
+  serverAjvBundle(server, 'dist/servers'),
+  ...SERVER_WORKERS.map(({ entry, file }) => ({ ...server, entryPoints: [entry], outfile: `dist/servers/${file}` })),
   {
     ...common,
     platform: 'browser',

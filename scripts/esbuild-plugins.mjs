@@ -83,6 +83,39 @@ export const lazyClientAjv = {
   },
 };
 
+/** The v2 server package's Ajv validator, a bundle beside the servers that the 2026-07-28 side loads on first use. */
+export const SERVER_AJV = { module: '@modelcontextprotocol/server/validators/ajv', file: 'server-ajv.js' };
+
+/**
+ * The v2 MCP server package's Node shim, with its Ajv validator loaded on first use: its own `_shims` import points
+ * at servers/lib/mcp-server-shims.ts (the same two exports), whose require of the validator is left as a require of
+ * SERVER_AJV's bundle beside it. For the servers' builds only: the bundle is in dist/servers/.
+ */
+export const lazyServerAjv = {
+  name: 'lazy-server-ajv',
+  setup(build) {
+    const shim = join(ROOT, 'servers', 'lib', 'mcp-server-shims.ts');
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: shim }));
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/validators\/ajv$/ }, (args) =>
+      args.importer === shim ? { path: `./${SERVER_AJV.file}`, external: true } : undefined,
+    );
+  },
+};
+
+/** What a server's build is given: the shipped plugins, the split 2026-07-28 side and its lazy validator. */
+export function serverPlugins() {
+  return [...SHIPPED_PLUGINS, modernEraSplit, lazyServerAjv];
+}
+
+/** The build of SERVER_AJV's bundle into `dir`: the validator module's exports as module.exports. */
+export function serverAjvBundle(options, dir) {
+  return {
+    ...options,
+    stdin: { contents: `module.exports = require(${JSON.stringify(SERVER_AJV.module)});`, resolveDir: ROOT, sourcefile: 'server-ajv.js' },
+    outfile: join(dir, SERVER_AJV.file),
+  };
+}
+
 /**
  * What the extension loads only when a command or a server needs it, each as its own bundle in dist/lazy/
  * (esbuild's CJS output does not split). Minified sizes as measured with the metafile.

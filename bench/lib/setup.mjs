@@ -121,28 +121,18 @@ function partsOf(metafile) {
  */
 export async function buildShippedServers() {
   const esbuild = await import('esbuild');
-  const { MODERN_ERA, NODE_TARGET, SERVER_MINIFY, SERVER_WORKERS, SHIPPED_PLUGINS, modernEraSplit } = await import('../../scripts/esbuild-plugins.mjs');
+  const { MODERN_ERA, NODE_TARGET, SERVER_MINIFY, SERVER_WORKERS, serverAjvBundle, serverPlugins } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min', 'servers');
   const entries = [
     ...SERVERS.map((name) => ({ entry: `servers/${name}/main.ts`, file: `${name}.js` })),
     ...SERVER_WORKERS.filter((w) => SERVERS.includes(w.server)),
     MODERN_ERA,
   ];
-  await Promise.all(
-    entries.map(({ entry, file }) =>
-      esbuild.build({
-        bundle: true,
-        ...NODE_TARGET,
-        legalComments: 'none',
-        logLevel: 'warning',
-        absWorkingDir: ROOT,
-        plugins: [...SHIPPED_PLUGINS, modernEraSplit],
-        ...SERVER_MINIFY,
-        entryPoints: [entry],
-        outfile: join(out, file),
-      }),
-    ),
-  );
+  const options = { bundle: true, ...NODE_TARGET, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT, plugins: serverPlugins(), ...SERVER_MINIFY };
+  await Promise.all([
+    ...entries.map(({ entry, file }) => esbuild.build({ ...options, entryPoints: [entry], outfile: join(out, file) })),
+    esbuild.build(serverAjvBundle(options, out)),
+  ]);
   copyFileSync(join(ROOT, 'dist', 'servers', 'sql-wasm.wasm'), join(out, 'sql-wasm.wasm'));
   return (name) => join(out, `${name}.js`);
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { formatBytes } from '../../src/common/byte-size';
@@ -95,6 +95,18 @@ function processesOfThisUser(): number {
   return n;
 }
 
+/** Why bubblewrap cannot make the sandbox run_code asks of it here (the first line it printed), or undefined: it can. */
+function bwrapRefusal(bwrap: string, path: string | undefined): Promise<string | undefined> {
+  const args = ['--unshare-all', '--unshare-user', '--die-with-parent', '--disable-userns', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'];
+  return new Promise((resolve) => {
+    execFile(bwrap, args, { encoding: 'utf8', timeout: 10_000, env: { PATH: path ?? '/usr/bin:/bin' } }, (err, _stdout, stderr) => {
+      if (!err) return resolve(undefined);
+      const exit = typeof err.code === 'number' ? `exit ${err.code}` : (err.signal ?? err.message);
+      resolve((stderr || exit).trim().split('\n')[0]);
+    });
+  });
+}
+
 export class OsSandbox {
   private constructor(
     readonly status: SandboxStatus,
@@ -109,8 +121,12 @@ export class OsSandbox {
     return this.status.available;
   }
 
-  /** Checks once, at server start, whether bubblewrap works here and how. */
-  static detect(env: NodeJS.ProcessEnv = process.env): OsSandbox {
+  /**
+   * Checks once, at server start, whether bubblewrap works here and how. The check starts a process (10-20 ms on
+   * a 2-core machine): it runs beside the server's own start instead of blocking it, and what needs the answer
+   * (run_code's description) waits for it.
+   */
+  static async probe(env: NodeJS.ProcessEnv = process.env): Promise<OsSandbox> {
     const network = env[META_ENV.network] === '1' || env[META_ENV.network] === 'true';
     const limits: RunLimits = {
       memoryBytes: megabytes(env[META_ENV.memory], DEFAULT_LIMITS.memoryBytes),
@@ -129,19 +145,8 @@ export class OsSandbox {
     if (!bwrap || !existsSync(bwrap)) return none(`bubblewrap (bwrap) is not installed; install it (apt-get install bubblewrap) to run code in a sandbox`);
     const prlimit = findOnPath('prlimit', env.PATH);
     if (!prlimit) return none('prlimit (util-linux) is not installed, so no resource limits could be set');
-    const probe = spawnSync(
-      bwrap,
-      ['--unshare-all', '--unshare-user', '--die-with-parent', '--disable-userns', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'],
-      {
-        encoding: 'utf8',
-        timeout: 10_000,
-        env: { PATH: env.PATH ?? '/usr/bin:/bin' },
-      },
-    );
-    if (probe.status !== 0) {
-      const why = (probe.stderr || probe.error?.message || `exit ${probe.status ?? probe.signal}`).trim().split('\n')[0];
-      return none(`bubblewrap cannot make a sandbox here (${why}); user namespaces may be turned off`);
-    }
+    const refused = await bwrapRefusal(bwrap, env.PATH);
+    if (refused !== undefined) return none(`bubblewrap cannot make a sandbox here (${refused}); user namespaces may be turned off`);
     const root = process.getuid?.() === 0;
     const byCgroup = root && RunCgroup.supported();
     const processes = !root || byCgroup ? `${limits.processes} processes` : 'processes not counted (running as root without a pids cgroup)';

@@ -1,5 +1,5 @@
 import { Sandbox } from '../../src/common/sandbox';
-import { OsSandbox } from './os-sandbox';
+import type { OsSandbox } from './os-sandbox';
 import { removeLeftoverRuns } from './run-dirs';
 import { SqliteStore } from './sqlite-store';
 
@@ -15,9 +15,10 @@ export interface WorkspaceCore {
   dispose: () => Promise<void>;
 }
 
-export function createWorkspaceCore(workspace: string): WorkspaceCore {
+/** `os`: the OS sandbox's probe, started with the process (OsSandbox.probe). */
+export async function createWorkspaceCore(workspace: string, os: Promise<OsSandbox>): Promise<WorkspaceCore> {
   const sandbox = new Sandbox(workspace);
   removeLeftoverRuns();
   const store = new SqliteStore(sandbox.root);
-  return { sandbox, store, os: OsSandbox.detect(), dispose: async () => store.dispose() };
+  return { sandbox, store, os: await os, dispose: async () => store.dispose() };
 }

@@ -31,3 +31,21 @@ test('loading modern-era.js does not load Node’s fetch; only the --http adapte
   const seen = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { before: boolean; after: boolean };
   assert.deepEqual(seen, { before: false, after: true });
 });
+
+test('modern-era.js holds no Ajv: the v2 server package’s validator loads from server-ajv.js when first asked for', () => {
+  const era = readFileSync(join(servers, 'modern-era.js'), 'utf8');
+  assert.match(era, /^\/\/ node_modules\/@modelcontextprotocol\/server\/dist\/index\.mjs$/m, 'the dev build names its modules');
+  assert.doesNotMatch(era, /^\/\/ node_modules\/@modelcontextprotocol\/server\/dist\/ajvProvider-/m);
+  assert.doesNotMatch(era, /^\/\/ node_modules\/ajv\//m);
+  assert.match(era, /require\("\.\/server-ajv\.js"\)/);
+  // Loading the era loads no validator; the validator's bundle, loaded alone, validates with formats.
+  const script = `
+    require(${JSON.stringify(join(servers, 'modern-era.js'))});
+    const loaded = () => Object.keys(require.cache).some((f) => f.endsWith('server-ajv.js'));
+    const before = loaded();
+    const { AjvJsonSchemaValidator } = require(${JSON.stringify(join(servers, 'server-ajv.js'))});
+    const check = new AjvJsonSchemaValidator().getValidator({ type: 'object', properties: { e: { type: 'string', format: 'email' } } });
+    console.log(JSON.stringify({ before, after: loaded(), good: check({ e: 'a@example.com' }).valid, bad: check({ e: 'nope' }).valid }));`;
+  const seen = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as Record<string, boolean>;
+  assert.deepEqual(seen, { before: false, after: true, good: true, bad: false });
+});

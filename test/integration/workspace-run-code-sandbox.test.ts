@@ -346,6 +346,20 @@ describe('run_code sandbox settings', () => {
     assert.match(meta.detail, /bubblewrap \(bwrap\) is not installed/);
   });
 
+  test('a bwrap that cannot make a sandbox means no sandbox, with what it said', async (t) => {
+    const dir = mkdtempSync(join(outsideTmp(), 'mcp-agent-test-badbwrap-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const bwrap = join(dir, 'bwrap');
+    // What bubblewrap prints where user namespaces are turned off.
+    writeFileSync(bwrap, '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    const w = await ownServer(t, 'ws-sbx-badbwrap-', { MCP_AGENT_BWRAP: bwrap });
+    const meta = metaOf(await runCodeTool(w));
+    assert.equal(meta.available, false);
+    assert.match(meta.detail, /bubblewrap cannot make a sandbox here \(bwrap: No permissions to creating new namespace\)/);
+    const r = await w.call('run_code', { code: 'print(6 * 7)' });
+    assert.equal((r.structuredContent as { sandboxed: boolean }).sandboxed, false);
+  });
+
   test('killing the server mid-run kills the run and its detached grandchild; its temp folder goes', async (t) => {
     const ws = tempWorkspace('ws-sbx-kill-');
     t.after(() => removeTree(ws));
