@@ -1,6 +1,7 @@
 // Installs what the tests and `npm start` need, offline (npm registry and Debian apt only), idempotently:
 // Debian's chromium (the browser tests), bubblewrap (run_code's sandbox), libkrb5-dev (to build code-server),
-// and code-server in a cache folder outside the repo. See docs on real VS Code testing for why each step is here.
+// iproute2 (the remote-browser UI test's network namespace) and code-server in a cache folder outside the repo.
+// See docs on real VS Code testing for why each step is here.
 // Usage: node scripts/ensure-vscode.mjs [--no-browser] [--no-sandbox] [--no-code-server]
 //   (prints the code-server folder last)
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -137,6 +138,8 @@ export function ensureVscode(opts = {}) {
   const chromium = browser ? browserPackage() : undefined;
   if (chromium) apt.push(chromium);
   if (sandbox && process.platform === 'linux') apt.push({ pkg: 'bubblewrap', marker: '/usr/bin/bwrap' });
+  // test/ui/apps-remote.test.ts puts the browser in a network namespace with `ip`; only root can, so only root needs it.
+  if (codeServer && process.platform === 'linux' && process.getuid?.() === 0) apt.push({ pkg: 'iproute2', marker: '/sbin/ip' });
   if (!done) apt.push({ pkg: 'libkrb5-dev', marker: '/usr/include/gssapi.h' });
   ensureAptPackages(apt);
   if (!codeServer) say('code-server not needed');

@@ -1,7 +1,7 @@
 // What most UI tests start from: the fake Messages API, and a real VS Code pointed at it with a key.
 import { after, before } from 'node:test';
 import { FakeAnthropicApi, type Script } from '../fakes/anthropic-api';
-import { startVscode, type Vscode } from '../vscode/harness';
+import { startVscode, type Vscode, type VscodeOptions } from '../vscode/harness';
 
 export interface ChatRig {
   api: FakeAnthropicApi;
@@ -10,7 +10,13 @@ export interface ChatRig {
 }
 
 /** Registers before/after hooks in the calling describe(): start both, then close both. */
-export function chatRig(name: string, script: Script, files: Record<string, string> = {}, settings: Record<string, unknown> = {}): ChatRig {
+export function chatRig(
+  name: string,
+  script: Script,
+  files: Record<string, string> = {},
+  settings: Record<string, unknown> = {},
+  options: Pick<VscodeOptions, 'remoteBrowser'> = {},
+): ChatRig {
   const api = new FakeAnthropicApi(script);
   let vs: Vscode | undefined;
   before(async () => {
@@ -20,6 +26,7 @@ export function chatRig(name: string, script: Script, files: Record<string, stri
       files,
       settings: { 'mcpAgent.apiBaseUrl': url, 'mcpAgent.model': 'claude-test', ...settings },
       env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+      ...options,
     });
   });
   after(async () => {

@@ -9,12 +9,25 @@ export interface BrowserPage {
   close(): Promise<void>;
 }
 
+export interface BrowserOptions {
+  consoleLog: string;
+  viewport?: { width: number; height: number };
+  /** Instead of Chromium itself, a wrapper that runs it (e.g. in another network namespace). */
+  executablePath?: string;
+  /** Flags added to CHROMIUM_ARGS. */
+  args?: string[];
+}
+
 /**
  * A fresh headless Chromium (playwright gives each launch a new profile) with one page whose console
  * errors, page errors and failed requests go to `consoleLog`.
  */
-export async function openBrowser(opts: { consoleLog: string; viewport?: { width: number; height: number } }): Promise<BrowserPage> {
-  const browser = await chromium.launch({ executablePath: requireChromium(), headless: true, args: CHROMIUM_ARGS });
+export async function openBrowser(opts: BrowserOptions): Promise<BrowserPage> {
+  const browser = await chromium.launch({
+    executablePath: opts.executablePath ?? requireChromium(),
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...(opts.args ?? [])],
+  });
   let page: Page;
   try {
     // The clipboard as a person has it: Copy in the chat writes it, a test reads it back.

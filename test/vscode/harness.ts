@@ -9,6 +9,7 @@ import { startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/co
 import { requireChromium } from '../../scripts/chromium.mjs';
 import { logsDir, repoRoot, screenshotsDir, slug } from './artifacts';
 import { openBrowser, type BrowserPage } from './browser';
+import { openRemoteNetwork, type RemoteNetwork } from './remote-network';
 
 export const EXTENSION_ID = 'mcp-agent.mcp-agent';
 export const CONTAINER_TITLE = 'MCP Agent';
@@ -31,6 +32,12 @@ export interface VscodeOptions {
   /** 'dev' (default): the repo as extensionDevelopmentPath. {vsix}: install that package. 'none': no extension. */
   extension?: 'dev' | 'none' | { vsix: string };
   viewport?: { width: number; height: number };
+  /**
+   * true: the browser is as if on another machine (a remote window): Chromium runs in a network namespace of its own
+   * and reaches only code-server, bound to this host's end of a veth pair, never this host's 127.0.0.1. Linux, root
+   * only: check remoteNetworkUnavailable() first.
+   */
+  remoteBrowser?: boolean;
 }
 
 export interface TreeItem {
@@ -50,6 +57,8 @@ export class Vscode {
     private readonly browser: BrowserPage,
     private readonly name: string,
     private readonly cleanup: () => void,
+    /** The browser's network, when started with `remoteBrowser`. */
+    readonly remote?: RemoteNetwork,
   ) {}
 
   /** The MCP Agent icon in the activity bar. */
@@ -257,14 +266,23 @@ export async function startVscode(opts: VscodeOptions): Promise<Vscode> {
   const logs = logsDir();
   const base = slug(opts.name);
   const extension = opts.extension ?? 'dev';
-  const server = await startCodeServer({
-    root: join(runDir, 'vscode'),
-    logFile: join(logs, `${base}--code-server.log`),
-    settings: opts.settings,
-    env: opts.env,
-    workspaceTrust: opts.workspaceTrust,
-    installExtensions: typeof extension === 'object' ? [extension.vsix] : [],
-  });
+  const remote = opts.remoteBrowser ? openRemoteNetwork() : undefined;
+  let server: CodeServer;
+  try {
+    server = await startCodeServer({
+      root: join(runDir, 'vscode'),
+      host: remote?.hostAddress,
+      logFile: join(logs, `${base}--code-server.log`),
+      settings: opts.settings,
+      env: opts.env,
+      workspaceTrust: opts.workspaceTrust,
+      installExtensions: typeof extension === 'object' ? [extension.vsix] : [],
+    });
+  } catch (err) {
+    remote?.close();
+    rmSync(runDir, { recursive: true, force: true });
+    throw err;
+  }
   const cleanup = () => {
     // The extension host and window logs explain most failures; keep them next to the screenshots.
     const vscodeLogs = join(server.userDataDir, 'logs');
@@ -272,13 +290,23 @@ export async function startVscode(opts: VscodeOptions): Promise<Vscode> {
     rmSync(kept, { recursive: true, force: true });
     if (existsSync(vscodeLogs)) cpSync(vscodeLogs, kept, { recursive: true });
     rmSync(runDir, { recursive: true, force: true });
+    remote?.close();
   };
   let browser: BrowserPage | undefined;
   try {
-    browser = await openBrowser({ consoleLog: join(logs, `${base}--console.log`), viewport: opts.viewport });
+    browser = await openBrowser({
+      consoleLog: join(logs, `${base}--console.log`),
+      viewport: opts.viewport,
+      ...(remote && {
+        executablePath: remote.chromium,
+        // Webviews need service workers, which need a secure context; a person on another machine reaches code-server
+        // over https (or through a tunnel to localhost). This plain-http origin stands in for that.
+        args: [`--unsafely-treat-insecure-origin-as-secure=${server.url}`],
+      }),
+    });
     const url = workbenchUrl(server.url, workspace, extension === 'dev' ? { extensionDevelopmentPath: root } : {});
     await browser.page.goto(url);
-    const vs = new Vscode(browser.page, server, workspace, url, browser, opts.name, cleanup);
+    const vs = new Vscode(browser.page, server, workspace, url, browser, opts.name, cleanup, remote);
     if (extension === 'none') await browser.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     else await vs.ready();
     return vs;
