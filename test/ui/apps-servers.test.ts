@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Locator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { repoRoot } from '../support/repo-root';
 import { chatRig } from './chat-rig';
@@ -24,6 +24,21 @@ function model(body: MessagesBody): Reply {
 
 function appFrame(chat: FrameLocator, index: number): FrameLocator {
   return chat.locator('.app-view iframe').nth(index).contentFrame().locator('iframe').contentFrame();
+}
+
+/**
+ * Chart.js draws budget-allocator's ring in over about a second: a screenshot taken before then shows part of a ring,
+ * which reads as a broken view. Waits until two looks at the canvas, a quarter second apart, are the same (a few
+ * seconds at most: only the screenshot depends on it).
+ */
+async function chartDrawn(canvas: Locator): Promise<void> {
+  let last = '';
+  for (let look = 0; look < 20; look++) {
+    const now = await canvas.evaluate((c: HTMLCanvasElement) => c.toDataURL());
+    if (now === last) return;
+    last = now;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 function freePort(): Promise<number> {
@@ -90,6 +105,7 @@ describe('MCP App servers from npm: system-monitor (stdio) and budget-allocator 
     await app.locator('.slider').first().waitFor();
     assert.ok((await app.locator('.slider').count()) >= 3, 'a slider per category');
     await chat.locator('.app-view').nth(1).scrollIntoViewIfNeeded();
+    await chartDrawn(app.locator('canvas').first());
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('budget-allocator')}`);
   });
 });
