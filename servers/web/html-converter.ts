@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Markdown } from './html-to-markdown.js';
 import type { ConversionReply, ConversionRequest } from './html-worker.js';
+import { deadline } from '../../src/common/deadline';
 
 /**
  * Converts HTML to markdown in worker threads, so the server keeps answering while a page converts,
@@ -75,8 +76,8 @@ export class HtmlConverter {
   }
 
   async convert(html: string, base: URL, options: ConvertOptions): Promise<Markdown> {
-    const timeout = AbortSignal.timeout(Math.max(0, options.timeoutMs));
-    const signal = AbortSignal.any([options.signal, timeout]);
+    const limit = deadline(options.timeoutMs, options.signal);
+    const signal = limit.signal;
     const stopped = (): Error =>
       options.signal.aborted ? (options.signal.reason as Error) : new HtmlConversionError(`did not finish within ${seconds(options.timeoutMs)}`, true);
     await this.acquire(signal).catch(() => {
@@ -97,6 +98,7 @@ export class HtmlConverter {
       if (err instanceof HtmlConversionError) throw err;
       throw new HtmlConversionError(describeWorkerFailure(err, this.maxHeapMb));
     } finally {
+      limit.clear();
       this.releaseSlot();
     }
   }

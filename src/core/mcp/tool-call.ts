@@ -17,6 +17,7 @@ import { TASKS_EXTENSION, type ToolTaskSession } from './task-ext/extension-sess
 import type { RawRequests } from './task-ext/raw-requests';
 import type { CallOptions } from './types';
 import { messageOf } from '../../common/error-message';
+import { deadline } from '../../common/deadline';
 
 /** What a tool call needs of its session (connection.ts). */
 export interface ToolCallSession {
@@ -181,14 +182,16 @@ async function visitUrls(
     if (action !== 'accept')
       return said(`tool "${name}" on server ${session.server} needs the person to open ${e.url} first (${e.message}); they did not (${action})`);
   }
-  const waited = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  const waited = deadline(timeoutMs, signal);
   try {
-    await Promise.all(elicitations.map((e) => session.elicitationComplete(e.elicitationId, waited)));
+    await Promise.all(elicitations.map((e) => session.elicitationComplete(e.elicitationId, waited.signal)));
   } catch (err) {
     if (signal.aborted) throw err;
     return said(
       `the person opened ${pages} for tool "${name}" on server ${session.server}, which did not say they finished there within ${seconds(timeoutMs)}; call the tool again once they have`,
     );
+  } finally {
+    waited.clear();
   }
   return true;
 }

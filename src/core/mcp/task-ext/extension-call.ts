@@ -34,6 +34,7 @@ import { IdleTimer } from '../idle-timer';
 import { untilAborted } from '../tasks';
 import type { RawRequests } from './raw-requests';
 import type { CallInputContext, ToolTaskSession } from './extension-session';
+import { deadline } from '../../../common/deadline';
 
 /** tasks/cancel is waited for this long at most: Stop must end the call at once whatever the server does. */
 const CANCEL_WAIT_MS = 3_000;
@@ -135,10 +136,13 @@ export async function callToolThroughExtension(call: ExtensionCall): Promise<Cal
 
 /** Best effort, bounded: the call is over either way, but the server should stop its work. */
 async function cancel(call: ExtensionCall, execution: ToolExecution<unknown, CallInputContext>): Promise<void> {
+  const waited = deadline(CANCEL_WAIT_MS);
   try {
-    await call.untilEnded(execution.cancel(AbortSignal.timeout(CANCEL_WAIT_MS)));
+    await call.untilEnded(execution.cancel(waited.signal));
   } catch {
     // Not acknowledged in time (or the server is gone): the call ends all the same.
+  } finally {
+    waited.clear();
   }
   // Stops ext-tasks' polling and withdraws any card still open for the task.
   await execution.close().catch(() => undefined);
