@@ -62,6 +62,15 @@ export default tseslint.config(
       // Control characters in patterns are on purpose: they are what the terminal and the page are escaped from.
       'no-control-regex': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      // On Node 20 a garbage collection takes such a timeout away and the combined signal never aborts.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.object.name='AbortSignal'][callee.property.name='any'] CallExpression[callee.object.name='AbortSignal'][callee.property.name='timeout']",
+          message: 'AbortSignal.any with AbortSignal.timeout never aborts after a GC on Node 20: use deadline() from src/common/deadline.ts',
+        },
+      ],
     },
   },
 );
