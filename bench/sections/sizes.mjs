@@ -17,6 +17,8 @@ export async function benchSizes() {
     { what: 'server: web', dist: 'dist/servers/web.js' },
     { what: '  its HTML-conversion workers', dist: 'dist/servers/web-html-worker.js' },
     { what: 'server: research', dist: 'dist/servers/research.js' },
+    { what: "every server's 2026-07-28 side, loaded for such a client", dist: 'dist/servers/modern-era.js' },
+    { what: '  its JSON Schema validator, loaded on first use', dist: 'dist/servers/server-ajv.js' },
   ];
   const vsix = size(join(ROOT, 'mcp-agent.vsix'));
   const data = items.map((i) => ({
