@@ -14,7 +14,7 @@ import {
   lazyBundles,
   lazySplit,
   serverAjvBundle,
-  serverPlugins,
+  SERVER_PLUGINS,
 } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
@@ -34,7 +34,7 @@ const node = { ...common, ...NODE_TARGET };
 /** What ships and runs as its own process (the extension host, the CLI, each server). */
 const shipped = { ...node, plugins: SHIPPED_PLUGINS };
 /** A server's bundles, in dist/servers/. */
-const server = { ...shipped, ...(production ? SERVER_MINIFY : {}), plugins: serverPlugins() };
+const server = { ...shipped, ...(production ? SERVER_MINIFY : {}), plugins: SERVER_PLUGINS };
 
 const servers = readdirSync('servers').filter((d) => d !== 'lib' && existsSync(join('servers', d, 'main.ts')));
 

@@ -102,11 +102,6 @@ export const lazyServerAjv = {
   },
 };
 
-/** What a server's build is given: the shipped plugins, the split 2026-07-28 side and its lazy validator. */
-export function serverPlugins() {
-  return [...SHIPPED_PLUGINS, modernEraSplit, lazyServerAjv];
-}
-
 /** The build of SERVER_AJV's bundle into `dir`: the validator module's exports as module.exports. */
 export function serverAjvBundle(options, dir) {
   return {
@@ -228,3 +223,6 @@ export const NODE_TARGET = {
 
 /** The plugins of every bundle that ships and runs as its own process, in esbuild.mjs and the bench's builds alike. */
 export const SHIPPED_PLUGINS = [asciiSource, lazyAjv, lazyClientAjv, zodNamespace];
+
+/** What a server's build is given: the shipped plugins, the split 2026-07-28 side and its lazy validator. */
+export const SERVER_PLUGINS = [...SHIPPED_PLUGINS, modernEraSplit, lazyServerAjv];

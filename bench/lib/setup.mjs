@@ -121,14 +121,14 @@ function partsOf(metafile) {
  */
 export async function buildShippedServers() {
   const esbuild = await import('esbuild');
-  const { MODERN_ERA, NODE_TARGET, SERVER_MINIFY, SERVER_WORKERS, serverAjvBundle, serverPlugins } = await import('../../scripts/esbuild-plugins.mjs');
+  const { MODERN_ERA, NODE_TARGET, SERVER_MINIFY, SERVER_WORKERS, serverAjvBundle, SERVER_PLUGINS } = await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min', 'servers');
   const entries = [
     ...SERVERS.map((name) => ({ entry: `servers/${name}/main.ts`, file: `${name}.js` })),
     ...SERVER_WORKERS.filter((w) => SERVERS.includes(w.server)),
     MODERN_ERA,
   ];
-  const options = { bundle: true, ...NODE_TARGET, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT, plugins: serverPlugins(), ...SERVER_MINIFY };
+  const options = { bundle: true, ...NODE_TARGET, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT, plugins: SERVER_PLUGINS, ...SERVER_MINIFY };
   await Promise.all([
     ...entries.map(({ entry, file }) => esbuild.build({ ...options, entryPoints: [entry], outfile: join(out, file) })),
     esbuild.build(serverAjvBundle(options, out)),
