@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../test/fakes/anthropic-api';
-import { startVscode } from '../test/vscode/harness';
+import { appViewFrame, startVscode } from '../test/vscode/harness';
 import { repoRoot } from '../test/support/repo-root';
 
 const pkg = (name: string): string => join(repoRoot(), 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
@@ -21,8 +21,6 @@ function model(body: MessagesBody): Reply {
   if (/time/.test(last)) return { toolUses: [{ name: 'basic__get-time', input: {} }] };
   return { text: 'ok' };
 }
-
-const view = (chat: FrameLocator, index: number): FrameLocator => chat.locator('.app-view iframe').nth(index).contentFrame().locator('iframe').contentFrame();
 
 export interface AppsBench {
   /** Result on the page → the view shows it, per call, ms; the first is the view's first draw (its HTML read). */
@@ -89,7 +87,7 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
       await ask('what time is it?');
       const index = (await chat.locator('.app-view').count()) - 1;
       const callId = await chat.locator('.app-view').nth(index).getAttribute('data-call-id');
-      const app = view(chat, index);
+      const app = appViewFrame(chat, index);
       await app.locator('#server-time', { hasText: /^\d{4}-/ }).waitFor();
       // The view's own record (SHOWN_WATCH): reading it now adds nothing of Playwright's own trip into three frames.
       const paintedAt = await app.locator('body').evaluate(() => (window as unknown as { __mcpAgentTimeShownAt?: number }).__mcpAgentTimeShownAt);
@@ -114,12 +112,12 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
       }
     }
     await ask('show the system');
-    const monitor = view(chat, calls);
+    const monitor = appViewFrame(chat, calls);
     await monitor.locator('#poll-toggle-btn').click();
     await chat.locator('.approval[data-from-app="true"][data-state="pending"] button[data-decision="always"]').click();
     await monitor.locator('#memory-percent', { hasText: /\d+%/ }).waitFor();
     await ask('show the budget');
-    await view(chat, calls + 1)
+    await appViewFrame(chat, calls + 1)
       .locator('.slider')
       .first()
       .waitFor();

@@ -5,11 +5,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { localSite, type LocalSite } from '../fakes/local-site';
 import { repoRoot } from '../support/repo-root';
 import { chatRig } from './chat-rig';
+import { appViewFrame } from '../vscode/harness';
 
 const HOSTILE = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-hostile-app.js');
 
@@ -18,10 +18,6 @@ function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: 'Shown.' };
   if (/show it/.test(last)) return { toolUses: [{ name: 'hostile__show', input: {} }] };
   return { text: `You said: ${last.slice(-200)}` };
-}
-
-function appFrame(chat: FrameLocator): FrameLocator {
-  return chat.locator('.app-view iframe').first().contentFrame().locator('iframe').contentFrame();
 }
 
 describe('a hostile MCP App view', () => {
@@ -48,7 +44,7 @@ describe('a hostile MCP App view', () => {
     await chat.locator('#input').fill('show it');
     await chat.locator('#input').press('Enter');
     await chat.locator('.approval[data-state="pending"] button[data-decision="once"]').click();
-    const app = appFrame(chat);
+    const app = appViewFrame(chat);
     const report = async (): Promise<Record<string, unknown>> => JSON.parse(await app.locator('#report').innerText()) as Record<string, unknown>;
 
     // Its own app-only tool: asked as the view's, allowed once.

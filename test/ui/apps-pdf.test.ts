@@ -8,6 +8,7 @@ import type { FrameLocator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
 import { outsideServer } from '../support/outside-servers';
+import { appViewFrame } from '../vscode/harness';
 
 const PDF_SERVER = outsideServer('server-pdf');
 
@@ -55,7 +56,7 @@ describe('an MCP App view in the chat (server-pdf over stdio)', () => {
     await chat.locator('#input').press('Enter');
     await chat.locator('.approval[data-state="pending"] button[data-decision="once"]').click();
     await chat.locator('.tool-card[data-status="done"]').waitFor({ timeout: 60_000 });
-    const view = chat.locator('.app-view iframe').first().contentFrame().locator('iframe').contentFrame();
+    const view = appViewFrame(chat);
     // Its app-only tools (reading the bytes, polling for commands) ask as the view's; "always" lets it work.
     const allowApp = async (): Promise<void> => {
       const asked = chat.locator('.approval[data-from-app="true"][data-state="pending"]');
@@ -74,7 +75,7 @@ describe('an MCP App view in the chat (server-pdf over stdio)', () => {
 
   test("the viewer's Download saves the PDF where the person picks in the save dialog (ui/download-file)", async (t) => {
     const chat = rig.vs.chatFrame();
-    const view = chat.locator('.app-view iframe').first().contentFrame().locator('iframe').contentFrame();
+    const view = appViewFrame(chat);
     await view.locator('#download-btn').click();
     // code-server's save dialog is a quick input holding the path; its title says whose file it is.
     const dialog = rig.vs.page.locator('.quick-input-widget');
@@ -97,7 +98,7 @@ describe('an MCP App view in the chat (server-pdf over stdio)', () => {
 
   test('a download the person cancels saves nothing and tells the view so', async () => {
     const chat = rig.vs.chatFrame();
-    const view = chat.locator('.app-view iframe').first().contentFrame().locator('iframe').contentFrame();
+    const view = appViewFrame(chat);
     // Its own start: no dialog left open (by a test before that failed), the viewer's button ready.
     if (await rig.vs.page.locator('.quick-input-widget').isVisible()) await rig.vs.page.keyboard.press('Escape');
     await view.locator('#download-btn:not([disabled])').waitFor();

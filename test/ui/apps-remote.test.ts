@@ -5,11 +5,12 @@
 // reach the browser: not in a frame's address, not in the chat page's CSP, not in any request it makes for the view.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FrameLocator, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { outsideServer } from '../support/outside-servers';
 import { remoteNetworkUnavailable } from '../vscode/remote-network';
 import { chatRig } from './chat-rig';
+import { appViewFrame } from '../vscode/harness';
 
 const BASIC = outsideServer('server-basic-vanillajs');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
@@ -18,11 +19,6 @@ function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: 'The time is shown above.' };
   if (/what time/.test(lastUserText(body))) return { toolUses: [{ name: 'basic__get-time', input: {} }] };
   return { text: 'ok' };
-}
-
-/** The view's own document: the chat page's frame (the proxy), then the view inside it. */
-function appFrame(chat: FrameLocator): FrameLocator {
-  return chat.locator('.app-view iframe').first().contentFrame().locator('iframe').contentFrame();
 }
 
 /** An address of the machine it is read on: for a browser elsewhere, never the extension host's. */
@@ -82,7 +78,7 @@ describe('an MCP App view with the browser on another machine (a remote window)'
     assert.ok(route, `the proxy is reached through code-server's port route: ${src.pathname}`);
 
     await chat.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
-    const time = appFrame(chat).locator('#server-time');
+    const time = appViewFrame(chat).locator('#server-time');
     await time.filter({ hasText: ISO }).waitFor();
     const shown = await time.innerText();
     await chat.locator('.tool-card .tool-header').first().click();

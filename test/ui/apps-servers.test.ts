@@ -11,6 +11,7 @@ import type { FrameLocator, Locator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { repoRoot } from '../support/repo-root';
 import { chatRig } from './chat-rig';
+import { appViewFrame } from '../vscode/harness';
 
 const pkg = (name: string): string => join(repoRoot(), 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
 
@@ -20,10 +21,6 @@ function model(body: MessagesBody): Reply {
   if (/system/.test(last)) return { toolUses: [{ name: 'monitor__get-system-info', input: {} }] };
   if (/budget/.test(last)) return { toolUses: [{ name: 'budget__get-budget-data', input: {} }] };
   return { text: 'ok' };
-}
-
-function appFrame(chat: FrameLocator, index: number): FrameLocator {
-  return chat.locator('.app-view iframe').nth(index).contentFrame().locator('iframe').contentFrame();
 }
 
 /**
@@ -85,7 +82,7 @@ describe('MCP App servers from npm: system-monitor (stdio) and budget-allocator 
     const chat = await rig.vs.openChat();
     await ask(chat, 'show the system');
     await chat.locator('.app-view[data-state="shown"]').first().waitFor({ timeout: 60_000 });
-    const app = appFrame(chat, 0);
+    const app = appViewFrame(chat, 0);
     await app.locator('#info-hostname', { hasText: hostname() }).waitFor();
     await app.locator('#poll-toggle-btn').click();
     const asked = chat.locator('.approval[data-from-app="true"][data-state="pending"]');
@@ -101,7 +98,7 @@ describe('MCP App servers from npm: system-monitor (stdio) and budget-allocator 
     const chat = await rig.vs.openChat();
     await ask(chat, 'show the budget');
     await chat.locator('.app-view[data-state="shown"]').nth(1).waitFor({ timeout: 60_000 });
-    const app = appFrame(chat, 1);
+    const app = appViewFrame(chat, 1);
     await app.locator('.slider').first().waitFor();
     assert.ok((await app.locator('.slider').count()) >= 3, 'a slider per category');
     await chat.locator('.app-view').nth(1).scrollIntoViewIfNeeded();

@@ -3,10 +3,10 @@
 // bar's width, and is looked at in a screenshot. Reloading the window draws it again from the saved chat.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FrameLocator } from 'playwright-core';
 import { isToolResultTurn, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
 import { outsideServer } from '../support/outside-servers';
+import { appViewFrame } from '../vscode/harness';
 
 const BASIC = outsideServer('server-basic-vanillajs');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
@@ -19,10 +19,6 @@ const THEMES = [
 ];
 
 const model = (body: MessagesBody): Reply => (isToolResultTurn(body) ? { text: 'Done.' } : { toolUses: [{ name: 'basic__get-time', input: {} }] });
-
-function appFrame(chat: FrameLocator): FrameLocator {
-  return chat.locator('.app-view iframe').first().contentFrame().locator('iframe').contentFrame();
-}
 
 for (const theme of THEMES) {
   describe(`an MCP App view in ${theme.setting}`, () => {
@@ -43,7 +39,7 @@ for (const theme of THEMES) {
       await chat.locator('#input').press('Enter');
       await chat.locator('.approval[data-state="pending"] button[data-decision="once"]').click();
       await chat.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
-      const app = appFrame(chat);
+      const app = appViewFrame(chat);
       await app.locator('#server-time').filter({ hasText: ISO }).waitFor();
       const html = app.locator('html');
       await html.and(app.locator(`html[data-theme="${theme.kind}"]`)).waitFor();
@@ -63,7 +59,7 @@ for (const theme of THEMES) {
     if (theme.kind === 'light' && theme.setting.includes('Modern')) {
       test('reloading the window draws the view again from the saved chat, with the same result', async (t) => {
         const chat = rig.vs.chatFrame();
-        const before = await appFrame(chat).locator('#server-time').innerText();
+        const before = await appViewFrame(chat).locator('#server-time').innerText();
         const calls = rig.api.requests.length;
         await rig.vs.reload();
         const again = await rig.vs.openChat().catch(async (err: unknown) => {
@@ -82,7 +78,7 @@ for (const theme of THEMES) {
             t.diagnostic(`the view after the reload: ${box}; screenshot: ${await rig.vs.screenshot('reload-no-view')}`);
             throw err;
           });
-        await appFrame(again).locator('#server-time', { hasText: before }).waitFor();
+        await appViewFrame(again).locator('#server-time', { hasText: before }).waitFor();
         assert.equal(rig.api.requests.length, calls, 'nothing was asked of the model again');
         t.diagnostic(`screenshot: ${await rig.vs.screenshot('view-after-reload')}`);
       });

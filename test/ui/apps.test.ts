@@ -4,10 +4,10 @@
 // chat's approval path. Each step waits on what the page shows, never on time.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FrameLocator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
 import { outsideServer } from '../support/outside-servers';
+import { appViewFrame } from '../vscode/harness';
 
 const BASIC = outsideServer('server-basic-vanillajs');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
@@ -17,11 +17,6 @@ function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: 'The time is shown above.' };
   if (/what time/.test(last)) return { toolUses: [{ name: 'basic__get-time', input: {} }] };
   return { text: `You said: ${last.slice(0, 400)}` };
-}
-
-/** The view's own document: the chat page's frame (the proxy), then the view inside it. */
-function appFrame(chat: FrameLocator, index = 0): FrameLocator {
-  return chat.locator('.app-view iframe').nth(index).contentFrame().locator('iframe').contentFrame();
 }
 
 describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () => {
@@ -45,7 +40,7 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     await chat.locator('.tool-card[data-status="done"]').waitFor();
     const view = chat.locator('.app-view[data-state="shown"]');
     await view.waitFor({ timeout: 60_000 });
-    const app = appFrame(chat);
+    const app = appViewFrame(chat);
     const time = app.locator('#server-time');
     await time.filter({ hasText: ISO }).waitFor();
     const shown = await time.innerText();
@@ -71,7 +66,7 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
 
   test("the view's message is the view's: labelled in the chat, told to the model as the app's, never the person's", async (t) => {
     const chat = await rig.vs.openChat();
-    const app = appFrame(chat);
+    const app = appViewFrame(chat);
     await app.locator('#message-text').fill('please summarise the time');
     await app.locator('#send-message-btn').click();
     const bubble = chat.locator('.msg.user.from-app');
@@ -86,7 +81,7 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
 
   test('a link the view asks to open opens only once the person agrees in a modal', async (t) => {
     const chat = await rig.vs.openChat();
-    const app = appFrame(chat);
+    const app = appViewFrame(chat);
     const link = 'https://example.com/from-the-view';
     await app.locator('#link-url').fill(link);
     const opened: string[] = [];
@@ -136,7 +131,7 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('tab-view-missing')}`);
       throw err;
     }
-    await appFrame(tab).locator('#server-time').filter({ hasText: ISO }).waitFor();
+    await appViewFrame(tab).locator('#server-time').filter({ hasText: ISO }).waitFor();
     await rig.vs.runCommand('View: Close Editor');
   });
 
@@ -153,7 +148,7 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     const tab = frames.nth(tabIndex).contentFrame().locator('#active-frame').contentFrame();
     await tab.locator('.app-tab-title', { hasText: 'basic · get-time' }).waitFor();
     await tab.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
-    const inTab = tab.locator('.app-view iframe').contentFrame().locator('iframe').contentFrame();
+    const inTab = appViewFrame(tab);
     await inTab.locator('#server-time', { hasText: shown }).waitFor();
     const [frameHeight, tabHeight] = await tab.locator('.app-view iframe').evaluate((f) => [f.getBoundingClientRect().height, window.innerHeight]);
     assert.ok(frameHeight > tabHeight * 0.8, `the view fills the tab (${frameHeight} of ${tabHeight} px)`);

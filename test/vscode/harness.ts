@@ -248,6 +248,11 @@ export class Vscode {
   }
 }
 
+/** An MCP App view's own document: in the page's `index`th view box, the sandbox proxy's frame, then the view's inside it. */
+export function appViewFrame(page: FrameLocator, index = 0): FrameLocator {
+  return page.locator('.app-view iframe').nth(index).contentFrame().locator('iframe').contentFrame();
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
