@@ -1,6 +1,6 @@
 // npm run bench: measures our bundles, servers and host client side by side with their baselines in
 // one run, prints one table per section and writes .test-artifacts/bench.json. Never asserts times.
-// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview] [logs] [checkpoint] [tools] [apps] [eras]   (no names: all sections)
+// Usage: node bench/run.mjs [start] [read] [tree] [rtt] [large] [sizes] [chat] [http] [orchestrator] [own] [webview] [logs] [checkpoint] [tools] [apps] [eras] [egress]   (no names: all sections)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { benchCheckpoint } from './sections/checkpoint.mjs';
 import { benchTools } from './sections/tools.mjs';
 import { benchApps } from './sections/apps.mjs';
 import { benchEras } from './sections/eras.mjs';
+import { benchEgress } from './sections/egress.mjs';
 
 const wanted = process.argv.slice(2);
 const on = (name) => wanted.length === 0 || wanted.includes(name);
@@ -85,6 +86,7 @@ const sections = [
   ['tools', () => benchTools()],
   ['apps', () => benchApps()],
   ['eras', () => benchEras({ host, workspace: temp('eras') })],
+  ['egress', () => benchEgress()],
 ];
 
 const report = { machine, sections: {} };

@@ -1,4 +1,5 @@
 import { describeAddress, isPublicAddress } from '../../src/common/address-class';
+import { BlockedUrlError, parseWebUrl } from '../../src/common/web-address';
 
 /**
  * The policy that keeps a URL fetch off the machine's own network: only http(s), and only public
@@ -7,7 +8,7 @@ import { describeAddress, isPublicAddress } from '../../src/common/address-class
  * src/common/address-class.ts, shared with the host's OAuth discovery guard.
  */
 
-export { describeAddress, isPublicAddress };
+export { BlockedUrlError, describeAddress, isPublicAddress, parseWebUrl };
 
 /** Allowed host:port pairs, normalised the way WHATWG URL normalises a URL's host and port. */
 export type AllowList = ReadonlySet<string>;
@@ -43,29 +44,6 @@ export function hostPortOf(url: URL): string {
 
 export function isAllowed(url: URL, allow: AllowList): boolean {
   return allow.has(hostPortOf(url));
-}
-
-/** Thrown when the policy refuses a URL or an address; the message says why. */
-export class BlockedUrlError extends Error {
-  override name = 'BlockedUrlError';
-}
-
-/** Parses a URL and refuses anything that isn't http(s) with a host. */
-export function parseWebUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new BlockedUrlError(`"${text}" is not a valid URL; give a full http:// or https:// URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new BlockedUrlError(`${url.protocol.replace(/:$/, '')}: URLs are refused; only http:// and https:// URLs can be fetched`);
-  }
-  if (!url.hostname) throw new BlockedUrlError(`"${text}" has no host name`);
-  if (url.username || url.password) {
-    throw new BlockedUrlError('URLs with a user name or password in them are refused');
-  }
-  return url;
 }
 
 /** Host name as the resolver wants it: IPv6 literals lose their brackets. */

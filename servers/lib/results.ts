@@ -59,7 +59,7 @@ function heartbeat(tool: string, extra: ToolExtra): ReturnType<typeof setInterva
 /** The parts of the SDK's request extra that tools use: cancellation and progress. */
 export interface ToolExtra {
   signal: AbortSignal;
-  _meta?: { progressToken?: string | number };
+  _meta?: { progressToken?: string | number; [key: string]: unknown };
   sendNotification: (n: {
     method: 'notifications/progress';
     params: { progressToken: string | number; progress: number; total?: number; message?: string };

@@ -23,6 +23,9 @@ import { isAlive } from './session-recovery';
 import { addUsage } from '../../src/core/usage/token-usage';
 import { withBeforeModelCall } from './before-model-call';
 import { messageOf } from '../../src/common/error-message';
+import { EgressGuard } from '../../src/core/egress/egress-guard';
+import { handedLabels, LABELS_META, type HandedLabels } from '../../src/core/egress/labels';
+import type { ApprovalStore } from '../../src/core/tool-call/approval-policy';
 
 export interface RunnerDeps {
   workspace: string;
@@ -51,6 +54,8 @@ interface RunContext {
 
 export interface RunResult {
   record: SessionRecord;
+  /** What the sub-agent read, as labels for the calling chat (src/core/egress/labels.ts). */
+  labels: HandedLabels;
   /** The sub-agent's last words this turn. */
   reply: string;
   refusals: Refusal[];
@@ -177,6 +182,8 @@ export class SessionRunner {
       let calls = 0;
       let error: string | undefined;
       const refusals: Refusal[] = [];
+      const approvals = sessionApprovals(config.approve, this.alwaysOf(record.name));
+      const egress = subAgentGuard(approvals, extra, history, prompt);
       const agent = new Agent({
         // The conversation so far reaches the disk before each model call: a process killed while it waits keeps the prompt.
         client: withBeforeModelCall(this.deps.client, () => {
@@ -188,7 +195,8 @@ export class SessionRunner {
         maxIterations: config.maxIterations,
         workspaceName: basename(workspace),
         workspaceDir: workspace,
-        approvals: sessionApprovals(config.approve, this.alwaysOf(record.name)),
+        approvals,
+        egress,
         askApproval: approvalAsker(definition, config.approve, ask && approvalQuestion(ask), refusals),
         keyHint: KEY_HINT,
         settingNames: { maxTokens: 'max_tokens (8192 for sub-agents)', maxIterations: 'MCP_AGENT_ORCHESTRATOR_MAX_ITERATIONS' },
@@ -225,7 +233,7 @@ export class SessionRunner {
       this.release(record.name, controller);
       await saved;
       this.deps.changed(record.name);
-      return { record, reply: lastReply(agent.messages.slice(before)), refusals, notes };
+      return { record, reply: lastReply(agent.messages.slice(before)), refusals, notes, labels: egress.labels.handed() };
     } catch (err) {
       const message = messageOf(err);
       const saved = store.write({ ...record, status: 'error', detail: message, lastActivity: now(), pid: undefined });
@@ -314,4 +322,18 @@ function lastReply(messages: readonly Anthropic.MessageParam[]): string {
 
 function now(): string {
   return new Date().toISOString();
+}
+
+/**
+ * A sub-agent's egress guard: it starts with the labels of the chat that called it (its secrets hold here too,
+ * the hosts the person named count), labels its own history again on a resumed session, and takes its prompt as
+ * private when the calling chat had read private content (the prompt may quote it).
+ */
+function subAgentGuard(store: ApprovalStore, extra: ToolExtra, history: readonly Anthropic.MessageParam[], prompt: string): EgressGuard {
+  const handed = handedLabels(extra._meta?.[LABELS_META]) ?? { secrets: [] };
+  const prompts = history.flatMap((m) => (m.role === 'user' && typeof m.content === 'string' ? [m.content] : []));
+  const guard = new EgressGuard({ personText: () => [], store, handed });
+  guard.labels.restore(history, handed.private ? [] : prompts);
+  if (handed.private) guard.labels.noteServer('the calling chat', prompt);
+  return guard;
 }

@@ -1,3 +1,4 @@
+import { LABELS_META } from '../../src/core/egress/labels';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
@@ -38,7 +39,8 @@ function answer(format: 'markdown' | 'json' | undefined, markdown: string, json:
 }
 
 function runAnswer(format: 'markdown' | 'json' | undefined, result: RunResult): CallToolResult {
-  const out = answer(format, runMarkdown(result), runJson(result));
+  // The labels of what the sub-agent read go up with its reply: the calling chat holds them from now on.
+  const out = { ...answer(format, runMarkdown(result), runJson(result)), _meta: { [LABELS_META]: result.labels } };
   return result.record.status === 'error' ? { ...out, isError: true } : out;
 }
 

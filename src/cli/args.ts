@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
 import { CHAT_ID } from '../core/chat/chat-meta';
-import { hostOf } from '../core/egress/hosts';
+import { readWebUrl, webHost } from '../common/web-address';
 import { parseToolSearch, type ToolSearchSetting } from '../core/tool-offer/tool-search-mode';
 
 export interface CliArgs {
@@ -130,7 +130,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
 
 /** A host as requests spell it (lower case, punycode); a URL is taken for its host. */
 function allowedHost(value: string): string {
-  const host = hostOf(/^[a-z]+:\/\//i.test(value) ? value : `https://${value}/`);
+  const url = readWebUrl(/^[a-z]+:\/\//i.test(value) ? value : `https://${value}/`);
+  const host = url ? webHost(url) : undefined;
   if (!host) throw new Error(`--allow-host needs a host name, such as docs.python.org, not "${value}"`);
   return host;
 }

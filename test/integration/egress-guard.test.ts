@@ -67,7 +67,7 @@ describe('the egress guard against a hostile page (CLI, real servers)', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(page.hits.length > 0, 'the page the person named was fetched without a question');
     assert.equal(outside.hits.length, before, 'nothing reached the outside site');
-    assert.match(r.stderr, /refused web__fetch_url: This chat holds what looks like a secret \(workspace__read_file read \.env\)/);
+    assert.match(r.stderr, /refused web__fetch_url: This chat holds a secret \(workspace__read_file read \.env\)/);
     assert.match(r.stderr, /--yes does not cover sending data out/);
   });
 
@@ -76,12 +76,12 @@ describe('the egress guard against a hostile page (CLI, real servers)', () => {
     const r = await runCli(['--workspace', ws, `Summarize ${pageUrl}`], env, 'a\n');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Send a request to localhost \(web__fetch_url\)/);
-    assert.match(r.stdout, /! This chat holds what looks like a secret \(workspace__read_file read \.env\).*to localhost/);
+    assert.match(r.stdout, /! This chat holds a secret \(workspace__read_file read \.env\).*to localhost/);
     assert.match(r.stdout, /\(this one always asks\)/);
     assert.equal(outside.hits.length, before, 'nothing reached the outside site');
   });
 
-  test('without a secret, a host the person did not name asks, with "always" for that host', { timeout: 60_000 }, async () => {
+  test('without a secret, a host the person did not name asks, with "always" for that host', { timeout: 180_000 }, async () => {
     const clean = mkdtempSync(join(tmpdir(), 'egress-clean-'));
     try {
       // The model fetches the page, then (no .env to read) a link of its own choosing.

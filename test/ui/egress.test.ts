@@ -52,7 +52,7 @@ describe('the egress guard in a real VS Code', () => {
     const card = chat.locator('.approval[data-state="pending"]');
     await card.waitFor();
     assert.match(await card.locator('.approval-reason').innerText(), /Send a request to localhost/);
-    assert.match(await card.locator('.approval-warnings').innerText(), /looks like a secret \(workspace__read_file read \.env\)/);
+    assert.match(await card.locator('.approval-warnings').innerText(), /holds a secret \(workspace__read_file read \.env\)/);
     assert.equal(await card.locator('button[data-decision="always"]').count(), 0, 'no "always" while a secret is in the conversation');
     assert.ok(page.hits.length > 0, 'the page the person named was fetched at once');
     t.diagnostic(`screenshot: ${await vs.screenshot('egress-card')}`);

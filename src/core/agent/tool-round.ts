@@ -12,8 +12,6 @@ export interface ToolRound {
   path: CallPath;
   /** Unwraps a call made through the host's call_tool, and says what an unknown name should have been. */
   offer: ToolOffer;
-  /** The conversation so far (a sampling request made during a call may quote it). */
-  conversation: readonly Anthropic.MessageParam[];
   turnId: string;
   emit: (out: AgentOutput) => void;
   signal: AbortSignal;
@@ -50,7 +48,6 @@ async function runOne(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: st
     tool,
     input,
     signal,
-    conversation: round.conversation,
     onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
   });
   if (!outcome.ok) return fail(outcome.why, outcome.durationMs);

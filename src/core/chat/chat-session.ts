@@ -9,6 +9,7 @@ import type { FrozenSystem } from '../agent/frozen-system';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
 import { TurnCheckpoint, checkpointEvent } from '../checkpoint/turn-checkpoint';
 import { EgressGuard } from '../egress/egress-guard';
+import { ChatLabels } from '../egress/chat-labels';
 import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from './chat-store';
@@ -98,7 +99,12 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   constructor(private readonly deps: ChatSessionDeps) {
     super();
     this.meta = deps.meta;
-    this.egress = new EgressGuard({ personText: () => this.personText(), store: deps.approvals });
+    this.egress = new EgressGuard({
+      personText: () => this.personText(),
+      store: deps.approvals,
+      labels: new ChatLabels(deps.store.labels),
+      servers: () => deps.host.statuses?.() ?? [],
+    });
     this.approvals = new ApprovalWaits({ record: (e) => this.record(e), ask: deps.ask, onShown: deps.onApprovalShown, onSettled: deps.onApprovalSettled });
   }
 
@@ -136,6 +142,9 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       if (migrated) this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
       this.eventList = events;
       this.history = messages;
+      // The chat's labels: the secrets it holds as stored, the rest read again from what it holds.
+      await this.egress.labels.load();
+      this.egress.labels.restore(messages, this.personText());
       const lastEnd = events.map((e) => e.kind).lastIndexOf('turn_end');
       const open = events.slice(lastEnd + 1).find((e): e is Extract<ChatEvent, { turnId: string }> => 'turnId' in e);
       if (open) this.record({ kind: 'turn_end', turnId: open.turnId, status: 'stopped', error: 'Interrupted: the chat closed during this turn.' });
@@ -156,6 +165,8 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
       return undefined;
     }
+    this.egress.labels.notePerson(text);
+    for (const block of context) this.egress.labels.noteContext(block);
     // The chat shows a pasted image by name only: the picture itself goes to the model, not into the event log.
     const shown = [...attachments, ...images.map((_, i) => `${PASTED_IMAGE} ${i + 1}`)];
     this.record({ kind: 'user', id: randomUUID(), text, attachments: shown, at: Date.now(), ...(config ? { span: spanOf(this.history, 1) } : {}) });
@@ -179,6 +190,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     }
     const { server, name } = prompt;
     const { messages, shown } = promptConversation(prompt.result, `${server}/${name}`);
+    for (const m of messages) this.egress.labels.noteServer(server, typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
     const text = promptCommand(server, name, prompt.args ?? {});
     this.record({
       kind: 'user',
@@ -247,6 +259,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     if (this.running) throw new Error('A turn is running: the message was not sent.');
     const refused = appMessageRefusal(this.eventList);
     if (refused) throw new Error(refused);
+    this.egress.labels.noteServer(server, text);
     this.record({ kind: 'user', id: randomUUID(), text, attachments: [], at: Date.now(), app: server, span: spanOf(this.history, 1) });
     void this.runTurn(config, { text: appMessageForModel(server, text), context: [] });
   }
@@ -261,7 +274,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       workspaceDir: this.deps.workspace,
       toolTimeoutMs,
     };
-    return approvedCall(path, { callId: `app-${randomUUID()}`, tool, input, signal, conversation: this.history, fromApp: true });
+    return approvedCall(path, { callId: `app-${randomUUID()}`, tool, input, signal, fromApp: true });
   }
 
   stop(): void {
@@ -299,7 +312,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   /** Waits for what is being written; the chat stays usable. */
   async flush(): Promise<void> {
-    await Promise.all([this.deps.store.events.flush(), this.deps.store.messages.flush(), this.metaWrite]);
+    await Promise.all([this.deps.store.events.flush(), this.deps.store.messages.flush(), this.deps.store.labels.flush(), this.metaWrite]);
   }
 
   dispose(): void {

@@ -1,3 +1,4 @@
+import { readWebUrl, webHost } from '../../common/web-address';
 import type {
   CallToolResult,
   Client,
@@ -148,6 +149,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       protocolVersion: this.currentState === 'ready' ? client?.getNegotiatedProtocolVersion() : undefined,
       instructions: client?.getInstructions(),
       tasks: this.supports('tasks'),
+      ...(this.config.transport === 'stdio' ? {} : { endpoint: endpointHost(this.config.url) }),
     };
   }
 
@@ -435,4 +437,10 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.options.log?.(this.name, line);
     this.sink?.log('warn', line);
   }
+}
+
+/** The host a remote server's requests go to, as the egress guard names places. */
+function endpointHost(url: string): string | undefined {
+  const parsed = readWebUrl(url);
+  return parsed ? webHost(parsed) : undefined;
 }

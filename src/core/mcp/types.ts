@@ -69,6 +69,8 @@ export interface ServerStatus {
   instructions?: string;
   /** It takes task-augmented tools/call (MCP 2025-11-25), so its task-only tools can be called. */
   tasks?: boolean;
+  /** For a server reached over HTTP: the host its requests go to (what a call to it sends data to). */
+  endpoint?: string;
 }
 
 /** A tool as the model sees it: `<server>__<tool>`. */

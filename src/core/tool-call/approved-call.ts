@@ -1,10 +1,9 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { approvalKey, approvalNeed, changeApproval, previewOf, type ApprovalNeed, type ApprovalPrompt, type ApprovalStore } from './approval-policy';
 import { proposeEdit, type ProposedEdit } from './proposed-edit';
 import { readOnlyTool, totalTimeout, withEdit } from './tool-call-rules';
 import type { AskApproval, ToolHost } from '../agent/types';
 import type { EgressGuard, EgressQuestion } from '../egress/egress-guard';
-import { urlsInInput } from '../egress/hosts';
+import { LABELS_META } from '../egress/labels';
 import type { CallToolResult, HubTool } from '../mcp/types';
 import { EXPECT_BASE } from '../../common/reviewed-edit';
 import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
@@ -33,8 +32,6 @@ export interface CallRequest {
   tool: HubTool;
   input: Record<string, unknown>;
   signal: AbortSignal;
-  /** What the model has seen so far: the egress guard reads it for signs of a secret. */
-  conversation: readonly Anthropic.MessageParam[];
   onProgress?: (progress: number, total?: number, message?: string) => void;
   /** An MCP App's view asks for this call (the card says so); the path is the same. */
   fromApp?: boolean;
@@ -57,12 +54,14 @@ export async function approvedCall(path: CallPath, request: CallRequest): Promis
   const fail = (why: string): CallOutcome => ({ ok: false, why, durationMs: Date.now() - started });
   if (signal.aborted) return fail(CANCELLED);
   const need = approvalNeed(tool, input, path.approvals);
-  const egress = path.egress.check(tool, input, request.conversation);
+  const egress = path.egress.check(tool, input);
   const edit = need.ask && path.workspaceDir ? await proposeEdit(path.workspaceDir, tool, input) : undefined;
   let gate = await ask(path, request, withEgress(tool, input, edit ? withEdit(need, edit) : need, egress), edit);
   // Either way the duration is the call's, not the person's thinking time (a denial's is none).
   if (!gate.ok || gate.asked) started = Date.now();
   if (!gate.ok) return fail(gate.why);
+  // A sub-agent starts with this chat's labels: its secrets hold there too (labels.ts).
+  const handDown = tool.server === SUBAGENT_SERVER ? { [LABELS_META]: path.egress.handDown() } : undefined;
   const call = (meta?: Record<string, unknown>): Promise<CallToolResult> =>
     path.host.callTool(tool, input, {
       signal,
@@ -70,7 +69,7 @@ export async function approvedCall(path: CallPath, request: CallRequest): Promis
       // progress notifications reset timeoutMs; the setting bounds the whole call, unless the tool says its work is long
       maxTotalTimeoutMs: totalTimeout(tool, path.toolTimeoutMs),
       onProgress: request.onProgress,
-      meta,
+      meta: meta || handDown ? { ...handDown, ...meta } : undefined,
     });
   try {
     const firstTry = !need.ask && need.readOnlyCall === true;
@@ -90,11 +89,27 @@ export async function approvedCall(path: CallPath, request: CallRequest): Promis
       result = await call();
     }
     if (signal.aborted) return fail(CANCELLED);
+    // What came back enters the chat: labelled by where it came from, whoever asked for the call.
+    path.egress.observe(tool, input, resultText(result), result.isError === true, result);
     return { ok: true, result, durationMs: Date.now() - started };
   } catch (err) {
     if (signal.aborted) return fail(CANCELLED);
-    return fail(`${tool.qualifiedName} failed: ${messageOf(err)}`);
+    const why = `${tool.qualifiedName} failed: ${messageOf(err)}`;
+    path.egress.observe(tool, input, why, true);
+    return fail(why);
   }
+}
+
+/** The bundled server whose tools run sub-agents. */
+const SUBAGENT_SERVER = 'orchestrator';
+
+/** The text of a result as the model reads it (binary parts carry no text to label). */
+function resultText(result: CallToolResult): string {
+  const texts = (result.content ?? []).flatMap((c) =>
+    c.type === 'text' ? [c.text] : c.type === 'resource' && 'text' in c.resource && typeof c.resource.text === 'string' ? [c.resource.text] : [],
+  );
+  if (result.structuredContent && texts.length === 0) texts.push(JSON.stringify(result.structuredContent));
+  return texts.join('\n');
 }
 
 /** One question for both: the tool's approval (when it needs one) carries the egress warning; else the egress question stands alone. */
@@ -107,9 +122,14 @@ function withEgress(
   if (!egress) return need;
   if (need.ask) return { ...need, warnings: [...need.warnings, egress.why], egress };
   const prompt: ApprovalPrompt = {
-    reason: egress.hosts.length > 0 ? `Send a request to ${egress.hosts.join(', ')}` : `Reach outside this machine through ${tool.server} · ${tool.tool.name}`,
+    reason:
+      egress.hosts.length > 0
+        ? `Send a request to ${egress.hosts.join(', ')}`
+        : egress.carries
+          ? `Send ${egress.carries.split(' (')[0]} out through ${tool.server} · ${tool.tool.name}`
+          : `Reach outside this machine through ${tool.server} · ${tool.tool.name}`,
     // The addresses themselves are what the person judges (a query string carrying data stands out).
-    preview: urlsInInput(input).join('\n') || previewOf(tool, input),
+    preview: egress.spelled.join('\n') || previewOf(tool, input),
     warnings: [egress.why],
     notes: [],
     alwaysKind: egress.rememberable ? 'host' : 'none',
