@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_MODEL } from '../../src/core/agent/models';
 import { repoRoot } from '../support/repo-root';
 
-/** The SDK keeps its deprecation list private (a const in messages.js), so it is read from the shipped file. */
+/** The SDK keeps its deprecation list private (internal/data/deprecated-models.js since 1.15, a const in messages.js before), so it is read from the shipped file. */
 const MESSAGES_JS = require.resolve('@anthropic-ai/sdk/resources/messages/messages.js');
 
 function sdkFile(name: string): string {
@@ -13,7 +13,10 @@ function sdkFile(name: string): string {
 }
 
 function deprecatedModels(): string[] {
-  const block = /const DEPRECATED_MODELS = \{([^}]*)\}/.exec(sdkFile('messages.js'));
+  const sdkRoot = join(dirname(MESSAGES_JS), '..', '..');
+  const where = [join(sdkRoot, 'internal', 'data', 'deprecated-models.js'), join(dirname(MESSAGES_JS), 'messages.js')];
+  const text = where.map((f) => (existsSync(f) ? readFileSync(f, 'utf8') : '')).join('\n');
+  const block = /DEPRECATED_MODELS = \{([^}]*)\}/.exec(text);
   assert.ok(block, "the SDK's DEPRECATED_MODELS list was found (its shape changed if not)");
   return [...block[1]!.matchAll(/'([^']+)'\s*:/g)].map((m) => m[1]!);
 }
