@@ -25,6 +25,7 @@ import { readSettings } from './vscode/settings';
 import type { ServerState, ServerStatus } from './core/mcp/types';
 import { ChatHistory } from './core/chat/chat-history';
 import { chatsDir } from './core/chat/chat-home';
+import { editorStorageFolders } from './vscode/editor-storage';
 
 /** What activate() returns: read by the extension-host tests and by other extensions. */
 export interface McpAgentApi {
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   manager = new ServerManager({
     extensionPath: context.extensionPath,
     storageDir: context.globalStorageUri.fsPath,
+    editorStorage: editorStorageFolders(context),
     workspace,
     secrets,
     workspaceState: context.workspaceState,

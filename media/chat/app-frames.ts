@@ -2,8 +2,8 @@
  * MCP App views under their tool cards. The page never runs a view: it frames the host's sandbox proxy (another
  * origin, sandboxed to an opaque one) and relays the view's JSON-RPC to and from the host, unread but for one
  * thing, the view's size (ui/notifications/size-changed), which sets the frame's height here without a round
- * trip. Messages are told apart by `event.source` (every origin here is "null"): a message from any other
- * window is not a view's, and a view's message is never taken for the host's (main.ts asks isFromView first).
+ * trip. Messages are told apart by which window sent them (`event.source`; every origin here is "null"): a proxy
+ * frame's are relayed, and any other but the host's (vscode-api.ts, fromHost) are dropped.
  */
 import type { AppContext, HostMessage, WebviewMessage } from '../../src/shared/protocol';
 import { h } from './dom';
@@ -128,24 +128,17 @@ export class AppFrames {
   }
 
   /**
-   * Whether a window message came from a view's frame or from anything inside it: the proxy's messages are
-   * relayed to the host, and a message from deeper (the view posting past its proxy, straight to this page) is
-   * dropped. Either way it is never read as the host's. Walking up `parent` is allowed across origins.
+   * Whether a window message was sent by a view's proxy frame, that is by the window of an iframe this page made:
+   * then it is relayed to the host. Anything framed below a proxy (the view itself, or frames the view nests, to
+   * any depth) is none of these windows, and is not the host's window either, so the page drops it (fromHost).
    */
-  fromView(e: MessageEvent<unknown>): boolean {
-    if (this.frames.size === 0 || !e.source || !('parent' in e.source)) return false;
-    const proxies = new Map<unknown, Frame>();
-    for (const f of this.frames.values()) if (f.iframe?.contentWindow) proxies.set(f.iframe.contentWindow, f);
-    let w: Window = e.source;
-    for (let depth = 0; depth < 20 && w !== window; depth++) {
-      const frame = proxies.get(w);
-      if (frame) {
-        if (depth === 0) this.relay(frame, e.data);
-        else console.warn('mcp-agent chat: dropped a message posted to the chat page from inside a view');
+  relayFromView(e: MessageEvent<unknown>): boolean {
+    if (!e.source) return false;
+    for (const frame of this.frames.values()) {
+      if (frame.iframe?.contentWindow && frame.iframe.contentWindow === e.source) {
+        this.relay(frame, e.data);
         return true;
       }
-      if (w.parent === w) break;
-      w = w.parent;
     }
     return false;
   }

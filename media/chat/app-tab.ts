@@ -6,7 +6,7 @@ import './zod-csp';
 import { hostMessageSchema } from '../../src/shared/protocol';
 import { AppFrames } from './app-frames';
 import { h } from './dom';
-import { connectHost } from './vscode-api';
+import { connectHost, fromHost } from './vscode-api';
 import './styles/base.css';
 import './styles/apps.css';
 
@@ -19,7 +19,7 @@ root.replaceChildren(h('div', { class: 'app-tab' }, title, anchor));
 let shown = false;
 
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
-  if (apps.fromView(e)) return;
+  if (apps.relayFromView(e) || !fromHost(e)) return;
   const parsed = hostMessageSchema.safeParse(e.data);
   if (!parsed.success) return;
   const msg = parsed.data;

@@ -15,7 +15,7 @@ import { stats } from './stats';
 import { renderStatus } from './status-area';
 import { usageTotal } from '../../src/shared/usage-format';
 import { Transcript } from './transcript';
-import { connectHost } from './vscode-api';
+import { connectHost, fromHost } from './vscode-api';
 import { createWelcome } from './welcome';
 import { WorkingLine } from './working-line';
 import './styles/base.css';
@@ -197,8 +197,9 @@ function handle(msg: HostMessage): void {
 }
 
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
-  // A view's frame (or anything framed below it) is never the host: its messages are relayed, never handled here.
-  if (apps.fromView(e)) return;
+  // A view's proxy frame is relayed to the host; any other window but the host's (a view, or frames it nests) is dropped.
+  if (apps.relayFromView(e)) return;
+  if (!fromHost(e)) return void console.warn('mcp-agent chat: dropped a message from a window that is not the host');
   const parsed = hostMessageSchema.safeParse(e.data);
   if (!parsed.success) {
     console.warn('mcp-agent chat: ignored an invalid host message', parsed.error.issues.slice(0, 3));

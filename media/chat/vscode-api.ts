@@ -23,3 +23,14 @@ export function connectHost(): Host {
     setState: (state) => api.setState(state),
   };
 }
+
+/**
+ * Whether a window message is the host's. VS Code's webview frame posts the host's messages into this page from its
+ * own window, which has this page's origin (it hides itself from the page: `parent` is deleted, so it cannot be
+ * compared by identity). Every view's frame, and every frame nested inside one to any depth, is sandboxed to an
+ * opaque origin ("null"), so no message of theirs is the host's, however it is shaped. Decided by who sent it,
+ * never by walking up frame levels.
+ */
+export function fromHost(e: MessageEvent<unknown>): boolean {
+  return e.source !== null && window.origin !== 'null' && e.origin === window.origin;
+}

@@ -10,7 +10,8 @@ import { type AllowList, BlockedUrlError, bareHost, checkAddresses, parseWebUrl 
  * and checked before connecting, the connection is pinned to the checked address (no DNS
  * rebinding between check and connect), redirects are followed by hand and checked again, and the
  * body is capped in bytes and the whole exchange in time. Headers that carry a key or token go
- * only to the origin the fetch started at: a redirect elsewhere is followed without them.
+ * only to the origin the fetch started at: a redirect elsewhere is followed without them. A caller
+ * fetching a URL someone chose (fetch_url) has a redirect to another host reported, not followed.
  */
 
 export interface FetchLimits {
@@ -34,6 +35,12 @@ export interface FetchOptions {
    */
   secretHeaders?: Record<string, string>;
   onProgress?: (receivedBytes: number, totalBytes: number | undefined) => void;
+  /**
+   * A redirect to another host than the one the fetch started at: followed ('follow', for a configured API whose
+   * address nobody picks per call), or not followed and given back as `redirectedTo` ('report'): another host is a
+   * new place, for whoever chose the first one to decide on (fetch_url's caller, and the host's egress guard).
+   */
+  otherHostRedirects?: 'follow' | 'report';
 }
 
 export interface FetchedResponse {
@@ -47,6 +54,8 @@ export interface FetchedResponse {
   truncated: boolean;
   /** True when a redirect left the starting origin and secret headers were therefore not sent there. */
   secretsWithheld: boolean;
+  /** With otherHostRedirects 'report': where `url` redirected to, on another host, not followed (the body is empty). */
+  redirectedTo?: URL;
 }
 
 /** Header names that carry credentials whoever passes them. */
@@ -95,7 +104,7 @@ export async function guardedFetch(target: string | URL, options: FetchOptions):
   const timer = setTimeout(() => deadline.abort(), limits.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
   let url = typeof target === 'string' ? parseWebUrl(target) : target;
-  const origin = url.origin;
+  const { origin, hostname } = url;
   let secretsWithheld = false;
   try {
     for (let hop = 0; ; hop++) {
@@ -107,10 +116,24 @@ export async function guardedFetch(target: string | URL, options: FetchOptions):
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode ?? 0) && location) {
         res.destroy();
+        const next = nextHop(url, location);
+        if (options.otherHostRedirects === 'report' && next.hostname !== hostname) {
+          const status = res.statusCode ?? 0;
+          return {
+            url,
+            status,
+            statusText: res.statusMessage ?? '',
+            headers: res.headers,
+            body: Buffer.alloc(0),
+            truncated: false,
+            secretsWithheld,
+            redirectedTo: next,
+          };
+        }
         if (hop >= limits.maxRedirects) {
           throw new FetchError(`too many redirects (more than ${limits.maxRedirects}) starting from ${String(target)}`);
         }
-        url = nextHop(url, location);
+        url = next;
         continue;
       }
       const total = Number(res.headers['content-length']) || undefined;

@@ -47,6 +47,7 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
       signal: extra.signal,
       headers: { accept: 'text/html,application/xhtml+xml,application/json,text/plain;q=0.9,*/*;q=0.5' },
       onProgress: progress.update,
+      otherHostRedirects: 'report',
     });
   } catch (err) {
     if (err instanceof BlockedUrlError || err instanceof FetchError) throw new ToolError(`fetch_url: ${err.message}`);
@@ -57,6 +58,7 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
 
   const { status, statusText, headers, truncated } = response;
   const finalUrl = response.url;
+  if (response.redirectedTo) return redirectedElsewhere(url, finalUrl, status, response.redirectedTo);
   const page = await convertedPage(response, config, extra.signal, deadline);
   if (status >= 400) {
     const excerpt = page.text.trim().slice(0, 500);
@@ -98,6 +100,20 @@ export async function fetchUrl(args: FetchUrlArgs, extra: ToolExtra, config: Fet
     downloadTruncated: truncated,
     ...(page.flattened ? { flattenedElements: page.flattened } : {}),
   });
+}
+
+/**
+ * A page that redirected to another host: the redirect is not followed (like Claude Code's WebFetch). Another host is
+ * a new place, so the model is told where, and reaching it takes a call of its own, which the host sees and may ask
+ * the person about as it would any other.
+ */
+function redirectedElsewhere(asked: URL, from: URL, status: number, to: URL): CallToolResult {
+  const via = from.href !== asked.href ? ` (reached from ${asked.href})` : '';
+  return textResult(
+    `${from.href}${via} redirected (HTTP ${status}) to ${to.href}, on another host (${to.host}). The redirect was not followed: ` +
+      `to read that page, call fetch_url again with the URL ${to.href}`,
+    { url: from.href, status, redirectedTo: to.href },
+  );
 }
 
 async function convertedPage(response: FetchedResponse, config: FetchUrlConfig, signal: AbortSignal, deadline: number): Promise<PageText> {

@@ -58,7 +58,8 @@ export function buildWebServer(config: WebConfig = webConfigFromEnv(), htmlWorke
       description:
         'Downloads a public http(s) URL and returns its content as text: HTML as readable markdown, JSON pretty-printed, ' +
         `plain text as is. Long content comes in pages of max_length characters (default ${DEFAULT_MAX_LENGTH}); ` +
-        'when cut, the answer says which start_index to call with next. Local and private network addresses are refused.',
+        'when cut, the answer says which start_index to call with next. Redirects on the same host are followed; a redirect to ' +
+        'another host is not: the answer names the URL, to fetch with a call of its own. Local and private network addresses are refused.',
       inputSchema: {
         url: z.string().min(1).max(8192).describe('The http:// or https:// URL to fetch'),
         start_index: z.number().int().min(0).optional().describe('Character offset to start from (default 0), to read further pages'),

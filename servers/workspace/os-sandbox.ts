@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { agentDataFolders } from '../../src/common/agent-home';
 import { formatBytes } from '../../src/common/byte-size';
+import { isInside } from '../../src/common/path-inside';
 import { RunCgroup } from './run-cgroup';
 import { secretPaths } from './secret-paths';
 
@@ -152,7 +154,7 @@ export class OsSandbox {
     const processes = !root || byCgroup ? `${limits.processes} processes` : 'processes not counted (running as root without a pids cgroup)';
     const detail =
       'Runs in a bubblewrap sandbox: its own process namespace, killed with the server; the workspace read-write, ' +
-      `the rest of the disk read-only, credential folders (~/.ssh, ~/.aws, …) hidden, ${network ? 'network on (MCP_AGENT_RUN_CODE_NETWORK)' : 'no network'}; ` +
+      `the rest of the disk read-only, credential folders (~/.ssh, ~/.aws, …) and MCP Agent's own data hidden, ${network ? 'network on (MCP_AGENT_RUN_CODE_NETWORK)' : 'no network'}; ` +
       `limits: ${formatBytes(limits.memoryBytes)} memory, ${formatBytes(limits.fileBytes)} per file, ${processes}, CPU time = the timeout.`;
     return new OsSandbox({ available: true, kind: 'bubblewrap', network, detail }, limits, bwrap, prlimit, byCgroup);
   }
@@ -192,7 +194,7 @@ export class OsSandbox {
       opts.workspace,
       opts.workspace,
       // After the binds: a workspace that holds them (the home folder opened as the workspace) must not show them again.
-      ...this.hideSecrets(opts.emptyFile),
+      ...this.hideSecrets(opts.emptyFile, opts.workspace),
       '--chdir',
       opts.workspace,
       '--',
@@ -230,13 +232,13 @@ export class OsSandbox {
   }
 
   /**
-   * Credential folders and files, hidden where they really are: a symlinked one (`~/.kube -> /data/kube`)
-   * is hidden at its target, which is what the link leads to inside the sandbox too.
+   * Credential folders and files, and the agent's own data (agent-home.ts), hidden where they really are: a
+   * symlinked one (`~/.kube -> /data/kube`) is hidden at its target, which is what the link leads to inside the
+   * sandbox too. A folder that holds the workspace itself stays (hiding it would hide the workspace).
    */
-  private hideSecrets(emptyFile: string): string[] {
+  private hideSecrets(emptyFile: string, workspace: string): string[] {
     const home = process.env.HOME;
-    if (!home) return [];
-    const { dirs, files } = secretPaths(home);
+    const { dirs, files } = home ? secretPaths(home) : { dirs: [], files: [] };
     const args: string[] = [];
     const hidden = new Set<string>();
     const hide = (path: string, want: 'dir' | 'file'): void => {
@@ -248,11 +250,11 @@ export class OsSandbox {
       } catch {
         return; // not there, or a dangling link: nothing to read
       }
-      if (hidden.has(real)) return;
+      if (hidden.has(real) || (want === 'dir' && isInside(real, workspace))) return;
       hidden.add(real);
       args.push(...(want === 'dir' ? ['--tmpfs', real] : ['--ro-bind', emptyFile, real]));
     };
-    for (const dir of dirs) hide(dir, 'dir');
+    for (const dir of [...dirs, ...agentDataFolders(process.env)]) hide(dir, 'dir');
     for (const file of files) hide(file, 'file');
     return args;
   }

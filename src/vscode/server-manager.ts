@@ -1,8 +1,9 @@
 import { VscodeOAuth } from './oauth-front-end';
 import { agentHome } from '../core/chat/chat-home';
+import { EDITOR_STORAGE_ENV } from '../common/agent-home';
 import { FileEras } from '../core/mcp/era/era-memory';
 import * as vscode from 'vscode';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { launchLine } from '../core/mcp/config/definition-summary';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { bundledServerConfigs, PERSON_SERVERS_ENV } from '../core/mcp/hub/bundled-servers';
@@ -31,6 +32,8 @@ export interface ManagerDeps {
   extensionPath: string;
   /** The extension's own storage (the person's servers as the orchestrator reads them). */
   storageDir: string;
+  /** The editor's folders holding the extension's data (editor-storage.ts): hidden from run_code. */
+  editorStorage: string[];
   workspace: string | undefined;
   secrets: Secrets;
   /** Where trust answers and disabled servers are remembered. */
@@ -224,6 +227,7 @@ export class ServerManager implements vscode.Disposable {
       ...(settings.apiBaseUrl ? { ANTHROPIC_BASE_URL: settings.apiBaseUrl } : {}),
       MCP_AGENT_RUN_CODE_MAX_TIMEOUT_S: String(settings.runCodeMaxTimeoutSeconds),
       MCP_AGENT_RUN_CODE_NETWORK: settings.runCodeNetwork ? '1' : '0',
+      [EDITOR_STORAGE_ENV]: this.deps.editorStorage.join(delimiter),
     };
     const person = await this.orchestratorServers();
     if (person) env[PERSON_SERVERS_ENV] = person;

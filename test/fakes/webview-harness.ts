@@ -24,6 +24,8 @@ export interface OpenOptions {
   csp?: boolean;
   width?: number;
   height?: number;
+  /** The MCP App sandbox proxy's origin the page may frame (chatPageHtml's frameSrc); none by default. */
+  frameSrc?: string;
 }
 
 export interface ChatPage {
@@ -45,7 +47,7 @@ export interface Harness {
 }
 
 /** The chat page as the extension serves it (shared/chat-page.ts), with VS Code's API and theme stood in. */
-function harnessHtml(origin: string, theme: Theme, csp: boolean): string {
+function harnessHtml(origin: string, theme: Theme, csp: boolean, frameSrc: string | undefined): string {
   const nonce = randomBytes(16).toString('base64');
   const head = `<style nonce="${nonce}">${VSCODE_DEFAULT_CSS}\n${themeCss(theme)}</style>
 <script nonce="${nonce}">
@@ -64,7 +66,16 @@ function harnessHtml(origin: string, theme: Theme, csp: boolean): string {
     };
   };
 </script>`;
-  return chatPageHtml({ nonce, source: origin, script: `${origin}/chat.js`, style: `${origin}/chat.css`, bodyClass: bodyClass(theme), head, noCsp: !csp });
+  return chatPageHtml({
+    nonce,
+    source: origin,
+    script: `${origin}/chat.js`,
+    style: `${origin}/chat.css`,
+    bodyClass: bodyClass(theme),
+    head,
+    noCsp: !csp,
+    frameSrc,
+  });
 }
 
 export async function startHarness(): Promise<Harness> {
@@ -85,7 +96,7 @@ export async function startHarness(): Promise<Harness> {
       const asked = url.searchParams.get('theme');
       const theme = isTheme(asked) ? asked : 'light';
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(harnessHtml(origin, theme, url.searchParams.get('csp') !== '0'));
+      res.end(harnessHtml(origin, theme, url.searchParams.get('csp') !== '0', url.searchParams.get('frameSrc') ?? undefined));
     } else {
       res.writeHead(404).end();
     }
@@ -118,7 +129,9 @@ export async function startHarness(): Promise<Harness> {
       await page.setViewportSize({ width: options.width ?? 400, height: options.height ?? 700 });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
-      await page.goto(`${origin}/chat.html?theme=${options.theme ?? 'light'}&csp=${options.csp === false ? '0' : '1'}`);
+      const query = new URLSearchParams({ theme: options.theme ?? 'light', csp: options.csp === false ? '0' : '1' });
+      if (options.frameSrc) query.set('frameSrc', options.frameSrc);
+      await page.goto(`${origin}/chat.html?${query.toString()}`);
       await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
       if (errors.length) throw new Error(`page errors: ${errors.join('\n')}`);
       const chat: ChatPage = {

@@ -179,10 +179,34 @@ describe('web server: fetch_url', () => {
     await refused(`${up.origin}/loop`, /too many redirects/);
   });
 
-  test('redirects to another loopback port, to metadata or to file: are refused before connecting', async () => {
+  test('a redirect to another host is reported, not followed: reaching it takes a new fetch_url call', async () => {
+    const port = new URL(up.origin).port;
+    const target = `http://localhost:${port}/docs/page2?cross=1`;
+    const result = await fetchUrl({ url: `${up.origin}/redirect?to=${encodeURIComponent(target)}` });
+    const text = textOf(result);
+    assert.equal(result.isError, undefined, text);
+    assert.match(text, /^http:\/\/127\.0\.0\.1:\d+\/redirect\?to=\S+ redirected \(HTTP 302\) to http:\/\/localhost:\d+\/docs\/page2\?cross=1, on another host/);
+    assert.ok(text.endsWith(`call fetch_url again with the URL ${target}`), text);
+    assert.deepEqual(result.structuredContent, { url: `${up.origin}/redirect?to=${encodeURIComponent(target)}`, status: 302, redirectedTo: target });
+    assert.doesNotMatch(text, /Second page body/);
+    // After same-host hops too; and the other host was never asked for anything.
+    const hops = await fetchUrl({ url: `${up.origin}/redirect?to=${encodeURIComponent(`/redirect?to=${encodeURIComponent(target)}`)}` });
+    assert.match(textOf(hops), /\(reached from http:\/\/127\.0\.0\.1:\d+\/redirect\?to=\S+\) redirected \(HTTP 302\) to http:\/\/localhost:/);
+    assert.equal(up.requests.filter((r) => r.path === '/docs/page2?cross=1').length, 0, 'the redirect target was not requested');
+  });
+
+  test('redirects to another loopback port, to metadata or to file: never reach them', async () => {
+    // The same host on another port is followed, and refused before connecting.
     await refused(`${up.origin}/redirect?to=http://127.0.0.1:${tripwire.port}/`, /refused to connect to 127\.0\.0\.1: loopback/);
-    await refused(`${up.origin}/redirect?to=http://localhost:${tripwire.port}/`, /loopback/);
-    await refused(`${up.origin}/redirect?to=http://169.254.169.254/latest/meta-data/`, /cloud metadata/);
+    // Another host is reported; the call that would reach it is refused like any other.
+    for (const [to, why] of [
+      [`http://localhost:${tripwire.port}/`, /loopback/],
+      ['http://169.254.169.254/latest/meta-data/', /cloud metadata/],
+    ] as const) {
+      const result = await fetchUrl({ url: `${up.origin}/redirect?to=${encodeURIComponent(to)}` });
+      assert.equal((result.structuredContent as { redirectedTo?: string } | undefined)?.redirectedTo, to, textOf(result));
+      await refused(to, why);
+    }
     await refused(`${up.origin}/redirect?to=file:///etc/passwd`, /redirected to file:\/\/\/etc\/passwd, which is refused: file: URLs are refused/);
     assert.equal(tripwire.hits(), 0);
   });

@@ -6,9 +6,17 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { removeTree, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
+
+/** VS Code's user data folder under a home, as on Linux. */
+const EDITOR_USER = '.config/Code/User';
+
+function plant(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
 
 const SECRETS = { ANTHROPIC_API_KEY: 'sk-ant-sandbox-secret', BRAVE_API_KEY: 'brave-sandbox-secret' };
 
@@ -95,9 +103,17 @@ describe('run_code in the OS sandbox', () => {
     symlinkSync(join(home, 'elsewhere-kube'), join(home, '.kube'));
     writeFileSync(join(home, '.netrc'), 'machine example.com password hunter2');
     writeFileSync(join(home, 'notes.txt'), 'readable');
+    // MCP Agent's own data: its home (by default ~/.mcp-agent) and the editor's storage the extension names.
+    plant(join(home, '.mcp-agent', 'oauth', 'tokens.json'), 'OAUTH REFRESH TOKEN');
+    plant(join(home, '.mcp-agent', 'chats', 'other-project-0123', 'chat.jsonl'), 'OTHER PROJECT CHAT');
+    plant(join(home, EDITOR_USER, 'globalStorage', 'state.vscdb'), 'EDITOR SECRET STORE');
+    plant(join(home, EDITOR_USER, 'workspaceStorage', 'abc', 'mcp-agent.mcp-agent', 'images', 'pasted.txt'), 'PASTED IMAGE');
+    plant(join(home, EDITOR_USER, 'settings.json'), '{}');
     w = await startWorkspace(ws, {
       ...SECRETS,
       HOME: home,
+      MCP_AGENT_HOME: '',
+      MCP_AGENT_EDITOR_STORAGE: [join(home, EDITOR_USER, 'globalStorage'), join(home, EDITOR_USER, 'workspaceStorage')].join(delimiter),
       MCP_AGENT_RUN_CODE_FILE_MB: '10',
       MCP_AGENT_RUN_CODE_PROCESSES: '30',
       MCP_AGENT_RUN_CODE_MAX_TIMEOUT_S: '30',
@@ -235,6 +251,24 @@ print('kube', os.listdir(os.path.join(h, '.kube')), os.listdir(os.path.join(h, '
     assert.doesNotMatch(text, /PRIVATE KEY|hunter2|KUBE TOKEN/);
   });
 
+  test("MCP Agent's own data is hidden: its home (OAuth tokens, other projects' chats) and the editor's storage", async () => {
+    const code = `
+import os
+for p in ${JSON.stringify(['.mcp-agent/oauth/tokens.json', '.mcp-agent/chats/other-project-0123/chat.jsonl', `${EDITOR_USER}/globalStorage/state.vscdb`, `${EDITOR_USER}/workspaceStorage/abc/mcp-agent.mcp-agent/images/pasted.txt`])}:
+    try:
+        print('READ', p, open(os.path.join(${JSON.stringify(home)}, p)).read())
+    except OSError as e:
+        print('hidden', p, type(e).__name__)
+print('agent home', os.listdir(os.path.join(${JSON.stringify(home)}, '.mcp-agent')))
+print('editor', sorted(os.listdir(os.path.join(${JSON.stringify(home)}, ${JSON.stringify(EDITOR_USER)}))))
+`;
+    const text = textOf(await w.call('run_code', { code }));
+    assert.doesNotMatch(text, /READ|OAUTH REFRESH TOKEN|OTHER PROJECT CHAT|EDITOR SECRET STORE|PASTED IMAGE/);
+    assert.equal(text.match(/hidden \S+ FileNotFoundError/g)?.length, 4, text);
+    assert.match(text, /agent home \[\]/);
+    assert.match(text, /editor \['globalStorage', 'settings.json', 'workspaceStorage'\]/, 'the folders are there, empty');
+  });
+
   test('the code cannot make a user namespace of its own (capabilities over its own mounts)', async () => {
     const code = `import os\ntry:\n    os.unshare(os.CLONE_NEWUSER); print('UNSHARED')\nexcept (OSError, AttributeError) as e:\n    print('refused', e)`;
     const text = textOf(await w.call('run_code', { code }));
@@ -306,6 +340,18 @@ describe('run_code sandbox settings', () => {
     assert.match(text, /cred ''/);
     assert.doesNotMatch(text, /PRIVATE KEY|token@/);
     assert.equal(readFileSync(join(home, 'notes.txt'), 'utf8'), 'still writable');
+  });
+
+  test('MCP_AGENT_HOME outside the home folder is hidden too', async (t) => {
+    const agent = mkdtempSync(join(outsideTmp(), 'mcp-agent-test-agenthome-'));
+    plant(join(agent, 'oauth', 'tokens.json'), 'OAUTH REFRESH TOKEN');
+    const w = await ownServer(t, 'ws-sbx-agenthome-', { MCP_AGENT_HOME: agent });
+    t.after(() => rmSync(agent, { recursive: true, force: true }));
+    const code = `import os\nprint('agent home', os.listdir(${JSON.stringify(agent)}))\ntry:\n    print('READ', open(${JSON.stringify(join(agent, 'oauth', 'tokens.json'))}).read())\nexcept OSError as e:\n    print('hidden', type(e).__name__)`;
+    const text = textOf(await w.call('run_code', { code }));
+    assert.match(text, /agent home \[\]/);
+    assert.match(text, /hidden FileNotFoundError/);
+    assert.doesNotMatch(text, /OAUTH REFRESH TOKEN/);
   });
 
   test('MCP_AGENT_RUN_CODE_NETWORK=1 turns the network on, and says so', async (t) => {

@@ -1,6 +1,7 @@
 // A hostile MCP App in the real VS Code (test/fakes/mcp-hostile-app.ts over stdio): its view tries to reach the chat
 // page, the workbench, VS Code's API and storage, an undeclared host, a model-only tool, another server's tool, and
-// to approve a pending call by message. Every attempt fails; the one tool it may call still needs the person.
+// to approve a pending call by message, and to speak for the host from frames nested 25 levels below it. Every
+// attempt fails; the one tool it may call still needs the person.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -102,6 +103,12 @@ describe('a hostile MCP App view', () => {
     assert.deepEqual(site.hits, [], 'nothing reached the undeclared host (fetch, image, WebSocket, popup, navigation)');
     assert.equal(existsSync(join(rig.vs.workspace, 'pwned.txt')), false);
     assert.equal(await chat.getByText('FORGED BY THE VIEW').count(), 0, 'a forged host message is never drawn');
+    // From a frame nested below the view (it posted to every window above it, the chat page among them): neither drawn.
+    const nested = r.nested as { frames: number; above: number };
+    assert.equal(nested.frames, 25);
+    assert.ok(nested.above >= nested.frames + 2, `the deepest frame posted to ${nested.above} windows above it`);
+    assert.equal(await chat.getByText('FORGED REPLY FROM A NESTED FRAME').count(), 0, 'no forged assistant reply');
+    assert.equal(await chat.getByText('FORGED CHIP FROM A NESTED FRAME').count(), 0, 'no forged attachment chip');
     assert.equal(await chat.getByText('MODEL-ONLY RAN').count(), 0);
 
     // What the view set as context reaches the model with the person's next message, as the view's.

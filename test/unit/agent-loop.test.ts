@@ -181,7 +181,7 @@ describe('agent loop against the fake Messages API', () => {
     await run(agent(h, { approvals: store, askApproval: async (r) => (asked.push(r), 'always') }), 'go');
     assert.equal(asked.length, 2, 'the ordinary write still asked: the sensitive "always" was not remembered as one for write_file');
     assert.equal(asked[0]!.alwaysKind, 'none');
-    assert.match(asked[0]!.warnings.join(' '), /\.git\/modules\/sub\/config can make the editor, git or an MCP host run commands/);
+    assert.match(asked[0]!.warnings.join(' '), /\.git\/modules\/sub\/config: Git runs hooks and reads config from its own folder.* always needs your approval/);
     assert.equal(asked[1]!.alwaysKind, 'tool');
     assert.deepEqual(asked[1]!.warnings, []);
   });

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isSensitivePath } from '../../src/common/sensitive-paths';
+import { isSensitivePath, RUNS_BY_ITSELF, sensitiveWhy } from '../../src/common/sensitive-paths';
+import { approvalNeed } from '../../src/core/tool-call/approval-policy';
+import type { HubTool } from '../../src/core/mcp/types';
 
 test('editor, git and MCP config files are sensitive, at any depth and in any case', () => {
   for (const p of [
@@ -127,7 +129,8 @@ test('Windows names: trailing dots and spaces, alternate streams, 8.3 short name
 
 test('near misses stay ordinary', () => {
   for (const p of [
-    '.github/workflows/ci.yml',
+    '.github/ISSUE_TEMPLATE/bug.md',
+    '.github/CODEOWNERS',
     '.gitignore',
     '.gitattributes',
     '.gitkeep',
@@ -161,4 +164,96 @@ test('agent definitions and orchestrator session histories are sensitive: one co
     assert.equal(isSensitivePath(p), true, p);
   }
   for (const p of ['.mcp-agent/papers/ml/x.json', 'docs/agents/readme.md', '.mcp-agent/agents-notes.md']) assert.equal(isSensitivePath(p), false, p);
+});
+
+/** Files a tool in the repository runs or loads by itself, beyond the editor's and MCP hosts': each asks. */
+const RUN_BY_TOOLS = [
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  'sub/lefthook-local.yaml',
+  '.husky/pre-commit',
+  '.githooks/pre-push',
+  '.lintstagedrc.json',
+  '.yarnrc.yml',
+  '.yarnrc',
+  '.yarn/plugins/@yarnpkg/plugin-evil.cjs',
+  '.yarn/releases/yarn-4.1.0.cjs',
+  '.pnpmfile.cjs',
+  'pnpm-workspace.yaml',
+  '.npmrc',
+  'packages/app/.npmrc',
+  'package.json',
+  'packages/app/package.json',
+  'bunfig.toml',
+  '.devcontainer/devcontainer.json',
+  '.devcontainer/Dockerfile',
+  '.devcontainer/post-create.sh',
+  '.devcontainer.json',
+  '.envrc',
+  'mise.toml',
+  '.github/workflows/ci.yml',
+  '.github/actions/setup/action.yml',
+  '.gitlab-ci.yml',
+  '.circleci/config.yml',
+  'Jenkinsfile',
+  '.vscode/tasks.json',
+  '.vscode/launch.json',
+  '.gitmodules',
+];
+
+test('every file a tool runs or loads by itself asks: hook managers, package managers, dev containers, task runners, CI', () => {
+  for (const p of RUN_BY_TOOLS) assert.equal(isSensitivePath(p), true, p);
+  // Spelled as a file system could: case, a Windows trailing dot.
+  for (const p of ['.PRE-COMMIT-CONFIG.YAML', 'LeftHook.yml', '.npmrc.', 'Package.JSON', '.DevContainer/devcontainer.json', 'jenkinsfile'])
+    assert.equal(isSensitivePath(p), true, p);
+});
+
+test('ordinary project files next to them do not', () => {
+  for (const p of [
+    'src/index.ts',
+    'package-lock.json',
+    'yarn.lock',
+    'pnpm-lock.yaml',
+    'packages/app/src/package.ts',
+    'docs/pre-commit.md',
+    'lefthook.md',
+    '.yarn/cache/lodash.zip',
+    'devcontainer.md',
+    'README.md',
+    'tsconfig.json',
+    'workflows/ci.yml',
+    '.github/dependabot-notes.md',
+  ])
+    assert.equal(isSensitivePath(p), false, p);
+});
+
+test("every entry of every group asks, and says its group's why", () => {
+  for (const group of RUNS_BY_ITSELF) {
+    assert.match(group.why, /^[A-Z].*\.$/, 'a one-line why');
+    for (const file of group.files ?? []) assert.equal(sensitiveWhy(`some/dir/${file}`), group.why, file);
+    for (const folder of group.folders ?? []) assert.equal(sensitiveWhy(`${folder}/any/file.txt`), group.why, folder);
+    for (const ending of group.endings ?? []) assert.equal(sensitiveWhy(`x${ending}`), group.why, ending);
+  }
+});
+
+test('"always" for write_file and edit_file never skips the question for these', () => {
+  const always = { has: () => true, add: () => undefined };
+  const tool = (name: string): HubTool => ({
+    server: 'workspace',
+    qualifiedName: `workspace__${name}`,
+    tool: { name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: true } },
+  });
+  for (const p of RUN_BY_TOOLS) {
+    for (const [name, input] of [
+      ['write_file', { path: p, content: 'x' }],
+      ['edit_file', { path: p, old_text: 'a', new_text: 'b' }],
+    ] as const) {
+      const need = approvalNeed(tool(name), input, always);
+      assert.equal(need.ask, true, `${name} ${p}`);
+      assert.equal(need.ask && need.alwaysKind, 'none', `${name} ${p}: no "always" offered`);
+      assert.match(need.ask ? need.warnings.join(' ') : '', /always needs your approval/);
+    }
+  }
+  // An ordinary file under the same "always" runs at once.
+  assert.equal(approvalNeed(tool('write_file'), { path: 'src/index.ts', content: 'x' }, always).ask, false);
 });

@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { agentHome } from '../../common/agent-home';
 
-/** MCP Agent's own folder for the person's files: `MCP_AGENT_HOME` or `~/.mcp-agent`. */
-export function agentHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.MCP_AGENT_HOME?.trim() || join(homedir(), '.mcp-agent');
-}
+export { agentHome };
 
 /**
  * Where a workspace's chats are kept: `<home>/chats/<folder name>-<hash of its path>/`. Outside the

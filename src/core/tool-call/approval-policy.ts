@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import type { HubTool } from '../mcp/types';
-import { isSensitivePath } from '../../common/sensitive-paths';
+import { sensitiveWhy } from '../../common/sensitive-paths';
 import { READ_ONLY_CALLS } from '../../common/sql-read-only';
 import type { AlwaysKind } from '../../shared/protocol';
 import { describeSandbox, runsCode, sandboxClaim } from './sandbox-status';
@@ -57,14 +57,14 @@ export function approvalNeed(tool: HubTool, input: Record<string, unknown>, stor
   const annotations = tool.tool.annotations ?? {};
   // Sensitive files are about what runs commands: reading one (a tool that says it only reads) changes nothing.
   const readOnly = annotations.readOnlyHint === true && annotations.destructiveHint !== true;
-  const sensitive = readOnly ? undefined : pathsIn(input).find(isSensitivePath);
+  const sensitive = readOnly ? undefined : pathsIn(input).find((p) => sensitiveWhy(p) !== undefined);
   if (sensitive !== undefined) {
     return {
       ask: true,
       reason: reasonFor(tool, input),
       preview: previewOf(tool, input),
       warnings: [
-        `${sensitive} can make the editor, git or an MCP host run commands: a call that touches it always needs your approval, whatever you allowed before.`,
+        `${sensitive}: ${sensitiveWhy(sensitive)} A write to it is a way to run code, so a call that touches it always needs your approval, whatever you allowed before.`,
       ],
       notes: [],
       alwaysKind: 'none',
