@@ -4,7 +4,7 @@
 // this may mount one; the injected error (a limit on the size of a file, ulimit -f) runs everywhere.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,24 @@ const T = { timeout: 120_000 };
 function script(body: MessagesBody): Reply {
   const last = lastUserText(body);
   return { text: last.includes('long') ? `a long answer: ${'words '.repeat(6000)}` : `answer to: ${last}` };
+}
+
+/**
+ * The CLI under a 32 KiB limit on the size of a file it writes (ulimit -f, in 512-byte blocks), with the signal that
+ * would end it ignored: a write past it fails with EFBIG, as on a full disk. Spawned, not spawnSync: the fake API
+ * answers from this process.
+ */
+function sizeLimited(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn('sh', ['-c', 'trap "" XFSZ; ulimit -f 64; exec "$0" "$@"', process.execPath, CLI, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
 }
 
 /** Every file under `dir` whose name ends in .tmp. */
@@ -65,14 +83,9 @@ describe('a chat that cannot be written', () => {
   test('a write that fails (a file size limit) is said, the run exits non-zero, no .tmp is left, and the next open says why the turn is cut', T, async () => {
     const { home, history, run, env, ws } = place();
     const id = await firstChat(run);
-    // The CLI under a 32 KiB limit on the size of a file it writes (ulimit -f, in 512-byte blocks), the signal
-    // that would end it ignored: the long answer does not fit, and the write fails with EFBIG, as on a full disk.
-    const limited = spawnSync(
-      'sh',
-      ['-c', 'trap "" XFSZ; ulimit -f 64; exec "$0" "$@"', process.execPath, CLI, '--workspace', ws, '--continue', 'a long one please'],
-      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, encoding: 'utf8', input: '' },
-    );
-    assert.notEqual(limited.status, 0, limited.stderr);
+    // The long answer does not fit under the limit.
+    const limited = await sizeLimited(env, ['--workspace', ws, '--continue', 'a long one please']);
+    assert.notEqual(limited.code, 0, limited.stderr);
     assert.match(limited.stderr, new RegExp(`mcp-agent: chat ${id} could not be saved: .*EFBIG`));
     assert.doesNotMatch(limited.stderr, /saved; go on with/);
     assert.deepEqual(tempFiles(home), []);
