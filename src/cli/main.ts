@@ -8,7 +8,8 @@ import { ChatHistory } from '../core/chat/chat-history';
 import { ModelCatalog } from '../core/agent/model-catalog';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
 import { agentHome, chatsDir } from '../core/chat/chat-home';
-import { newChatId, newMeta } from '../core/chat/chat-meta';
+import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
+import { describeWriter } from '../core/chat/chat-lock';
 import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
 import { usageLine, usageTotal } from '../shared/usage-format';
 import { bundledServerConfigs, PERSON_SERVERS_ENV } from '../core/mcp/hub/bundled-servers';
@@ -190,20 +191,24 @@ async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskA
     }
     meta = found;
   }
-  // "Always" answers last for this run only: the CLI keeps no approvals on disk.
-  const session = new ChatSession({
-    meta,
-    store: history.store(meta.id),
-    host: tools,
-    workspace: args.workspace,
-    approvals: memoryApprovals(args.allowHosts),
-    ask,
-  });
-  await session.load();
+  let session = cliSession(history, meta, tools, ask, args);
+  let found = await loaded(session);
+  const writer = session.writtenBy;
+  if (writer) {
+    // Another front end writes this chat (a VS Code window, another CLI): go on in a copy, not in its file.
+    const was = meta.id;
+    const who = describeWriter(writer);
+    meta = await history.fork(meta, session.events, session.messages, `Copied while this turn was still running in ${who}: the rest of it is in chat ${was}.`);
+    session.dispose();
+    session = cliSession(history, meta, tools, ask, args);
+    found = await loaded(session);
+    process.stderr.write(escapeControls(`mcp-agent: chat ${was} is being written by ${who}; going on in a copy of it, chat ${meta.id}\n`));
+  }
   if (args.continueChat || args.resume) {
     const turns = session.events.filter((e) => e.kind === 'user').length;
     renderer.line(escapeControls(`[continuing "${meta.title}" (${meta.id}), ${turns} message${turns === 1 ? '' : 's'} so far]`));
   }
+  for (const line of found) renderer.line(escapeControls(`[${line}]`));
   session.on('event', (event) => {
     renderer.handle({ type: 'event', event });
     if (event.kind === 'turn_end' && event.usage)
@@ -213,9 +218,43 @@ async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskA
   return session;
 }
 
+/** Reads the chat; what opening it found (a line that could not be read, a turn whose end was not saved), in words. */
+async function loaded(session: ChatSession): Promise<string[]> {
+  const found: string[] = [];
+  const off = session.on('event', (e) => {
+    if (e.kind === 'notice' || (e.kind === 'turn_end' && e.error)) found.push(e.kind === 'notice' ? e.text : (e.error ?? ''));
+  });
+  try {
+    await session.load();
+  } finally {
+    off();
+  }
+  return found;
+}
+
+function cliSession(history: ChatHistory, meta: ChatMeta, tools: ToolHost, ask: AskApproval, args: CliArgs): ChatSession {
+  // "Always" answers last for this run only: the CLI keeps no approvals on disk.
+  return new ChatSession({
+    meta,
+    store: history.store(meta.id),
+    host: tools,
+    workspace: args.workspace,
+    approvals: memoryApprovals(args.allowHosts),
+    ask,
+    frontEnd: 'the CLI',
+  });
+}
+
+/** Whether some of a chat could not be written: the run then ends non-zero, whatever else it did. */
+let notSaved = false;
+
 async function closeChat(chat: ChatSession): Promise<void> {
-  await chat.flush();
-  if (chat.events.length > 0) process.stderr.write(`mcp-agent: chat ${chat.id} saved; go on with --resume ${chat.id} (or --continue)\n`);
+  await chat.close();
+  const failed = chat.saveError;
+  if (failed) {
+    notSaved = true;
+    process.stderr.write(escapeControls(`mcp-agent: chat ${chat.id} could not be saved: ${failed.message}; what was not written is lost\n`));
+  } else if (chat.events.length > 0) process.stderr.write(`mcp-agent: chat ${chat.id} saved; go on with --resume ${chat.id} (or --continue)\n`);
   chat.dispose();
 }
 
@@ -352,7 +391,7 @@ function isDirectory(path: string): boolean {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => process.exit(notSaved && code === 0 ? 1 : code),
   (err: unknown) => {
     process.stderr.write(`mcp-agent: ${escapeControls(messageOf(err))}\n`);
     process.exit(1);

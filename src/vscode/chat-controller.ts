@@ -319,6 +319,7 @@ export class ChatController implements vscode.Disposable {
       approvals: this.approvals,
       checkpoints: this.checkpoints,
       log: (m) => this.deps.log.info(m),
+      frontEnd: 'VS Code',
       onApprovalShown: (request) => request.edit && this.review.shown(request.callId, request.edit, (line) => this.deps.log.warn(line)),
       onApprovalSettled: (request) => void (request.edit && this.review.close(request.callId)),
     });

@@ -26,7 +26,7 @@ export interface OpenChatDeps {
 
 /**
  * Which chat is open: one ChatSession at a time, at first the workspace's latest; only its events reach the
- * pages. Switching stops a turn running in the chat left, which finishes there.
+ * pages. Switching stops a turn running in the chat left, which finishes there and then lets the chat go.
  */
 export class OpenChat {
   private open: ChatSession | undefined;
@@ -101,6 +101,8 @@ export class OpenChat {
     const { views } = this.deps;
     for (const off of this.unsubscribe.splice(0)) off();
     this.deps.switched();
+    // The chat left finishes its turn, if one runs, and lets go of its file for another window or the CLI.
+    if (this.open && this.open !== session) void this.open.close();
     this.open = session;
     this.waitingOn = undefined;
     this.opening = Promise.resolve(session);

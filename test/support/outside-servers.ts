@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { repoRoot } from './repo-root';
 
-type OutsideServer = 'server-everything' | 'server-basic-vanillajs' | 'server-pdf';
+type OutsideServer = 'server-everything' | 'server-basic-vanillajs' | 'server-pdf' | 'server-memory';
 
 /** The entry script of `@modelcontextprotocol/<name>`. */
 export function outsideServer(name: OutsideServer): string {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonlLog } from '../../src/core/chat/jsonl-log';
@@ -45,4 +45,40 @@ test('a clean file, an empty file and a new file get no blank lines', async (t) 
   const log = new JsonlLog(fresh, asRecord);
   await Promise.all([log.append({ n: 1 }), log.append({ n: 2 })]);
   assert.equal(readFileSync(fresh, 'utf8'), '{"n":1}\n{"n":2}\n');
+});
+
+test('a replace that fails leaves no temporary file, and the log says it is behind until one succeeds', async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'events.jsonl');
+  // A folder where the file should be: the rename over it fails, wherever the test runs (as root too).
+  mkdirSync(file);
+  const log = new JsonlLog(file, asRecord);
+  await log.replace([{ n: 1 }]);
+  assert.match(String(log.lastError), /EISDIR|ENOTDIR|EEXIST|ENOTEMPTY/);
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
+  // Appends are dropped while it is behind: the file never gets a gap.
+  rmSync(file, { recursive: true });
+  await log.append({ n: 2 });
+  assert.deepEqual(await new JsonlLog(file, asRecord).load(), []);
+  await log.replace([{ n: 1 }, { n: 2 }]);
+  assert.equal(log.lastError, undefined);
+  await log.append({ n: 3 });
+  assert.deepEqual(
+    (await new JsonlLog(file, asRecord).load()).map((r) => r.n),
+    [1, 2, 3],
+  );
+});
+
+test('loadChecked names each line it cannot read, by its line number', async (t) => {
+  const file = join(tempDir(t), 'messages.jsonl');
+  writeFileSync(file, '{"n":1}\n{"n":\n\n{"x":2}\n{"n":3}\n');
+  const { records, unreadable } = await new JsonlLog(file, asRecord).loadChecked();
+  assert.deepEqual(records, [{ n: 1 }, { n: 3 }]);
+  assert.deepEqual(unreadable, [
+    { line: 2, text: '{"n":' },
+    { line: 4, text: '{"x":2}' },
+  ]);
 });

@@ -88,9 +88,9 @@ export type TurnInput =
   | { retry: true };
 
 /**
- * The Claude loop: stream a reply, run the tool calls it asks for (independent calls at once,
- * each approved first when it needs to be), send the results back, until the model stops or the
- * iteration cap is reached.
+ * The Claude loop: stream a reply, run the tool calls it asks for (in the model's order, consecutive
+ * reads at once, each approved first when it needs to be), send the results back, until the model
+ * stops or the iteration cap is reached.
  *
  * Written on `messages.stream()` rather than the SDK's beta tool runner because every call has
  * to pass the person's approval before it runs, report its own card (timing, progress, errors),

@@ -5,6 +5,9 @@ export const NO_REPLY =
   '[No reply to the message above: its turn was stopped by the person or its request failed. Nothing more is being done for it; answer the message that follows, and carry out the one above only if asked again.]';
 export const NO_REPLY_MESSAGE: Anthropic.MessageParam = { role: 'assistant', content: [{ type: 'text', text: NO_REPLY }] };
 
+/** A call with no result in a restored chat: the program ended before it finished, or its result could not be saved. */
+export const INTERRUPTED_CALL = 'Interrupted: no result of this call was saved (the program ended before it finished, or the chat could not be written).';
+
 /** Joins consecutive messages of the same role, as the API expects roles to alternate. */
 export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
   const out: Anthropic.MessageParam[] = [];
@@ -19,7 +22,7 @@ export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): A
 /**
  * Makes a restored conversation valid for the API: closes a message of the person that got no reply
  * (NO_REPLY), joins the replies of one turn (a paused reply goes on in a new message), and answers tool
- * calls left without results (the window closed mid-call) with an error result. (Results are capped
+ * calls left without results (the program ended mid-call, a write failed) with an error result. (Results are capped
  * when written; a chat from before that is migrated once: chat-format.ts.)
  */
 export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
@@ -36,7 +39,7 @@ export function repairHistory(messages: readonly Anthropic.MessageParam[]): Anth
     const answered = new Set((next ? blocks(next) : []).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])));
     const missing: Anthropic.ToolResultBlockParam[] = uses
       .filter((u) => !answered.has(u.id))
-      .map((u) => ({ type: 'tool_result', tool_use_id: u.id, is_error: true, content: 'Interrupted: the editor closed before this call finished.' }));
+      .map((u) => ({ type: 'tool_result', tool_use_id: u.id, is_error: true, content: INTERRUPTED_CALL }));
     if (missing.length === 0) return;
     if (next?.role === 'user') {
       merged[i + 1] = { role: 'user', content: [...missing, ...blocks(next)] };

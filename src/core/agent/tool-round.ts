@@ -1,6 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatEvent } from '../../shared/protocol';
-import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
+import { approvedCall, resolveTool, type CallPath, type QuestionTurn } from '../tool-call/approved-call';
+import { readOnlyTool } from '../tool-call/tool-call-rules';
+import type { HubTool } from '../mcp/types';
 import { appOf, appResultOf } from '../apps/app-events';
 import type { ToolOffer } from '../tool-offer/tool-offer';
 import { capChatContent } from './result-caps';
@@ -17,25 +19,83 @@ export interface ToolRound {
   signal: AbortSignal;
 }
 
+/** One call of a reply, resolved once: the tool it stands for (call_tool's is the tool it names) and its input. */
+interface PlannedCall {
+  use: Anthropic.ToolUseBlock;
+  name: string;
+  input: Record<string, unknown>;
+  tool: HubTool | undefined;
+  refusal: string | undefined;
+}
+
 /**
- * Runs the calls of one reply concurrently through the approved-call path; results come back in the model's
- * order. Each call gets its card (a tool_call event, then its tool_result); a call in `refusals` is not run but
- * answered with its error.
+ * Runs the calls of one reply in the order the model wrote them, through the approved-call path: a call that may
+ * change something runs alone, after the calls before it have ended (a read written after a write sees what was
+ * written); consecutive calls that only read run together. Questions to the person are asked one at a time, in
+ * the model's order, together or not. Results come back in the model's order. Each call gets its card (a tool_call
+ * event when it starts, then its tool_result); a call in `refusals` is not run but answered with its error.
  */
-export function runToolUses(
+export async function runToolUses(
   round: ToolRound,
   uses: Anthropic.ToolUseBlock[],
   refusals: ReadonlyMap<string, string>,
 ): Promise<Anthropic.ToolResultBlockParam[]> {
-  return Promise.all(uses.map((use) => runOne(round, use, refusals.get(use.id))));
+  const results: Anthropic.ToolResultBlockParam[] = [];
+  for (const group of readGroups(uses.map((use) => plan(round, use, refusals.get(use.id))))) {
+    const questions = askingInOrder(group.length);
+    results.push(...(await Promise.all(group.map((call, i) => runOne(round, call, questions[i])))));
+  }
+  return results;
 }
 
-async function runOne(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: string | undefined): Promise<Anthropic.ToolResultBlockParam> {
+function plan(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: string | undefined): PlannedCall {
+  // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
+  const { name, input } = round.offer.unwrap(use);
+  return { use, name, input, tool: resolveTool(round.offer.host, name), refusal };
+}
+
+/**
+ * A call only reads when its tool says so (readOnlyHint, and not destructive: the rule that lets it run without
+ * approval), or when it runs nothing at all (refused, or no such tool). Consecutive such calls form one group;
+ * every other call is a group of its own.
+ */
+function readGroups(calls: PlannedCall[]): PlannedCall[][] {
+  const groups: PlannedCall[][] = [];
+  let reads: PlannedCall[] | undefined;
+  for (const call of calls) {
+    const onlyReads = call.refusal !== undefined || !call.tool || readOnlyTool(call.tool);
+    if (!onlyReads) {
+      reads = undefined;
+      groups.push([call]);
+    } else if (reads) reads.push(call);
+    else groups.push((reads = [call]));
+  }
+  return groups;
+}
+
+/** Each call of a group asks (if it must) once the calls before it were answered or needed no answer. */
+function askingInOrder(count: number): QuestionTurn[] {
+  let before: Promise<void> = Promise.resolve();
+  return Array.from({ length: count }, () => {
+    let passed!: () => void;
+    const mine = new Promise<void>((resolve) => (passed = resolve));
+    const turn = { before, passed };
+    before = mine;
+    return turn;
+  });
+}
+
+async function runOne(round: ToolRound, call: PlannedCall, questions: QuestionTurn): Promise<Anthropic.ToolResultBlockParam> {
+  try {
+    return await callOne(round, call, questions);
+  } finally {
+    questions.passed();
+  }
+}
+
+async function callOne(round: ToolRound, { use, name, input, tool, refusal }: PlannedCall, questions: QuestionTurn): Promise<Anthropic.ToolResultBlockParam> {
   const { offer, turnId, emit, signal } = round;
   const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
-  // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
-  const { name, input } = offer.unwrap(use);
-  const tool = resolveTool(offer.host, name);
   event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? name, input, ...appOf(tool) });
   const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
     event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
@@ -48,6 +108,7 @@ async function runOne(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: st
     tool,
     input,
     signal,
+    questions,
     onProgress: (progress, total, message) => emit({ type: 'progress', callId: use.id, progress, total, message }),
   });
   if (!outcome.ok) return fail(outcome.why, outcome.durationMs);

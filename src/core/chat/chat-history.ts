@@ -1,7 +1,10 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CHAT_ID, readMeta, writeMeta, type ChatMeta } from './chat-meta';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ChatEvent } from '../../shared/protocol';
+import { CHAT_ID, newChatId, readMeta, writeMeta, type ChatMeta } from './chat-meta';
 import { ChatStore } from './chat-store';
+import { openTurnId } from './chat-read';
 import { transcriptMarkdown } from './transcript-markdown';
 
 /**
@@ -33,6 +36,26 @@ export class ChatHistory {
 
   store(id: string): ChatStore {
     return new ChatStore(this.chatDir(id));
+  }
+
+  /**
+   * A copy of a chat under a new id, from what `session` read of it (only valid records), for a front end that
+   * finds the chat being written by another: the two go their own ways. A turn still open in the copy is closed
+   * with the reason (`why`).
+   */
+  async fork(meta: ChatMeta, events: readonly ChatEvent[], messages: readonly Anthropic.MessageParam[], why: string): Promise<ChatMeta> {
+    const copy: ChatMeta = { ...meta, id: newChatId(), updatedAt: Date.now() };
+    const store = this.store(copy.id);
+    const open = openTurnId(events);
+    const closed: ChatEvent[] = open ? [...events, { kind: 'turn_end', turnId: open, status: 'stopped', error: why }] : [...events];
+    await Promise.all([store.events.replace(closed), store.messages.replace(messages)]);
+    const failed = store.saveError;
+    if (failed) {
+      await rm(store.dir, { recursive: true, force: true });
+      throw failed;
+    }
+    await writeMeta(store.dir, copy);
+    return copy;
   }
 
   async rename(id: string, title: string): Promise<ChatMeta | undefined> {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { PRIVATE_FILE, PRIVATE_FOLDER } from './jsonl-log';
+import { writeWhole } from './jsonl-log';
 import { CHAT_FORMAT } from './chat-format';
 import type { TurnUsage } from '../../shared/protocol';
 
@@ -62,11 +62,7 @@ export async function readMeta(dir: string): Promise<ChatMeta | undefined> {
  * Private like the chat's logs (its title is the chat's first words).
  */
 export async function writeMeta(dir: string, meta: ChatMeta): Promise<void> {
-  const file = join(dir, 'meta.json');
-  await mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER });
-  const temp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
-  await writeFile(temp, JSON.stringify(meta), { encoding: 'utf8', mode: PRIVATE_FILE });
-  await rename(temp, file);
+  await writeWhole(join(dir, 'meta.json'), JSON.stringify(meta));
 }
 
 /** The chat's totals with one more turn's (or server request's) usage; a turn without a price is counted as such. */

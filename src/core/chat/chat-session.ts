@@ -14,9 +14,10 @@ import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from './chat-store';
 import type { ApprovalDecision, ChatEvent, PastedImage, TurnUsage } from '../../shared/protocol';
-import { titleFrom, withTurnUsage, writeMeta, type ChatMeta } from './chat-meta';
+import { readMeta, titleFrom, withTurnUsage, writeMeta, type ChatMeta } from './chat-meta';
+import { ChatLock, describeWriter, type ChatWriter, type Claim } from './chat-lock';
 import { CHAT_FORMAT } from './chat-format';
-import { readChat } from './chat-read';
+import { openTurnId, readChat, type UnreadableLines } from './chat-read';
 import { promptConversation } from './prompt-messages';
 import { afterCompaction, rewindPoint, spanOf, type RewindMode } from './message-spans';
 import { promptCommand } from './slash-commands';
@@ -63,6 +64,8 @@ export interface ChatSessionDeps {
   /** A front end's own way of showing an approval besides the card (e.g. a diff editor for a file change). */
   onApprovalShown?: (request: ApprovalRequest) => void;
   onApprovalSettled?: (request: ApprovalRequest) => void;
+  /** The front end, in words ("VS Code", "the CLI"): another one that finds this chat being written is told who writes it. */
+  frontEnd?: string;
 }
 
 export interface ChatSessionEvents {
@@ -95,6 +98,13 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   private metaWrite: Promise<void> = Promise.resolve();
   /** What may leave the machine: the hosts the person named are read from this chat's own messages. */
   private readonly egress: EgressGuard;
+  /** One writer per chat: this session writes the chat only while it holds the lock. */
+  private readonly lock: ChatLock;
+  /** Who writes the chat instead of this session (it then only shows it), as last found. */
+  private otherWriter: ChatWriter | undefined;
+  /** The turn running now, for close() to wait for. */
+  private turn: Promise<unknown> = Promise.resolve();
+  private metaError: Error | undefined;
 
   constructor(private readonly deps: ChatSessionDeps) {
     super();
@@ -106,6 +116,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       servers: () => deps.host.statuses?.() ?? [],
     });
     this.approvals = new ApprovalWaits({ record: (e) => this.record(e), ask: deps.ask, onShown: deps.onApprovalShown, onSettled: deps.onApprovalSettled });
+    this.lock = new ChatLock(deps.store.dir, deps.frontEnd ?? 'MCP Agent');
   }
 
   /** What the person typed in this chat, oldest first (an MCP prompt counts as the command they typed). */
@@ -134,22 +145,86 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     return this.running !== undefined;
   }
 
-  /** Reads the saved chat once; a turn that was cut off (the window closed, the process died) is closed as interrupted. */
+  /** Who writes this chat while this session only shows it (another window, the CLI); undefined while this session may write it. */
+  get writtenBy(): ChatWriter | undefined {
+    return this.otherWriter;
+  }
+
+  /** Why some of this chat is not on disk (a write failed, and writing it whole again failed too). */
+  get saveError(): Error | undefined {
+    return this.deps.store.saveError ?? this.metaError;
+  }
+
+  /**
+   * Reads the saved chat once, and becomes its writer unless another front end is (then the chat is only shown,
+   * as it was saved, until that one lets go: see claimChat()).
+   */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      const { events, messages, migrated } = await readChat(this.deps.store, this.meta.format);
-      // Not a use of the chat: its place in the history stays.
-      if (migrated) this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
-      this.eventList = events;
-      this.history = messages;
-      // The chat's labels: the secrets it holds as stored, the rest read again from what it holds.
-      await this.egress.labels.load();
-      this.egress.labels.restore(messages, this.personText());
-      const lastEnd = events.map((e) => e.kind).lastIndexOf('turn_end');
-      const open = events.slice(lastEnd + 1).find((e): e is Extract<ChatEvent, { turnId: string }> => 'turnId' in e);
-      if (open) this.record({ kind: 'turn_end', turnId: open.turnId, status: 'stopped', error: 'Interrupted: the chat closed during this turn.' });
+      const claim = await this.lock.claim().catch((err: unknown) => {
+        // No lock can be made (a full disk): the chat is written unguarded, and the writes say how they fare.
+        this.deps.log?.(`could not lock the chat for writing: ${messageOf(err)}`);
+        return { ok: true } as Claim;
+      });
+      this.otherWriter = claim.ok ? undefined : claim.holder;
+      await this.read(claim.ok ? claim.tookOver : undefined);
     })();
     return this.loaded;
+  }
+
+  /**
+   * Reads what is on disk. The writer also says what it found: lines it could not read (moved aside), and a turn
+   * left open, with the reason that is known: a write of it failed, or its writer ended during it.
+   */
+  private async read(endedWriter: ChatWriter | undefined): Promise<void> {
+    const writes = this.otherWriter === undefined;
+    const { events, messages, migrated, unreadable } = await readChat(this.deps.store, this.meta.format, writes);
+    this.eventList = events;
+    this.history = messages;
+    // The chat's labels: the secrets it holds as stored, the rest read again from what it holds.
+    await this.egress.labels.load();
+    this.egress.labels.restore(messages, this.personText());
+    for (const u of unreadable) this.notice('warning', unreadableNotice(u, this.deps.store.dir));
+    if (!writes) {
+      this.notice(
+        'info',
+        `This chat is being written by ${describeWriter(this.otherWriter!)}: it is shown as it was saved, and what you send is refused until that one closes it (or start a new chat).`,
+      );
+      return;
+    }
+    // Not a use of the chat: its place in the history stays.
+    if (migrated) this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
+    const unsaved = await this.deps.store.takeUnsavedMark();
+    const open = openTurnId(events);
+    const why = unsaved
+      ? `Not saved: this chat could not be written to disk${unsaved.at ? ` at ${unsaved.at}` : ''}${unsaved.error ? ` (${unsaved.error})` : ''}, so what came after is missing.`
+      : endedWriter
+        ? `Interrupted: ${describeWriter(endedWriter)} ended during this turn.`
+        : 'Interrupted: the chat closed during this turn.';
+    if (open) this.record({ kind: 'turn_end', turnId: open, status: 'stopped', error: why });
+    else if (unsaved) this.notice('warning', why);
+  }
+
+  /**
+   * Makes this session the chat's writer before it changes the chat: when another front end wrote it meanwhile,
+   * the chat is read again (and shown again). False, and said, while another one still writes it.
+   */
+  private async claimChat(): Promise<boolean> {
+    await this.load();
+    if (!this.otherWriter) return true;
+    const claim = await this.lock.claim();
+    if (!claim.ok) {
+      this.otherWriter = claim.holder;
+      this.notice('warning', `This chat is being written by ${describeWriter(claim.holder)}: nothing was sent. Close it there first, or start a new chat.`);
+      return false;
+    }
+    this.otherWriter = undefined;
+    const fresh = await readMeta(this.deps.store.dir);
+    if (fresh) this.meta = fresh;
+    await this.read(claim.tookOver);
+    this.emit('rewound', this.eventList);
+    this.emit('meta', this.meta);
+    return true;
   }
 
   /** The person's message, shown at once; the turn runs when `config` is given (no key: only shown, with the notice). */
@@ -160,7 +235,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     attachments: string[] = [],
     images: PastedImage[] = [],
   ): Promise<TurnStatus | undefined> {
-    await this.load();
+    if (!(await this.claimChat())) return undefined;
     if (this.running) {
       this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
       return undefined;
@@ -183,7 +258,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     prompt: { server: string; name: string; args?: Record<string, string>; result: GetPromptResult },
     config: TurnConfig | undefined,
   ): Promise<TurnStatus | undefined> {
-    await this.load();
+    if (!(await this.claimChat())) return undefined;
     if (this.running) {
       this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
       return undefined;
@@ -207,7 +282,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
   /** Asks again for the conversation as it stands, after a failed request. */
   async retry(config: TurnConfig): Promise<TurnStatus | undefined> {
-    await this.load();
+    if (!(await this.claimChat())) return undefined;
     if (this.running) return undefined;
     return this.runTurn(config, { retry: true });
   }
@@ -229,7 +304,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
    * from what the model is sent, on disk too; the token totals keep what it cost. Returns why not, if it cannot.
    */
   async rewind(id: string, mode: RewindMode): Promise<string | undefined> {
-    await this.load();
+    if (!(await this.claimChat())) return `This chat is being written by ${describeWriter(this.otherWriter!)}: close it there first.`;
     if (this.running) return 'A turn is still running: stop it first.';
     const point = rewindPoint(this.eventList, this.history.length, id, mode);
     if ('why' in point) return point.why;
@@ -255,7 +330,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
    * a few in a row (appMessageRefusal); answered once the turn starts.
    */
   async sendFromApp(server: string, text: string, config: TurnConfig): Promise<void> {
-    await this.load();
+    if (!(await this.claimChat())) throw new Error(`This chat is being written by ${describeWriter(this.otherWriter!)}: the message was not sent.`);
     if (this.running) throw new Error('A turn is running: the message was not sent.');
     const refused = appMessageRefusal(this.eventList);
     if (refused) throw new Error(refused);
@@ -310,17 +385,37 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     return this.eventList.find((e): e is Extract<ChatEvent, { kind: 'checkpoint' }> => e.kind === 'checkpoint' && e.turnId === turnId);
   }
 
-  /** Waits for what is being written; the chat stays usable. */
+  /** Waits for what is being written; a log a write failed is written whole once more. The chat stays usable. */
   async flush(): Promise<void> {
-    await Promise.all([this.deps.store.events.flush(), this.deps.store.messages.flush(), this.deps.store.labels.flush(), this.metaWrite]);
+    const { events, messages } = this.deps.store;
+    await Promise.all([events.flush(), messages.flush(), this.deps.store.labels.flush(), this.metaWrite]);
+    if (this.otherWriter || !this.deps.store.saveError) return;
+    await Promise.all([events.lastError && events.replace(this.eventList), messages.lastError && messages.replace(this.history)]);
+    // Whole again: the note of the failure would make the next open say something is missing.
+    if (!this.saveError) await this.deps.store.takeUnsavedMark();
+  }
+
+  /** Done with the chat: a running turn is stopped and waited for, what it wrote is flushed, and the chat is let go. */
+  async close(): Promise<void> {
+    this.stop();
+    await this.turn;
+    await this.flush();
+    await this.lock.release();
   }
 
   dispose(): void {
     this.stop();
     this.removeAllListeners();
+    this.lock.releaseSync();
   }
 
-  private async runTurn(config: TurnConfig, input: TurnInput): Promise<TurnStatus> {
+  private runTurn(config: TurnConfig, input: TurnInput): Promise<TurnStatus> {
+    const turn = this.turnOnce(config, input);
+    this.turn = turn;
+    return turn;
+  }
+
+  private async turnOnce(config: TurnConfig, input: TurnInput): Promise<TurnStatus> {
     const controller = new AbortController();
     this.running = controller;
     this.emit('busy', true);
@@ -373,12 +468,19 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       this.running = undefined;
       this.approvals.endTurn();
       this.emit('busy', false);
-      const failed = this.deps.store.events.lastError ?? this.deps.store.messages.lastError;
-      if (failed) this.notice('warning', `This chat could not be saved: ${failed.message}`);
+      await this.flush();
+      const failed = this.saveError;
+      if (failed) this.notice('error', `This chat could not be saved: ${failed.message}. What is not on disk is lost when this chat is closed.`);
     }
   }
 
   private record(event: ChatEvent): void {
+    // A session that only shows the chat keeps what it says in memory: the chat on disk is another's.
+    if (this.otherWriter) {
+      this.eventList.push(event);
+      this.emit('event', event);
+      return;
+    }
     if (event.kind === 'compaction') {
       // The conversation's start was replaced by a summary: the messages' spans move with it (message-spans.ts).
       this.eventList = [...afterCompaction(this.eventList, event.replaced), event];
@@ -400,12 +502,29 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     this.meta = { ...this.meta, updatedAt: Date.now(), ...change };
     const meta = this.meta;
     const dir = this.deps.store.dir;
+    if (this.otherWriter) return void this.emit('meta', meta);
     // Told once it is on disk, so a list read on the news (the Chats view) finds it there.
     this.metaWrite = this.metaWrite
       .then(() => writeMeta(dir, meta))
-      .catch((err: unknown) => this.deps.log?.(`could not save the chat's details: ${String(err)}`))
+      .then(
+        () => (this.metaError = undefined),
+        (err: unknown) => {
+          this.metaError = err instanceof Error ? err : new Error(String(err));
+          this.deps.log?.(`could not save the chat's details: ${String(err)}`);
+          return this.deps.store.markUnsaved(this.metaError);
+        },
+      )
       .then(() => this.emit('meta', this.meta));
   }
+}
+
+/** What the person is told of lines of a chat's file that could not be read. */
+function unreadableNotice(u: UnreadableLines, dir: string): string {
+  const which = u.lines.length === 1 ? `Line ${u.lines[0]}` : `Lines ${u.lines.join(', ')}`;
+  const where = `${u.file} (in ${dir})`;
+  return u.keptIn
+    ? `${which} of ${where} could not be read: left out of this chat, and kept in ${u.keptIn} beside it.`
+    : `${which} of ${where} could not be read: left out of this chat as shown, and left in the file.`;
 }
 
 /** How a pasted image is named among a message's attachments (the picture itself goes to the model only). */

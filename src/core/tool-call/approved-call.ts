@@ -35,6 +35,14 @@ export interface CallRequest {
   onProgress?: (progress: number, total?: number, message?: string) => void;
   /** An MCP App's view asks for this call (the card says so); the path is the same. */
   fromApp?: boolean;
+  /** Calls that run together ask one at a time, in the model's order (tool-round.ts). */
+  questions?: QuestionTurn;
+}
+
+/** This call asks once `before` settles (the calls before it were answered); `passed()` says it was answered or needs no answer. */
+export interface QuestionTurn {
+  before: Promise<void>;
+  passed: () => void;
 }
 
 /** `durationMs` is the call's own time: never the person's thinking time, nor a snapshot's. */
@@ -55,8 +63,17 @@ export async function approvedCall(path: CallPath, request: CallRequest): Promis
   if (signal.aborted) return fail(CANCELLED);
   const need = approvalNeed(tool, input, path.approvals);
   const egress = path.egress.check(tool, input);
-  const edit = need.ask && path.workspaceDir ? await proposeEdit(path.workspaceDir, tool, input) : undefined;
-  let gate = await ask(path, request, withEgress(tool, input, edit ? withEdit(need, edit) : need, egress), edit);
+  let gate: Gate;
+  let edit: ProposedEdit | undefined;
+  try {
+    edit = need.ask && path.workspaceDir ? await proposeEdit(path.workspaceDir, tool, input) : undefined;
+    const question = withEgress(tool, input, edit ? withEdit(need, edit) : need, egress);
+    if (question.ask) await request.questions?.before;
+    // The turn may have been stopped while an earlier call's question was open.
+    gate = signal.aborted ? { ok: false, why: CANCELLED } : await ask(path, request, question, edit);
+  } finally {
+    request.questions?.passed();
+  }
   // Either way the duration is the call's, not the person's thinking time (a denial's is none).
   if (!gate.ok || gate.asked) started = Date.now();
   if (!gate.ok) return fail(gate.why);
