@@ -151,16 +151,32 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     attachments: string[] = [],
     images: PastedImage[] = [],
   ): Promise<TurnStatus | undefined> {
-    await this.load();
-    if (this.running) {
-      this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
+    const started = await this.start(text, context, config, attachments, images);
+    if ('refused' in started) {
+      this.notice('warning', started.refused);
       return undefined;
     }
+    return started.turn;
+  }
+
+  /**
+   * send() for a front end that must know at once whether the message is in the chat: `refused` (a turn is
+   * still running; nothing recorded, the front end keeps the message), or `turn`, which settles when it ends.
+   */
+  async start(
+    text: string,
+    context: string[],
+    config: TurnConfig | undefined,
+    attachments: string[] = [],
+    images: PastedImage[] = [],
+  ): Promise<{ refused: string } | { turn: Promise<TurnStatus | undefined> }> {
+    await this.load();
+    if (this.running) return { refused: STILL_RUNNING };
     // The chat shows a pasted image by name only: the picture itself goes to the model, not into the event log.
     const shown = [...attachments, ...images.map((_, i) => `${PASTED_IMAGE} ${i + 1}`)];
     this.record({ kind: 'user', id: randomUUID(), text, attachments: shown, at: Date.now(), ...(config ? { span: spanOf(this.history, 1) } : {}) });
     if (!this.meta.renamed && this.eventList.filter((e) => e.kind === 'user').length === 1) this.updateMeta({ title: titleFrom(text) });
-    return config ? this.runTurn(config, { text, context, images }) : undefined;
+    return { turn: config ? this.runTurn(config, { text, context, images }) : Promise.resolve(undefined) };
   }
 
   /**
@@ -174,7 +190,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   ): Promise<TurnStatus | undefined> {
     await this.load();
     if (this.running) {
-      this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
+      this.notice('warning', STILL_RUNNING);
       return undefined;
     }
     const { server, name } = prompt;
@@ -397,3 +413,5 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
 
 /** How a pasted image is named among a message's attachments (the picture itself goes to the model only). */
 export const PASTED_IMAGE = 'pasted image';
+/** Why a message was not sent: one turn at a time. */
+export const STILL_RUNNING = 'A turn is still running: stop it or wait for it to finish.';
