@@ -14,6 +14,8 @@ type Post = (message: WebviewMessage) => void;
 /** Below this a view is a sliver; above it the chat would be all view (a taller one scrolls inside its frame). */
 const MIN_HEIGHT = 40;
 const MAX_HEIGHT = 2_000;
+/** A view may be wider than the chat (its box then scrolls sideways), up to this. */
+const MAX_WIDTH = 4_000;
 const FIRST_HEIGHT = 120;
 
 interface Frame {
@@ -164,8 +166,9 @@ export class AppFrames {
 
   private relay(frame: Frame, data: unknown): void {
     mark(frame, 'view', data);
-    const m = data as { method?: unknown; params?: { height?: unknown } } | null;
+    const m = data as { method?: unknown; params?: { height?: unknown; width?: unknown } } | null;
     if (m && typeof m === 'object' && m.method === 'ui/notifications/size-changed') {
+      if (frame.iframe && !this.fill) fitWidth(frame.iframe, m.params?.width);
       const height = m.params?.height;
       if (typeof height === 'number' && Number.isFinite(height) && frame.iframe) {
         if (!this.fill) frame.iframe.style.height = `${Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, height)))}px`;
@@ -215,6 +218,18 @@ export class AppFrames {
       displayMode: this.fill ? 'fullscreen' : 'inline',
     };
   }
+}
+
+/**
+ * A view that asks for more width than its frame has gets it, and its box scrolls sideways: its right edge stays
+ * reachable. A view that asks for no more than the frame has (the SDK reports the frame's own width) follows the
+ * chat's width as before.
+ */
+function fitWidth(iframe: HTMLIFrameElement, asked: unknown): void {
+  if (typeof asked !== 'number' || !Number.isFinite(asked)) return;
+  const width = Math.round(Math.min(MAX_WIDTH, Math.max(0, asked)));
+  if (width > iframe.clientWidth) iframe.style.minWidth = `${width}px`;
+  else if (width < (parseFloat(iframe.style.minWidth) || 0)) iframe.style.minWidth = '';
 }
 
 /** The first time a method passes each way, noted on the frame's trace (a few dozen entries at most). */

@@ -3,7 +3,7 @@
  * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
  */
 import type { PastedImage } from '../../src/shared/protocol';
-import type { Mention, SlashItem } from '../../src/shared/requests';
+import type { Mention, Outgoing, Sent, SlashItem } from '../../src/shared/requests';
 import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
 import { SlashPopup } from './slash-popup';
@@ -17,7 +17,8 @@ const MAX_ATTACHMENTS = 50;
 const MAX_PATH = 4096;
 
 export interface ComposerDeps {
-  onSend: (text: string, attachments: string[], images: PastedImage[]) => void;
+  /** Sends the person's message; settles once it is in the chat, or refused (a turn still runs), and then says why. */
+  onSend: (message: Outgoing) => Promise<Sent>;
   onStop: () => void;
   onDraft: (text: string) => void;
   /** The model button, or `/model` sent as a message. */
@@ -61,6 +62,8 @@ export class Composer {
   private busy = false;
   /** What was sent during a turn, to go when it ends. */
   private readonly queue: SendQueue;
+  /** A message on its way to the host: no other goes until it is answered, so they go one at a time, in order. */
+  private sending = false;
   /** What was sent, for Up / Down. */
   private readonly recall = new SentRecall();
 
@@ -139,8 +142,40 @@ export class Composer {
     this.send.hidden = busy;
     this.input.placeholder = busy ? 'Queue a message for when this turn ends…' : 'Ask the agent…';
     this.updateSend();
-    const next = busy ? undefined : this.queue.next();
-    if (next) this.deps.onSend(next.text, next.attachments, next.images);
+    this.sendNext();
+  }
+
+  /** Sends `message` now, or queues it behind a running turn and what waits before it. */
+  sendOrQueue(message: Outgoing): void {
+    if (this.busy || this.sending || this.queue.size > 0) this.queue.add(message);
+    else this.dispatch(message);
+  }
+
+  /**
+   * The oldest queued message, once the host is idle and no other message is on its way. The host posts its
+   * state several times as a turn ends: the first idle one sends a message, the rest find it on its way.
+   */
+  private sendNext(): void {
+    if (this.busy || this.sending) return;
+    const next = this.queue.next();
+    if (next) this.dispatch(next);
+  }
+
+  /** One message to the host; refused (or lost on the way), it goes back first in line, and the note names it. */
+  private dispatch(message: Outgoing): void {
+    this.sending = true;
+    void this.deps
+      .onSend(message)
+      .catch((err: unknown): Sent => ({ sent: false, why: err instanceof Error ? err.message : String(err) }))
+      .then((answer) => {
+        this.sending = false;
+        if (answer.sent) return this.sendNext();
+        this.queue.putBack(message);
+        const why = `Not sent yet: “${clip(message.text)}”. ${answer.why ?? ''} It waits first in the queue and goes when the turn ends.`;
+        this.note.textContent = why;
+        this.note.hidden = false;
+        this.deps.announce(why);
+      });
   }
 
   get isBusy(): boolean {
@@ -362,8 +397,7 @@ export class Composer {
     const message = trimmed.startsWith('//') ? text.replace('/', '') : text;
     const outgoing = { text: message, attachments: [...this.attachments.keys()].filter((k) => !this.images.has(k)), images: [...this.images.values()] };
     // During a turn it waits its turn, visibly; it is never dropped.
-    if (this.busy) this.queue.add(outgoing);
-    else this.deps.onSend(outgoing.text, outgoing.attachments, outgoing.images);
+    this.sendOrQueue(outgoing);
     this.images.clear();
     this.recall.sentNow(text);
     this.input.value = '';
@@ -384,4 +418,10 @@ export class Composer {
     this.input.style.height = 'auto';
     this.input.style.height = `${this.input.scrollHeight}px`;
   }
+}
+
+/** A message as the note names it: its start, on one line. */
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

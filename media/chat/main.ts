@@ -61,9 +61,9 @@ let saveTimer: ReturnType<typeof setTimeout> | undefined;
 const requests = new Correlator((message) => host.post(message));
 const composer = new Composer({
   announce: (text) => announce(text, false),
-  onSend: (text, attachments, images) => {
-    host.post({ type: 'send', text, attachments, images });
+  onSend: (message) => {
     pin.jumpToBottom();
+    return requests.request('send', message);
   },
   onStop: () => host.post({ type: 'stop' }),
   onPickModel: () => host.post({ type: 'pickModel' }),
@@ -111,7 +111,7 @@ const transcript = new Transcript(messages, {
   onAction: (action) => {
     if (action === 'setKey') host.post({ type: 'setApiKey' });
     else if (action === 'retry') host.post({ type: 'retry' });
-    else host.post({ type: 'send', text: 'Continue', attachments: [], images: [] });
+    else composer.sendOrQueue({ text: 'Continue', attachments: [], images: [] });
     if (action !== 'setKey') pin.jumpToBottom();
   },
   onAppCard: (callId, card) => apps.attach(callId, card),

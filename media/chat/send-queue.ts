@@ -1,16 +1,12 @@
 /**
  * Messages sent while a turn runs: kept in order above the input, each with a button that takes it
  * back, and sent one by one as each turn ends (the host runs one turn at a time). Enter during a
- * turn never loses what was typed.
+ * turn never loses what was typed; a message the host refused comes back first in line.
  */
-import type { PastedImage } from '../../src/shared/protocol';
+import type { Outgoing } from '../../src/shared/requests';
 import { h, icon } from './dom';
 
-export interface QueuedMessage {
-  text: string;
-  attachments: string[];
-  images: PastedImage[];
-}
+export type QueuedMessage = Outgoing;
 
 export class SendQueue {
   readonly el: HTMLElement;
@@ -33,6 +29,31 @@ export class SendQueue {
   }
 
   add(message: QueuedMessage): void {
+    const item = this.item(message);
+    this.items.push(item);
+    this.list.append(item.row);
+    this.el.hidden = false;
+    this.announce('Queued: it is sent when the current turn ends.');
+  }
+
+  /** A message the host refused, first in line again. */
+  putBack(message: QueuedMessage): void {
+    const item = this.item(message);
+    this.items.unshift(item);
+    this.list.prepend(item.row);
+    this.el.hidden = false;
+  }
+
+  /** The oldest queued message, taken off the queue. */
+  next(): QueuedMessage | undefined {
+    const item = this.items.shift();
+    item?.row.remove();
+    this.el.hidden = this.items.length === 0;
+    return item?.message;
+  }
+
+  /** The message with its row and the row's Take back button. */
+  private item(message: QueuedMessage): { message: QueuedMessage; row: HTMLElement } {
     const take = h(
       'button',
       { class: 'chip-remove queued-remove', attrs: { type: 'button', 'aria-label': 'Take this message back', title: 'Take back' } },
@@ -52,17 +73,6 @@ export class SendQueue {
       row.remove();
       this.el.hidden = this.items.length === 0;
     });
-    this.items.push(item);
-    this.list.append(row);
-    this.el.hidden = false;
-    this.announce('Queued: it is sent when the current turn ends.');
-  }
-
-  /** The oldest queued message, taken off the queue. */
-  next(): QueuedMessage | undefined {
-    const item = this.items.shift();
-    item?.row.remove();
-    this.el.hidden = this.items.length === 0;
-    return item?.message;
+    return item;
   }
 }

@@ -14,3 +14,7 @@ export const imageDataSchema = z
   .string()
   .max(7_000_000)
   .regex(/^[A-Za-z0-9+/]*={0,2}$/);
+
+/** An image pasted into the chat's input, as it is sent with the message. */
+export const pastedImageSchema = z.object({ mimeType: imageMimeSchema, data: imageDataSchema });
+export type PastedImage = z.infer<typeof pastedImageSchema>;

@@ -336,8 +336,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
-export const pastedImageSchema = z.object({ mimeType: imageMimeSchema, data: imageDataSchema });
-export type PastedImage = z.infer<typeof pastedImageSchema>;
+export { pastedImageSchema, type PastedImage } from './image-types';
 
 /**
  * What the page tells a view about where it is drawn (SEP-1865's host context): the theme and its colours
@@ -355,14 +354,6 @@ export type AppContext = z.infer<typeof appContextSchema>;
 /** Webview -> host. Untrusted: nothing here can name a command or a path outside the workspace. */
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({
-    type: z.literal('send'),
-    text: z.string().min(1).max(200_000),
-    /** Workspace-relative paths; the host re-checks each against the workspace. */
-    attachments: z.array(z.string().max(4096)).max(50).default([]),
-    /** Images pasted into the input: raster types, base64, at most 5 MiB each (the API's limit), 5 a message. */
-    images: z.array(pastedImageSchema).max(5).default([]),
-  }),
   z.object({ type: z.literal('stop') }),
   /** Open a workspace file named in an answer; the host checks the path is inside the workspace. */
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(4096), line: z.number().int().min(1).max(10_000_000).optional() }),

@@ -5,6 +5,7 @@
  * result before it uses it. Fire-and-forget messages stay in protocol.ts.
  */
 import * as z from 'zod';
+import { pastedImageSchema } from './image-types';
 
 /** What the `/` list offers for the text typed so far: a command, a server/prompt name or a resource URI. */
 export const slashItemSchema = z.object({
@@ -31,8 +32,20 @@ export type Mention = z.infer<typeof mentionSchema>;
 const goneBackSchema = z.object({ done: z.boolean(), why: z.string().max(2000).optional() });
 export type GoneBack = z.infer<typeof goneBackSchema>;
 const eventId = z.string().min(1).max(200);
+/** The person's message: its text, `@` references (workspace-relative; the host re-checks each) and pasted images (5 at most, the API's limit). */
+const outgoingSchema = z.object({
+  text: z.string().min(1).max(200_000),
+  attachments: z.array(z.string().max(4096)).max(50).default([]),
+  images: z.array(pastedImageSchema).max(5).default([]),
+});
+export type Outgoing = z.infer<typeof outgoingSchema>;
+/** Whether a message is in the chat; `why` not, when the host refused it (a turn still runs): the page keeps it then. */
+const sentSchema = z.object({ sent: z.boolean(), why: z.string().max(2000).optional() });
+export type Sent = z.infer<typeof sentSchema>;
 
 export const requestSchemas = {
+  /** The person's message as the next turn: answered once it is in the chat (its turn started), or refused. */
+  send: { params: outgoingSchema, result: sentSchema },
   /** What `@query` could attach. */
   completeMentions: { params: z.object({ query: z.string().max(200) }), result: z.array(mentionSchema).max(100) },
   /** What the `/` list could offer for the text typed so far. */

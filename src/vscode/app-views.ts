@@ -19,8 +19,8 @@ const OPENABLE = /^(https?:|mailto:)/i;
 /**
  * MCP App views in VS Code: the sandbox proxy on a loopback listener, reached through `asExternalUri` (in a
  * browser-served VS Code that is a path on the workbench's origin, and the path of the local URL is dropped:
- * it is appended again here), links the person confirms in a modal before they open, and each page's views
- * wound down when the page goes.
+ * it is appended again here), links the person confirms in a modal before they open (one question at a time),
+ * one full-screen tab per call, and each page's views wound down when the page goes.
  */
 export class AppViews implements vscode.Disposable {
   private readonly proxy = new SandboxProxy();
@@ -30,6 +30,10 @@ export class AppViews implements vscode.Disposable {
   private externalBase: Promise<string> | undefined;
   /** A download's save dialog is open. */
   private saving = false;
+  /** A link question is open: any other is refused at once, so a view cannot line modals up. */
+  private askingLink = false;
+  /** Each call's full-screen tab (while it opens, and once open): asked again, it is shown, never opened twice. */
+  private readonly tabs = new Map<string, Promise<vscode.WebviewPanel | undefined>>();
   /** The open chat, as the last page message named it (a view's own full-screen request comes with none). */
   private chat: (() => Promise<AppChat>) | undefined;
 
@@ -101,14 +105,25 @@ export class AppViews implements vscode.Disposable {
     for (const v of views ?? []) void this.mounts.unmount(v, 'The chat page closed.');
   }
 
-  /**
-   * "Full screen": the call's view in an editor tab of its own, a second view of the same call (the one under the
-   * card stays), with its own bridge and frame, torn down when the tab closes.
-   */
+  /** "Full screen": the call's tab, opened once; asked again (by the person or its view), the open one is shown. */
   private async openTab(callId: string, chat: () => Promise<AppChat>): Promise<void> {
-    if (!this.extensionUri) return;
+    const open = this.tabs.get(callId);
+    if (open) return void (await open)?.reveal();
+    const opening = this.createTab(callId, chat);
+    this.tabs.set(callId, opening);
+    const panel = await opening;
+    if (!panel) this.tabs.delete(callId);
+    else panel.onDidDispose(() => this.tabs.delete(callId));
+  }
+
+  /**
+   * The call's view in an editor tab of its own, a second view of the same call (the one under the card stays),
+   * with its own bridge and frame, torn down when the tab closes.
+   */
+  private async createTab(callId: string, chat: () => Promise<AppChat>): Promise<vscode.WebviewPanel | undefined> {
+    if (!this.extensionUri) return undefined;
     const call = (await chat()).events.find((e) => e.kind === 'tool_call' && e.callId === callId);
-    if (call?.kind !== 'tool_call' || !call.app) return;
+    if (call?.kind !== 'tool_call' || !call.app) return undefined;
     const title = `${call.server} · ${call.tool}`;
     const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     const panel = vscode.window.createWebviewPanel(
@@ -138,6 +153,7 @@ export class AppViews implements vscode.Disposable {
       receiving.dispose();
       this.pageGone(page);
     });
+    return panel;
   }
 
   private async externalUrl(local: string): Promise<string> {
@@ -154,9 +170,15 @@ export class AppViews implements vscode.Disposable {
       this.log.warn(`the view of ${server} asked to open a link that is not a web or mail address; refused`);
       return false;
     }
+    if (this.askingLink) throw new Error('Another link is waiting for the person to answer: a view may ask one at a time.');
+    this.askingLink = true;
     const open = 'Open Link';
-    const answer = await vscode.window.showWarningMessage(`The view of MCP server "${server}" asks to open a link.`, { modal: true, detail: url }, open);
-    if (answer !== open) return false;
+    try {
+      const answer = await vscode.window.showWarningMessage(`The view of MCP server "${server}" asks to open a link.`, { modal: true, detail: url }, open);
+      if (answer !== open) return false;
+    } finally {
+      this.askingLink = false;
+    }
     return vscode.env.openExternal(vscode.Uri.parse(url, true));
   }
 

@@ -11,7 +11,7 @@ import { ChatSession } from '../core/chat/chat-session';
 import { pageEvents } from '../core/chat/chat-format';
 import type { ModelCatalog } from '../core/agent/model-catalog';
 import type { ChatState, HostMessage, PastedImage, WebviewMessage } from '../shared/protocol';
-import { answer, type GoneBack, type RequestHandlers } from '../shared/requests';
+import { answer, type GoneBack, type RequestHandlers, type Sent } from '../shared/requests';
 import { goBack } from './message-rewind';
 import type { RewindMode } from '../core/chat/message-spans';
 import { modelToolHost } from '../core/tool-offer/tool-choices';
@@ -147,6 +147,7 @@ export class ChatController implements vscode.Disposable {
   private readonly requests: RequestHandlers = {
     completeMentions: ({ query }) => (this.deps.workspace ? completeMentions(this.deps.workspace, query) : []),
     completeSlash: ({ text }) => completeSlash(text, this.deps.hub),
+    send: ({ text, attachments, images }) => this.send(text, attachments, images),
     editMessage: ({ id, text }) => this.goBack(id, 'edit', text),
     regenerate: ({ id }) => this.goBack(id, 'regenerate'),
   };
@@ -172,8 +173,6 @@ export class ChatController implements vscode.Disposable {
         this.views.markReady(from);
         return;
       }
-      case 'send':
-        return this.send(message.text, message.attachments, message.images);
       case 'stop':
         return this.stop();
       case 'retry':
@@ -255,9 +254,9 @@ export class ChatController implements vscode.Disposable {
     return this.chat.deleteChat(id);
   }
 
-  async send(text: string, attachments: string[] = [], images: PastedImage[] = []): Promise<void> {
+  async send(text: string, attachments: string[] = [], images: PastedImage[] = []): Promise<Sent> {
     const takeAppContext = () => this.appContexts.take();
-    await sendMessage(await this.turnStart(), this.deps.hub, this.deps.workspace, { text, attachments, images, takeAppContext });
+    return sendMessage(await this.turnStart(), this.deps.hub, this.deps.workspace, { text, attachments, images, takeAppContext });
   }
 
   /** A slash command from the composer: its answer is shown in the chat, nothing is sent to the model as text. */

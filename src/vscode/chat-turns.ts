@@ -1,10 +1,11 @@
 import type { McpHub } from '../core/mcp/hub/hub';
-import type { ChatSession } from '../core/chat/chat-session';
 import type { ShadowGit } from '../core/checkpoint/shadow-git';
 import { readMessageAttachments } from '../core/chat/attachments';
 import { composerText } from '../core/chat/prompt-messages';
 import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { PastedImage } from '../shared/protocol';
+import type { Sent } from '../shared/requests';
+import { STILL_RUNNING, type ChatSession } from '../core/chat/chat-session';
 import type { AppChat } from '../core/apps/app-mounts';
 import type { AppContexts } from '../core/apps/app-context';
 import { restoreCheckpoint } from './checkpoint-restore';
@@ -30,23 +31,24 @@ export interface MessageParts {
   takeAppContext: () => string[];
 }
 
-/** A message as the next turn, its references read into it; without a key it is kept, and the notice says what to do. */
-export async function sendMessage({ session, turns }: TurnStart, hub: McpHub, workspace: string | undefined, parts: MessageParts): Promise<void> {
+/**
+ * A message as the next turn, its references read into it; without a key it is kept, and the notice says what to do.
+ * Settles once the message is in the chat (its turn started) or refused because a turn still runs: the front end
+ * keeps a refused message, so nothing the person wrote is lost.
+ */
+export async function sendMessage({ session, turns }: TurnStart, hub: McpHub, workspace: string | undefined, parts: MessageParts): Promise<Sent> {
   await session.load();
-  if (session.busy) {
-    session.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
-    return;
-  }
+  if (session.busy) return { sent: false, why: STILL_RUNNING };
   const config = await turns.config();
   const read = await readMessageAttachments(workspace, parts.attachments, (server, uri) => hub.readResource(server, uri), problemsText);
+  // A turn may have started while the references were read: the views' context is taken only for a message that goes.
+  if (session.busy) return { sent: false, why: STILL_RUNNING };
   const context = [...parts.takeAppContext(), ...read.blocks];
-  if (!config) {
-    await session.send(parts.text, context, undefined, parts.attachments);
-    sayNoKey(session);
-    return;
-  }
-  for (const p of read.errors) session.notice('warning', p);
-  await session.send(parts.text, context, config, parts.attachments, [...parts.images, ...read.images]);
+  if (config) for (const p of read.errors) session.notice('warning', p);
+  const started = await session.start(parts.text, context, config, parts.attachments, config ? [...parts.images, ...read.images] : []);
+  if ('refused' in started) return { sent: false, why: started.refused };
+  if (!config) sayNoKey(session);
+  return { sent: true };
 }
 
 export interface PromptPick {

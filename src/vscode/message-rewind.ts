@@ -15,7 +15,7 @@ export interface RewindDeps {
   /** Read for this turn; none: no key. */
   config: TurnConfig | undefined;
   /** Sends a message as the composer does (attachments read again, as they are now). */
-  send: (text: string, attachments: string[], images: PastedImage[]) => Promise<void>;
+  send: (text: string, attachments: string[], images: PastedImage[]) => Promise<unknown>;
 }
 
 /**

@@ -13,7 +13,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
 import { chatPageHtml } from '../../src/shared/chat-page';
-import type { RequestMethod, RequestParams, RequestResult } from '../../src/shared/requests';
+import type { Outgoing, RequestMethod, RequestParams, RequestResult } from '../../src/shared/requests';
 import { bodyClass, isTheme, themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
@@ -36,6 +36,8 @@ export interface ChatPage {
   /** Answers the newest `method` request whose params pass `match` (waiting for one) with `result`; gives its params. */
   answerRequest<M extends RequestMethod>(method: M, result: RequestResult<M>, match?: (params: RequestParams<M>) => boolean): Promise<RequestParams<M>>;
   waitForPosted(type: WebviewMessage['type'], count?: number): Promise<WebviewMessage[]>;
+  /** The person's messages the page asked the host to send (`send` requests), oldest first, once there are `count`. */
+  waitForSent(count?: number): Promise<Array<{ id: number; message: Outgoing }>>;
   stats(): Promise<{ deltas: number; markdownRenders: number; frames: number }>;
   /** What the page's CSP refused so far (a clean chat triggers none). */
   cspViolations(): Promise<string[]>;
@@ -144,6 +146,15 @@ export async function startHarness(): Promise<Harness> {
             count,
           ] as const);
           return (await chat.posted()).filter((m) => m.type === type);
+        },
+        async waitForSent(count = 1) {
+          await page.waitForFunction(
+            (n) =>
+              (window as unknown as { __posted: { type: string; method?: string }[] }).__posted.filter((m) => m.type === 'request' && m.method === 'send')
+                .length >= n,
+            count,
+          );
+          return (await chat.posted()).flatMap((m) => (m.type === 'request' && m.method === 'send' ? [{ id: m.id, message: m.params as Outgoing }] : []));
         },
         async answerRequest(method, result, match = () => true) {
           type Asked = Extract<WebviewMessage, { type: 'request' }>;

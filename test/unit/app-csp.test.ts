@@ -34,7 +34,7 @@ describe("an app view's CSP", () => {
     assert.deepEqual(allowed.connectDomains, ['https://api.example.com', 'wss://*.example.org']);
     assert.deepEqual(allowed.resourceDomains, ['https://cdn.example.net']);
     assert.match(policy, /connect-src https:\/\/api\.example\.com wss:\/\/\*\.example\.org;/);
-    assert.match(policy, /script-src 'unsafe-inline' data: blob: https:\/\/cdn\.example\.net;/);
+    assert.match(policy, /script-src 'unsafe-inline' 'unsafe-eval' data: blob: https:\/\/cdn\.example\.net;/);
     assert.match(policy, /frame-src 'none'/);
     assert.equal(refused.length, 7);
     assert.equal(cspOrigin('https://[::1]'), undefined);

@@ -1,15 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chatEventSchema, hostMessageSchema, webviewMessageSchema } from '../../src/shared/protocol';
-import { answer, Correlator, type RequestHandlers, type RequestMessage } from '../../src/shared/requests';
+import { answer, Correlator, requestSchemas, type RequestHandlers, type RequestMessage } from '../../src/shared/requests';
 
 describe('the webview -> host protocol rejects what it does not know', () => {
   const rejected: Array<[string, unknown]> = [
     ['an unknown type', { type: 'runCommand', command: 'workbench.action.terminal.sendSequence' }],
     ['a spawn request', { type: 'spawn', command: '/bin/sh', args: ['-c', 'id'] }],
-    ['an empty message to send', { type: 'send', text: '' }],
     ['a decision that is not one of the three', { type: 'approve', callId: 'x', decision: 'always-everything' }],
-    ['too many attachments', { type: 'send', text: 'hi', attachments: Array.from({ length: 51 }, (_, i) => `f${i}`) }],
     ['a non-object', 'ready'],
     ['null', null],
   ];
@@ -22,8 +20,11 @@ describe('the webview -> host protocol rejects what it does not know', () => {
     assert.deepEqual(parsed, { type: 'stop' });
   });
 
-  test('a send without attachments gets an empty list', () => {
-    assert.deepEqual(webviewMessageSchema.parse({ type: 'send', text: 'hi' }), { type: 'send', text: 'hi', attachments: [], images: [] });
+  test('a message to send: not empty, at most 50 attachments, and without any it gets empty lists', () => {
+    const send = requestSchemas.send.params;
+    assert.equal(send.safeParse({ text: '' }).success, false);
+    assert.equal(send.safeParse({ text: 'hi', attachments: Array.from({ length: 51 }, (_, i) => `f${i}`) }).success, false);
+    assert.deepEqual(send.parse({ text: 'hi' }), { text: 'hi', attachments: [], images: [] });
   });
 
   test('host messages are checked too (the webview validates on arrival)', () => {
@@ -76,6 +77,7 @@ describe('requests with answers (shared/requests.ts)', () => {
       completeSlash: () => {
         throw new Error('no hub');
       },
+      send: () => ({ sent: true }),
       editMessage: () => ({ done: true }),
       regenerate: () => ({ done: true }),
     };

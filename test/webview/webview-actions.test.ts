@@ -10,37 +10,56 @@ import { pendingApproval, PNG_1PX, readyState } from '../fakes/webview-conversat
 const { openChat, openReady, scrollToTopByWheel, screenshotPath } = useChatPages();
 
 describe('chat webview: following and actions', () => {
-  test('Enter during a turn queues the message visibly; it goes when the turn ends, and one taken back never goes', async () => {
+  test('Enter during a turn queues the message visibly; each end of a turn sends one, a refused one comes back named, one taken back never goes', async () => {
     const chat = await openChat({ height: 520 });
     const { page } = chat;
     await chat.post({ type: 'state', state: { ...readyState, busy: true } });
     const input = page.locator('#input');
-    await input.fill('first, while the turn runs');
-    await input.press('Enter');
-    await input.fill('second, taken back');
-    await input.press('Enter');
-    await input.fill('third');
-    await input.press('Enter');
+    for (const text of ['first, while the turn runs', 'second, taken back', 'third', 'fourth']) {
+      await input.fill(text);
+      await input.press('Enter');
+    }
     const queued = page.locator('.queued .queued-text');
-    assert.deepEqual(await queued.allTextContents(), ['first, while the turn runs', 'second, taken back', 'third']);
+    assert.deepEqual(await queued.allTextContents(), ['first, while the turn runs', 'second, taken back', 'third', 'fourth']);
     assert.equal(await input.inputValue(), '', 'what was typed is in the queue, not lost');
     assert.deepEqual(
-      (await chat.posted()).filter((m) => m.type === 'send'),
+      (await chat.posted()).filter((m) => m.type === 'request' && m.method === 'send'),
       [],
       'nothing is sent while the turn runs',
     );
     await page.screenshot({ path: screenshotPath('queued-light') });
     await page.locator('.queued-item', { hasText: 'second' }).locator('.queued-remove').click();
 
-    // Each end of a turn sends the next one: one turn at a time.
-    await chat.post({ type: 'state', state: { ...readyState, busy: false } });
-    await chat.waitForPosted('send', 1);
+    // The host posts its state several times as a turn ends: one message goes, the rest wait for its answer.
+    for (let i = 0; i < 3; i++) await chat.post({ type: 'state', state: { ...readyState, busy: false } });
+    const [first] = await chat.waitForSent(1);
+    assert.equal(first?.message.text, 'first, while the turn runs');
     await chat.post({ type: 'state', state: { ...readyState, busy: true } });
+    await chat.post({ type: 'response', id: first!.id, result: { sent: true } });
     await chat.post({ type: 'state', state: { ...readyState, busy: false } });
-    await chat.waitForPosted('send', 2);
-    const sent = (await chat.posted()).flatMap((m) => (m.type === 'send' ? [m.text] : []));
-    assert.deepEqual(sent, ['first, while the turn runs', 'third']);
-    assert.equal(await page.locator('.queued').isVisible(), false);
+    await chat.post({ type: 'state', state: { ...readyState, busy: false } });
+    const [, third] = await chat.waitForSent(2);
+    assert.equal(third?.message.text, 'third');
+    assert.equal((await chat.waitForSent(2)).length, 2, 'one message for one end of a turn');
+    assert.deepEqual(await queued.allTextContents(), ['fourth']);
+
+    // Refused (a view's turn started first): back first in line, and the note names it.
+    await chat.post({ type: 'state', state: { ...readyState, busy: true } });
+    await chat.post({ type: 'response', id: third!.id, result: { sent: false, why: 'A turn is still running: stop it or wait for it to finish.' } });
+    await page.locator('.composer-note', { hasText: '“third”' }).waitFor();
+    assert.deepEqual(await queued.allTextContents(), ['third', 'fourth']);
+    await chat.post({ type: 'state', state: { ...readyState, busy: false } });
+    const sent = await chat.waitForSent(3);
+    assert.equal(sent[2]?.message.text, 'third', 'the refused message goes again, before the one behind it');
+    await chat.post({ type: 'response', id: sent[2]!.id, result: { sent: true } });
+    // No turn ran (no key): the next goes once the last is answered.
+    const all = await chat.waitForSent(4);
+    assert.deepEqual(
+      all.map((s) => s.message.text),
+      ['first, while the turn runs', 'third', 'third', 'fourth'],
+    );
+    await chat.post({ type: 'response', id: all[3]!.id, result: { sent: true } });
+    await page.locator('.queued').waitFor({ state: 'hidden' });
   });
 
   test('the chat follows through an approval, a denial and an error; a reader who scrolled up gets "jump to latest"', async () => {
@@ -157,7 +176,10 @@ describe('chat webview: following and actions', () => {
       event: { kind: 'turn_end', turnId: 't1', status: 'max_iterations', error: 'Stopped after 10 model calls.', action: 'continue' },
     });
     await page.locator('button[data-action="continue"]').click();
-    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'Continue', attachments: [], images: [] }]);
+    assert.deepEqual(
+      (await chat.waitForSent()).map((s) => s.message),
+      [{ text: 'Continue', attachments: [], images: [] }],
+    );
     await chat.post({ type: 'event', event: { kind: 'turn_end', turnId: 't2', status: 'error', error: 'Could not reach the API.', action: 'retry' } });
     await page.locator('button[data-action="retry"]').waitFor();
     await chat.post({ type: 'event', event: { kind: 'user', id: 'u3', text: 'something else', attachments: [], at: 3 } });

@@ -198,7 +198,7 @@ describe('chat webview', () => {
     await chat.page.waitForFunction(() => (window as unknown as { __state?: { draft?: string } }).__state?.draft === 'my own words\n\nSummarize the tides.');
     assert.equal(await chat.page.evaluate(() => document.activeElement?.id), 'input');
     assert.equal(
-      (await chat.posted()).some((m) => m.type === 'send'),
+      (await chat.posted()).some((m) => m.type === 'request' && m.method === 'send'),
       false,
     );
   });
@@ -348,14 +348,17 @@ describe('chat webview', () => {
     await page.keyboard.press('Shift+Enter');
     await page.keyboard.type('second line');
     await page.keyboard.press('Enter');
-    assert.deepEqual(await chat.waitForPosted('send'), [{ type: 'send', text: 'first line\nsecond line', attachments: ['src/a.ts'], images: [] }]);
+    assert.deepEqual(
+      (await chat.waitForSent()).map((s) => s.message),
+      [{ text: 'first line\nsecond line', attachments: ['src/a.ts'], images: [] }],
+    );
     assert.equal(await page.inputValue('#input'), '');
     assert.equal(await page.locator('.composer .attachment-chip').count(), 0);
     // Whitespace alone is not a message.
     await page.keyboard.type('   ');
     await page.keyboard.press('Enter');
     await page.click('#send', { force: true });
-    assert.equal((await chat.posted()).filter((m) => m.type === 'send').length, 1);
+    assert.equal((await chat.waitForSent()).length, 1);
   });
 
   test('busy: Stop is shown and posts stop, Escape stops too; Enter queues the message for after the turn', async () => {
@@ -370,15 +373,15 @@ describe('chat webview', () => {
     await page.press('#input', 'Escape');
     assert.equal((await chat.waitForPosted('stop', 2)).length, 2);
     assert.equal(
-      (await chat.posted()).some((m) => m.type === 'send'),
+      (await chat.posted()).some((m) => m.type === 'request' && m.method === 'send'),
       false,
       'nothing is sent while the turn runs',
     );
     assert.deepEqual(await page.locator('.queued .queued-text').allTextContents(), ['queued question']);
     await chat.post({ type: 'state', state: readyState });
     await page.waitForSelector('#stop', { state: 'hidden' });
-    const [sent] = await chat.waitForPosted('send');
-    assert.equal(sent?.type === 'send' && sent.text, 'queued question', 'the queued message goes once the turn has ended');
+    const [sent] = await chat.waitForSent();
+    assert.equal(sent?.message.text, 'queued question', 'the queued message goes once the turn has ended');
     await page.fill('#input', 'next');
     assert.equal(await page.locator('#send').isEnabled(), true);
   });

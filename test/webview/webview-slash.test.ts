@@ -24,7 +24,7 @@ async function answer(chat: ChatPage, text: string, items: SlashItem[]): Promise
 }
 
 const sent = async (chat: ChatPage): Promise<WebviewMessage[]> =>
-  (await chat.posted()).filter((m) => m.type === 'send' || m.type === 'slash' || m.type === 'pickModel');
+  (await chat.posted()).filter((m) => (m.type === 'request' && m.method === 'send') || m.type === 'slash' || m.type === 'pickModel');
 
 describe('chat webview: slash commands in the composer', () => {
   for (const theme of ['light', 'dark'] as const) {
@@ -102,7 +102,12 @@ describe('chat webview: slash commands in the composer', () => {
     }
     const got = await sent(chat);
     assert.deepEqual(got[0], { type: 'slash', text: '/nonsense here' });
-    assert.deepEqual(got[1], { type: 'send', text: '/etc/hosts is a path', attachments: [], images: [] });
+    assert.deepEqual(got[1], {
+      type: 'request',
+      id: got[1]?.type === 'request' ? got[1].id : -1,
+      method: 'send',
+      params: { text: '/etc/hosts is a path', attachments: [], images: [] },
+    });
     assert.deepEqual(got[2], { type: 'pickModel' });
     assert.equal(got.length, 3);
   });

@@ -3,8 +3,9 @@ import { addressClass } from '../../common/address-class';
 /**
  * The Content-Security-Policy a view runs under, built from the domains its resource declares in
  * `_meta.ui.csp` (SEP-1865), restrictive by default: no network, no frames, no plugins, no forms,
- * scripts and styles only inline, workers only from the view's own blobs. The sandbox proxy is served with it as a response header (the view,
- * a srcdoc frame inside the proxy, inherits it; the header also keeps the view from navigating its own
+ * scripts and styles only the view's own (inline, eval, data: and blob:), workers only from the view's
+ * own blobs. The sandbox proxy is served with it as a response header (the view, a srcdoc frame inside
+ * the proxy, inherits it; the header also keeps the view from navigating its own
  * frame elsewhere) and the view's HTML carries it again as a <meta>.
  *
  * Never `'self'`: the proxy's own origin is the extension's loopback listener, or in a browser-served
@@ -53,8 +54,10 @@ export function appCsp(declared: DeclaredCsp | undefined): AppCsp {
   const policy = [
     `default-src 'none'`,
     // data: and blob: scripts are code the view already holds (it may run any inline script): they reach nothing new.
-    // pdf.js needs them (its worker imports its code from a data: URL).
-    `script-src 'unsafe-inline' data: blob: ${res}`,
+    // pdf.js needs them (its worker imports its code from a data: URL). eval and new Function add nothing either: code
+    // a view makes at run time it could already run as a blob: script, under this same policy (three.js scenes a
+    // model writes are run so).
+    `script-src 'unsafe-inline' 'unsafe-eval' data: blob: ${res}`,
     `style-src 'unsafe-inline' ${res}`,
     `img-src data: ${res}`,
     `font-src data: ${res}`,

@@ -7,6 +7,11 @@
  * reserved `ui/notifications/sandbox-*` messages never pass. It loads one view, once; the HTML already
  * carries its CSP, and the page itself is served under the same policy as a header, which the view inherits.
  * It makes no request of its own: a message it has no sender for is dropped.
+ *
+ * What would put something in front of the person (full screen, a link's question) passes only right after the
+ * person clicked or typed in the view: the browser's transient user activation, which a gesture in the view gives
+ * this page too (activation reaches a frame's ancestors, never its children, so a click elsewhere in the chat does
+ * not count, and the view cannot script this page to fake it). Without one the view is answered with an error here.
  */
 export const PROXY_PAGE = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>MCP App</title>
@@ -17,12 +22,16 @@ export const PROXY_PAGE = `<!DOCTYPE html>
   const host = window.parent;
   let view = null;
   const reserved = (m) => !!m && typeof m === 'object' && typeof m.method === 'string' && m.method.startsWith('ui/notifications/sandbox-');
+  const intrusive = (m) => !!m && typeof m === 'object' && m.id !== undefined && (m.method === 'ui/open-link' || (m.method === 'ui/request-display-mode' && !(m.params && m.params.mode === 'inline')));
+  const gesture = () => !!navigator.userActivation && navigator.userActivation.isActive;
+  const NO_GESTURE = 'Refused: a view may ask for this only right after the person clicks or types in it.';
   window.addEventListener('message', (e) => {
     const m = e.data;
     if (e.source === host) {
       if (!reserved(m)) return void (view && view.contentWindow && view.contentWindow.postMessage(m, '*'));
       if (m.method === 'ui/notifications/sandbox-resource-ready' && !view && m.params && typeof m.params.html === 'string') load(m.params.html);
     } else if (view && e.source === view.contentWindow && !reserved(m)) {
+      if (intrusive(m) && !gesture()) return void view.contentWindow.postMessage({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: NO_GESTURE } }, '*');
       host.postMessage(m, '*');
     }
   });

@@ -235,18 +235,35 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     attachments: string[] = [],
     images: PastedImage[] = [],
   ): Promise<TurnStatus | undefined> {
-    if (!(await this.claimChat())) return undefined;
-    if (this.running) {
-      this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
+    const started = await this.start(text, context, config, attachments, images);
+    if ('refused' in started) {
+      // Another front end's writing was already said by claimChat().
+      if (started.refused === STILL_RUNNING) this.notice('warning', STILL_RUNNING);
       return undefined;
     }
+    return started.turn;
+  }
+
+  /**
+   * send() for a front end that must know at once whether the message is in the chat: `refused` (a turn is
+   * still running; nothing recorded, the front end keeps the message), or `turn`, which settles when it ends.
+   */
+  async start(
+    text: string,
+    context: string[],
+    config: TurnConfig | undefined,
+    attachments: string[] = [],
+    images: PastedImage[] = [],
+  ): Promise<{ refused: string } | { turn: Promise<TurnStatus | undefined> }> {
+    if (!(await this.claimChat())) return { refused: WRITTEN_ELSEWHERE };
+    if (this.running) return { refused: STILL_RUNNING };
     this.egress.labels.notePerson(text);
     for (const block of context) this.egress.labels.noteContext(block);
     // The chat shows a pasted image by name only: the picture itself goes to the model, not into the event log.
     const shown = [...attachments, ...images.map((_, i) => `${PASTED_IMAGE} ${i + 1}`)];
     this.record({ kind: 'user', id: randomUUID(), text, attachments: shown, at: Date.now(), ...(config ? { span: spanOf(this.history, 1) } : {}) });
     if (!this.meta.renamed && this.eventList.filter((e) => e.kind === 'user').length === 1) this.updateMeta({ title: titleFrom(text) });
-    return config ? this.runTurn(config, { text, context, images }) : undefined;
+    return { turn: config ? this.runTurn(config, { text, context, images }) : Promise.resolve(undefined) };
   }
 
   /**
@@ -260,7 +277,7 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
   ): Promise<TurnStatus | undefined> {
     if (!(await this.claimChat())) return undefined;
     if (this.running) {
-      this.notice('warning', 'A turn is still running: stop it or wait for it to finish.');
+      this.notice('warning', STILL_RUNNING);
       return undefined;
     }
     const { server, name } = prompt;
@@ -529,3 +546,7 @@ function unreadableNotice(u: UnreadableLines, dir: string): string {
 
 /** How a pasted image is named among a message's attachments (the picture itself goes to the model only). */
 export const PASTED_IMAGE = 'pasted image';
+/** Why a message was not sent: one turn at a time. */
+export const STILL_RUNNING = 'A turn is still running: stop it or wait for it to finish.';
+/** Why a message was not sent: another front end writes this chat (claimChat() says which). */
+export const WRITTEN_ELSEWHERE = 'This chat is being written by another front end: nothing was sent.';
