@@ -11,7 +11,7 @@ import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, ty
 import { haveScript } from './helpers/cli-process';
 import { cliOnPty, stopPtyClis } from './helpers/pty-cli';
 
-const T = { skip: !haveScript() && 'script(1) is not installed', timeout: 90_000 };
+const T = { skip: !haveScript() && 'script(1) is not installed', timeout: 180_000 };
 const UP = '\x1b[A';
 const CTRL_C = '\x03';
 
@@ -74,6 +74,24 @@ describe('type-ahead on a terminal', () => {
     assert.equal(await cli.exited, 0);
   });
 
+  test('Ctrl+C at an approval question withdraws it: the next line is a message, not its answer', T, async () => {
+    const cli = cliOnPty(['--workspace', ws], env);
+    await cli.until('You:');
+    const sent = api.requests.length;
+    cli.type('write stopped.txt\r');
+    await cli.until('Allow?');
+    cli.type(CTRL_C);
+    await cli.until('[stopped]');
+    await cli.until('You:', 2);
+    cli.type('after the stop\r');
+    await cli.until('You said: after the stop');
+    assert.equal(lastUserText(api.requests.at(-1)!.body), 'after the stop');
+    assert.equal(api.requests.length, sent + 2);
+    assert.equal(existsSync(join(ws, 'stopped.txt')), false);
+    cli.type('exit\r');
+    assert.equal(await cli.exited, 0);
+  });
+
   test('text half typed during a turn is not glued to the next message', T, async () => {
     const cli = cliOnPty(['--workspace', ws], env);
     await cli.until('You:');
@@ -94,8 +112,9 @@ describe('type-ahead on a terminal', () => {
     assert.equal(await cli.exited, 0);
   });
 
-  test('the prompt survives Ctrl+C and Up-arrow; an Up-arrow during a turn is not glued to "exit"', T, async () => {
+  test('the prompt survives Ctrl+C and Up-arrow', T, async () => {
     const cli = cliOnPty(['--workspace', ws], env, 'xterm');
+    await cli.until('You: ');
     await cli.untilLine('You: ');
     cli.type('first message\r');
     await cli.until('You said: first message');
@@ -112,10 +131,14 @@ describe('type-ahead on a terminal', () => {
     cli.type(CTRL_C);
     await cli.until('press Ctrl+C again to exit');
     await cli.untilLine('You: ');
-    cli.type('second\r');
-    await cli.until('You said: second');
-    await cli.untilLine('You: ');
+    cli.type('exit\r');
+    assert.equal(await cli.exited, 0);
+  });
 
+  test('an Up-arrow during a turn is not glued to the "exit" typed after it', T, async () => {
+    const cli = cliOnPty(['--workspace', ws], env, 'xterm');
+    await cli.until('You: ');
+    await cli.untilLine('You: ');
     const release = hold();
     const sent = api.requests.length;
     cli.type('slow please\r');

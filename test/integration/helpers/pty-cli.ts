@@ -56,7 +56,7 @@ export function cliOnPty(args: string[], env: Record<string, string>, term: 'dum
     until: (text, n = 1) => until(() => count(text) >= n),
     count,
     cursorLine: () => cursorLine(out),
-    untilLine: async (line, deadlineMs = 20_000) => {
+    untilLine: async (line, deadlineMs = 60_000) => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`the line under the cursor is ${JSON.stringify(cursorLine(out))}, not ${JSON.stringify(line)}`)), deadlineMs);
