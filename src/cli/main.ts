@@ -2,7 +2,7 @@ import { newModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import { version } from '../../package.json';
+import { cliVersion } from './version';
 import { Interrupts } from './interrupts';
 import { lineReader, type LineReader } from './line-reader';
 import { JsonOutput } from './json-output';
@@ -52,7 +52,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (args.version) {
-    process.stdout.write(`${version} (MCP Agent CLI)\n`);
+    process.stdout.write(`${cliVersion()} (MCP Agent CLI)\n`);
     return 0;
   }
   if (args.outputFormat !== 'text' && args.prompt === undefined) {
