@@ -189,7 +189,7 @@ describe('the CLI as an MCP client', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /city \(Name of the city\): /);
     assert.match(r.stdout, /\[prompt everything\/args-prompt not sent: city is required\]/);
-    assert.match(r.stdout, /state \(Name of the state\) \[optional, Enter to leave out\]: /);
+    assert.match(r.stdout, /state \[optional, Enter to leave out\]: /);
     assert.match(r.stdout, /echo: .*Paris/);
     assert.match(r.stdout, /\[new conversation\]/);
   });
