@@ -5,8 +5,8 @@ import { editDiff } from './diff';
 
 /** Where the question is asked: the CLI's line queue (shared with the REPL) and its output. */
 export interface ApprovalTerminal {
-  /** The next line typed after showing `prompt`; undefined once input has ended. */
-  ask(prompt: string): Promise<string | undefined>;
+  /** The next line typed after showing `prompt`; undefined once input has ended or `signal` aborted. */
+  ask(prompt: string, opts?: { signal?: AbortSignal }): Promise<string | undefined>;
   line(text: string): void;
   /** Colour the diff of a file change. */
   color?: boolean;
@@ -45,7 +45,9 @@ export function terminalApproval(terminal: ApprovalTerminal): AskApproval {
             : 'Allow? [y]es / [N]o (this one always asks): ';
     for (;;) {
       if (signal.aborted) return 'deny';
-      const answer = (await terminal.ask(prompt))?.trim().toLowerCase();
+      const answer = (await terminal.ask(prompt, { signal }))?.trim().toLowerCase();
+      // The turn was stopped while asking: the question is gone, not answered.
+      if (signal.aborted) return 'deny';
       if (answer === undefined) {
         terminal.line('(no answer: input ended, denied)');
         return 'deny';

@@ -2,8 +2,12 @@ import { newModelClient } from '../core/agent/model-client';
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
+import { cliVersion } from './version';
 import { Interrupts } from './interrupts';
-import type { AskApproval, TurnStatus } from '../core/agent/types';
+import { lineReader, type LineReader } from './line-reader';
+import { JsonOutput } from './json-output';
+import type { AgentOutput, AskApproval, TurnStatus } from '../core/agent/types';
+import type { ChatEvent } from '../shared/protocol';
 import { ChatHistory } from '../core/chat/chat-history';
 import { ModelCatalog } from '../core/agent/model-catalog';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
@@ -48,6 +52,14 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (args.version) {
+    process.stdout.write(`${cliVersion()} (MCP Agent CLI)\n`);
+    return 0;
+  }
+  if (args.outputFormat !== 'text' && args.prompt === undefined) {
+    process.stderr.write(`mcp-agent: --output-format ${args.outputFormat} needs a prompt (a run of one turn)\n`);
+    return 2;
+  }
   if (!isDirectory(args.workspace)) {
     process.stderr.write(`mcp-agent: workspace "${args.workspace}" is not a directory\n${USAGE}\n`);
     return 2;
@@ -67,26 +79,32 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const output = new MutableOutput(process.stdout);
-  const rl = createInterface({ input: process.stdin, output, terminal: process.stdin.isTTY === true });
+  // Where the person reads: stdout, unless stdout is for a program (--output-format json / stream-json).
+  const human = args.outputFormat === 'text' ? process.stdout : process.stderr;
+  const json = args.outputFormat === 'text' ? undefined : new JsonOutput(process.stdout, args.outputFormat === 'stream-json', () => chatId);
+  const output = new MutableOutput(human);
+  const onTerminal = process.stdin.isTTY === true;
+  const rl = createInterface({ input: process.stdin, output, terminal: onTerminal });
   // A terminal that can show colour, and a person who has not asked for none.
-  const color = process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
-  const markdown = args.plain ? undefined : new MarkdownStream(terminalMarkdown(Math.min(process.stdout.columns || 80, 120), color));
-  const renderer = new CliRenderer(process.stdout, color, markdown, process.stderr);
-  const lines = lineReader(rl);
-  new Interrupts(
+  const color = human.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+  const markdown = args.plain ? undefined : new MarkdownStream(terminalMarkdown(Math.min(human.columns || 80, 120), color));
+  const renderer = new CliRenderer(human, color, markdown, process.stderr);
+  const lines = lineReader(rl, onTerminal, human, (text) => renderer.line(text));
+  const interrupts = new Interrupts(
     rl,
     () => running,
     (text) => renderer.line(text),
-    process.stdin.isTTY === true,
-  ).listen();
+    onTerminal,
+    args.prompt !== undefined,
+  );
+  interrupts.listen();
   process.on('SIGTERM', () => onTerminate(rl));
   const own = await userServers(args, lines, renderer, output);
   if ('exit' in own) {
     rl.close();
     return own.exit;
   }
-  const terminal = { ask: (p: string) => lines.ask(p), line: (t: string) => renderer.line(t) };
+  const terminal = { ask: (p: string, o?: { signal?: AbortSignal }) => lines.ask(p, o), line: (t: string) => renderer.line(t) };
   const client = newModelClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
   const catalog = new ModelCatalog(async () => client);
   // Set once the model is known; a server's sampling request before then runs on the default.
@@ -110,19 +128,22 @@ async function main(): Promise<number> {
   try {
     await untilReadyEnough(hub);
     for (const s of hub.statuses()) {
-      if (s.state === 'error') renderer.line(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
+      if (s.state === 'error') renderer.problem(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
       if (s.state === 'starting') renderer.line(escapeControls(`[server ${s.name} is still starting; its tools join once it is up]`));
     }
     if (terminated) return TERMINATED;
-    const onTerminal = { ...terminal, color };
-    const ask: AskApproval = args.yes ? yesApproval(process.stdin.isTTY === true ? onTerminal : undefined) : terminalApproval(onTerminal);
+    if (interrupts.interrupted) return INTERRUPTED;
+    const asking = { ...terminal, color };
+    const ask: AskApproval = args.yes ? yesApproval(onTerminal ? asking : undefined) : terminalApproval(asking);
     const model = await catalog.resolve(args.model);
     const entry = await catalog.entry(model);
     const limit = entry?.maxTokens;
     // The CLI keeps no choices about tools: every tool is on, none pinned.
     const tools = modelToolHost(hub);
-    let chat = await openChat(args, model, tools, ask, renderer);
+    const show = json ? jsonShow(json, renderer) : textShow(renderer);
+    let chat = await openChat(args, model, tools, ask, renderer, show);
     if (!chat) return 2;
+    chatId = chat.id;
     const turnConfig: TurnConfig = {
       client,
       model,
@@ -137,13 +158,20 @@ async function main(): Promise<number> {
     config = turnConfig;
     try {
       if (args.prompt !== undefined) {
-        const status = await runTurn(chat, turnConfig, args.prompt);
+        json?.init({
+          cwd: args.workspace,
+          model,
+          tools: tools.tools().map((t) => t.qualifiedName),
+          servers: hub.statuses().map((s) => ({ name: s.name, status: s.state })),
+        });
+        const status = interrupts.interrupted ? 'stopped' : await runTurn(chat, turnConfig, args.prompt);
         if (terminated) return TERMINATED;
         // The person asked for these servers by name: a run without them has not done what was asked.
         const down = namedServersDown(hub, own.configs);
         for (const line of down) process.stderr.write(`mcp-agent: ${escapeControls(line)}\n`);
-        if (down.length > 0) return 1;
-        return status === 'done' || status === 'max_iterations' || status === 'max_tokens' ? 0 : 1;
+        json?.finish(down);
+        if (interrupts.interrupted) return INTERRUPTED;
+        return down.length > 0 || status !== 'done' ? 1 : 0;
       }
       const slash: SlashContext = {
         hub,
@@ -153,11 +181,13 @@ async function main(): Promise<number> {
         models: () => catalog.list(),
         setModel: (m) => (turnConfig.model = m),
         clear: async () => {
-          const fresh = await openChat({ ...args, continueChat: false, resume: undefined }, turnConfig.model, tools, ask, renderer);
+          const fresh = await openChat({ ...args, continueChat: false, resume: undefined }, turnConfig.model, tools, ask, renderer, show);
           if (!fresh || !chat) return;
           await closeChat(chat);
           chat = fresh;
+          chatId = chat.id;
         },
+        ask: (p) => lines.ask(p),
         reviewPrompt: (ref, result) =>
           reviewPrompt(ref, result, {
             ask: (p, o) => lines.ask(p, o),
@@ -167,7 +197,7 @@ async function main(): Promise<number> {
         sendPrompt: async (prompt) => void (chat && (await runPrompt(chat, turnConfig, prompt))),
       };
       const code = await repl(() => chat as ChatSession, turnConfig, lines, renderer, slash);
-      return terminated ? TERMINATED : code;
+      return terminated ? TERMINATED : interrupts.interrupted ? INTERRUPTED : code;
     } finally {
       await closeChat(chat);
     }
@@ -178,7 +208,7 @@ async function main(): Promise<number> {
 }
 
 /** A new chat, or the one --continue / --resume names, shown on the terminal as it runs; undefined (said why) when there is none. */
-async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskApproval, renderer: CliRenderer): Promise<ChatSession | undefined> {
+async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskApproval, renderer: CliRenderer, show: Show): Promise<ChatSession | undefined> {
   const history = new ChatHistory(chatsDir(args.workspace));
   let meta = newMeta(newChatId(), model);
   if (args.continueChat || args.resume) {
@@ -210,11 +240,11 @@ async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskA
   }
   for (const line of found) renderer.line(escapeControls(`[${line}]`));
   session.on('event', (event) => {
-    renderer.handle({ type: 'event', event });
+    show.event(event);
     if (event.kind === 'turn_end' && event.usage)
       process.stderr.write(`mcp-agent: this turn: ${usageLine(event.usage)} · chat: ${usageTotal(session.info.usage, session.info.unpricedTurns ?? 0)}\n`);
   });
-  session.on('transient', (output) => renderer.handle(output));
+  session.on('transient', (output) => show.transient(output));
   return session;
 }
 
@@ -247,6 +277,28 @@ function cliSession(history: ChatHistory, meta: ChatMeta, tools: ToolHost, ask: 
 
 /** Whether some of a chat could not be written: the run then ends non-zero, whatever else it did. */
 let notSaved = false;
+
+/** Where a chat's events go: the terminal, or the JSON output with the terminal told only what went wrong. */
+interface Show {
+  event(event: ChatEvent): void;
+  transient(output: AgentOutput): void;
+}
+
+function textShow(renderer: CliRenderer): Show {
+  return { event: (event) => renderer.handle({ type: 'event', event }), transient: (output) => renderer.handle(output) };
+}
+
+/** With --output-format json the person (on stderr) still hears of retries, notices and how a turn ended short. */
+function jsonShow(json: JsonOutput, renderer: CliRenderer): Show {
+  const said = new Set<ChatEvent['kind']>(['turn_end', 'notice', 'compaction']);
+  return {
+    event: (event) => {
+      json.handle(event);
+      if (said.has(event.kind)) renderer.handle({ type: 'event', event });
+    },
+    transient: (output) => void (output.type === 'activity' && renderer.handle(output)),
+  };
+}
 
 async function closeChat(chat: ChatSession): Promise<void> {
   await chat.close();
@@ -295,6 +347,10 @@ let running: ChatSession | undefined;
 
 /** The exit code after SIGTERM, as a shell reports a process it ended (128 + 15). */
 const TERMINATED = 143;
+/** The exit code after Ctrl+C (SIGINT) stopped a run, as a shell reports it (128 + 2). */
+const INTERRUPTED = 130;
+/** The chat this run writes to, for the JSON output. */
+let chatId = '';
 let terminated = false;
 
 /**
@@ -329,42 +385,12 @@ async function runPrompt(chat: ChatSession, config: TurnConfig, prompt: Paramete
 async function repl(chat: () => ChatSession, config: TurnConfig, lines: LineReader, renderer: CliRenderer, slash: SlashContext): Promise<number> {
   renderer.line('MCP Agent — type a message, "exit" to quit, /help for commands. Ctrl+C or Escape stops a running turn.');
   for (;;) {
-    const text = await lines.ask('You: ');
+    const text = await lines.ask('You: ', { history: true });
     if (text === undefined || ['exit', 'quit'].includes(text.trim().toLowerCase())) return 0;
     if (!text.trim()) continue;
     const message = await slashCommand(text, slash);
     if (message !== undefined) await runTurn(chat(), config, message);
   }
-}
-
-interface LineReader {
-  /** The next line typed after showing `prompt` (on a terminal, `prefill` is put on the line to edit); undefined once input has ended. */
-  ask(prompt: string, opts?: { prefill?: string }): Promise<string | undefined>;
-}
-
-/** One queue of lines for the REPL and the approval questions, so piped input works for both. */
-function lineReader(rl: Interface): LineReader {
-  const buffered: string[] = [];
-  const waiting: Array<(line: string | undefined) => void> = [];
-  let ended = false;
-  rl.on('line', (line) => {
-    const next = waiting.shift();
-    if (next) next(line);
-    else buffered.push(line);
-  });
-  rl.on('close', () => {
-    ended = true;
-    for (const w of waiting.splice(0)) w(undefined);
-  });
-  return {
-    ask(prompt, opts) {
-      process.stdout.write(prompt);
-      if (buffered.length > 0) return Promise.resolve(buffered.shift());
-      if (ended) return Promise.resolve(undefined);
-      if (opts?.prefill && rl.terminal) rl.write(opts.prefill);
-      return new Promise((resolve) => waiting.push(resolve));
-    },
-  };
 }
 
 /**

@@ -32,9 +32,11 @@ export class MutableOutput extends Writable {
 
   /** Asks with typed text hidden (on a terminal; piped input is never echoed anyway). */
   async askSecretly(ask: () => Promise<string | undefined>): Promise<string | undefined> {
+    // Asking shows the prompt at once (through readline, so through this stream): only what follows is hidden.
+    const answer = ask();
     this.muted = true;
     try {
-      return await ask();
+      return await answer;
     } finally {
       this.muted = false;
       // The Enter that ended the answer was muted with it.

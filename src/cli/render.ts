@@ -31,7 +31,7 @@ export class CliRenderer {
     private readonly color: boolean,
     /** Renders the replies' Markdown; without it (--plain) they are printed as written. */
     private readonly markdown?: MarkdownStream,
-    /** Where the API's retries are said (stderr), so a wait after a 529 is never silence. */
+    /** Where the API's retries and what went wrong are said (stderr), so a wait after a 529 is never silence. */
     private readonly status?: NodeJS.WritableStream,
   ) {}
 
@@ -75,15 +75,17 @@ export class CliRenderer {
       case 'turn_end':
         this.flushStream();
         if (this.midLine) this.line('');
-        if (e.status === 'error') this.line(red(`Error: ${safe(e.error ?? 'the turn failed')}`, this.color));
-        else if (e.status === 'stopped') this.line(dim('[stopped]', this.color));
-        else if (e.status === 'max_iterations' || e.status === 'max_tokens') this.line(dim(safe(e.error ?? '[a limit was reached]'), this.color));
+        // How a turn ended short goes where errors go: stdout keeps the conversation only.
+        if (e.status === 'error') this.problem(`Error: ${safe(e.error ?? 'the turn failed')}`);
+        else if (e.status === 'stopped') this.problem('[stopped]');
+        else if (e.status === 'max_iterations' || e.status === 'max_tokens') this.problem(safe(e.error ?? '[a limit was reached]'));
         break;
       case 'compaction':
         this.line(dim(`[conversation compacted: ${e.replaced} earlier messages summarised to fit the context window]`, this.color));
         break;
       case 'notice':
-        this.line(e.level === 'error' ? red(safe(e.text), this.color) : dim(safe(e.text), this.color));
+        if (e.level === 'error') this.problem(safe(e.text));
+        else this.line(dim(safe(e.text), this.color));
         break;
       default:
         break;
@@ -96,6 +98,17 @@ export class CliRenderer {
     if (this.midLine) this.out.write('\n');
     this.out.write(`${text}\n`);
     this.midLine = false;
+  }
+
+  /** A line about something that went wrong (or stopped short), on the status stream (stderr) when there is one. */
+  problem(text: string): void {
+    if (!this.status) {
+      this.line(red(text, this.color));
+      return;
+    }
+    this.flushStream();
+    if (this.midLine) this.line('');
+    this.status.write(`${text}\n`);
   }
 
   private print(text: string): void {

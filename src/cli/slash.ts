@@ -17,6 +17,8 @@ export interface SlashContext {
   clear(): Promise<void>;
   /** Shows a prompt's messages and asks whether to send, edit or drop it: what to send, or undefined. */
   reviewPrompt(ref: string, result: GetPromptResult): Promise<GetPromptResult | undefined>;
+  /** Asks a question on the terminal (a prompt's arguments): the answer, or undefined once input has ended. */
+  ask(prompt: string): Promise<string | undefined>;
   /** Runs a turn with a prompt's messages (what /prompt does once reviewed). */
   sendPrompt(prompt: { server: string; name: string; args: Record<string, string>; result: GetPromptResult }): Promise<void>;
 }
@@ -51,15 +53,44 @@ export function slashCommand(text: string, ctx: SlashContext): Promise<string | 
         else ctx.line(`[${printable(c.mimeType ?? 'binary')} content, ${Math.floor((c.blob.length * 3) / 4)} bytes]`);
       }
     },
-    prompt: async (server, name, args, missing) => {
+    prompt: async (server, name, given, missing) => {
       const ref = `${server}/${name}`;
-      // The terminal names what is missing rather than asking: the line can simply be typed again.
-      if (missing.length > 0) {
-        ctx.line(`prompt ${printable(ref)} needs ${printable(missing.map((m) => `${m}=…`).join(' '))}`);
-        return;
-      }
+      const args = await promptArguments(ctx, server, name, given, missing);
+      if (!args) return;
       const reviewed = await ctx.reviewPrompt(ref, await ctx.hub.getPrompt(server, name, args));
       if (reviewed) await ctx.sendPrompt({ server, name, args, result: reviewed });
     },
   });
+}
+
+/**
+ * A prompt's arguments: with none typed, each one it declares is asked (Enter leaves an optional one
+ * out), as the seed's `/use-prompt <name>` expects; with some typed, only the required ones missing.
+ * Undefined (said why) when a required one gets no answer.
+ */
+async function promptArguments(
+  ctx: SlashContext,
+  server: string,
+  name: string,
+  given: Record<string, string>,
+  missing: string[],
+): Promise<Record<string, string> | undefined> {
+  const declared = ctx.hub.status(server)?.prompts.find((p) => p.name === name)?.arguments ?? [];
+  const asked = Object.keys(given).length === 0 ? declared : declared.filter((a) => missing.includes(a.name));
+  const args = { ...given };
+  for (const arg of asked) {
+    const about = arg.description ? ` (${firstLine(arg.description)})` : '';
+    const answer = await ctx.ask(printable(`${arg.name}${about}${arg.required ? '' : ' [optional, Enter to leave out]'}: `));
+    const value = answer?.trim() ?? '';
+    if (value) args[arg.name] = value;
+    else if (arg.required) {
+      ctx.line(`[prompt ${printable(`${server}/${name}`)} not sent: ${printable(arg.name)} is required]`);
+      return undefined;
+    }
+  }
+  return args;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
 }

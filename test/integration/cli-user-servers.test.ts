@@ -181,7 +181,7 @@ describe('the CLI with MCP servers from config files', () => {
       // The person named the server: a run without it has not done what was asked.
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /mcp-agent: server gone \(--mcp-config\) never came up: server gone: could not reach .*connection refused/);
-      assert.match(r.stdout, new RegExp(`\\[server gone failed: server gone: could not reach http://127\\.0\\.0\\.1:${port}/mcp: connection refused`));
+      assert.match(r.stderr, new RegExp(`\\[server gone failed: server gone: could not reach http://127\\.0\\.0\\.1:${port}/mcp: connection refused`));
       assert.ok(offered().includes('remote__requests') && offered().includes('old__echo'), offered().join(' '));
       const turn = [...api.requests].reverse().find((q) => isToolResultTurn(q.body));
       const seen = JSON.parse(lastUserText(turn?.body as MessagesBody)) as Array<{ method: string; rpc?: string }>;

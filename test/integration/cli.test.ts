@@ -150,7 +150,8 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
       assert.equal(r.code, 1);
       assert.equal(r.raw.indexOf(0x1b), -1);
       assert.doesNotMatch(r.stdout, CONTROLS);
-      assert.ok(r.stdout.includes('refused the request (400): bad \\u001b]0;pwned\\u0007 request\\u009b2J'), r.stdout);
+      assert.equal(r.stderr.indexOf('\x1b'), -1);
+      assert.ok(r.stderr.includes('refused the request (400): bad \\u001b]0;pwned\\u0007 request\\u009b2J'), r.stderr);
     } finally {
       api.setScript(writer);
     }
@@ -161,7 +162,7 @@ describe('the CLI (dist/cli.js) with the real workspace server and the fake API'
     try {
       const r = await cli(['--workspace', ws, 'hi'], env);
       assert.equal(r.code, 1);
-      assert.match(r.stdout, /rejected the API key \(401\)/);
+      assert.match(r.stderr, /rejected the API key \(401\)/);
     } finally {
       api.setScript(writer);
     }

@@ -182,12 +182,14 @@ describe('the CLI as an MCP client', () => {
     assert.equal(toModel(), before, 'no command was sent to the model');
   });
 
-  test('/prompt sends the prompt to the model; missing arguments are named; /clear starts a new chat', T, async () => {
-    // "y" answers the review: send the prompt as it is.
-    const input = ['/prompt everything/args-prompt', '/prompt everything/args-prompt city=Paris', 'y', '/clear', 'exit'].join('\n');
+  test('/prompt sends the prompt to the model; its arguments are asked when none are given; /clear starts a new chat', T, async () => {
+    // No answer for the required city: nothing is sent. Then the city, Enter for the optional state, "y" to the review.
+    const input = ['/prompt everything/args-prompt', '', '/prompt everything/args-prompt', 'Paris', '', 'y', '/clear', 'exit'].join('\n');
     const r = await runCli(['--workspace', ws, '--mcp-config', config], env, `${input}\n`);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /prompt everything\/args-prompt needs city=…/);
+    assert.match(r.stdout, /city \(Name of the city\): /);
+    assert.match(r.stdout, /\[prompt everything\/args-prompt not sent: city is required\]/);
+    assert.match(r.stdout, /state \[optional, Enter to leave out\]: /);
     assert.match(r.stdout, /echo: .*Paris/);
     assert.match(r.stdout, /\[new conversation\]/);
   });

@@ -181,8 +181,8 @@ export function promptLines(hub: SlashHub): string[] {
 }
 
 async function resource(actions: SlashActions, args: string[]): Promise<undefined> {
-  // A URI alone is looked up among the servers' resources and templates.
-  const [server, uri] = args.length === 1 ? [serverOfUri(actions.hub, args[0]!), args[0]] : args;
+  // One argument is the seed's `server/uri`, or a URI alone, looked up among the servers' resources and templates.
+  const [server, uri] = args.length === 1 ? (serverSlashUri(actions.hub, args[0]!) ?? [serverOfUri(actions.hub, args[0]!), args[0]]) : args;
   if (args.length === 1 && !server) {
     actions.say([`no ready server lists ${args[0]} (or a template it fits); /resources lists them, or name the server: /resource <server> <uri>`]);
     return undefined;
@@ -241,6 +241,17 @@ export function promptCommand(server: string, name: string, args: Record<string,
 function serverOfPrompt(hub: SlashHub, name: string): string | undefined {
   const having = readyServers(hub).filter((s) => s.prompts.some((p) => p.name === name));
   return having.length === 1 ? `${having[0]!.name}/${name}` : undefined;
+}
+
+/**
+ * `research/papers://folders`, as the research seed writes it: a server's name, a slash, the URI. A URI
+ * never reads that way (its scheme, ending in a colon, comes before any slash), so the two cannot be confused.
+ */
+function serverSlashUri(hub: SlashHub, arg: string): [string, string] | undefined {
+  const slash = arg.indexOf('/');
+  if (slash <= 0 || arg.slice(0, slash).includes(':')) return undefined;
+  const server = arg.slice(0, slash);
+  return hub.status(server) ? [server, arg.slice(slash + 1)] : undefined;
 }
 
 /** The one ready server that lists the URI, or else has a template whose fixed start it begins with. */
