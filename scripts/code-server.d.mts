@@ -1,11 +1,27 @@
 // Types for code-server.mjs, so TypeScript tests and the launcher can import it.
+export interface VscodeTarget {
+  name: 'oldest' | 'today';
+  /** The code-server release from npm. */
+  codeServer: string;
+  /** The VS Code it bundles. */
+  vscode: string;
+  /** The Node it runs on, from the npm registry; undefined: this process's Node. */
+  node: string | undefined;
+}
+export declare const VSCODE_TARGETS: Record<VscodeTarget['name'], VscodeTarget>;
+/** The target named (default: MCP_AGENT_VSCODE, else 'oldest'). */
+export declare function vscodeTarget(name?: string): VscodeTarget;
 export declare const CODE_SERVER_VERSION: string;
-export declare function codeServerDir(): string;
+export declare function mcpAgentCache(): string;
+export declare function codeServerDir(target?: VscodeTarget): string;
 export declare function codeServerEntry(dir?: string): string;
+export declare function codeServerNode(target?: VscodeTarget): string;
 
 export interface CodeServerOptions {
-  /** code-server's out/node/entry.js; defaults to the cached install ensure-vscode makes. */
+  /** code-server's out/node/entry.js, run on this process's Node; defaults to the target's cached install. */
   entry?: string;
+  /** Which VS Code: 'oldest' or 'today' (default: MCP_AGENT_VSCODE, else 'oldest'). */
+  target?: string;
   host?: string;
   /** 0 or unset: a free port the OS picks. */
   port?: number;
