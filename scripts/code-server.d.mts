@@ -7,6 +7,8 @@ export interface VscodeTarget {
   vscode: string;
   /** The Node it runs on, from the npm registry; undefined: this process's Node. */
   node: string | undefined;
+  /** What code-server needs to honour a workbench URL's dev payload (extensionDevelopmentPath, extensionTestsPath). */
+  payloadArgs: string[];
 }
 export declare const VSCODE_TARGETS: Record<VscodeTarget['name'], VscodeTarget>;
 /** The target named (default: MCP_AGENT_VSCODE, else 'oldest'). */
@@ -37,6 +39,8 @@ export interface CodeServerOptions {
   keepExistingSettings?: boolean;
   /** Extra environment for code-server and so for the extension host (ANTHROPIC_BASE_URL, MCP_AGENT_*...). */
   env?: Record<string, string>;
+  /** true: the workbench is opened with a dev payload (workbenchUrl's `dev`): the extension or the tests from a folder. */
+  devPayload?: boolean;
   /** true: leave workspace trust on (for Restricted Mode tests). */
   workspaceTrust?: boolean;
   extraArgs?: string[];

@@ -14,8 +14,10 @@ import { nodeBinary } from './node-binary.mjs';
  * the one a test process starts (default: oldest); scripts/test-vscode.mjs sets it per tier.
  */
 export const VSCODE_TARGETS = {
-  oldest: { name: 'oldest', codeServer: '4.100.3', vscode: '1.100.3', node: undefined },
-  today: { name: 'today', codeServer: '4.139.1', vscode: '1.139.1', node: '24.22.3' },
+  oldest: { name: 'oldest', codeServer: '4.100.3', vscode: '1.100.3', node: undefined, payloadArgs: [] },
+  // A built workbench of 1.139 reads the URL's dev payload (extensionDevelopmentPath, extensionTestsPath) only with
+  // its smoke-test driver on; code-server passes that flag through to VS Code with --vscode-option.
+  today: { name: 'today', codeServer: '4.139.1', vscode: '1.139.1', node: '24.22.3', payloadArgs: ['--vscode-option', 'enable-smoke-test-driver'] },
 };
 
 /** @param {string} [name] @returns {import('./code-server.d.mts').VscodeTarget} */
@@ -142,6 +144,7 @@ export async function startCodeServer(opts = {}) {
     '--disable-update-check',
     '--ignore-last-opened',
     ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
+    ...(opts.devPayload ? target.payloadArgs : []),
     ...(opts.extraArgs ?? []),
   ];
   const env = {
