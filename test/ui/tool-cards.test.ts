@@ -115,7 +115,7 @@ for (const theme of THEMES) {
       assert.match(await approval.locator('.approval-details').innerText(), /Code can change any file in this workspace, including \.vscode and \.git/);
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('run-code-approval-details')}`);
       await approval.locator('button[data-decision="deny"]').click();
-      await chat.locator('.tool-card[data-status="denied"]').waitFor();
+      await chat.locator('.tool-card[data-status="denied"]', { has: chat.locator('.tool-tool', { hasText: 'run_code' }) }).waitFor();
     });
   });
 }
