@@ -5,17 +5,48 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeBinary } from './node-binary.mjs';
 
-export const CODE_SERVER_VERSION = '4.100.3';
+/**
+ * The VS Code versions the real-VS-Code tests run on: the oldest that package.json's engines.vscode claims, and
+ * today's. Each is code-server from npm (the real VS Code server and workbench); `node` is the Node major it is built
+ * for and runs on (today's needs a Node 24 from the npm registry, scripts/node-binary.mjs). MCP_AGENT_VSCODE names
+ * the one a test process starts (default: oldest); scripts/test-vscode.mjs sets it per tier.
+ */
+export const VSCODE_TARGETS = {
+  oldest: { name: 'oldest', codeServer: '4.100.3', vscode: '1.100.3', node: undefined, payloadArgs: [] },
+  // A built workbench of 1.139 reads the URL's dev payload (extensionDevelopmentPath, extensionTestsPath) only with
+  // its smoke-test driver on; code-server passes that flag through to VS Code with --vscode-option.
+  today: { name: 'today', codeServer: '4.139.1', vscode: '1.139.1', node: '24.22.3', payloadArgs: ['--vscode-option', 'enable-smoke-test-driver'] },
+};
 
-export function codeServerDir() {
-  if (process.env.MCP_AGENT_CODE_SERVER_DIR) return process.env.MCP_AGENT_CODE_SERVER_DIR;
-  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(cache, 'mcp-agent', `code-server-${CODE_SERVER_VERSION}`);
+/** @param {string} [name] @returns {import('./code-server.d.mts').VscodeTarget} */
+export function vscodeTarget(name = process.env.MCP_AGENT_VSCODE || 'oldest') {
+  const target = VSCODE_TARGETS[name];
+  if (!target) throw new Error(`MCP_AGENT_VSCODE=${name}: expected one of ${Object.keys(VSCODE_TARGETS).join(', ')}`);
+  return target;
+}
+
+export const CODE_SERVER_VERSION = VSCODE_TARGETS.oldest.codeServer;
+
+/** The install folder of a target's code-server (MCP_AGENT_CODE_SERVER_DIR overrides the oldest's). */
+export function codeServerDir(target = vscodeTarget()) {
+  if (target.name === 'oldest' && process.env.MCP_AGENT_CODE_SERVER_DIR) return process.env.MCP_AGENT_CODE_SERVER_DIR;
+  return join(mcpAgentCache(), `code-server-${target.codeServer}`);
+}
+
+/** ~/.cache/mcp-agent (or under XDG_CACHE_HOME): what the tests install once per machine. */
+export function mcpAgentCache() {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mcp-agent');
 }
 
 export function codeServerEntry(dir = codeServerDir()) {
   return join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+}
+
+/** The Node a target's code-server runs on: its own (installed by ensure-vscode) or this process's. */
+export function codeServerNode(target = vscodeTarget()) {
+  return target.node ? nodeBinary(target.node) : process.execPath;
 }
 
 const DEFAULT_SETTINGS = {
@@ -97,8 +128,10 @@ export async function startCodeServer(opts = {}) {
     writeFileSync(settingsFile, JSON.stringify({ ...DEFAULT_SETTINGS, ...opts.settings }, null, 2));
   }
 
+  const target = vscodeTarget(opts.target);
+  const node = opts.entry ? process.execPath : codeServerNode(target);
   const args = [
-    opts.entry ?? codeServerEntry(),
+    opts.entry ?? codeServerEntry(codeServerDir(target)),
     '--bind-addr',
     `${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}`,
     '--auth',
@@ -111,6 +144,7 @@ export async function startCodeServer(opts = {}) {
     '--disable-update-check',
     '--ignore-last-opened',
     ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
+    ...(opts.devPayload ? target.payloadArgs : []),
     ...(opts.extraArgs ?? []),
   ];
   const env = {
@@ -123,14 +157,14 @@ export async function startCodeServer(opts = {}) {
     ...opts.env,
   };
   for (const vsix of opts.installExtensions ?? []) {
-    const r = spawnSync(process.execPath, [args[0], '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir], {
+    const r = spawnSync(node, [args[0], '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir], {
       env,
       encoding: 'utf8',
     });
     if (r.status !== 0) throw new Error(`installing ${vsix} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
   }
   installExitHandlers();
-  const child = spawn(process.execPath, args, { detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, args, { detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const pgid = child.pid;
   if (pgid === undefined) throw new Error('code-server did not start');
   const pidFile = recordGroup(pgid);

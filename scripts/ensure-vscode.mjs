@@ -1,18 +1,20 @@
 // Installs what the tests and `npm start` need, offline (npm registry and Debian apt only), idempotently:
 // Debian's chromium (the browser tests), bubblewrap (run_code's sandbox), libkrb5-dev (to build code-server),
-// iproute2 (the remote-browser UI test's network namespace) and code-server in a cache folder outside the repo.
+// iproute2 (the remote-browser UI test's network namespace) and code-server in a cache folder outside the repo:
+// the oldest VS Code engines.vscode claims and, for the tests, today's (with the Node 24 it needs).
 // See docs on real VS Code testing for why each step is here.
-// Usage: node scripts/ensure-vscode.mjs [--no-browser] [--no-sandbox] [--no-code-server]
-//   (prints the code-server folder last)
+// Usage: node scripts/ensure-vscode.mjs [--no-browser] [--no-sandbox] [--no-code-server] [--today | --both]
+//   (prints the code-server folder(s) last)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aptGet } from './apt.mjs';
 import { installIntoCache } from './cache-install.mjs';
 import { chromiumPath, chromiumProblem, DEFAULT_CHROMIUM } from './chromium.mjs';
-import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry } from './code-server.mjs';
+import { codeServerDir, codeServerEntry, VSCODE_TARGETS } from './code-server.mjs';
+import { ensureNodeBinary, nodePackageDir } from './node-binary.mjs';
 
 const RIPGREP_VERSION = '1.15.11'; // the @vscode/ripgrep code-server 4.100.3 depends on
 const RG_TARBALL = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
@@ -29,10 +31,12 @@ function sh(cmd, args, opts = {}) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
+/** The oldest code-server runs on this process's Node. */
 function checkNode() {
+  const { codeServer } = VSCODE_TARGETS.oldest;
   const major = Number(process.versions.node.split('.')[0]);
-  if (major < 20) throw new Error(`Node ${process.versions.node}: code-server ${CODE_SERVER_VERSION} needs Node 20`);
-  if (major !== 20) say(`warning: Node ${process.versions.node}; code-server ${CODE_SERVER_VERSION} is built for Node 20`);
+  if (major < 20) throw new Error(`Node ${process.versions.node}: code-server ${codeServer} needs Node 20`);
+  if (major !== 20) say(`warning: Node ${process.versions.node}; code-server ${codeServer} is built for Node 20`);
 }
 
 function ensureAptPackages(wanted) {
@@ -77,9 +81,9 @@ function seedRipgrepCache() {
   }
 }
 
-function installed(dir) {
+function installed(dir, target) {
   const stamp = join(dir, STAMP);
-  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === CODE_SERVER_VERSION && existsSync(codeServerEntry(dir));
+  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === target.codeServer && existsSync(codeServerEntry(dir));
 }
 
 /** Leftovers of installs whose process died (killed mid-way); a live one may be another run installing now. */
@@ -98,64 +102,82 @@ function removeAbandonedPartials(dir) {
   }
 }
 
-function installCodeServer(dir) {
+/**
+ * A code-server built for another Node runs on that Node: its install scripts must find it first on PATH (the
+ * package refuses another major) and build native modules against its headers (npm_config_nodedir; node-gyp would
+ * download them, which fails offline).
+ */
+function installEnv(target) {
+  const env = {
+    ...process.env,
+    npm_config_unsafe_perm: 'true', // as root the install scripts are refused otherwise
+    npm_config_yes: 'true', // node-pty's install runs `npx node-gyp`
+  };
+  if (!target.node) return env;
+  const node = ensureNodeBinary(target.node, `code-server ${target.codeServer}`);
+  return { ...env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: nodePackageDir(target.node) };
+}
+
+function installCodeServer(dir, target) {
   const started = Date.now();
   seedRipgrepCache();
+  const env = installEnv(target);
   say(
-    `installing code-server@${CODE_SERVER_VERSION} into ${dir}: first time only, about 300 MB from the npm registry and a native ` +
-      `module compiled, 1 to 4 minutes on 2 cores (npm's own output follows; later starts reuse it)`,
+    `installing code-server@${target.codeServer} (VS Code ${target.vscode}) into ${dir}: first time only, about 300 MB from the npm ` +
+      `registry and native modules compiled, ${target.node ? '8 to 10' : '1 to 4'} minutes on 2 cores (npm's own output follows; later runs reuse it)`,
   );
   installIntoCache({
     dir,
-    spec: `code-server@${CODE_SERVER_VERSION}`,
-    env: {
-      ...process.env,
-      npm_config_unsafe_perm: 'true', // as root the install scripts are refused otherwise
-      npm_config_yes: 'true', // node-pty's install runs `npx node-gyp`
-    },
+    spec: `code-server@${target.codeServer}`,
+    env,
     check: (partial) => {
       if (!existsSync(codeServerEntry(partial))) throw new Error('code-server installed without out/node/entry.js');
     },
-    stamp: { file: STAMP, text: `${CODE_SERVER_VERSION}\n` },
-    isInstalled: installed,
+    stamp: { file: STAMP, text: `${target.codeServer}\n` },
+    isInstalled: (d) => installed(d, target),
     say,
   });
-  say(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(`code-server ${target.codeServer} installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**
- * @param {{ browser?: boolean, sandbox?: boolean, codeServer?: boolean }} [opts] browser: Chromium for the browser
- *   tests (`npm start` doesn't need it); sandbox: bubblewrap, for run_code's sandbox tests; codeServer: the real VS Code.
- * @returns {{ dir: string, entry: string, chromium: string }}
+ * @param {{ browser?: boolean, sandbox?: boolean, codeServer?: boolean, targets?: Array<'oldest' | 'today'> }} [opts]
+ *   browser: Chromium for the browser tests (`npm start` doesn't need it); sandbox: bubblewrap, for run_code's sandbox
+ *   tests; codeServer: the real VS Code, for each of `targets` (default: the oldest).
+ * @returns {{ dirs: string[], chromium: string }}
  */
 export function ensureVscode(opts = {}) {
   const { browser = true, sandbox = false, codeServer = true } = opts;
-  checkNode();
-  const dir = codeServerDir();
-  if (codeServer) removeAbandonedPartials(dir);
-  const done = !codeServer || installed(dir);
+  const targets = codeServer ? (opts.targets ?? ['oldest']).map((name) => VSCODE_TARGETS[name]) : [];
+  if (targets.includes(VSCODE_TARGETS.oldest)) checkNode();
+  for (const t of targets) removeAbandonedPartials(codeServerDir(t));
+  const missing = targets.filter((t) => !installed(codeServerDir(t), t));
   const apt = [];
   const chromium = browser ? browserPackage() : undefined;
   if (chromium) apt.push(chromium);
   if (sandbox && process.platform === 'linux') apt.push({ pkg: 'bubblewrap', marker: '/usr/bin/bwrap' });
   // test/ui/apps-remote.test.ts puts the browser in a network namespace with `ip`; only root can, so only root needs it.
   if (codeServer && process.platform === 'linux' && process.getuid?.() === 0) apt.push({ pkg: 'iproute2', marker: '/sbin/ip' });
-  if (!done) apt.push({ pkg: 'libkrb5-dev', marker: '/usr/include/gssapi.h' });
+  if (missing.length) apt.push({ pkg: 'libkrb5-dev', marker: '/usr/include/gssapi.h' });
   ensureAptPackages(apt);
   if (!codeServer) say('code-server not needed');
-  else if (done) say(`code-server ${CODE_SERVER_VERSION} ready in ${dir}`);
-  else installCodeServer(dir);
-  return { dir, entry: codeServerEntry(dir), chromium: chromiumPath() };
+  for (const t of targets) {
+    if (missing.includes(t)) installCodeServer(codeServerDir(t), t);
+    else say(`code-server ${t.codeServer} (VS Code ${t.vscode}) ready in ${codeServerDir(t)}`);
+  }
+  return { dirs: targets.map((t) => codeServerDir(t)), chromium: chromiumPath() };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    const { dir } = ensureVscode({
+    const targets = process.argv.includes('--both') ? ['oldest', 'today'] : process.argv.includes('--today') ? ['today'] : ['oldest'];
+    const { dirs } = ensureVscode({
       browser: !process.argv.includes('--no-browser'),
       sandbox: !process.argv.includes('--no-sandbox'),
       codeServer: !process.argv.includes('--no-code-server'),
+      targets,
     });
-    console.log(dir);
+    for (const dir of dirs) console.log(dir);
   } catch (err) {
     console.error(`[ensure-vscode] ${err instanceof Error ? err.message : err}`);
     process.exit(1);

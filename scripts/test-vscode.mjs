@@ -1,17 +1,33 @@
 // The real-VS-Code tests: the mocha suite in code-server's extension host (through @vscode/test-electron's
-// runTests and our launcher), then the Playwright UI tests in out/test/ui. Leaves no code-server behind.
-// Usage: node scripts/test-vscode.mjs [--no-build] [--suite-only | --ui-only] [out/test/ui/x.test.js ...]
+// runTests and our launcher), then the Playwright UI tests in out/test/ui, in two tiers: everything on the oldest
+// VS Code that engines.vscode claims, then the suite and TODAY_UI on today's. Leaves no code-server behind.
+// Usage: node scripts/test-vscode.mjs [--no-build] [--suite-only | --ui-only] [--vscode oldest|today|both]
+//          [out/test/ui/x.test.js ...]   (named UI files run on each chosen VS Code; default: both)
 // Env: MCP_AGENT_SUITE_GREP (mocha grep in the extension host), MCP_AGENT_UI_CONCURRENCY (default 1).
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runTests } from '@vscode/test-electron';
+import { VSCODE_TARGETS } from './code-server.mjs';
 import { ensureVscode } from './ensure-vscode.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
 const artifacts = process.env.MCP_AGENT_ARTIFACTS_DIR ?? join(root, '.test-artifacts');
+/**
+ * What also runs on today's VS Code (the whole UI set runs on the oldest), chosen so the whole suite stays within its
+ * time aim: the packaged .vsix installed and started, the person's settings in a remote window against a folder's
+ * (trusted and Restricted Mode), the chat's turns with tool cards and approvals at 300 px, an MCP App view.
+ */
+const TODAY_UI = ['vsix', 'folder-settings', 'tool-cards', 'apps'];
+const chosenTargets = (() => {
+  const i = argv.indexOf('--vscode');
+  const v = i === -1 ? 'both' : argv[i + 1];
+  if (v === 'both') return [VSCODE_TARGETS.oldest, VSCODE_TARGETS.today];
+  if (!VSCODE_TARGETS[v]) throw new Error(`--vscode ${v}: expected oldest, today or both`);
+  return [VSCODE_TARGETS[v]];
+})();
 const pidsDir = mkdtempSync(join(tmpdir(), 'mcp-agent-rig-pids-'));
 process.env.MCP_AGENT_RIG_PIDS_DIR = pidsDir;
 process.env.MCP_AGENT_ARTIFACTS_DIR = artifacts;
@@ -71,8 +87,8 @@ function suiteWorkspace() {
   return dir;
 }
 
-async function runSuite() {
-  const started = step('extension-host suite (mocha in code-server, via @vscode/test-electron runTests)');
+async function runSuite(target) {
+  const started = step(`extension-host suite on VS Code ${target.vscode} (mocha in code-server, via @vscode/test-electron runTests)`);
   const workspace = suiteWorkspace();
   try {
     await runTests({
@@ -81,30 +97,43 @@ async function runSuite() {
       extensionTestsPath: join(root, 'dist', 'test', 'suite', 'index.js'),
       launchArgs: [workspace],
     });
-    console.log(`extension-host suite passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`extension-host suite on VS Code ${target.vscode} passed in ${seconds(started)} s`);
     return true;
   } catch (err) {
-    console.error(`extension-host suite failed: ${err instanceof Error ? err.message : err}`);
+    console.error(`extension-host suite on VS Code ${target.vscode} failed after ${seconds(started)} s: ${err instanceof Error ? err.message : err}`);
     return false;
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
 }
 
-function runUi() {
+function seconds(since) {
+  return ((Date.now() - since) / 1000).toFixed(1);
+}
+
+/** The UI test files for a target: the ones named on the command line, else all (oldest) or TODAY_UI (today). */
+function uiFiles(target) {
   const dir = join(root, 'out', 'test', 'ui');
   const chosen = argv.filter((a) => a.endsWith('.test.js')).map((a) => resolve(a));
+  if (chosen.length) return chosen;
   const all = existsSync(dir)
     ? readdirSync(dir)
         .filter((f) => f.endsWith('.test.js'))
         .map((f) => join(dir, f))
     : [];
-  const files = chosen.length ? chosen : all;
+  if (target.name === 'oldest') return all;
+  const missing = TODAY_UI.filter((name) => !all.includes(join(dir, `${name}.test.js`)));
+  if (missing.length) throw new Error(`TODAY_UI names UI tests that are not built: ${missing.join(', ')}`);
+  return TODAY_UI.map((name) => join(dir, `${name}.test.js`));
+}
+
+function runUi(target) {
+  const files = uiFiles(target);
   if (files.length === 0) {
     console.log('no UI tests in out/test/ui');
     return Promise.resolve(true);
   }
-  const started = step(`UI tests (${files.length} file(s), Chromium + code-server)`);
+  const started = step(`UI tests on VS Code ${target.vscode} (${files.length} file(s), Chromium + code-server)`);
   const concurrency = process.env.MCP_AGENT_UI_CONCURRENCY ?? '1';
   return new Promise((done) => {
     uiChild = spawn(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {
@@ -112,27 +141,47 @@ function runUi() {
     });
     uiChild.on('exit', (code, signal) => {
       uiChild = undefined;
-      console.log(`UI tests ${code === 0 ? 'passed' : `failed (${code ?? signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(`UI tests on VS Code ${target.vscode} ${code === 0 ? 'passed' : `failed (${code ?? signal})`} in ${seconds(started)} s`);
       done(code === 0);
     });
   });
 }
 
+/**
+ * What a test process needs to know of its tier: which VS Code to start (read by scripts/code-server.mjs), and a
+ * folder of its own for screenshots and logs so the two tiers' files do not overwrite each other.
+ */
+function tierEnv(target) {
+  process.env.MCP_AGENT_VSCODE = target.name;
+  process.env.MCP_AGENT_ARTIFACTS_DIR = target.name === 'oldest' ? artifacts : join(artifacts, `vscode-${target.vscode}`);
+  mkdirSync(process.env.MCP_AGENT_ARTIFACTS_DIR, { recursive: true });
+}
+
 async function main() {
   step('ensure code-server and chromium');
-  ensureVscode({ browser: true });
+  ensureVscode({ browser: true, targets: chosenTargets.map((t) => t.name) });
   if (!argv.includes('--no-build')) {
     step('build');
     const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) return 1;
   }
-  mkdirSync(artifacts, { recursive: true });
-  const suiteOk = argv.includes('--ui-only') ? true : await runSuite();
-  const uiOk = argv.includes('--suite-only') ? true : await runUi();
+  const times = [];
+  let ok = true;
+  for (const target of chosenTargets) {
+    tierEnv(target);
+    const started = Date.now();
+    const suiteOk = argv.includes('--ui-only') ? true : await runSuite(target);
+    const uiOk = argv.includes('--suite-only') ? true : await runUi(target);
+    times.push(`VS Code ${target.vscode} (code-server ${target.codeServer}): ${suiteOk && uiOk ? 'passed' : 'FAILED'} in ${seconds(started)} s`);
+    ok &&= suiteOk && uiOk;
+  }
   const leaked = reapLeftovers();
   if (leaked) console.error(`killed ${leaked} code-server process group(s) a test left running`);
-  console.log(`\nscreenshots: ${join(artifacts, 'screenshots')}\nlogs:        ${join(artifacts, 'logs')}`);
-  return suiteOk && uiOk ? 0 : 1;
+  console.log(`\n${times.join('\n')}`);
+  console.log(
+    `\nscreenshots: ${join(artifacts, 'screenshots')} (today's VS Code: under ${join(artifacts, 'vscode-*')})\nlogs:        ${join(artifacts, 'logs')}`,
+  );
+  return ok ? 0 : 1;
 }
 
 main().then(

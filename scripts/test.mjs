@@ -1,6 +1,6 @@
 // `npm test`: the layer check and the typecheck, then whatever the tests need installed (Chromium, bubblewrap,
-// code-server), the build, the node:test tiers (unit, webview in Chromium, integration with real processes),
-// the MCP conformance suite, then the real-VS-Code rig.
+// code-server: the oldest VS Code engines.vscode claims and today's), the build, the node:test tiers (unit,
+// webview in Chromium, integration with real processes), the MCP conformance suite, then the real-VS-Code rig.
 // Usage: node scripts/test.mjs [--fast | --no-vscode | --conformance-only]
 //   --fast (`npm run test:fast`): the edit-test loop: layers, typecheck, lint, format check, build, test/unit (in-process: no browser,
 //          no code-server, no installs)
@@ -63,7 +63,7 @@ if (fast) {
 // finds either missing fails at once naming the fix; this step is what makes a fresh machine have them.
 console.log('\n> ensure test prerequisites');
 try {
-  ensureVscode({ browser: true, sandbox: true, codeServer: withVscode });
+  ensureVscode({ browser: true, sandbox: true, codeServer: withVscode, targets: ['oldest', 'today'] });
 } catch (err) {
   console.error(`\nsetting up the tests failed: ${err instanceof Error ? err.message : err}`);
   process.exit(1);

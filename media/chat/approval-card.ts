@@ -16,6 +16,8 @@ export interface ApprovalInfo {
   preview?: string;
   warnings?: string[];
   notes?: string[];
+  /** For running code: the gist of the notes and warnings; they go behind a disclosure under it. */
+  summary?: { text: string; warning: boolean };
   alwaysKind?: AlwaysKind;
   /** With alwaysKind 'host': the hosts "always" allows. */
   hosts?: string[];
@@ -83,14 +85,7 @@ export class ApprovalCard {
       // A call a view asked for is the app's, not the model's: the person should know who wants it.
       info.fromApp ? h('div', { class: 'approval-from-app', text: `Asked by the interactive view of ${info.server}, not by the model.` }) : null,
       h('div', { class: 'approval-reason', text: info.reason }),
-      notes.length > 0 &&
-        h('ul', { class: 'approval-notes' }, ...notes.map((n) => h('li', { class: 'approval-note' }, icon('shield'), h('span', { text: n })))),
-      warnings.length > 0 &&
-        h(
-          'ul',
-          { class: 'approval-warnings', attrs: { 'aria-label': 'Warnings' } },
-          ...warnings.map((w) => h('li', { class: 'approval-warning' }, icon('warning'), h('span', { text: w }))),
-        ),
+      ...(info.summary ? [summarized(info.summary, notes, warnings)] : noteAndWarningLists(notes, warnings)),
       info.preview ? h('pre', { class: 'approval-preview', text: info.preview, attrs: { tabindex: '0', 'aria-label': 'Preview' } }) : null,
       this.actions,
       this.outcome,
@@ -158,4 +153,36 @@ export class ApprovalCard {
     this.outcome.hidden = false;
     this.outcome.replaceChildren(icon(state === 'deny' || state === 'expired' ? 'close' : 'check'), h('span', { text }));
   }
+}
+
+function noteAndWarningLists(notes: string[], warnings: string[]): Array<HTMLElement | false> {
+  return [
+    notes.length > 0 && h('ul', { class: 'approval-notes' }, ...notes.map((n) => h('li', { class: 'approval-note' }, icon('shield'), h('span', { text: n })))),
+    warnings.length > 0 &&
+      h(
+        'ul',
+        { class: 'approval-warnings', attrs: { 'aria-label': 'Warnings' } },
+        ...warnings.map((w) => h('li', { class: 'approval-warning' }, icon('warning'), h('span', { text: w }))),
+      ),
+  ];
+}
+
+/**
+ * The gist on one line, read at a glance in a 300 px side bar, with the full notes and warnings (a sandbox's
+ * paragraph, what code can reach) one click away under it.
+ */
+function summarized(summary: { text: string; warning: boolean }, notes: string[], warnings: string[]): HTMLElement {
+  return h(
+    'details',
+    { class: `approval-details${summary.warning ? ' is-warning' : ''}` },
+    h(
+      'summary',
+      { class: 'approval-summary' },
+      icon(summary.warning ? 'warning' : 'shield', 'approval-summary-icon'),
+      h('span', { class: 'approval-summary-text', text: summary.text }),
+      h('span', { class: 'approval-summary-more', text: 'Details' }),
+      icon('chevron', 'approval-summary-chevron'),
+    ),
+    ...noteAndWarningLists(notes, warnings),
+  );
 }

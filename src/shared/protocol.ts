@@ -114,6 +114,8 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
     warnings: z.array(z.string()).optional(),
     /** Short neutral lines, e.g. "Sandboxed (bubblewrap), network off." */
     notes: z.array(z.string()).optional(),
+    /** For running code: the gist of the notes and warnings, shown with them behind a disclosure. */
+    summary: z.object({ text: z.string().max(200), warning: z.boolean() }).optional(),
     alwaysKind: alwaysKindSchema.optional(),
     /** With alwaysKind 'host': the hosts "always" allows (data would leave the machine for them). */
     hosts: z.array(z.string().max(300)).max(20).optional(),

@@ -20,6 +20,7 @@ import {
 } from '../core/mcp/config/server-config-edit';
 import type { ServerManager } from './server-manager';
 import { messageOf } from '../common/error-message';
+import { ownSetting } from './settings';
 
 /** What Add Server is given when run from a script or test instead of answering its questions. */
 export interface AddServerArgs {
@@ -96,7 +97,7 @@ async function addServer(manager: ServerManager, given?: AddServerArgs): Promise
   if (!target) return;
   if (target === 'setting') {
     const config = vscode.workspace.getConfiguration('mcpAgent');
-    const current = (config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) as Record<string, unknown>;
+    const current = (ownSetting('servers') ?? {}) as Record<string, unknown>;
     await config.update('servers', { ...current, [name]: entry }, vscode.ConfigurationTarget.Global);
   } else {
     const source = workspaceSource(manager, target);
@@ -250,7 +251,7 @@ async function importClaudeDesktop(manager: ServerManager, given?: string): Prom
     throw new Error(`cannot import ${file}: ${messageOf(err)}`, { cause: err });
   }
   const config = vscode.workspace.getConfiguration('mcpAgent');
-  const current = { ...((config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) as Record<string, unknown>) };
+  const current = { ...((ownSetting('servers') ?? {}) as Record<string, unknown>) };
   const added: string[] = [];
   const kept: string[] = [];
   for (const [name, entry] of Object.entries(parsed.servers)) {

@@ -22,7 +22,7 @@ import type { SamplingBroker } from '../core/sampling/sampling-broker';
 import { ServerInputs } from './server-inputs';
 import { ServerLogs } from './server-logs';
 import { ServerTrust } from './server-trust';
-import { readSettings } from './settings';
+import { ownSetting, readSettings } from './settings';
 import { messageOf } from '../common/error-message';
 
 /** Servers that can neither write files nor run code: the only bundled ones started in Restricted Mode. */
@@ -191,7 +191,7 @@ export class ServerManager implements vscode.Disposable {
     }
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     // Only the person's own settings.json: a workspace must not define "user-level" servers that skip the question.
-    const setting = vscode.workspace.getConfiguration('mcpAgent').inspect('servers')?.globalValue;
+    const setting = ownSetting('servers');
     const read = readOwnSources(folders, setting, process.env);
     this.sources = await this.own.decide(read, vscode.workspace.isTrusted);
     const own = this.sources.flatMap((s) => s.servers.flatMap((o) => (o.config ? [o.config] : [])));
@@ -237,7 +237,7 @@ export class ServerManager implements vscode.Disposable {
 
   /** The person's mcpAgent.servers for agent definitions to name (the CLI passes its --mcp-config files the same way). */
   private async orchestratorServers(): Promise<string | undefined> {
-    const exported = orchestratorServers(vscode.workspace.getConfiguration('mcpAgent').inspect('servers')?.globalValue);
+    const exported = orchestratorServers(ownSetting('servers'));
     for (const left of exported.left) this.deps.log.info(`orchestrator: sub-agents cannot use ${left}`);
     try {
       return await writeOrchestratorServers(this.deps.storageDir, exported);

@@ -22,6 +22,28 @@ export interface AgentSettings {
 const said = new Set<string>();
 
 /**
+ * What `inspect()` reports at run time beyond its declared type: the User settings of the window's side and, in a
+ * remote window (code-server, Remote-SSH, WSL, containers), the remote's Machine settings on their own.
+ */
+interface UserLayers {
+  globalValue?: unknown;
+  globalLocalValue?: unknown;
+  globalRemoteValue?: unknown;
+}
+
+/**
+ * The person's own value of `mcpAgent.<key>`: their User settings or, in a remote window, the remote's Machine
+ * settings; never a folder's or a workspace file's. The one place a setting that only the person may choose is
+ * read. Such settings are `application`-scoped, so the editor itself keeps them out of folder settings and reads
+ * them from the User settings in every kind of window; a `machine`-scoped one would count only in the remote's
+ * Machine settings there, and the person's endpoint would silently not be used.
+ */
+export function ownSetting(key: string): unknown {
+  const i = vscode.workspace.getConfiguration('mcpAgent').inspect<unknown>(key) as UserLayers | undefined;
+  return i?.globalValue ?? i?.globalRemoteValue ?? i?.globalLocalValue;
+}
+
+/**
  * The `mcpAgent.*` settings, read fresh each time so changes apply to the next turn. Each is read
  * under its rule (core/settings/folder-settings.ts): where the key and the conversation go
  * (`apiBaseUrl`, `model`) and what may reach the network come from the person's own settings only;
@@ -37,7 +59,7 @@ export function readSettings(log?: (line: string) => void): AgentSettings {
     const decided = decide(
       `mcpAgent.${key}`,
       rule,
-      { person: own(i?.globalValue), folder: [i?.workspaceValue, i?.workspaceFolderValue].map(own), fallback },
+      { person: own(ownSetting(key)), folder: [i?.workspaceValue, i?.workspaceFolderValue].map(own), fallback },
       trusted,
       rank,
     );

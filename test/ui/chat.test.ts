@@ -155,7 +155,9 @@ describe('the chat in a real VS Code', () => {
     const approval = chat.locator('.approval[data-state="pending"]');
     await approval.waitFor();
     // run_code's card says where the code runs (the real workspace server, in its bubblewrap sandbox here).
-    assert.match(await approval.innerText(), /Sandboxed \(bubblewrap\), network off/);
+    assert.equal(await approval.locator('.approval-summary-text').innerText(), 'Sandboxed, network off.');
+    await approval.locator('.approval-summary').click();
+    assert.match(await approval.locator('.approval-note').innerText(), /Sandboxed \(bubblewrap\), network off/);
     await approval.scrollIntoViewIfNeeded();
     t.diagnostic(`screenshot: ${await vs.screenshot('run-code-approval')}`);
     await approval.locator('button[data-decision="once"]').click();

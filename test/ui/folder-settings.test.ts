@@ -62,7 +62,7 @@ for (const c of [
         env: { ANTHROPIC_API_KEY: KEY },
         workspaceTrust: c.restricted,
       });
-      if (c.restricted) await vs.answerWorkspaceTrust(false);
+      if (c.restricted) await vs.restrictedMode();
     });
 
     after(async () => {

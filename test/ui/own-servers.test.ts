@@ -130,7 +130,7 @@ describe('the same workspace in Restricted Mode', () => {
   });
 
   test('starts none of its servers and asks nothing', async (t) => {
-    await vs.answerWorkspaceTrust(false);
+    await vs.restrictedMode();
     await vs.openChat();
     await vs.waitForTreeItem('Tools', /echo\s*not started: Restricted Mode/);
     assert.equal(await vs.page.locator('.monaco-dialog-box').count(), 0, 'no question was asked');

@@ -37,7 +37,7 @@ describe('Restricted Mode', () => {
   });
 
   test('only the web server starts, and the chat says why', async (t) => {
-    await vs.answerWorkspaceTrust(false);
+    await vs.restrictedMode();
     const chat = await vs.openChat();
     await chat.locator('.banner-restricted').waitFor();
     await vs.waitForTreeItem('Tools', /web\s*ready/);

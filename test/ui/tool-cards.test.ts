@@ -1,33 +1,46 @@
-// Tool cards in the real VS Code at its default 300 px side bar: the tool's name is never cut (the server's gives
-// way), and a call the person denied is their decision, drawn calmly, not as a failure. Light and high contrast.
+// Tool cards in the real VS Code at its default 300 px side bar: the tool's name, its server and its duration read
+// in full (the server on a line of its own), a call the person denied is their decision, drawn calmly, not as a
+// failure, and run_code's approval is read at a glance (its sandbox's gist on one line, the details one click away).
+// Light and high contrast.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Locator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
 
 function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: lastUserText(body).includes('denied') ? 'Understood: I wrote nothing.' : 'Listed.' };
   if (/list/.test(lastUserText(body))) return { toolUses: [{ name: 'workspace__list_directory', input: { path: '.' } }] };
+  if (/count/.test(lastUserText(body))) return { toolUses: [{ name: 'workspace__run_code', input: { code: 'print(len(open("a.txt").read()))\n' } }] };
   return { text: 'I will write it.', toolUses: [{ name: 'workspace__write_file', input: { path: 'notes.md', content: 'hello\n' } }] };
 }
 
-/** Whether a card's names are cut: the text wider than its box by any fraction of a pixel (enough for an ellipsis). */
-function cut(chat: FrameLocator, callIndex: number): Promise<{ tool: boolean; server: boolean }> {
+/** Whether a card's names and duration are cut: the text wider than its box by any fraction of a pixel (enough for an ellipsis), or past the header's end. */
+function cut(chat: FrameLocator, callIndex: number): Promise<{ tool: boolean; server: boolean; duration: boolean }> {
   return chat
-    .locator('.tool-card .tool-name')
+    .locator('.tool-card .tool-header')
     .nth(callIndex)
-    .evaluate((name) => {
+    .evaluate((header) => {
       const textWidth = (el: Element): number => {
         const range = document.createRange();
         range.selectNodeContents(el);
         return range.getBoundingClientRect().width;
       };
-      const isCut = (el: Element): boolean => textWidth(el) > el.getBoundingClientRect().width + 0.01;
-      return { tool: isCut(name.querySelector('.tool-tool')!), server: isCut(name.querySelector('.tool-server')!) };
+      const isCut = (el: Element): boolean =>
+        textWidth(el) > el.getBoundingClientRect().width + 0.01 || el.getBoundingClientRect().right > header.getBoundingClientRect().right + 0.5;
+      return {
+        tool: isCut(header.querySelector('.tool-tool')!),
+        server: isCut(header.querySelector('.tool-server')!),
+        duration: isCut(header.querySelector('.duration')!),
+      };
     });
+}
+
+/** How many lines an element's text takes (its height over its line height). */
+function lines(el: Locator): Promise<number> {
+  return el.evaluate((e) => Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)));
 }
 
 const THEMES = [
@@ -39,14 +52,16 @@ for (const theme of THEMES) {
   describe(`tool cards (${theme.name})`, () => {
     const rig = chatRig(`tool-cards-${theme.name}`, model, { 'a.txt': 'a\n' }, { 'workbench.colorTheme': theme.setting });
 
-    test('at the default side bar a finished card shows "workspace · list_directory" whole', async (t) => {
+    test('at the default side bar a finished card shows list_directory, its server and its duration whole', async (t) => {
       const chat = await rig.vs.openChat();
       await chat.locator('#input').fill('list the files');
       await chat.locator('#input').press('Enter');
       await chat.locator('.tool-card[data-status="done"]').waitFor();
       await chat.locator('.msg.assistant .markdown', { hasText: 'Listed.' }).waitFor();
       assert.equal(await chat.locator('.tool-card .tool-tool').first().innerText(), 'list_directory');
-      assert.deepEqual(await cut(chat, 0), { tool: false, server: false });
+      assert.equal(await chat.locator('.tool-card .tool-server').first().innerText(), 'workspace');
+      assert.match(await chat.locator('.tool-card .duration').first().innerText(), /^\d[\d.,]* (ms|s)$/);
+      assert.deepEqual(await cut(chat, 0), { tool: false, server: false, duration: false });
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('card-at-300px')}`);
     });
 
@@ -81,6 +96,26 @@ for (const theme of THEMES) {
       await card.locator('.tool-header').click();
       assert.match(await card.locator('.tool-result').innerText(), /denied this tool call/i);
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('denied')}`);
+    });
+
+    test("run_code's approval is short: the sandbox's gist on one line, its details behind a disclosure", async (t) => {
+      const chat = await rig.vs.openChat();
+      await chat.locator('#input').fill('count the characters');
+      await chat.locator('#input').press('Enter');
+      const approval = chat.locator('.approval[data-state="pending"]');
+      await approval.waitFor();
+      const summary = approval.locator('.approval-summary');
+      assert.match(await summary.innerText(), /^(Sandboxed, network off\.|No OS sandbox: full access\.)\s*Details$/);
+      assert.equal(await lines(approval.locator('.approval-summary-text')), 1, 'the gist takes one line at 300 px');
+      assert.equal(await approval.locator('.approval-details').getAttribute('open'), null);
+      assert.equal(await approval.locator('.approval-details ul').first().isVisible(), false, 'the sandbox paragraph waits behind "Details"');
+      await approval.scrollIntoViewIfNeeded();
+      t.diagnostic(`screenshot: ${await rig.vs.screenshot('run-code-approval-at-300px')}`);
+      await summary.click();
+      assert.match(await approval.locator('.approval-details').innerText(), /Code can change any file in this workspace, including \.vscode and \.git/);
+      t.diagnostic(`screenshot: ${await rig.vs.screenshot('run-code-approval-details')}`);
+      await approval.locator('button[data-decision="deny"]').click();
+      await chat.locator('.tool-card[data-status="denied"]', { has: chat.locator('.tool-tool', { hasText: 'run_code' }) }).waitFor();
     });
   });
 }

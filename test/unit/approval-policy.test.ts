@@ -57,3 +57,38 @@ test('a card says "in the workspace" only for a path that stays inside it', () =
   assert.equal(reason('/etc/passwd'), 'Write /etc/passwd (outside the workspace)');
   assert.equal(reason('C:\\Windows\\x'), 'Write C:\\Windows\\x (outside the workspace)');
 });
+
+function runCode(sandbox?: unknown): HubTool {
+  return {
+    server: 'workspace',
+    qualifiedName: 'workspace__run_code',
+    tool: {
+      name: 'run_code',
+      inputSchema: { type: 'object' },
+      annotations: { destructiveHint: true },
+      ...(sandbox === undefined ? {} : { _meta: { 'mcpAgent/sandbox': sandbox } }),
+    },
+  };
+}
+
+test("running code: the prompt's gist fits a glance, and is a warning exactly when the code may run with the person's access", () => {
+  const gist = (sandbox?: unknown) => {
+    const need = changeApproval(runCode(sandbox), { code: 'print(1)' }, never);
+    assert.ok(need.ask);
+    return need.summary;
+  };
+  assert.deepEqual(gist({ available: true, kind: 'bubblewrap', network: false, detail: 'A long paragraph about the sandbox.' }), {
+    text: 'Sandboxed, network off.',
+    warning: false,
+  });
+  assert.deepEqual(gist({ available: true, kind: 'bubblewrap', network: true }), { text: 'Sandboxed, network on.', warning: false });
+  assert.deepEqual(gist({ available: false, kind: 'none', network: true, detail: 'No OS sandbox: bwrap is missing.' }), {
+    text: 'No OS sandbox: full access.',
+    warning: true,
+  });
+  assert.deepEqual(gist(), { text: 'Sandbox unknown: assume full access.', warning: true });
+  // An ordinary tool has no gist: its card shows its lines as they are.
+  const write = changeApproval(queryTool(), { sql: 'DELETE FROM t' }, never);
+  assert.ok(write.ask);
+  assert.equal(write.summary, undefined);
+});

@@ -27,7 +27,10 @@ export interface VscodeOptions {
   settings?: Record<string, unknown>;
   /** Environment for code-server and the extension host (ANTHROPIC_BASE_URL, MCP_AGENT_FETCH_ALLOW...). */
   env?: Record<string, string>;
-  /** true: workspace trust stays on, so an untrusted folder opens in Restricted Mode. */
+  /**
+   * true: workspace trust stays on, so the folder (never trusted before) opens in Restricted Mode, without the startup
+   * question (VS Code 1.139's default; 1.100 asked), on both versions alike.
+   */
   workspaceTrust?: boolean;
   /** 'dev' (default): the repo as extensionDevelopmentPath. {vsix}: install that package. 'none': no extension. */
   extension?: 'dev' | 'none' | { vsix: string };
@@ -227,11 +230,9 @@ export class Vscode {
     return row;
   }
 
-  /** Answers the "Do you trust the authors" dialog shown when started with `workspaceTrust: true`. */
-  async answerWorkspaceTrust(trust: boolean): Promise<void> {
-    const dialog = this.page.locator('.monaco-dialog-box');
-    await dialog.getByRole('button', { name: trust ? /^Yes, I trust/ : /^No, I don't trust/ }).click();
-    await dialog.waitFor({ state: 'hidden' });
+  /** Waits until the window says it is in Restricted Mode (started with `workspaceTrust: true`). */
+  async restrictedMode(): Promise<void> {
+    await this.page.locator('.part.statusbar .statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: 60_000 });
   }
 
   /** Reloads the window (the extension host restarts) and waits for the icon again. */
@@ -278,9 +279,10 @@ export async function startVscode(opts: VscodeOptions): Promise<Vscode> {
       root: join(runDir, 'vscode'),
       host: remote?.hostAddress,
       logFile: join(logs, `${base}--code-server.log`),
-      settings: opts.settings,
+      settings: opts.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never', ...opts.settings } : opts.settings,
       env: opts.env,
       workspaceTrust: opts.workspaceTrust,
+      devPayload: extension === 'dev',
       installExtensions: typeof extension === 'object' ? [extension.vsix] : [],
     });
   } catch (err) {

@@ -48,6 +48,7 @@ async function main(): Promise<number> {
       root: join(scratch, 'vscode'),
       logFile: join(logsDir(), 'exthost-suite--code-server.log'),
       settings,
+      devPayload: true,
     });
     browser = await openBrowser({ consoleLog: join(logsDir(), 'exthost-suite--console.log') });
     let finish: (code: number) => void = () => undefined;

@@ -226,13 +226,17 @@ describe('chat webview: following and actions', () => {
     const status = page.locator('.tool-card[data-call-id="w"] .status');
     await page.waitForSelector('.tool-card[data-call-id="w"][data-status="waiting"]');
     assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'none');
-    assert.deepEqual(await toolNameCut(page, 'w'), { tool: false, server: true }, 'query_database is shown whole; the server name is the one cut');
+    assert.deepEqual(
+      await toolNameCut(page, 'w'),
+      { tool: false, server: false, duration: false },
+      'query_database and the long server name (on a line of its own) are shown whole',
+    );
     await chat.post({ type: 'event', event: { kind: 'approval', callId: 'w', decision: 'once' } });
     await page.waitForSelector('.tool-card[data-call-id="w"][data-status="running"]');
     assert.equal(await status.evaluate((el) => getComputedStyle(el.querySelector('.status-icon')!).animationName), 'spin');
   });
 
-  test('at a 300 px side bar a finished card shows its tool name whole, and its server as far as it fits', async () => {
+  test('at a 300 px side bar a finished card shows its tool name, server and duration whole', async () => {
     const chat = await openChat({ width: 300 });
     await chat.post({ type: 'state', state: readyState });
     const { page } = chat;
@@ -241,9 +245,12 @@ describe('chat webview: following and actions', () => {
       type: 'event',
       event: { kind: 'tool_call', turnId: 't', callId: 'l', server: 'workspace', tool: 'list_directory', input: { path: '.' } },
     });
-    await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'l', isError: false, content: [{ type: 'text', text: 'a.txt' }], durationMs: 19 } });
+    await chat.post({
+      type: 'event',
+      event: { kind: 'tool_result', callId: 'l', isError: false, content: [{ type: 'text', text: 'a.txt' }], durationMs: 810 },
+    });
     await page.waitForSelector('.tool-card[data-call-id="l"][data-status="done"]');
-    assert.deepEqual(await toolNameCut(page, 'l'), { tool: false, server: false });
+    assert.deepEqual(await toolNameCut(page, 'l'), { tool: false, server: false, duration: false });
     // A long progress message gives way before the tool's name.
     await chat.post({ type: 'event', event: { kind: 'tool_call', turnId: 't', callId: 'p', server: 'research', tool: 'search_papers', input: {} } });
     await chat.post({ type: 'progress', callId: 'p', progress: 1, total: 3, message: 'downloading the listing of every category of papers' });
@@ -255,7 +262,7 @@ describe('chat webview: following and actions', () => {
       event: { kind: 'tool_call', turnId: 't', callId: 'x', server: 'github', tool: 'get_pull_request_review_comments_for_every_file', input: {} },
     });
     await page.waitForSelector('.tool-card[data-call-id="x"]');
-    assert.deepEqual(await toolNameCut(page, 'x'), { tool: true, server: true });
+    assert.deepEqual(await toolNameCut(page, 'x'), { tool: true, server: false, duration: false });
     assert.equal(
       await page.locator('.tool-card[data-call-id="x"] .tool-header').getAttribute('title'),
       'github · get_pull_request_review_comments_for_every_file',
@@ -407,18 +414,22 @@ describe('chat webview: following and actions', () => {
 });
 
 /**
- * Whether a card's tool name and server name are cut: their text wider than the box it is drawn in, by any
+ * Whether a card's tool name, server name and duration are cut: their text wider than the box it is drawn in, by any
  * fraction of a pixel (which is enough for an ellipsis), or the box past the header's end.
  */
-function toolNameCut(page: Page, callId: string): Promise<{ tool: boolean; server: boolean }> {
-  return page.locator(`.tool-card[data-call-id="${callId}"] .tool-name`).evaluate((name) => {
+function toolNameCut(page: Page, callId: string): Promise<{ tool: boolean; server: boolean; duration: boolean }> {
+  return page.locator(`.tool-card[data-call-id="${callId}"] .tool-header`).evaluate((header) => {
     const textWidth = (el: Element): number => {
       const range = document.createRange();
       range.selectNodeContents(el);
       return range.getBoundingClientRect().width;
     };
     const cut = (el: Element): boolean =>
-      textWidth(el) > el.getBoundingClientRect().width + 0.01 || el.getBoundingClientRect().right > name.getBoundingClientRect().right + 0.5;
-    return { tool: cut(name.querySelector('.tool-tool')!), server: cut(name.querySelector('.tool-server')!) };
+      textWidth(el) > el.getBoundingClientRect().width + 0.01 || el.getBoundingClientRect().right > header.getBoundingClientRect().right + 0.5;
+    return {
+      tool: cut(header.querySelector('.tool-tool')!),
+      server: cut(header.querySelector('.tool-server')!),
+      duration: cut(header.querySelector('.duration')!),
+    };
   });
 }

@@ -46,6 +46,7 @@ export class ApprovalWaits {
         preview: request.preview,
         warnings: request.warnings,
         notes: request.notes,
+        ...(request.summary ? { summary: request.summary } : {}),
         alwaysKind: request.alwaysKind,
         ...(request.hosts ? { hosts: request.hosts } : {}),
         ...(request.edit ? { review: true } : {}),

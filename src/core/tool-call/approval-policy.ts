@@ -20,6 +20,11 @@ export interface ApprovalPrompt {
   warnings: string[];
   /** Short neutral lines, e.g. the sandbox the code runs in. */
   notes: string[];
+  /**
+   * For running code: the gist of the notes and warnings in a few words. A front end with little room shows it and
+   * keeps the notes and warnings one click away; `warning` says whether the gist is itself a warning.
+   */
+  summary?: { text: string; warning: boolean };
   /** Which "always" may be offered: for the tool, for running code (its own, clearly worded choice), for hosts, or none. */
   alwaysKind: AlwaysKind;
   /** With alwaysKind 'host': the hosts "always" would allow. */
@@ -84,6 +89,7 @@ export function changeApproval(tool: HubTool, input: Record<string, unknown>, st
     if (sandbox.warning) prompt.warnings.push(sandbox.warning);
     prompt.warnings.push(CODE_REACH);
     if (sandbox.note) prompt.notes.push(sandbox.note);
+    prompt.summary = { text: sandbox.summary, warning: sandbox.warning !== undefined };
     prompt.alwaysKind = 'code';
   }
   return { ask: true, ...prompt };

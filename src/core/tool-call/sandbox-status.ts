@@ -39,6 +39,8 @@ export interface SandboxWords {
   warning?: string;
   /** Set when it runs sandboxed: a short line. */
   note?: string;
+  /** The gist in a few words, for a card read at a glance in a narrow side bar (the lines above are its details). */
+  summary: string;
 }
 
 const UNSANDBOXED = 'this code runs with your access to your files and network.';
@@ -49,16 +51,18 @@ export function describeSandbox(tool: Pick<HubTool, 'server' | 'tool'>): Sandbox
   const detail = claim?.detail ? ` ${oneLine(claim.detail)}` : '';
   if (!claim) {
     return {
+      summary: 'Sandbox unknown: assume full access.',
       warning: `Sandbox status unknown: the ${tool.server} server does not say whether code runs in an OS sandbox, so assume ${UNSANDBOXED}`,
     };
   }
   if (!claim.available || claim.kind === 'none') {
     // The bundled server's sentence already opens with this and says what it means; don't say it twice.
-    if (/^ No OS sandbox\b/i.test(detail)) return { warning: detail.trim() };
-    return { warning: `No OS sandbox: ${UNSANDBOXED}${detail}` };
+    const summary = 'No OS sandbox: full access.';
+    if (/^ No OS sandbox\b/i.test(detail)) return { summary, warning: detail.trim() };
+    return { summary, warning: `No OS sandbox: ${UNSANDBOXED}${detail}` };
   }
   const network = claim.network === undefined ? 'network access unknown' : claim.network ? 'network on' : 'network off';
-  return { note: `Sandboxed${claim.kind ? ` (${claim.kind})` : ''}, ${network}.${detail}` };
+  return { summary: `Sandboxed, ${network}.`, note: `Sandboxed${claim.kind ? ` (${claim.kind})` : ''}, ${network}.${detail}` };
 }
 
 /** A server's sentence, as one line of plain text of a sensible length. */
