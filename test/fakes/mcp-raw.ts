@@ -1,6 +1,8 @@
 // A hand-written MCP server over newline-delimited JSON-RPC, for what the SDK's server will not do: tools
 // without or with broken input schemas, a task-only tool, errors with any code, endless progress, a closed
 // stdout. Usage: node mcp-raw.js [--close-stdout-after-init] (closes it after its first tools/list answer)
+//   [--sloppy-schemas] (adds tools whose inputSchema is no valid JSON Schema: typo, dangling, badregex)
+//   [--invalid-tools-list] (answers tools/list with a result that holds no list of tools)
 //   tools: echo(text); fail(code, message) answers a JSON-RPC error; spin sends progress every 50 ms and never
 //   answers; junk writes a non-JSON line to stdout, then answers; cancellations lists the cancelled request ids.
 import { createInterface } from 'node:readline';
@@ -14,6 +16,8 @@ interface Message {
 }
 
 const closeAfterInit = process.argv.includes('--close-stdout-after-init');
+const sloppySchemas = process.argv.includes('--sloppy-schemas');
+const invalidToolsList = process.argv.includes('--invalid-tools-list');
 const cancelled: Id[] = [];
 const spinning = new Map<Id, NodeJS.Timeout>();
 
@@ -33,6 +37,13 @@ const TOOLS = [
   { name: 'spin', description: 'Progress forever, no answer', inputSchema: { type: 'object' } },
   { name: 'junk', description: 'Writes junk to stdout', inputSchema: { type: 'object' } },
   { name: 'cancellations', description: 'Cancelled request ids', inputSchema: { type: 'object' } },
+];
+
+/** Schemas that parse as objects but are no valid JSON Schema: the Messages API refuses a request carrying one. */
+const SLOPPY = [
+  { name: 'typo', description: 'A type that is no JSON type', inputSchema: { type: 'object', properties: { q: { type: 'strin' } } } },
+  { name: 'dangling', description: 'A $ref to nothing', inputSchema: { type: 'object', properties: { q: { $ref: '#/$defs/missing' } } } },
+  { name: 'badregex', description: 'A pattern that is no regex', inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '([a-z' } } } },
 ];
 
 function callTool(m: Message): void {
@@ -79,7 +90,7 @@ function handle(m: Message): void {
       return;
     }
     case 'tools/list':
-      send({ id: m.id, result: { tools: TOOLS } });
+      send({ id: m.id, result: invalidToolsList ? { tools: 'all of them' } : { tools: sloppySchemas ? [...TOOLS, ...SLOPPY] : TOOLS } });
       if (closeAfterInit && !stdoutClosed) {
         // Once it is ready, stdout ends and the process lives on (a pipe that broke, a server that closed it).
         stdoutClosed = true;

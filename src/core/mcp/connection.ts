@@ -86,6 +86,11 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     return this.lists.tools;
   }
 
+  /** Its tools whose inputSchema is invalid, by name, with why: never offered to the model. */
+  get invalidSchemas(): ReadonlyMap<string, string> {
+    return this.lists.invalidSchemas;
+  }
+
   get resources(): Resource[] {
     return this.lists.resources;
   }
@@ -148,6 +153,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       protocolVersion: this.currentState === 'ready' ? client?.getNegotiatedProtocolVersion() : undefined,
       instructions: client?.getInstructions(),
       tasks: this.supports('tasks'),
+      ...(this.lists.invalidSchemas.size > 0 ? { invalidSchemas: Object.fromEntries(this.lists.invalidSchemas) } : {}),
     };
   }
 
@@ -190,11 +196,21 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       this.setState('error');
       throw failure;
     }
+    const tools = this.lists.failure('tools');
+    if (tools !== undefined) {
+      // Up, but what it offers could not be read: a server with no tools would pass for a working one.
+      const failure = new McpStartError('protocol', `server ${this.name} answered initialize, but its tools could not be listed: ${tools}`);
+      this.errorText = failure.message;
+      this.setState('error');
+      await this.shutdown();
+      throw failure;
+    }
     if (this.currentState === 'starting') this.setState('ready');
   }
 
+  /** How long the server is given to answer initialize: its config's own limit, else the host's. */
   private get initMs(): number {
-    return this.options.initializeTimeoutMs ?? 15_000;
+    return this.config.startTimeoutMs ?? this.options.initializeTimeoutMs ?? 15_000;
   }
 
   /** A carrier and a client, connected in the era `prior` names (none: asked), then the lists. */
