@@ -163,6 +163,20 @@ describe('McpHub', () => {
     );
   });
 
+  test('a server slow to say its era (server/discover) that then refuses the 2025-11-25 initialize is tried again, not failed for good', SLOW, async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'hub-discover-')), 'started');
+    await withHub(
+      [fakeConfig('slowera', 'mcp-raw', `--slow-first-discover=${marker}`)],
+      async (hub) => {
+        const up = await waitForStatus(hub, 'slowera', (s) => s.state !== 'starting');
+        assert.equal(up.state, 'ready', up.error);
+        assert.ok(existsSync(marker), 'the first start took the 2026-07-28 era and refused initialize');
+        assert.equal(up.restarts, 1);
+      },
+      { ...FAST, startLimitMs: () => 2000 },
+    );
+  });
+
   test('a server that never answers initialize is given up on after its tries, saying the limits it was given', SLOW, async () => {
     await withHub(
       [fakeConfig('mute', 'mcp-no-init')],

@@ -19,7 +19,7 @@ import type { ConnectionEvents, ConnectionOptions } from './connection-types';
 import type { ProtocolEra } from './era/era-memory';
 import { openInEra } from './era/era-choice';
 import { envelopeMeta, probeMeta } from './era/request-meta';
-import { McpRequestError, McpStartError, type ServerExited, describeExit } from './errors';
+import { McpRequestError, McpStartError, type ServerExited, describeExit, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
@@ -237,6 +237,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       if (this.closing) throw this.closedWhileStarting();
       const failure = this.startFailure(err, this.initMs);
       this.exitedWhenAsked = !prior && failure.kind === 'exited';
+      if (!prior && failure.kind === 'protocol' && /Unsupported protocol version/i.test(failure.message)) throw this.slowProbe(failure);
       throw failure;
     }
     await openEraExtras(session, {
@@ -421,6 +422,19 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   private explain(message: string): string {
     return this.session ? this.session.carrier.explain(message) : message;
+  }
+
+  /**
+   * Asked its era, the server answered server/discover after the probe's time was up: the client then sent a
+   * 2025-11-25 initialize, which a server that had already taken the 2026-07-28 era refuses. That is a slow start,
+   * not a server of the wrong era: a try with more time asks again (the hub's retries).
+   */
+  private slowProbe(failure: McpStartError): McpStartError {
+    return new McpStartError(
+      'timeout',
+      `server ${this.name} did not answer server/discover (which protocol era it speaks) within ${seconds(this.initMs)}; it then refused the 2025-11-25 initialize sent in its place (${failure.message})`,
+      { cause: failure },
+    );
   }
 
   private closedWhileStarting(): McpStartError {
