@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatEvent } from '../../shared/protocol';
 import { approvedCall, resolveTool, type CallPath } from '../tool-call/approved-call';
@@ -29,8 +30,15 @@ export function runToolUses(
   uses: Anthropic.ToolUseBlock[],
   refusals: ReadonlyMap<string, string>,
 ): Promise<Anthropic.ToolResultBlockParam[]> {
+  // Each running call listens to the turn's signal, to be cancelled with it (and its approval and the server's
+  // questions may too), each taken off when it ends: a reply of many calls is that many listeners, not a leak,
+  // which Node would otherwise warn about on the person's terminal past ten.
+  setMaxListeners(Math.max(getMaxListeners(round.signal), LISTENERS_PER_CALL * uses.length + 10), round.signal);
   return Promise.all(uses.map((use) => runOne(round, use, refusals.get(use.id))));
 }
+
+/** What one call may hang on the turn's signal at once: its request, its approval, a server's question. */
+const LISTENERS_PER_CALL = 3;
 
 async function runOne(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: string | undefined): Promise<Anthropic.ToolResultBlockParam> {
   const { offer, turnId, emit, signal } = round;
@@ -38,7 +46,8 @@ async function runOne(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: st
   // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
   const { name, input } = offer.unwrap(use);
   const tool = resolveTool(offer.host, name);
-  event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? name, input, ...appOf(tool) });
+  // A name that resolves to no tool is shown as the model wrote it, with no server: the front ends mark it unknown.
+  event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '', tool: tool?.tool.name ?? name, input, ...appOf(tool) });
   const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
     event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
     return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };

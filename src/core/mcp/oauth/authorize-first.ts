@@ -17,9 +17,10 @@ const PROBE_TIMEOUT_MS = 10_000;
  * `ping`, the one request the spec lets a client send before `initialize`, POSTed as `initialize` will
  * be (a GET is not enough: servers that offer no standalone stream often leave GET unprotected). A server
  * that needs no authorization answers it somehow (400 without a session, 200); only a 401 means anything.
- * With `modernMeta` (the era is not known to be 2025-11-25) the ping is a whole 2026-07-28 request: that era
- * has no session to be before, and says every POST carries `MCP-Protocol-Version`, `Mcp-Method` and the
- * `_meta` envelope (the conformance suite's request-metadata and http-standard-headers check it).
+ * With `modernMeta` (the era is not known to be 2025-11-25) the question is `server/discover` instead, as a whole
+ * 2026-07-28 request: that era has no ping and no session to be before, and says every POST carries
+ * `MCP-Protocol-Version`, `Mcp-Method` and the `_meta` envelope (the conformance suite's request-metadata and
+ * http-standard-headers check it).
  */
 export async function authorizeFirst(
   url: URL,
@@ -33,14 +34,16 @@ export async function authorizeFirst(
   if (tokens) sent.set('Authorization', `Bearer ${tokens.access_token}`);
   sent.set('Accept', 'application/json, text/event-stream');
   sent.set('Content-Type', 'application/json');
-  const ping: Record<string, unknown> = { jsonrpc: '2.0', id: 'mcp-agent-authorization-probe', method: 'ping' };
+  // 2026-07-28 has no ping: there the question is server/discover, the era's own first request.
+  const method = modernMeta ? 'server/discover' : 'ping';
+  const probe: Record<string, unknown> = { jsonrpc: '2.0', id: 'mcp-agent-authorization-probe', method };
   if (modernMeta) {
     const version = String(modernMeta[PROTOCOL_VERSION_META_KEY]);
     sent.set('MCP-Protocol-Version', version);
-    sent.set('Mcp-Method', 'ping');
-    ping.params = { _meta: modernMeta };
+    sent.set('Mcp-Method', method);
+    probe.params = { _meta: modernMeta };
   }
-  const body = JSON.stringify(ping);
+  const body = JSON.stringify(probe);
   let response: Response;
   try {
     response = await fetchFn(url, { method: 'POST', headers: sent, body, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
