@@ -33,7 +33,7 @@ export class SamplingCard {
       ask.modelHint ? h('dt', { text: 'Model hint' }) : null,
       ask.modelHint ? h('dd', { class: 'ask-model-hint', text: ask.modelHint }) : null,
       h('dt', { text: 'Token limit' }),
-      h('dd', { class: 'ask-max-tokens', text: ask.maxTokens.toLocaleString('en-US') }),
+      h('dd', { class: 'ask-max-tokens', text: `${ask.maxTokens.toLocaleString('en-US')}${askedText(ask.asked)}` }),
       ask.tools.length > 0 ? h('dt', { text: 'Tools offered' }) : null,
       ask.tools.length > 0 ? h('dd', { class: 'ask-tools', text: ask.tools.join(', ') }) : null,
       ask.alwaysLimit !== undefined ? h('dt', { text: 'Always' }) : null,
@@ -112,4 +112,11 @@ function content(c: AskContent): HTMLElement {
 
 function count(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/** " (it asked for 1,000,000: the model writes at most this)": a request taken down to a limit says so. */
+function askedText(asked: { maxTokens: number; limitedBy: 'model' | 'budget' } | undefined): string {
+  if (!asked) return '';
+  const why = asked.limitedBy === 'model' ? 'the model writes at most this' : 'the most “Always” allows';
+  return ` (it asked for ${asked.maxTokens.toLocaleString('en-US')}: ${why})`;
 }

@@ -44,16 +44,18 @@ export class ToolCard {
       this.statusText,
     );
     const bodyId = `tool-body-${cssSafe(call.callId)}`;
+    // No server: the model named a tool there is none of; its name is shown as it wrote it.
+    const server = call.server || 'unknown tool';
     this.toggle = h(
       'button',
-      { class: 'tool-header', attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': bodyId, title: `${call.server} · ${call.tool}` } },
+      { class: 'tool-header', attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': bodyId, title: `${server} · ${call.tool}` } },
       icon('chevron', 'chevron'),
       icon('tool', 'tool-icon'),
       // The separator is part of the server's name: it goes when that does (tools.css).
       h(
         'span',
         { class: 'tool-name' },
-        h('span', { class: 'tool-server' }, call.server, h('span', { class: 'sep', text: ' · ' })),
+        h('span', { class: 'tool-server' }, server, h('span', { class: 'sep', text: ' · ' })),
         h('span', { class: 'tool-tool', text: call.tool }),
       ),
       this.duration,

@@ -104,6 +104,8 @@ async function runOverStdio(name: string, workspace: string, build: Build, dispo
         await built.connect(session);
         return;
       }
+      // Declared as in 2025-11-25: the modern server takes its capabilities from this one.
+      enableLogging(built, name);
       const { serveStdio, modernFactory } = await import('./modern-era');
       modern = serveStdio(
         modernFactory(() => Promise.resolve(built), 'stdio'),
@@ -155,7 +157,8 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
       token,
       build: () => withLogging(name, build(workspace)),
       log: (line) => process.stderr.write(`${name}: ${line}\n`),
-      modern: modernHttp(() => (shared ??= Promise.resolve(build(workspace)))),
+      // Declared as each 2025-11-25 session's server declares it (withLogging): the modern server takes its capabilities from this one.
+      modern: modernHttp(() => (shared ??= Promise.resolve(build(workspace)).then((s) => (enableLogging(s, name), s)))),
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

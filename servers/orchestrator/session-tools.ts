@@ -62,8 +62,8 @@ export function registerSessionTools(server: McpServer, deps: SessionToolDeps): 
       inputSchema: { response_format: responseFormat },
       annotations: { title: 'List agents', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
+    // Listing runs no agent: it needs no key.
     guarded('list_agents', async ({ response_format }) => {
-      await ready();
       const catalog = await deps.agents();
       return answer(response_format, agentsMarkdown(catalog), agentsJson(catalog));
     }),

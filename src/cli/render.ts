@@ -52,7 +52,7 @@ export class CliRenderer {
     const e = output.event;
     switch (e.kind) {
       case 'tool_call':
-        this.names.set(e.callId, safe(`${e.server}__${e.tool}`));
+        this.names.set(e.callId, safe(e.server ? `${e.server}__${e.tool}` : `${e.tool} (unknown tool)`));
         this.line(dim(`[tool] ${this.names.get(e.callId)} ${safe(oneLine(e.input))}`, this.color));
         // A terminal cannot draw an MCP App: say there is one, and where it is drawn (chats are shared with VS Code).
         if (e.app) this.line(dim(`[view] ${this.names.get(e.callId)} has an interactive view (${safe(e.app.resourceUri)}): ${APP_VIEW_HINT}`, this.color));

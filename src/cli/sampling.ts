@@ -55,7 +55,10 @@ function show(terminal: ApprovalTerminal, request: SamplingApproval): void {
   if (request.systemPrompt) terminal.line(`  system prompt: ${shown(request.systemPrompt)}`);
   for (const m of request.messages) terminal.line(`  ${m.role}: ${shown(messageText(m))}`);
   const hint = request.modelHint ? `, model hint: ${printable(request.modelHint)}` : '';
-  terminal.line(`  up to ${request.maxTokens} tokens on ${printable(request.model)}${hint}`);
+  const asked = request.asked
+    ? ` (it asked for ${request.asked.maxTokens.toLocaleString('en-US')}: ${request.asked.limitedBy === 'model' ? 'the model writes at most this' : 'the most "always" allows'})`
+    : '';
+  terminal.line(`  up to ${request.maxTokens.toLocaleString('en-US')} tokens${asked} on ${printable(request.model)}${hint}`);
   if (request.tools.length > 0) terminal.line(`  tools it offers the model: ${printable(request.tools.join(', '))}`);
 }
 

@@ -220,6 +220,8 @@ export const clientAskSchema = z.discriminatedUnion('kind', [
     messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(askContentSchema).max(100) })).max(200),
     systemPrompt: z.string().max(100_000).optional(),
     maxTokens: z.number().int().nonnegative(),
+    /** The server asked for more than `maxTokens`: what it asked, and whose limit took it down. */
+    asked: z.object({ maxTokens: z.number().int().nonnegative(), limitedBy: z.enum(['model', 'budget']) }).optional(),
     /** The server's model hints, as it gave them. */
     modelHint: z.string().max(1_000).optional(),
     /** The model that would answer. */

@@ -89,6 +89,7 @@ export class ServerManager implements vscode.Disposable {
       clientInfo: { name: 'mcp-agent-vscode', version: '0.1.0' },
       log: (server, line) => log.debug(`[${server}] ${line}`),
       eras: new FileEras(join(agentHome(), 'eras.json')),
+      startLimitMs: () => readSettings().serverStartTimeoutMs,
     }));
     this.logs.follow(this.hub);
     const diagnostics = new ConfigDiagnostics();
@@ -193,9 +194,16 @@ export class ServerManager implements vscode.Disposable {
     // Only the person's own settings.json: a workspace must not define "user-level" servers that skip the question.
     const setting = ownSetting('servers');
     const read = readOwnSources(folders, setting, process.env);
-    this.sources = await this.own.decide(read, vscode.workspace.isTrusted);
-    const own = this.sources.flatMap((s) => s.servers.flatMap((o) => (o.config ? [o.config] : [])));
-    const held = this.sources.flatMap((s) => s.servers.filter((o) => o.held).map((o) => `${o.definition.name} (${o.held})`));
+    // While a question about the workspace's servers is open, the person's own (and those agreed to before) run.
+    const decided = await this.own.decide(read, vscode.workspace.isTrusted, (sources) => this.startOwn(bundled, sources));
+    await this.startOwn(bundled, decided);
+  }
+
+  /** Runs the bundled servers and the own servers decided on so far; says which, and which are held and why. */
+  private async startOwn(bundled: ServerConfig[], sources: OwnSource[]): Promise<void> {
+    this.sources = sources;
+    const own = sources.flatMap((s) => s.servers.flatMap((o) => (o.config ? [o.config] : [])));
+    const held = sources.flatMap((s) => s.servers.filter((o) => o.held).map((o) => `${o.definition.name} (${o.held})`));
     if (own.length || held.length)
       this.deps.log.info(`own servers: ${own.map((c) => c.name).join(', ') || 'none'} started${held.length ? `; not started: ${held.join(', ')}` : ''}`);
     await this.hub.update([...bundled, ...own]);

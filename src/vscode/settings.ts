@@ -11,6 +11,8 @@ export interface AgentSettings {
   effort: EffortSetting;
   maxTokens: number;
   toolTimeoutMs: number;
+  /** How long a server is given to answer initialize on its first try (its config's `startTimeout` wins). */
+  serverStartTimeoutMs: number;
   runCodeMaxTimeoutSeconds: number;
   /** run_code's sandbox lets the code reach the network (a user setting only: a workspace cannot turn it on). */
   runCodeNetwork: boolean;
@@ -80,6 +82,7 @@ export function readSettings(log?: (line: string) => void): AgentSettings {
     effort: read('effort', 'lower', '' as EffortSetting, effortRank, isEffort),
     maxTokens: Math.max(256, read('maxTokens', 'lower', 8192, numberRank, isNumber)),
     toolTimeoutMs: Math.max(1, read('toolTimeoutSeconds', 'lower', 120, numberRank, isNumber)) * 1000,
+    serverStartTimeoutMs: Math.min(3600, Math.max(1, read('serverStartTimeoutSeconds', 'lower', 15, numberRank, isNumber))) * 1000,
     runCodeMaxTimeoutSeconds: Math.max(1, read('runCodeMaxTimeoutSeconds', 'lower', 120, numberRank, isNumber)),
     runCodeNetwork: read(
       'runCodeNetwork',

@@ -43,6 +43,7 @@ const BaselineFile = z.object({
 });
 const ScenariosFile = z.object({
   specVersion: z.string(),
+  olderClientScenarios: z.record(z.string(), Reason).default({}),
   servers: z.record(z.string(), z.array(z.string()).min(1)),
   notApplicable: z.record(z.string(), Reason),
 });
@@ -67,6 +68,9 @@ function checkFiles(baseline, scenarios, suite) {
   }
   for (const name of Object.keys(scenarios.notApplicable)) {
     if (runs.has(name)) problems.push(`${SUITE.scenarios} both runs ${name} and calls it not applicable`);
+  }
+  for (const name of Object.keys(scenarios.olderClientScenarios)) {
+    if (!suite.everyClient.includes(name)) problems.push(`${SUITE.scenarios} names client scenario ${name}, which the suite does not have`);
   }
   for (const name of Object.keys(baseline.client)) {
     if (!suite.client.includes(name))
@@ -197,9 +201,12 @@ async function main() {
   const paths = suitePaths(ROOT, SUITE.pkg);
   const baseline = readJson(BASELINE, BaselineFile);
   const scenarios = readJson(SCENARIOS, ScenariosFile);
+  const older = Object.keys(scenarios.olderClientScenarios);
   const suite = {
-    client: listScenarios(paths, 'client', scenarios.specVersion),
+    // This version's client scenarios, and those of earlier versions the scenarios file still runs.
+    client: [...new Set([...listScenarios(paths, 'client', scenarios.specVersion), ...older])],
     server: listScenarios(paths, 'server', scenarios.specVersion),
+    everyClient: older.length > 0 ? listScenarios(paths, 'client') : [],
   };
   const problems = checkFiles(baseline, scenarios, suite);
   if (problems.length > 0) {

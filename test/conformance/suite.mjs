@@ -26,9 +26,10 @@ export function suitePaths(root, pkg = SUITES['2025-11-25'].pkg) {
   return { node: ensureNode22(), cli };
 }
 
-/** The suite's scenarios of one kind for a spec version, as `conformance list` prints them ("  - name [versions]"). */
+/** The suite's scenarios of one kind for a spec version (all of them without one), as `conformance list` prints them ("  - name [versions]"). */
 export function listScenarios(paths, kind, specVersion) {
-  const r = spawnSync(paths.node, [paths.cli, 'list', `--${kind}`, '--spec-version', specVersion], { encoding: 'utf8' });
+  const version = specVersion === undefined ? [] : ['--spec-version', specVersion];
+  const r = spawnSync(paths.node, [paths.cli, 'list', `--${kind}`, ...version], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`conformance list --${kind} failed (exit ${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
   const names = [...r.stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
   if (names.length === 0) throw new Error(`conformance list --${kind} printed no scenarios:\n${r.stdout}`);

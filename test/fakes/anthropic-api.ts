@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { FakePromptCache, promptTokenCount, type CacheUsage } from './fake-prompt-cache';
 import { defaultModels, modelsPage, type FakeModel } from './fake-models';
 import { blindCall, searchBlocks, toolSearchProblem, type SearchResult, type Searched, type ToolDefinition } from './fake-tool-search';
+import { toolSchemaProblem } from './fake-tool-schemas';
 
 export interface ToolUseStep {
   name: string;
@@ -169,7 +170,7 @@ export class FakeAnthropicApi {
         m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking' && b.signature !== signatureOf(String(b.thinking))),
     );
     if (unsigned) return sendError(res, { error: 400, message: 'messages: thinking blocks must be passed back unchanged, with their signature' });
-    const refused = toolSearchProblem(body);
+    const refused = toolSearchProblem(body) ?? toolSchemaProblem(body.tools);
     if (refused) return sendError(res, { error: 400, message: refused });
     const counted = promptTokenCount(body);
     if (window !== undefined && counted > window) {

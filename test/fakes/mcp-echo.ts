@@ -6,9 +6,11 @@
  * Flags: --junk (prints text to stdout before and between its JSON), --flood-stderr (writes
  * stderr without pause), --exit-at-start=N (writes to stderr and exits N before any JSON),
  * --name=X (serverInfo name), --record=FILE (appends `spawn` when it starts and the method of each message it reads),
- * --initialize-first (exits when its first message is not initialize, as servers on the Rust SDK, rmcp, do).
+ * --initialize-first (exits when its first message is not initialize, as servers on the Rust SDK, rmcp, do),
+ * --slow-first-start=FILE (when FILE does not exist: makes it and never answers, as a cold `npx -y` download
+ * outlasting any limit; once it exists the server starts as usual).
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { UrlElicitationRequiredError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -135,27 +137,36 @@ server.registerPrompt('greet', { description: 'Greets', argsSchema: { who: z.str
   messages: [{ role: 'user', content: { type: 'text', text: `Hello ${who}` } }],
 }));
 
+const slowFirst = flag('slow-first-start');
+const stalled = slowFirst !== undefined && !existsSync(slowFirst);
+if (stalled) {
+  writeFileSync(slowFirst, 'started once\n');
+  process.stderr.write('echo: downloading the internet (first start)\n');
+}
+
 const initializeFirst = flag('initialize-first') !== undefined;
 let initialized = false;
 const transport = new StdioServerTransport();
 process.stdin.on('end', () => process.exit(0));
-void server.connect(transport).then(() => {
-  // Watch the wire: a request cancelled before its handler ran never sees its signal fire.
-  const deliver = transport.onmessage;
-  transport.onmessage = (message: JSONRPCMessage) => {
-    if ('method' in message && message.method === 'tools/call' && 'id' in message) {
-      calledTools.set(message.id, String(message.params?.name));
-    }
-    if ('method' in message && message.method === 'notifications/cancelled') {
-      const params = message.params as { requestId: string | number; reason?: string };
-      cancellations.push({ tool: calledTools.get(params.requestId) ?? '?', requestId: params.requestId, reason: String(params.reason) });
-    }
-    if (initializeFirst && !initialized && !('method' in message && message.method === 'initialize')) {
-      process.stderr.write(`echo: expected initialize first, got ${'method' in message ? message.method : 'a response'}\n`);
-      process.exit(1);
-    }
-    initialized = true;
-    deliver?.(message);
-  };
-  process.stderr.write('echo: ready\n');
-});
+if (stalled) process.stdin.resume();
+else
+  void server.connect(transport).then(() => {
+    // Watch the wire: a request cancelled before its handler ran never sees its signal fire.
+    const deliver = transport.onmessage;
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if ('method' in message && message.method === 'tools/call' && 'id' in message) {
+        calledTools.set(message.id, String(message.params?.name));
+      }
+      if ('method' in message && message.method === 'notifications/cancelled') {
+        const params = message.params as { requestId: string | number; reason?: string };
+        cancellations.push({ tool: calledTools.get(params.requestId) ?? '?', requestId: params.requestId, reason: String(params.reason) });
+      }
+      if (initializeFirst && !initialized && !('method' in message && message.method === 'initialize')) {
+        process.stderr.write(`echo: expected initialize first, got ${'method' in message ? message.method : 'a response'}\n`);
+        process.exit(1);
+      }
+      initialized = true;
+      deliver?.(message);
+    };
+    process.stderr.write('echo: ready\n');
+  });

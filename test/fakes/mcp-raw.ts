@@ -1,10 +1,15 @@
 // A hand-written MCP server over newline-delimited JSON-RPC, for what the SDK's server will not do: tools
 // without or with broken input schemas, a task-only tool, errors with any code, endless progress, a closed
 // stdout. Usage: node mcp-raw.js [--close-stdout-after-init] (closes it after its first tools/list answer)
+//   [--sloppy-schemas] (adds tools whose inputSchema is no valid JSON Schema: typo, dangling, badregex)
+//   [--invalid-tools-list] (answers tools/list with a result that holds no list of tools)
+//   [--slow-first-discover=FILE] (when FILE does not exist: makes it, takes the 2026-07-28 era on server/discover as a
+//   bundled server does, answers it only after 60 s, and refuses a 2025-11-25 initialize meanwhile; once FILE exists,
+//   server/discover is an unknown method and initialize is answered)
 //   tools: echo(text); fail(code, message) answers a JSON-RPC error; spin sends progress every 50 ms and never
 //   answers; junk writes a non-JSON line to stdout, then answers; cancellations lists the cancelled request ids.
 import { createInterface } from 'node:readline';
-import { closeSync } from 'node:fs';
+import { closeSync, existsSync, writeFileSync } from 'node:fs';
 
 type Id = string | number;
 interface Message {
@@ -14,6 +19,12 @@ interface Message {
 }
 
 const closeAfterInit = process.argv.includes('--close-stdout-after-init');
+const sloppySchemas = process.argv.includes('--sloppy-schemas');
+const invalidToolsList = process.argv.includes('--invalid-tools-list');
+const slowDiscover = process.argv.find((a) => a.startsWith('--slow-first-discover='))?.split('=')[1];
+const firstStart = slowDiscover !== undefined && !existsSync(slowDiscover);
+if (firstStart) writeFileSync(slowDiscover, 'started once\n');
+let modern = false;
 const cancelled: Id[] = [];
 const spinning = new Map<Id, NodeJS.Timeout>();
 
@@ -33,6 +44,13 @@ const TOOLS = [
   { name: 'spin', description: 'Progress forever, no answer', inputSchema: { type: 'object' } },
   { name: 'junk', description: 'Writes junk to stdout', inputSchema: { type: 'object' } },
   { name: 'cancellations', description: 'Cancelled request ids', inputSchema: { type: 'object' } },
+];
+
+/** Schemas that parse as objects but are no valid JSON Schema: the Messages API refuses a request carrying one. */
+const SLOPPY = [
+  { name: 'typo', description: 'A type that is no JSON type', inputSchema: { type: 'object', properties: { q: { type: 'strin' } } } },
+  { name: 'dangling', description: 'A $ref to nothing', inputSchema: { type: 'object', properties: { q: { $ref: '#/$defs/missing' } } } },
+  { name: 'badregex', description: 'A pattern that is no regex', inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '([a-z' } } } },
 ];
 
 function callTool(m: Message): void {
@@ -63,7 +81,13 @@ function callTool(m: Message): void {
 
 function handle(m: Message): void {
   switch (m.method) {
+    case 'server/discover':
+      if (!firstStart) return send({ id: m.id, error: { code: -32601, message: 'Method not found: server/discover' } });
+      modern = true;
+      setTimeout(() => send({ id: m.id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } }), 60_000);
+      return;
     case 'initialize':
+      if (modern) return send({ id: m.id, error: { code: -32022, message: 'Unsupported protocol version: 2025-11-25' } });
       return send({
         id: m.id,
         result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'mcp-raw', version: '0.0.0' } },
@@ -79,7 +103,7 @@ function handle(m: Message): void {
       return;
     }
     case 'tools/list':
-      send({ id: m.id, result: { tools: TOOLS } });
+      send({ id: m.id, result: invalidToolsList ? { tools: 'all of them' } : { tools: sloppySchemas ? [...TOOLS, ...SLOPPY] : TOOLS } });
       if (closeAfterInit && !stdoutClosed) {
         // Once it is ready, stdout ends and the process lives on (a pipe that broke, a server that closed it).
         stdoutClosed = true;

@@ -14,6 +14,10 @@
  *                        server on a private network) instead of 127.0.0.1; an http issuer off loopback
  *                        needs MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL=1, as --ipv6 does
  *   --sse                the MCP endpoint speaks the older HTTP+SSE transport (GET /mcp, POST /messages)
+ *   --issuer-path=PATH   the authorization server metadata at this origin names the issuer <origin>PATH (a
+ *                        2025-03-26 server's own authorization server often does: `/oauth`)
+ *   --no-resource-metadata  no protected-resource metadata (404), as a 2025-03-26 server: it is its own
+ *                        authorization server
  *   --ipv6               listens on [::1] instead of 127.0.0.1 (code-server rewrites a browser's
  *                        127.0.0.1/localhost addresses to its port proxy; [::1] it leaves alone); the SDK
  *                        then needs MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL=1 for an http issuer
@@ -51,6 +55,8 @@ const endpointOverrides = Object.fromEntries(
   ).filter(([, url]) => url !== undefined),
 );
 const otherAuthorizationServer = flag('authorization-server');
+const issuerPath = flag('issuer-path');
+const noResourceMetadata = flag('no-resource-metadata') !== undefined;
 const legacy = flag('sse') !== undefined;
 const host = flag('ipv6') !== undefined ? '::1' : (flag('listen') ?? '127.0.0.1');
 
@@ -158,8 +164,13 @@ async function main(): Promise<void> {
   const mcpUrl = new URL('/mcp', base);
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
 
-  if (Object.keys(endpointOverrides).length > 0) {
-    const metadata = { ...createOAuthMetadata({ provider, issuerUrl: base, scopesSupported: ['mcp', 'admin'] }), ...endpointOverrides };
+  if (noResourceMetadata) app.use('/.well-known/oauth-protected-resource', (_req, res) => void res.status(404).end());
+  if (Object.keys(endpointOverrides).length > 0 || issuerPath !== undefined) {
+    const metadata = {
+      ...createOAuthMetadata({ provider, issuerUrl: base, scopesSupported: ['mcp', 'admin'] }),
+      ...endpointOverrides,
+      ...(issuerPath === undefined ? {} : { issuer: new URL(issuerPath, base).href }),
+    };
     app.get('/.well-known/oauth-authorization-server', (_req, res) => void res.json(metadata));
   }
   // What the resource asks for by default: the admin scope only when a tool needs it (step-up).

@@ -64,6 +64,24 @@ describe('the bundled servers in both eras', () => {
     });
   });
 
+  test('in 2026-07-28 the workspace and web servers keep their logging capability, over stdio and --http', { timeout: 120_000 }, async () => {
+    // A loaded machine may take long to answer which era it speaks: time enough for that.
+    const patient = async (config: ServerConfig): Promise<boolean | undefined> => {
+      const conn = new McpConnection(config, { closeGraceMs: 200, initializeTimeoutMs: 60_000 });
+      try {
+        await conn.start();
+        return conn.era === 'modern' ? conn.supports('logging') : undefined;
+      } finally {
+        await conn.close();
+      }
+    };
+    for (const name of ['workspace', 'web']) {
+      assert.equal(await patient(stdio(name)), true, `${name} over stdio`);
+      const server = await http(name);
+      assert.equal(await patient({ name, transport: 'http', url: server.url }), true, `${name} over --http`);
+    }
+  });
+
   test('over --http: one server answers a 2026-07-28 client and a 2025-11-25 (v1 SDK) client alike', T, async () => {
     const server = await http('research');
     await withConnection({ name: 'research', transport: 'http', url: server.url }, async (conn) => {

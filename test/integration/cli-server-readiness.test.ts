@@ -75,6 +75,36 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     assert.doesNotMatch(fine.stderr, /never came up/);
   });
 
+  test('tools whose inputSchema is no valid JSON Schema are left out, saying so; the turn runs with the rest', { timeout: 90_000 }, async () => {
+    const ws = dir('cli-ready-ws-');
+    const before_ = api.requests.length;
+    const r = await runCli(['--workspace', ws, '--mcp-config', config({ sloppy: { fake: 'mcp-raw', args: ['--sloppy-schemas'] } }), 'hello'], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(api.requests.length, before_ + 1, 'the turn ran');
+    const sent = (api.requests.at(-1)?.body.tools ?? []).map((t) => t.name);
+    assert.ok(sent.includes('sloppy__echo'), sent.join(', '));
+    assert.deepEqual(
+      sent.filter((n) => /^sloppy__(typo|dangling|badregex)$/.test(n)),
+      [],
+    );
+    assert.match(r.stdout, /\[server sloppy: tool typo left out: its inputSchema is not valid JSON Schema \(type must be JSONType/);
+    assert.match(r.stdout, /\[server sloppy: tool dangling left out: its inputSchema is not valid JSON Schema \(can't resolve reference #\/\$defs\/missing/);
+    assert.match(r.stdout, /\[server sloppy: tool badregex left out: its inputSchema is not valid JSON Schema \(Invalid regular expression/);
+  });
+
+  test('a server whose tools/list answer is no list fails, saying so; the run exits non-zero, alone or beside a working one', { timeout: 90_000 }, async () => {
+    const ws = dir('cli-ready-ws-');
+    const broken = { fake: 'mcp-raw', args: ['--invalid-tools-list'] };
+    const runs: Array<Record<string, { fake: string; args?: string[] }>> = [{ broken }, { broken, fine: { fake: 'mcp-echo' } }];
+    for (const servers of runs) {
+      const r = await runCli(['--workspace', ws, '--mcp-config', config(servers), 'hello'], env);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stdout, /\[server broken failed: server broken answered initialize, but its tools could not be listed: /);
+      assert.doesNotMatch(r.stdout, /server broken is still starting/);
+      assert.match(r.stderr, /mcp-agent: server broken \(--mcp-config\) never came up: server broken answered initialize, but its tools could not be listed/);
+    }
+  });
+
   test('a duplicate server name that was renamed is said', { timeout: 60_000 }, async () => {
     const ws = dir('cli-ready-ws-');
     const second = config({ echo: { fake: 'mcp-echo' } });

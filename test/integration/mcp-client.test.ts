@@ -157,6 +157,25 @@ describe('the client half of MCP through the hub', () => {
     });
   });
 
+  test('a request for 1,000,000 tokens is taken down to the most "always" allows, saying so; it never reads as a spent budget', T, async () => {
+    const asked: SamplingApproval[] = [];
+    const b = broker(() => 'always', asked, { alwaysBudget: 5_000 });
+    await withHub([everything], { sampling: b.handler }, async (hub) => {
+      const sample = () => hub.callTool('everything__trigger-sampling-request', { prompt: 'write a novel', maxTokens: 1_000_000 });
+      assert.match(textOf(await sample()), /sampled: /);
+      assert.equal(asked[0]?.maxTokens, 5_000);
+      assert.deepEqual(asked[0]?.asked, { maxTokens: 1_000_000, limitedBy: 'budget' });
+      assert.equal((api.requests.at(-1)?.body as unknown as { max_tokens: number }).max_tokens, 5_000);
+      assert.equal(asked[0]?.spent, undefined);
+      await sample();
+      assert.deepEqual(
+        asked.filter((a) => a.spent?.used === 0),
+        [],
+        'no card says "spent: 0 of …"',
+      );
+    });
+  });
+
   test('a server flooding sampling requests gets at most 2 at a time; the rest are refused at once', T, async () => {
     const asked: SamplingApproval[] = [];
     let refused = 0;

@@ -151,7 +151,22 @@ describe('McpConnection over real stdio', () => {
         seen.map((s) => s.tool),
         ['hang'],
       );
-      assert.match(seen[0]?.reason ?? '', /user pressed stop/);
+      assert.equal(seen[0]?.reason, 'user pressed stop', 'the words of whoever stopped it, not "Error: ..."');
+    } finally {
+      await conn.close();
+    }
+  });
+
+  test('a call stopped without words tells the server so in words, not as "AbortError: ..."', T, async () => {
+    const conn = await connect([], { callTimeoutMs: 120_000 });
+    try {
+      const ac = new AbortController();
+      await assert.rejects(conn.callTool('hang', {}, { signal: ac.signal, onProgress: () => ac.abort() }), /was cancelled/);
+      const seen = await cancellations(conn);
+      assert.deepEqual(
+        seen.map((s) => s.reason),
+        ['the call was stopped (it is no longer wanted)'],
+      );
     } finally {
       await conn.close();
     }

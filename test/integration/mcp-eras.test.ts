@@ -12,6 +12,7 @@ import type { ServerLogSink, SinkLevel } from '../../src/core/mcp/client/client-
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { startModernHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { fakeConfig, textOf } from './mcp-support';
+import { testPerson } from './helpers/oauth-harness';
 
 const T = { timeout: 60_000 };
 const dir = mkdtempSync(join(tmpdir(), 'mcp-eras-'));
@@ -95,6 +96,17 @@ describe('both protocol eras', () => {
       assert.ok(!recorded(record).some((l) => /initialize/.test(l)));
     });
   }
+
+  test('a 2026-07-28 server over HTTP is never sent ping (that era has none), a host that signs in included', T, async () => {
+    const record = recordFile();
+    const server = await modernHttp('--modern-only', `--record=${record}`);
+    await connected({ name: 'modern', transport: 'http', url: server.url }, { oauth: testPerson(), roots: [dir] }, async (conn) => {
+      assert.equal(conn.era, 'modern');
+      assert.equal(textOf(await conn.callTool('echo', { text: 'no ping' })), 'no ping');
+    });
+    assert.ok(recorded(record).includes('POST tools/call'), recorded(record).join('\n'));
+    assert.ok(!recorded(record).some((l) => /\bping\b/.test(l)), recorded(record).join('\n'));
+  });
 
   test('a 2025-11-25 server is asked once, answers as before, and is not asked again', T, async () => {
     const record = recordFile();

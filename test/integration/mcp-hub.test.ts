@@ -7,9 +7,12 @@ import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
 import { agentHome } from '../../src/core/chat/chat-home';
 import { FAILURE_META_KEY, McpHub, type HubOptions } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
+import { untilReadyEnough } from '../../src/core/mcp/hub/readiness';
 import { fake, fakeConfig, isAlive, repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 
 const T = { timeout: 30_000 };
+/** Tests that start a server several times: a loaded machine takes seconds for each. */
+const SLOW = { timeout: 120_000 };
 const withHub = (configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> => hubFor(configs, options, body);
 
 const FAST: HubOptions = {
@@ -126,6 +129,81 @@ describe('McpHub', () => {
         seen.join('\n'),
       );
     });
+  });
+
+  test('a server slower than its start limit is tried again with more time and comes up; it reads "starting" meanwhile, never "error"', SLOW, async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'hub-slow-')), 'started');
+    const seen: Array<{ state: string; attempt?: number; detail?: string }> = [];
+    await withHub(
+      [fakeConfig('slow', 'mcp-echo', `--slow-first-start=${marker}`)],
+      async (hub) => {
+        hub.on('change', () => {
+          const s = hub.status('slow');
+          if (s) seen.push({ state: s.state, attempt: s.attempt?.number, detail: s.detail });
+        });
+        const up = await waitForStatus(hub, 'slow', (s) => s.state !== 'starting');
+        assert.equal(up.state, 'ready', up.error);
+        assert.ok(existsSync(marker), 'the first start ran (and stalled)');
+        assert.deepEqual(
+          seen.filter((s) => s.state === 'error'),
+          [],
+          'never reported as failed while it was being tried again',
+        );
+        assert.ok(
+          seen.some((s) => s.state === 'starting' && /did not answer (initialize|server\/discover).* within 5 s/.test(s.detail ?? '')),
+          JSON.stringify(seen),
+        );
+        assert.ok(
+          seen.some((s) => s.state === 'starting' && s.attempt === 2 && /try 2, given 10 s to answer initialize/.test(s.detail ?? '')),
+          JSON.stringify(seen),
+        );
+        assert.equal(textOf(await hub.callTool('slow__echo', { text: 'late but here' })), 'late but here');
+      },
+      { ...FAST, startLimitMs: () => 5000 },
+    );
+  });
+
+  test('a server slow to say its era (server/discover) that then refuses the 2025-11-25 initialize is tried again, not failed for good', SLOW, async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'hub-discover-')), 'started');
+    await withHub(
+      [fakeConfig('slowera', 'mcp-raw', `--slow-first-discover=${marker}`)],
+      async (hub) => {
+        const up = await waitForStatus(hub, 'slowera', (s) => s.state !== 'starting');
+        assert.equal(up.state, 'ready', up.error);
+        assert.ok(existsSync(marker), 'the first start took the 2026-07-28 era and refused initialize');
+        assert.equal(up.restarts, 1);
+      },
+      { ...FAST, startLimitMs: () => 2000 },
+    );
+  });
+
+  test('a server that never answers initialize is given up on after its tries, saying the limits it was given', SLOW, async () => {
+    await withHub(
+      [fakeConfig('mute', 'mcp-no-init')],
+      async (hub) => {
+        const failed = await waitForStatus(hub, 'mute', (s) => s.state !== 'starting');
+        assert.equal(failed.state, 'error');
+        assert.match(
+          failed.error ?? '',
+          /did not answer (initialize|server\/discover) within 0\.80 s.*\. Gave up after 4 tries \(given 0\.20 s, 0\.40 s, 0\.80 s, 0\.80 s\)/,
+        );
+      },
+      { ...FAST, connection: { ...FAST.connection, closeGraceMs: 50 }, restart: { ...FAST.restart, maxRestarts: 5 }, startLimitMs: () => 200 },
+    );
+  });
+
+  test("a mute server's grace is waited once, from its start: a second wait (the turn after the CLI's) does not wait again", SLOW, async () => {
+    await withHub(
+      [fakeConfig('mute', 'mcp-no-init')],
+      async (hub) => {
+        await untilReadyEnough(hub, 300);
+        assert.equal(hub.status('mute')?.state, 'starting');
+        const second = untilReadyEnough(hub, 300).then(() => 'resolved at once');
+        const outcome = await Promise.race([second, new Promise((resolve) => setImmediate(() => resolve('waited')))]);
+        assert.equal(outcome, 'resolved at once');
+      },
+      { ...FAST, connection: { ...FAST.connection, initializeTimeoutMs: 60_000 } },
+    );
   });
 
   test('10,000 tools: listed across pages, every one offered to the model and callable; app-only tools never offered', T, async () => {

@@ -161,6 +161,23 @@ describe('OAuth for remote MCP servers', () => {
     assert.equal(person.asked.length, 1);
   });
 
+  test('a 2025-03-26 server is its own authorization server: its issuer on its own origin, with a path, is signed in to', T, async () => {
+    const server = await serve('--no-resource-metadata', '--issuer-path=/oauth');
+    const person = testPerson();
+    const who = await connected(server.url, person, (conn) => json(conn, 'whoami'));
+    assert.ok(who.clientId, 'called with a token of a registered client');
+    assert.equal(person.asked.length, 1);
+  });
+
+  test('a server with protected-resource metadata keeps the issuer check: a mismatched issuer is refused before anyone is asked', T, async () => {
+    const server = await serve('--issuer-path=/oauth');
+    const person = testPerson();
+    const conn = new McpConnection({ name: 'mixed', transport: 'http', url: server.url }, { oauth: person, closeGraceMs: 200 });
+    await assert.rejects(conn.start(), /Issuer mismatch in authorization server metadata/);
+    await conn.close();
+    assert.equal(person.asked.length, 0);
+  });
+
   test('a server given an Authorization header of its own is not signed in to by OAuth', T, async () => {
     const server = await serve();
     const person = testPerson();

@@ -288,7 +288,7 @@ describe('orchestrator under faults', () => {
     assert.deepEqual(children.filter(isAlive), [], 'closed before the orchestrator exited');
   });
 
-  test('without a key every tool says how to set it, and the server keeps serving', { timeout: ENOUGH }, async () => {
+  test('without a key every tool that runs agents says how to set it; list_agents lists them; the server keeps serving', { timeout: ENOUGH }, async () => {
     const dir = workspace();
     const orch = await startOrchestrator(dir, { env: { ANTHROPIC_BASE_URL: api.url, MCP_AGENT_HOME: home } });
     open.push(orch);
@@ -309,11 +309,15 @@ describe('orchestrator under faults', () => {
       clean_sessions: { confirm: true },
       query: { prompt: 'p' },
     };
-    for (const t of tools) {
+    for (const t of tools.filter((t) => t.name !== 'list_agents')) {
       const r = await orch.call(t.name, args[t.name] ?? {});
       assert.equal(r.isError, true, t.name);
       assert.match(textOf(r), /ANTHROPIC_API_KEY/, t.name);
     }
+    // Listing the agents runs none: it needs no key.
+    const listed = await orch.call('list_agents', {});
+    assert.notEqual(listed.isError, true, textOf(listed));
+    assert.match(textOf(listed), /general/);
     assert.equal(existsSync(join(dir, '.mcp-agent')), false, 'nothing was written');
     assert.equal(existsSync(sessionPath(home, dir)), false, 'nor beside the chats');
   });

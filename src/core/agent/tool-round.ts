@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatEvent } from '../../shared/protocol';
 import { approvedCall, resolveTool, type CallPath, type QuestionTurn } from '../tool-call/approved-call';
@@ -40,6 +41,10 @@ export async function runToolUses(
   uses: Anthropic.ToolUseBlock[],
   refusals: ReadonlyMap<string, string>,
 ): Promise<Anthropic.ToolResultBlockParam[]> {
+  // Each running call listens to the turn's signal, to be cancelled with it (and its approval and the server's
+  // questions may too), each taken off when it ends: a reply of many calls is that many listeners, not a leak,
+  // which Node would otherwise warn about on the person's terminal past ten.
+  setMaxListeners(Math.max(getMaxListeners(round.signal), LISTENERS_PER_CALL * uses.length + 10), round.signal);
   const results: Anthropic.ToolResultBlockParam[] = [];
   for (const group of readGroups(uses.map((use) => plan(round, use, refusals.get(use.id))))) {
     const questions = askingInOrder(group.length);
@@ -47,6 +52,9 @@ export async function runToolUses(
   }
   return results;
 }
+
+/** What one call may hang on the turn's signal at once: its request, its approval, a server's question. */
+const LISTENERS_PER_CALL = 3;
 
 function plan(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: string | undefined): PlannedCall {
   // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
@@ -96,7 +104,8 @@ async function runOne(round: ToolRound, call: PlannedCall, questions: QuestionTu
 async function callOne(round: ToolRound, { use, name, input, tool, refusal }: PlannedCall, questions: QuestionTurn): Promise<Anthropic.ToolResultBlockParam> {
   const { offer, turnId, emit, signal } = round;
   const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
-  event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '?', tool: tool?.tool.name ?? name, input, ...appOf(tool) });
+  // A name that resolves to no tool is shown as the model wrote it, with no server: the front ends mark it unknown.
+  event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '', tool: tool?.tool.name ?? name, input, ...appOf(tool) });
   const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
     event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
     return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };

@@ -28,6 +28,7 @@ export function samplingAsk(askId: string, request: SamplingApproval): Extract<C
     messages,
     ...(request.systemPrompt ? { systemPrompt: cut(request.systemPrompt, SHOWN_CHARS) } : {}),
     maxTokens: request.maxTokens,
+    ...(request.asked ? { asked: { maxTokens: request.asked.maxTokens, limitedBy: request.asked.limitedBy } } : {}),
     ...(request.modelHint ? { modelHint: cut(request.modelHint, 1_000) } : {}),
     model: cut(request.model, 200),
     tools: request.tools.slice(0, 200).map((t) => cut(t, 200)),

@@ -144,7 +144,7 @@ export function toolLines(hub: SlashHub, tools: SlashTools): string[] {
   const servers = readyServers(hub).filter((s) => s.tools.length > 0);
   if (servers.length === 0) return ['no tools: no server is ready'];
   const states = toolStates(hub.statuses(), tools.host, tools.choices);
-  const order: ToolState[] = ['loaded', 'off', 'deferred', 'app-only', 'needs-tasks'];
+  const order: ToolState[] = ['loaded', 'off', 'deferred', 'app-only', 'needs-tasks', 'invalid-schema'];
   const lines = [statesSummary(states)];
   for (const s of servers) {
     const rows = s.tools.map((t) => ({ t, state: states.state(s.name, t) })).sort((a, b) => order.indexOf(a.state) - order.indexOf(b.state));

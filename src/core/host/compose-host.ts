@@ -44,6 +44,8 @@ export interface HostOptions {
   log?: ConnectionOptions['log'];
   /** Where each server definition's protocol era is remembered (era-memory.ts); without it, for as long as the host runs. */
   eras?: EraMemory;
+  /** How long a server is given to answer initialize on its first try, read at each start (the hub's default without). */
+  startLimitMs?: () => number;
 }
 
 /** The MCP host as both front ends run it: every server behind one hub, and the person's answers to what servers ask. */
@@ -79,6 +81,7 @@ export function composeHost(o: HostOptions): Host {
       ...(o.eras ? { eras: o.eras } : {}),
       handlers: { sampling: sampling.handler, elicitation: elicitationHandler(o.asks.elicitation), ...(o.logging ? { logging: o.logging } : {}) },
     },
+    ...(o.startLimitMs ? { startLimitMs: o.startLimitMs } : {}),
   });
   return { hub, sampling };
 }

@@ -6,7 +6,7 @@ import type { ExitInfo } from './transport/stdio-transport';
 
 /** What a connection (connection.ts) is told at its start, and what it reports. */
 export interface ConnectionOptions {
-  /** How long the server gets to answer `initialize`. Default 15 s. */
+  /** How long the server gets to answer `initialize` when its config does not say (`startTimeoutMs`). Default 15 s. */
   initializeTimeoutMs?: number;
   /** Default timeout of a tool call while it is silent (each progress notification resets it). Default 60 s. */
   callTimeoutMs?: number;

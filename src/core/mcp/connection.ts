@@ -20,7 +20,7 @@ import type { ConnectionEvents, ConnectionOptions } from './connection-types';
 import type { ProtocolEra } from './era/era-memory';
 import { openInEra } from './era/era-choice';
 import { envelopeMeta, probeMeta } from './era/request-meta';
-import { McpRequestError, McpStartError, type ServerExited, describeExit } from './errors';
+import { McpRequestError, McpStartError, type ServerExited, describeExit, seconds } from './errors';
 import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
 import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
@@ -87,6 +87,11 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     return this.lists.tools;
   }
 
+  /** Its tools whose inputSchema is invalid, by name, with why: never offered to the model. */
+  get invalidSchemas(): ReadonlyMap<string, string> {
+    return this.lists.invalidSchemas;
+  }
+
   get resources(): Resource[] {
     return this.lists.resources;
   }
@@ -150,6 +155,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       instructions: client?.getInstructions(),
       tasks: this.supports('tasks'),
       ...(this.config.transport === 'stdio' ? {} : { endpoint: endpointHost(this.config.url) }),
+      ...(this.lists.invalidSchemas.size > 0 ? { invalidSchemas: Object.fromEntries(this.lists.invalidSchemas) } : {}),
     };
   }
 
@@ -192,11 +198,21 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       this.setState('error');
       throw failure;
     }
+    const tools = this.lists.failure('tools');
+    if (tools !== undefined) {
+      // Up, but what it offers could not be read: a server with no tools would pass for a working one.
+      const failure = new McpStartError('protocol', `server ${this.name} answered initialize, but its tools could not be listed: ${tools}`);
+      this.errorText = failure.message;
+      this.setState('error');
+      await this.shutdown();
+      throw failure;
+    }
     if (this.currentState === 'starting') this.setState('ready');
   }
 
+  /** How long the server is given to answer initialize: its config's own limit, else the host's. */
   private get initMs(): number {
-    return this.options.initializeTimeoutMs ?? 15_000;
+    return this.config.startTimeoutMs ?? this.options.initializeTimeoutMs ?? 15_000;
   }
 
   /** A carrier and a client, connected in the era `prior` names (none: asked), then the lists. */
@@ -223,6 +239,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       if (this.closing) throw this.closedWhileStarting();
       const failure = this.startFailure(err, this.initMs);
       this.exitedWhenAsked = !prior && failure.kind === 'exited';
+      if (!prior && failure.kind === 'protocol' && /Unsupported protocol version/i.test(failure.message)) throw this.slowProbe(failure);
       throw failure;
     }
     await openEraExtras(session, {
@@ -407,6 +424,19 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   private explain(message: string): string {
     return this.session ? this.session.carrier.explain(message) : message;
+  }
+
+  /**
+   * Asked its era, the server answered server/discover after the probe's time was up: the client then sent a
+   * 2025-11-25 initialize, which a server that had already taken the 2026-07-28 era refuses. That is a slow start,
+   * not a server of the wrong era: a try with more time asks again (the hub's retries).
+   */
+  private slowProbe(failure: McpStartError): McpStartError {
+    return new McpStartError(
+      'timeout',
+      `server ${this.name} did not answer server/discover (which protocol era it speaks) within ${seconds(this.initMs)}; it then refused the 2025-11-25 initialize sent in its place (${failure.message})`,
+      { cause: failure },
+    );
   }
 
   private closedWhileStarting(): McpStartError {

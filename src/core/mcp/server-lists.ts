@@ -1,6 +1,7 @@
 import type { Client, Prompt, RequestOptions, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { ServerExited } from './errors';
 import { listPrompts, listResources, listResourceTemplates, listToolsLeniently, type Listed } from './offer-lists';
+import { invalidSchemas } from './tool-schema-check';
 import { messageOf } from '../../common/error-message';
 
 export type ListKind = 'tools' | 'resources' | 'prompts';
@@ -24,10 +25,12 @@ export class ServerLists {
   resources: Resource[] = [];
   resourceTemplates: ResourceTemplate[] = [];
   prompts: Prompt[] = [];
+  /** Tools never offered to the model, by name, with why: their inputSchema is not valid JSON Schema. */
+  invalidSchemas = new Map<string, string>();
   private readonly inFlight = new Map<ListKind, Promise<void>>();
   private readonly dirty = new Set<ListKind>();
-  /** The lists whose last listing failed. */
-  private readonly failed = new Set<ListKind>();
+  /** The lists whose last listing failed, with why. */
+  private readonly failed = new Map<ListKind, string>();
   /** When each list may no longer be kept, as the server said (`ttlMs`, 2026-07-28); absent: until it says it changed. */
   private readonly expires = new Map<ListKind, number>();
   /**
@@ -57,6 +60,11 @@ export class ServerLists {
     const caps = this.session.client()?.getServerCapabilities();
     const declared = (['tools', 'resources', 'prompts'] as const).filter((k) => caps?.[k]);
     return declared.length > 0 && declared.every((k) => this.failed.has(k));
+  }
+
+  /** Why the last listing of `kind` failed; undefined when it did not. */
+  failure(kind: ListKind): string | undefined {
+    return this.failed.get(kind);
   }
 
   /** Coalesces bursts of list_changed: one listing in flight per kind, one more if asked meanwhile. */
@@ -91,14 +99,14 @@ export class ServerLists {
         else this.expires.delete(kind);
         return listed.items;
       } catch (err) {
-        this.failed.add(kind);
+        this.failed.set(kind, messageOf(err));
         if (!(err instanceof ServerExited)) this.session.log(`listing ${what} failed: ${messageOf(err)}`);
         return undefined;
       }
     };
     if (kind === 'tools' && caps.tools) {
       const tools = await guarded('tools', () => listToolsLeniently(client, opts, (line) => this.session.log(line)));
-      if (tools) this.tools = tools;
+      if (tools) this.setTools(tools);
     } else if (kind === 'resources' && caps.resources) {
       const [resources, templates] = await Promise.all([
         guarded('resources', () => listResources(client, opts)),
@@ -114,6 +122,17 @@ export class ServerLists {
     }
     if (before !== undefined && before === this.signature(kind)) return;
     this.session.changed();
+  }
+
+  /** A listing's tools; each whose inputSchema is invalid is said once, until it changes. */
+  private setTools(tools: Tool[]): void {
+    const invalid = invalidSchemas(tools);
+    for (const [name, why] of invalid) {
+      if (this.invalidSchemas.get(name) !== why)
+        this.session.log(`tool "${name}" is left out for the model: its inputSchema is not valid JSON Schema (${why}), which the Messages API refuses`);
+    }
+    this.tools = tools;
+    this.invalidSchemas = invalid;
   }
 
   private signature(kind: ListKind): string {

@@ -62,10 +62,10 @@ export async function callTool(session: ToolCallSession, name: string, args: Rec
   // the signal (the SDK's maxTotalTimeout is checked only when progress arrives).
   const totalMs = opts.maxTotalTimeoutMs ?? session.callTotalTimeoutMs;
   const total = new AbortController();
-  const timer = setTimeout(() => total.abort(), totalMs);
+  const timer = setTimeout(() => total.abort(`the call took longer than ${seconds(totalMs)} in all`), totalMs);
   // The caller's signal aborts the call through a listener taken off at the end, not AbortSignal.any, which
   // cost 7 us a call more and ties every call to the turn's signal.
-  const stop = (): void => total.abort(opts.signal?.reason);
+  const stop = (): void => total.abort(cancelReason(opts.signal?.reason));
   if (opts.signal?.aborted) stop();
   else opts.signal?.addEventListener('abort', stop, { once: true });
   const signal = total.signal;
@@ -194,4 +194,14 @@ async function visitUrls(
     waited.clear();
   }
   return true;
+}
+
+/**
+ * What a server is told of a cancel (`notifications/cancelled` carries it as text): the words of whoever stopped the
+ * call, never JS text such as "AbortError: This operation was aborted" or "Error: ...".
+ */
+export function cancelReason(reason: unknown): string {
+  if (typeof reason === 'string' && reason.trim() !== '') return reason;
+  if (reason instanceof Error && reason.name !== 'AbortError' && reason.message) return reason.message;
+  return 'the call was stopped (it is no longer wanted)';
 }

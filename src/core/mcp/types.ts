@@ -21,6 +21,8 @@ export interface StdioServerConfig {
   env?: Record<string, string>;
   cwd?: string;
   source?: ServerSource;
+  /** How long it is given to answer initialize on its first try (its config's `startTimeout`); the host's limit without. */
+  startTimeoutMs?: number;
   /**
    * The era the host speaks with this server whatever it offers (no probe). The bundled servers serve both eras
    * to any client; the host keeps the orchestrator alone in 2025-11-25, whose sub-agents ask the person in the
@@ -36,6 +38,8 @@ export interface HttpServerConfig {
   url: string;
   headers?: Record<string, string>;
   source?: ServerSource;
+  /** How long it is given to answer initialize on its first try (its config's `startTimeout`); the host's limit without. */
+  startTimeoutMs?: number;
 }
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
@@ -53,6 +57,10 @@ export interface ServerStatus {
   prompts: Prompt[];
   /** What is going on besides the state, e.g. "restarting in 1 s after it exited (code 1)". */
   detail?: string;
+  /** While `starting`: when it began (ms since the epoch), retries after a slow start or a crash included. */
+  startingSince?: number;
+  /** While `starting`: the attempt under way (1 the first) and how long it is given to answer initialize. */
+  attempt?: { number: number; limitMs: number };
   /** The server's process id while it runs. */
   pid?: number;
   /** Automatic restarts after crashes since the last manual start. */
@@ -71,6 +79,8 @@ export interface ServerStatus {
   tasks?: boolean;
   /** For a server reached over HTTP: the host its requests go to (what a call to it sends data to). */
   endpoint?: string;
+  /** Tools never offered to the model, by name, with why: their inputSchema is not valid JSON Schema. */
+  invalidSchemas?: Record<string, string>;
 }
 
 /** A tool as the model sees it: `<server>__<tool>`. */

@@ -17,7 +17,10 @@ export interface SamplingApproval {
   server: string;
   messages: SamplingMessage[];
   systemPrompt?: string;
+  /** The most the reply may take: what the server asked, within the model's output limit and the "always" budget. */
   maxTokens: number;
+  /** Set when the server asked for more than `maxTokens`: what it asked, and which limit took it down. */
+  asked?: { maxTokens: number; limitedBy: 'model' | 'budget' };
   /** The server's model hints, as it gave them ("claude-3-sonnet, claude"). */
   modelHint?: string;
   /** The model it will run on. */
@@ -104,11 +107,17 @@ export class SamplingBroker {
     const models = await this.options.models().catch(() => [] as ModelEntry[]);
     const model = pickSamplingModel(params.modelPreferences, models, this.options.defaultModel());
     const hints = (params.modelPreferences?.hints ?? []).map((h) => h.name).filter((n): n is string => Boolean(n));
+    // A request for more than the model can write, or than a whole "always" budget, is taken down to that (and said).
+    const modelMax = models.find((m) => m.id === model)?.maxTokens ?? Infinity;
+    const maxTokens = Math.min(params.maxTokens, modelMax, this.budgets.limit);
+    const asked = maxTokens < params.maxTokens ? ({ maxTokens: params.maxTokens, limitedBy: maxTokens === modelMax ? 'model' : 'budget' } as const) : undefined;
+    params = { ...params, maxTokens };
     const approval: SamplingApproval = {
       server: ctx.server,
       messages: params.messages,
       systemPrompt: params.systemPrompt,
-      maxTokens: params.maxTokens,
+      maxTokens,
+      ...(asked ? { asked } : {}),
       modelHint: hints.length ? hints.join(', ') : undefined,
       model,
       tools: (params.tools ?? []).map((t) => t.name),

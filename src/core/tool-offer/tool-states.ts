@@ -11,7 +11,7 @@ import type { ToolChoices } from './tool-choices';
  * off by the person, made for an app's view only, or not callable here (it needs tasks its server does
  * not take). The Tools view and /tools both show this, from one place.
  */
-export type ToolState = 'loaded' | 'deferred' | 'off' | 'app-only' | 'needs-tasks';
+export type ToolState = 'loaded' | 'deferred' | 'off' | 'app-only' | 'needs-tasks' | 'invalid-schema';
 
 export const STATE_TEXT: Record<ToolState, string> = {
   loaded: 'loaded',
@@ -19,6 +19,7 @@ export const STATE_TEXT: Record<ToolState, string> = {
   off: 'turned off',
   'app-only': 'for its app only',
   'needs-tasks': 'needs tasks, which its server does not take',
+  'invalid-schema': 'left out: its inputSchema is invalid',
 };
 
 export interface ToolStates {
@@ -33,8 +34,10 @@ export function toolStates(statuses: readonly ServerStatus[], host: Pick<ToolHos
   const plan = planTools(host);
   const loaded = new Set(plan.loaded.map((t) => `${t.server}\0${t.tool.name}`));
   const tasks = new Map(statuses.map((s) => [s.name, s.tasks === true]));
+  const invalid = new Map(statuses.map((s) => [s.name, s.invalidSchemas ?? {}]));
   const state = (server: string, tool: Tool): ToolState => {
     if (!visibleToModel(tool)) return 'app-only';
+    if (Object.hasOwn(invalid.get(server) ?? {}, tool.name)) return 'invalid-schema';
     if (needsTasks(tool) && !tasks.get(server)) return 'needs-tasks';
     if (choices?.isOff(server) || choices?.isOff(server, tool.name)) return 'off';
     return loaded.has(`${server}\0${tool.name}`) ? 'loaded' : 'deferred';

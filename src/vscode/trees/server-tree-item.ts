@@ -23,7 +23,7 @@ export function serverItem(status: ServerStatus, count: string, collapsed = true
   const item = new vscode.TreeItem(status.name, collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
   const [icon, color] = STATE_ICON[status.state];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-  item.description = status.state === 'ready' ? `ready · ${count}` : status.state;
+  item.description = status.state === 'ready' ? `ready · ${count}` : status.state === 'starting' ? startingText(status) : status.state;
   // `-http` lets Sign Out of Server show on remote servers only; `-own` stays last (menus match /-own$/).
   const http = status.transport === 'streamable-http' || status.transport === 'sse';
   item.contextValue = `server-${status.state}${http ? '-http' : ''}${origin ? '-own' : ''}`;
@@ -52,6 +52,12 @@ export function serverItem(status: ServerStatus, count: string, collapsed = true
   }
   item.tooltip = tooltip;
   return item;
+}
+
+/** "starting", or "starting · try 2" once a try was too slow or the server exited before it was up. */
+function startingText(status: ServerStatus): string {
+  const n = status.attempt?.number ?? 1;
+  return n > 1 ? `starting · try ${n}` : 'starting';
 }
 
 const TRANSPORT: Record<NonNullable<ServerStatus['transport']>, string> = { stdio: 'stdio', 'streamable-http': 'streamable HTTP', sse: 'HTTP+SSE' };

@@ -178,7 +178,9 @@ export class ToolsTree extends HubTree<ToolsNode> {
     const readOnly = t.annotations?.readOnlyHint === true;
     const pinned = this.model.choices.isPinned(server, t.name);
     const usable = state === 'loaded' || state === 'deferred';
-    item.iconPath = new vscode.ThemeIcon(!usable ? 'circle-slash' : pinned ? 'pinned' : state === 'deferred' ? 'search' : readOnly ? 'eye' : 'tools');
+    item.iconPath = new vscode.ThemeIcon(
+      state === 'invalid-schema' ? 'warning' : !usable ? 'circle-slash' : pinned ? 'pinned' : state === 'deferred' ? 'search' : readOnly ? 'eye' : 'tools',
+    );
     const approval = readOnly
       ? 'read-only'
       : this.alwaysAllowed({ server, tool: t })
@@ -190,6 +192,8 @@ export class ToolsTree extends HubTree<ToolsNode> {
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${server} · ${t.title ?? t.name}**\n\n`);
     tooltip.appendText(`${STATE_NOTE[state]}\n\n`);
+    const invalid = state === 'invalid-schema' ? this.hub.status(server)?.invalidSchemas?.[t.name] : undefined;
+    if (invalid) tooltip.appendText(`Why: ${invalid}\n\n`);
     if (t.description) tooltip.appendText(`${t.description}\n\n`);
     tooltip.appendCodeblock(JSON.stringify(t.inputSchema, null, 2), 'json');
     item.tooltip = tooltip;
@@ -214,6 +218,8 @@ const STATE_NOTE: Record<ToolState, string> = {
   off: 'Turned off for the model in this workspace: never sent, and the model cannot call it.',
   'app-only': "Made for its server's app view (_meta.ui.visibility): never offered to the model.",
   'needs-tasks': 'This tool runs only as a task (MCP 2025-11-25), but its server does not declare tasks for tools/call: it is not offered to the model.',
+  'invalid-schema':
+    'Its inputSchema is not valid JSON Schema, and the Messages API refuses a whole request with one such tool: it is not offered to the model. Its server should fix it.',
 };
 
 function groupItem(group: ServerGroup, servers: number): vscode.TreeItem {

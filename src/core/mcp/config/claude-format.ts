@@ -7,7 +7,7 @@ import { expandEnvReferences } from './env-expansion';
 import type { JsoncDocument } from './jsonc-document';
 import { serverEntries, type ServerEntry } from './server-entries';
 import type { Template } from './template';
-import { checkUrl, mapValues, TRANSPORT_HINT } from './transport';
+import { checkUrl, mapValues, START_TIMEOUT, startTimeoutMs, TRANSPORT_HINT } from './transport';
 import { issueDiagnostics } from './zod-diagnostics';
 
 const nonEmpty = { error: 'must not be empty' } as const;
@@ -16,11 +16,13 @@ const Stdio = z.object({
   command: z.string().min(1, nonEmpty),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
+  ...START_TIMEOUT,
 });
 
 const Http = z.object({
   url: z.string().min(1, nonEmpty),
   headers: z.record(z.string(), z.string()).optional(),
+  ...START_TIMEOUT,
 });
 
 const HINTS = {
@@ -97,6 +99,7 @@ function readEntry(
       env: mapValues(env, (v, name) => expand(v, ['env', name])),
       cwd: resolve(ctx.workspaceFolder),
       cwdShown: resolve(ctx.workspaceFolder),
+      ...startTimeoutMs(parsed.data),
     };
   }
   const parsed = Http.safeParse(entry.raw);
@@ -104,5 +107,11 @@ function readEntry(
   const url = expand(parsed.data.url, ['url']);
   const bad = checkUrl(url);
   if (bad) error(['url'], bad);
-  return { ...base, transport: type, url, headers: mapValues(parsed.data.headers ?? {}, (v, name) => expand(v, ['headers', name])) };
+  return {
+    ...base,
+    transport: type,
+    url,
+    headers: mapValues(parsed.data.headers ?? {}, (v, name) => expand(v, ['headers', name])),
+    ...startTimeoutMs(parsed.data),
+  };
 }

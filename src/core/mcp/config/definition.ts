@@ -26,6 +26,8 @@ interface DefinitionBase {
    * variables and envFile it draws on, stay the same. Trust answers can be remembered against it.
    */
   fingerprint: string;
+  /** `startTimeout` of the file: how long this server is given to answer initialize, over the host's limit. */
+  startTimeoutMs?: number;
 }
 
 /** A stdio server as read from its file: variables resolved, inputs not yet asked. */

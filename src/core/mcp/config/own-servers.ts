@@ -57,26 +57,38 @@ export interface OwnServersDeps {
 export class OwnServers {
   constructor(private readonly deps: OwnServersDeps) {}
 
-  async decide(read: readonly ReadSource[], workspaceTrusted: boolean): Promise<OwnSource[]> {
+  /**
+   * Which servers run. When a question is to be asked, `ready` is first given what needs none (the person's own
+   * servers, workspace ones agreed to before), so a question left open never holds those back; the sources
+   * returned have the answers too.
+   */
+  async decide(read: readonly ReadSource[], workspaceTrusted: boolean, ready?: (sources: OwnSource[]) => Promise<void>): Promise<OwnSource[]> {
     this.deps.diagnostics.publish(read);
     const sources: OwnSource[] = read.map((s) => ({ ...s, diagnostics: [...s.diagnostics], servers: s.definitions.map((definition) => ({ definition })) }));
+    const asking = new Map<OwnSource, OwnServer[]>();
     for (const source of sources) {
-      const asking: OwnServer[] = [];
       // A file being written (half of it parses) is never asked about: what it would run is not known yet.
       const unparsed = source.diagnostics.some((d) => d.syntax);
       for (const server of source.servers) {
         server.held = this.heldBefore(server.definition, workspaceTrusted);
         if (server.held === 'unanswered-trust' && unparsed) server.held = 'unparsed';
-        if (server.held === 'unanswered-trust') asking.push(server);
+        if (server.held === 'unanswered-trust') asking.set(source, [...(asking.get(source) ?? []), server]);
       }
-      if (asking.length === 0) continue;
+    }
+    await this.resolve(sources, going(sources));
+    if (asking.size === 0) return sources;
+    await ready?.(sources);
+    for (const [source, servers] of asking) {
       const answer = await this.deps.trust.ask(
         source.label,
-        asking.map((s) => s.definition),
+        servers.map((s) => s.definition),
       );
-      for (const server of asking) server.held = answer === 'trusted' ? undefined : answer === 'declined' ? 'declined' : 'unanswered-trust';
+      for (const server of servers) server.held = answer === 'trusted' ? undefined : answer === 'declined' ? 'declined' : 'unanswered-trust';
     }
-    await this.resolve(sources);
+    await this.resolve(
+      sources,
+      [...asking.values()].flat().filter((o) => !o.held),
+    );
     return sources;
   }
 
@@ -88,8 +100,9 @@ export class OwnServers {
     return answer === 'trusted' ? undefined : answer === 'declined' ? 'declined' : 'unanswered-trust';
   }
 
-  private async resolve(sources: OwnSource[]): Promise<void> {
-    const going = sources.flatMap((s) => s.servers.filter((o) => !o.held));
+  /** Inputs asked and configs made for `going`, servers that will run; one whose input was not answered is held. */
+  private async resolve(sources: OwnSource[], going: OwnServer[]): Promise<void> {
+    if (going.length === 0) return;
     const { servers, diagnostics } = await resolveServers(
       going.map((o) => o.definition),
       this.deps.inputs.ask,
@@ -103,6 +116,11 @@ export class OwnServers {
     }
     for (const d of diagnostics) sources.find((s) => s.source.file === d.file)?.diagnostics.push(d);
   }
+}
+
+/** The servers of `sources` that will run, and have no config yet. */
+function going(sources: readonly OwnSource[]): OwnServer[] {
+  return sources.flatMap((s) => s.servers.filter((o) => !o.held && !o.config));
 }
 
 /**

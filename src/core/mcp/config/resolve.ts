@@ -54,8 +54,9 @@ export async function resolveServers(
 function configOf(d: ServerDefinition, input: (id: string) => string): ServerConfig {
   const text = (t: Template): string => render(t, input);
   const source: ServerSource = { file: d.source.file, format: d.source.format, origin: d.source.origin, key: d.key };
+  const limit = d.startTimeoutMs === undefined ? {} : { startTimeoutMs: d.startTimeoutMs };
   if (d.transport === 'stdio') {
-    return { name: d.name, transport: 'stdio', command: text(d.command), args: d.args.map(text), env: mapValues(d.env, text), cwd: d.cwd, source };
+    return { name: d.name, transport: 'stdio', command: text(d.command), args: d.args.map(text), env: mapValues(d.env, text), cwd: d.cwd, source, ...limit };
   }
-  return { name: d.name, transport: d.transport, url: text(d.url), headers: mapValues(d.headers, text), source };
+  return { name: d.name, transport: d.transport, url: text(d.url), headers: mapValues(d.headers, text), source, ...limit };
 }

@@ -7,7 +7,7 @@ import { readEnvFile } from './env-file';
 import type { JsoncDocument } from './jsonc-document';
 import { serverEntries, type ServerEntry } from './server-entries';
 import { inputsOf, literal, preview, renderWithoutInputs, takesFromPerson, type Template } from './template';
-import { checkUrl, mapValues, TRANSPORT_HINT } from './transport';
+import { checkUrl, mapValues, START_TIMEOUT, startTimeoutMs, TRANSPORT_HINT } from './transport';
 import { readInputs, type InputRequest } from './vscode-inputs';
 import { expandVscodeVariables, type VariableContext } from './vscode-variables';
 import { isInsideWorkspace } from './workspace-paths';
@@ -22,11 +22,13 @@ const Stdio = z.object({
   env: z.record(z.string(), z.union([z.string(), z.number(), z.null()], { error: 'must be a string, a number or null' })).optional(),
   envFile: z.string().min(1, nonEmpty).optional(),
   cwd: z.string().min(1, nonEmpty).optional(),
+  ...START_TIMEOUT,
 });
 
 const Http = z.object({
   url: z.string().min(1, nonEmpty),
   headers: z.record(z.string(), z.string()).optional(),
+  ...START_TIMEOUT,
 });
 
 const HINTS = { command: 'the program to run, e.g. "npx"', url: 'the server\'s address, e.g. "https://example.com/mcp"' };
@@ -106,6 +108,7 @@ class EntryReader {
         cwd: cwd.path,
         cwdShown: cwd.shown,
         ...(envFileRead ? { envFile: envFileRead } : {}),
+        ...startTimeoutMs(data),
         inputs: this.used,
       };
     }
@@ -116,7 +119,7 @@ class EntryReader {
     const bad = checkUrl(url);
     if (bad) this.error(['url'], bad);
     if (this.failed) return undefined;
-    return { ...base, transport, url, headers, inputs: this.used };
+    return { ...base, transport, url, headers, ...startTimeoutMs(data), inputs: this.used };
   }
 
   private transport(): 'stdio' | 'http' | 'sse' | undefined {

@@ -21,6 +21,19 @@ export interface Entry {
   /** Resources subscribed to; subscribed again after each restart. */
   subscriptions: Set<string>;
   sink: ServerLogSink | undefined;
+  /** When it began starting (its first try of this start, retries included); undefined while not starting. */
+  startingSince: number | undefined;
+  /** Tries to start it so far in this start (0 before the first), and the limit the one under way was given. */
+  attempts: number;
+  limitMs: number;
+}
+
+/** Tries a start gets before it is given up on when the server does not answer initialize in time. */
+export const MAX_START_ATTEMPTS = 4;
+
+/** The limit a try is given: the first's doubled on each retry, up to four times it (a cold `npx -y` download). */
+export function attemptLimit(firstMs: number, attempt: number): number {
+  return Math.min(firstMs * 2 ** Math.max(0, attempt - 1), firstMs * 4);
 }
 
 /** The server's status as the hub reports it: a restart pending or given up on shows over the connection's own. */
@@ -35,8 +48,10 @@ export function entryStatus(entry: Entry): ServerStatus {
   };
   const status: ServerStatus = { ...base, restarts: entry.restarts };
   if (entry.gaveUp) return { ...status, state: 'error', error: entry.gaveUp, pid: undefined };
-  if (entry.timer) return { ...status, state: 'starting', error: undefined, detail: entry.detail, pid: undefined };
-  if (entry.launching && status.state === 'error') return { ...status, state: 'starting', error: undefined };
+  const starting = { startingSince: entry.startingSince, attempt: { number: Math.max(1, entry.attempts), limitMs: entry.limitMs } };
+  if (entry.timer) return { ...status, ...starting, state: 'starting', error: undefined, detail: entry.detail, pid: undefined };
+  if (entry.launching && status.state === 'error') return { ...status, ...starting, state: 'starting', error: undefined, detail: entry.detail };
+  if (status.state === 'starting') return { ...status, ...starting, detail: entry.detail };
   return status;
 }
 
@@ -44,7 +59,12 @@ export function hubLog(entry: Entry, level: SinkLevel, text: string): void {
   entry.sink?.log(level, text);
 }
 
-/** A process that exited may start next time; a URL that does not answer is retried only while reconnecting a dropped session. */
+/**
+ * A process that exited may start next time, and one slow to answer initialize (a busy machine, a cold `npx -y`)
+ * may answer with more time, up to MAX_START_ATTEMPTS tries; a URL that does not answer is retried only while
+ * reconnecting a dropped session.
+ */
 export function retryable(err: McpStartError, entry: Entry): boolean {
+  if (err.kind === 'timeout') return entry.attempts < MAX_START_ATTEMPTS;
   return err.kind === 'exited' || (err.kind === 'unreachable' && entry.budget.recent > 0);
 }

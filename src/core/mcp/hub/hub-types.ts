@@ -8,6 +8,11 @@ export interface HubOptions {
   connection?: ConnectionOptions;
   /** Restarts after crashes. Defaults: 0.5 s, 1 s, 2 s…, at most 3 within 60 s. */
   restart?: BackoffOptions;
+  /**
+   * How long a server is given to answer initialize on its first try when its config does not say, read at each
+   * start (a setting may change it). Default: the connection's `initializeTimeoutMs`, else 15 s.
+   */
+  startLimitMs?: () => number;
   /** 'change' events within this many ms are coalesced into one. Default 20. */
   changeDebounceMs?: number;
 }

@@ -14,7 +14,7 @@ import { McpRequestError, McpStartError, seconds } from '../errors';
 import { ToolIndex } from './tool-index';
 import { failure, type HubEvents, type HubOptions } from './hub-types';
 import { TypedEmitter } from '../typed-emitter';
-import { entryStatus, hubLog, retryable, type Entry } from './hub-entry';
+import { attemptLimit, entryStatus, hubLog, retryable, type Entry } from './hub-entry';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
 import { messageOf } from '../../../common/error-message';
 
@@ -35,7 +35,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
   /** The ready servers' tools by name (tool-index.ts). */
   private readonly index = new ToolIndex(() =>
     [...this.entries.values()].flatMap((e) =>
-      e.conn?.state === 'ready' ? [{ server: e.config.name, tools: e.conn.tools, tasks: e.conn.supports('tasks') }] : [],
+      e.conn?.state === 'ready' ? [{ server: e.config.name, tools: e.conn.tools, tasks: e.conn.supports('tasks'), invalid: e.conn.invalidSchemas }] : [],
     ),
   );
   private settleWaiters: Array<{ done: () => boolean; resolve: () => void }> = [];
@@ -268,6 +268,9 @@ export class McpHub extends TypedEmitter<HubEvents> {
       generation: 0,
       subscriptions: new Set(),
       sink: this.options.connection?.handlers?.logging?.sink(config.name),
+      startingSince: undefined,
+      attempts: 0,
+      limitMs: 0,
     };
     this.entries.set(config.name, entry);
     return entry;
@@ -277,8 +280,11 @@ export class McpHub extends TypedEmitter<HubEvents> {
     if (this.disposed) return Promise.resolve();
     clearTimeout(entry.timer);
     entry.timer = undefined;
-    entry.detail = undefined;
     entry.gaveUp = undefined;
+    entry.startingSince ??= Date.now();
+    entry.attempts++;
+    entry.limitMs = attemptLimit(entry.config.startTimeoutMs ?? this.firstLimitMs(), entry.attempts);
+    entry.detail = entry.attempts > 1 ? `try ${entry.attempts}, given ${seconds(entry.limitMs)} to answer initialize` : undefined;
     const generation = ++entry.generation;
     const connection = { ...this.options.connection, eras: this.eras };
     const logging = connection.handlers?.logging;
@@ -287,8 +293,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
       logging && entry.sink
         ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.levelOf(entry.config.name) } }
         : connection.handlers;
-    const conn = new McpConnection(entry.config, { ...connection, handlers, roots: this.roots });
-    hubLog(entry, 'info', entry.restarts > 0 ? `starting again (restart ${entry.restarts})` : 'starting');
+    const conn = new McpConnection({ ...entry.config, startTimeoutMs: entry.limitMs }, { ...connection, handlers, roots: this.roots });
+    hubLog(entry, 'info', entry.restarts > 0 ? `starting again (restart ${entry.restarts}; ${entry.detail ?? `given ${seconds(entry.limitMs)}`})` : 'starting');
     entry.conn = conn;
     entry.launching = true;
     conn.on('change', () => {
@@ -305,6 +311,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       () => {
         if (entry.generation !== generation) return;
         entry.launching = false;
+        this.doneStarting(entry);
         if (this.disposed) void conn.close();
         else {
           hubLog(entry, 'info', `ready: ${conn.status().serverVersion ?? 'no version given'}, ${conn.tools.length} tools`);
@@ -316,10 +323,29 @@ export class McpHub extends TypedEmitter<HubEvents> {
         if (entry.generation !== generation) return;
         entry.launching = false;
         hubLog(entry, 'error', `failed to start: ${messageOf(err)}`);
-        if (err instanceof McpStartError && retryable(err, entry)) this.onCrash(entry, err.message);
-        else this.changed();
+        if (err instanceof McpStartError && retryable(err, entry)) return this.onCrash(entry, err.message);
+        if (err instanceof McpStartError && err.kind === 'timeout') {
+          const first = entry.config.startTimeoutMs ?? this.firstLimitMs();
+          const limits = Array.from({ length: entry.attempts }, (_, i) => seconds(attemptLimit(first, i + 1)));
+          entry.gaveUp = `${err.message}. Gave up after ${entry.attempts} tries (given ${limits.join(', ')}); raise its start limit or restart it by hand once fixed.`;
+          hubLog(entry, 'error', `gave up: ${entry.gaveUp}`);
+        }
+        this.doneStarting(entry);
+        this.changed();
       },
     );
+  }
+
+  /** The limit a server's first try is given when its config says none. */
+  private firstLimitMs(): number {
+    return this.options.startLimitMs?.() ?? this.options.connection?.initializeTimeoutMs ?? 15_000;
+  }
+
+  /** It is up, or failed for good: the next start counts its time and tries afresh. */
+  private doneStarting(entry: Entry): void {
+    entry.startingSince = undefined;
+    entry.attempts = 0;
+    entry.detail = undefined;
   }
 
   private onCrash(entry: Entry, message: string): void {
@@ -329,10 +355,11 @@ export class McpHub extends TypedEmitter<HubEvents> {
       const { maxRestarts, windowMs } = entry.budget;
       entry.gaveUp = `${message}. Gave up after ${maxRestarts} restart${maxRestarts === 1 ? '' : 's'} within ${seconds(windowMs)}; restart it by hand once fixed.`;
       hubLog(entry, 'error', `gave up: ${entry.gaveUp}`);
-      entry.detail = undefined;
+      this.doneStarting(entry);
       this.changed();
       return;
     }
+    entry.startingSince ??= Date.now();
     entry.restarts++;
     const again = entry.config.transport === 'stdio' ? 'restarting' : 'reconnecting';
     entry.detail = `${message}; ${again} in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
@@ -347,8 +374,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
     entry.generation++;
     const conn = entry.conn;
     entry.conn = undefined;
-    entry.detail = undefined;
     entry.gaveUp = undefined;
+    this.doneStarting(entry);
     await conn?.close();
   }
 

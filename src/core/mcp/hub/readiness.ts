@@ -9,25 +9,45 @@ export interface ReadinessSource {
 }
 
 /**
- * How long a turn waits for the person's own servers once the bundled ones are up. A server that never answers
- * initialize would otherwise hold every run for the whole initialize timeout; one that comes up later still
- * joins: its tools reach the model from its next call on.
+ * How long a server the person configured is waited for once it starts (counted from its start, whoever waits:
+ * the CLI before its first turn, a turn, a slash command, so it is waited once). A server that never answers
+ * initialize would otherwise hold every run for its whole start limit; one that comes up later still joins: its
+ * tools reach the model from its next call on.
  */
 export const OWN_SERVERS_GRACE_MS = 5_000;
 
 /**
- * Resolves once the bundled servers have started (or failed) and the others have too, or the grace has passed,
- * or `signal` aborts (the turn was stopped): what the first turn after a start waits for, so it sees the tools
- * and instructions of servers still starting rather than none.
+ * Resolves once the bundled servers have started (or failed) and each other server has too or has had its grace
+ * (`graceMs` from when it began starting), or `signal` aborts (the turn was stopped): what the first turn after a
+ * start waits for, so it sees the tools and instructions of servers still starting rather than none.
  */
 export async function untilReadyEnough(hub: ReadinessSource, graceMs = OWN_SERVERS_GRACE_MS, signal?: AbortSignal): Promise<void> {
   const bundled = new Set<string>(BUNDLED_SERVER_NAMES);
   const stopped = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
   await Promise.race([until(hub, () => hub.statuses().every((s) => !bundled.has(s.name) || s.state !== 'starting')), stopped]);
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-  await Promise.race([hub.settled(), grace, stopped]);
-  clearTimeout(timer);
+  const began = Date.now();
+  for (;;) {
+    const left = graceLeft(hub.statuses(), graceMs, Date.now(), began);
+    if (left <= 0 || signal?.aborted) return;
+    let timer: NodeJS.Timeout | undefined;
+    let off: (() => void) | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
+      new Promise<void>((resolve) => (off = hub.on('change', resolve))),
+      stopped,
+    ]);
+    clearTimeout(timer);
+    off?.();
+  }
+}
+
+/**
+ * How long the servers still starting have left of their grace, in ms (0: none is waited for). A server that does
+ * not say since when it is starting is counted from `since` (when the wait began).
+ */
+export function graceLeft(statuses: readonly ServerStatus[], graceMs: number, now = Date.now(), since = now): number {
+  const ends = statuses.filter((s) => s.state === 'starting').map((s) => (s.startingSince ?? since) + graceMs);
+  return ends.length === 0 ? 0 : Math.max(0, Math.max(...ends) - now);
 }
 
 /** Resolves once `server` is no longer starting (ready, failed or stopped): a command run right after a start waits for it. */

@@ -8,6 +8,8 @@ export interface IndexedServer {
   server: string;
   tools: readonly Tool[];
   tasks: boolean;
+  /** Its tools whose inputSchema is invalid, by name (tool-schema-check.ts). */
+  invalid?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -29,7 +31,8 @@ export class ToolIndex {
 
   /**
    * What the model may use: not tools made for an app's view alone (app-visibility.ts), nor tools that run only as
-   * tasks where their server takes none (every call would fail).
+   * tasks where their server takes none (every call would fail), nor tools whose inputSchema is invalid (the
+   * Messages API would refuse every request).
    */
   modelTools(): HubTool[] {
     this.build();
@@ -58,9 +61,10 @@ export class ToolIndex {
     if (this.all) return;
     const servers = this.servers();
     const tasks = new Set(servers.filter((s) => s.tasks).map((s) => s.server));
+    const invalid = new Map(servers.map((s) => [s.server, s.invalid]));
     this.all = qualifyTools(servers);
     this.anyByName = new Map(this.all.map((t) => [t.qualifiedName, t]));
-    this.forModel = this.all.filter((t) => visibleToModel(t.tool) && (!needsTasks(t.tool) || tasks.has(t.server)));
+    this.forModel = this.all.filter((t) => visibleToModel(t.tool) && (!needsTasks(t.tool) || tasks.has(t.server)) && !invalid.get(t.server)?.has(t.tool.name));
     this.modelByName = new Map(this.forModel.map((t) => [t.qualifiedName, t]));
   }
 }
