@@ -21,6 +21,7 @@ import type { SamplingBroker } from '../core/sampling/sampling-broker';
 import { ServerInputs } from './server-inputs';
 import { ServerLogs } from './server-logs';
 import { ServerTrust } from './server-trust';
+import { HOST_SETTING, leftToEditor } from './editor-mcp';
 import { readSettings } from './settings';
 import { messageOf } from '../common/error-message';
 
@@ -110,7 +111,7 @@ export class ServerManager implements vscode.Disposable {
       secrets.onDidChange(() => void this.reconfigure()),
       vscode.workspace.onDidChangeConfiguration(
         (e) =>
-          ['mcpAgent.runCodeMaxTimeoutSeconds', 'mcpAgent.runCodeNetwork', 'mcpAgent.apiBaseUrl'].some((s) => e.affectsConfiguration(s)) &&
+          ['mcpAgent.runCodeMaxTimeoutSeconds', 'mcpAgent.runCodeNetwork', 'mcpAgent.apiBaseUrl', HOST_SETTING].some((s) => e.affectsConfiguration(s)) &&
           void this.reconfigure(),
       ),
     );
@@ -190,7 +191,7 @@ export class ServerManager implements vscode.Disposable {
     // Only the person's own settings.json: a workspace must not define "user-level" servers that skip the question.
     const setting = vscode.workspace.getConfiguration('mcpAgent').inspect('servers')?.globalValue;
     const read = readOwnSources(folders, setting, process.env);
-    this.sources = await this.own.decide(read, vscode.workspace.isTrusted);
+    this.sources = await this.own.decide(read, vscode.workspace.isTrusted, leftToEditor);
     const own = this.sources.flatMap((s) => s.servers.flatMap((o) => (o.config ? [o.config] : [])));
     const held = this.sources.flatMap((s) => s.servers.filter((o) => o.held).map((o) => `${o.definition.name} (${o.held})`));
     if (own.length || held.length)
