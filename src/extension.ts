@@ -46,6 +46,8 @@ export interface McpAgentApi {
   chatReady(): Promise<void>;
   /** The errors commands showed the person, oldest first (the last 20). */
   commandErrors(): readonly string[];
+  /** The person's own servers not running, by name, and why (own-servers.ts's Held). */
+  heldServers(): Record<string, string>;
   /** What VS Code's own MCP host is offered: why nothing, or the labels of the servers it lists. */
   editorMcp(): { state: OfferState; labels: string[] };
 }
@@ -223,6 +225,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
             });
           }),
     commandErrors: () => [...commandErrors],
+    heldServers: () => Object.fromEntries(servers.ownSources().flatMap((s) => s.servers.flatMap((o) => (o.held ? [[o.definition.name, o.held]] : [])))),
     editorMcp: () => ({ state: editorMcp.state(), labels: editorMcp.offered().map((s) => s.label) }),
   };
 }
