@@ -1,10 +1,15 @@
 // Beside VS Code's own chat: MCP Agent's chat keeps an activity-bar container of its own (VS Code's Chat opens in
 // the secondary side bar), Ctrl+Alt+M (not VS Code's Ctrl+Alt+I) brings it from the editor, and its empty state
-// says which chat is which.
+// says which chat is which. Where VS Code has the stable MCP provider API (1.101 and later; the rig's "today"),
+// its own "MCP: List Servers" lists the bundled servers MCP Agent offers it, and starts one.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { EXTENSION_ID, startVscode, type Vscode } from '../vscode/harness';
+
+/** The rig's name for the VS Code it started (scripts/code-server.mjs): 1.139 for "today", 1.100 otherwise. */
+const TODAY = process.env.MCP_AGENT_VSCODE === 'today';
+const OFFERED = ['MCP Agent: workspace', 'MCP Agent: web', 'MCP Agent: research'];
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -54,5 +59,39 @@ describe("MCP Agent beside VS Code's own chat", () => {
       /^This is MCP Agent's chat: Claude, on your own key or gateway\. VS Code's own Chat \(Ctrl\+Alt\+I\) is a separate agent/,
     );
     t.diagnostic(`screenshot: ${await vs.screenshot('first-run-line')}`);
+  });
+
+  test(`MCP: List Servers ${TODAY ? 'lists the bundled servers offered to VS Code, and starts one' : 'lists none of MCP Agent (no stable API)'}`, async (t) => {
+    const rows = vs.page.locator('.quick-input-widget .monaco-list-row');
+    await vs.runCommand('MCP: List Servers');
+    await rows.first().waitFor();
+    if (!TODAY) {
+      assert.deepEqual(
+        (await rows.allInnerTexts()).filter((r) => r.includes('MCP Agent:')),
+        [],
+      );
+      await vs.page.keyboard.press('Escape');
+      return;
+    }
+    // VS Code activates the extension for its collection and lists what the provider gives.
+    for (const label of OFFERED) await rows.filter({ hasText: label }).first().waitFor();
+    await rows.filter({ hasText: OFFERED[0] }).first().click();
+    await rows.filter({ hasText: 'Start Server' }).first().click();
+    // 1.139 keeps the list's own quick input beside the palette's, hidden: only what is on screen counts.
+    await vs.page.keyboard.press('F1');
+    await vs.page.locator('.quick-input-widget .quick-input-box input:visible').fill('>MCP: List Servers');
+    await vs.page.locator('.quick-input-widget .monaco-list-row:visible', { hasText: 'MCP: List Servers' }).first().click();
+    await vs.page
+      .locator('.quick-input-widget .monaco-list-row:visible')
+      .filter({ hasText: new RegExp(`${OFFERED[0]}\\s*Running`) })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    // "Running" is its process; its tools listed is the server answering VS Code's host (its log, shown as it starts).
+    await vs.page
+      .locator('.part.panel')
+      .getByText(/Discovered \d+ tools/)
+      .waitFor({ timeout: 60_000 });
+    t.diagnostic(`screenshot: ${await vs.screenshot('list-servers')}`);
+    await vs.page.keyboard.press('Escape');
   });
 });
