@@ -43,12 +43,7 @@ function mcpApi(): McpApi | undefined {
   return { Definition: api.McpStdioServerDefinition, register: (id, provider) => register.call(api.lm, id, provider) };
 }
 
-/** Whether this VS Code runs an MCP host of its own (its chat's), beside this extension's. */
-export function editorHasMcpHost(): boolean {
-  return mcpApi() !== undefined;
-}
-
-export function versionAtLeast(version: string, [major, minor]: readonly [number, number]): boolean {
+function versionAtLeast(version: string, [major, minor]: readonly [number, number]): boolean {
   const [a = 0, b = 0] = version.split('.').map((n) => parseInt(n, 10));
   return a > major || (a === major && b >= minor);
 }
@@ -90,6 +85,7 @@ export class EditorMcpOffer implements vscode.Disposable {
   private refusal: string | undefined;
 
   constructor(private readonly deps: EditorMcpDeps) {
+    this.disposables.push(this.changed);
     const api = mcpApi();
     if (!api) {
       deps.log.info(`VS Code ${vscode.version} has no stable MCP server API (1.101 and later): the bundled servers are not offered to its MCP host`);
@@ -103,7 +99,6 @@ export class EditorMcpOffer implements vscode.Disposable {
       deps.log.warn(`VS Code did not take the bundled servers for its MCP host: ${this.refusal}`);
     }
     this.disposables.push(
-      this.changed,
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(OFFER_SETTING) && this.changed.fire()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
     );

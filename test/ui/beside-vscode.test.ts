@@ -77,20 +77,15 @@ describe("MCP Agent beside VS Code's own chat", () => {
     for (const label of OFFERED) await rows.filter({ hasText: label }).first().waitFor();
     await rows.filter({ hasText: OFFERED[0] }).first().click();
     await rows.filter({ hasText: 'Start Server' }).first().click();
-    // 1.139 keeps the list's own quick input beside the palette's, hidden: only what is on screen counts.
-    await vs.page.keyboard.press('F1');
-    await vs.page.locator('.quick-input-widget .quick-input-box input:visible').fill('>MCP: List Servers');
-    await vs.page.locator('.quick-input-widget .monaco-list-row:visible', { hasText: 'MCP: List Servers' }).first().click();
-    await vs.page
-      .locator('.quick-input-widget .monaco-list-row:visible')
-      .filter({ hasText: new RegExp(`${OFFERED[0]}\\s*Running`) })
-      .first()
-      .waitFor({ timeout: 60_000 });
-    // "Running" is its process; its tools listed is the server answering VS Code's host (its log, shown as it starts).
+    // VS Code shows the server's log as it starts it: its tools listed is the server answering VS Code's host.
     await vs.page
       .locator('.part.panel')
       .getByText(/Discovered \d+ tools/)
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: 90_000 })
+      .catch(async (err: unknown) => {
+        t.diagnostic(`screenshot: ${await vs.screenshot('list-servers-failed')}`);
+        throw err;
+      });
     t.diagnostic(`screenshot: ${await vs.screenshot('list-servers')}`);
     await vs.page.keyboard.press('Escape');
   });
