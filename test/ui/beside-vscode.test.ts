@@ -77,10 +77,11 @@ describe("MCP Agent beside VS Code's own chat", () => {
     for (const label of OFFERED) await rows.filter({ hasText: label }).first().waitFor();
     await rows.filter({ hasText: OFFERED[0] }).first().click();
     await rows.filter({ hasText: 'Start Server' }).first().click();
-    // VS Code shows the server's log as it starts it: its tools listed is the server answering VS Code's host.
+    // VS Code shows the server's log as it starts it: its tools listed is the server answering VS Code's host. The
+    // log is an editor, whose spaces are no-break spaces.
     await vs.page
       .locator('.part.panel')
-      .getByText(/Discovered \d+ tools/)
+      .getByText(/Discovered\s\d+\stools/)
       .waitFor({ timeout: 90_000 })
       .catch(async (err: unknown) => {
         t.diagnostic(`screenshot: ${await vs.screenshot('list-servers-failed')}`);
