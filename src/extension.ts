@@ -26,6 +26,7 @@ import type { ServerState, ServerStatus } from './core/mcp/types';
 import { ChatHistory } from './core/chat/chat-history';
 import { chatsDir } from './core/chat/chat-home';
 import { editorStorageFolders } from './vscode/editor-storage';
+import { EditorMcpOffer, type OfferState } from './vscode/editor-mcp';
 
 /** What activate() returns: read by the extension-host tests and by other extensions. */
 export interface McpAgentApi {
@@ -46,6 +47,10 @@ export interface McpAgentApi {
   chatReady(): Promise<void>;
   /** The errors commands showed the person, oldest first (the last 20). */
   commandErrors(): readonly string[];
+  /** The person's own servers not running, by name, and why (own-servers.ts's Held). */
+  heldServers(): Record<string, string>;
+  /** What VS Code's own MCP host is offered: why nothing, or the labels of the servers it lists. */
+  editorMcp(): { state: OfferState; labels: string[] };
 }
 
 const KEPT_COMMAND_ERRORS = 20;
@@ -102,6 +107,13 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     commandErrors.push(message);
     if (commandErrors.length > KEPT_COMMAND_ERRORS) commandErrors.shift();
   };
+  const editorMcp = new EditorMcpOffer({
+    extensionPath: context.extensionPath,
+    version: (context.extension.packageJSON as { version?: string }).version,
+    workspace,
+    braveKey: () => secrets.braveKey(),
+    log,
+  });
   const chatView = new ChatViewProvider(context.extensionUri, chat, log);
   const chatPanel = new ChatPanel(context.extensionUri, chat, log);
   chat.showPagesWith({ visible: () => chatView.visible || chatPanel.visible, reveal: () => chatView.showQuietly() });
@@ -126,6 +138,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
     log,
     secrets,
     manager,
+    editorMcp,
     asks,
     chat,
     tools,
@@ -214,6 +227,8 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
             });
           }),
     commandErrors: () => [...commandErrors],
+    heldServers: () => Object.fromEntries(servers.ownSources().flatMap((s) => s.servers.flatMap((o) => (o.held ? [[o.definition.name, o.held]] : [])))),
+    editorMcp: () => ({ state: editorMcp.state(), labels: editorMcp.offered().map((s) => s.label) }),
   };
 }
 

@@ -23,6 +23,7 @@ import { ServerInputs } from './server-inputs';
 import { ServerLogs } from './server-logs';
 import { ServerTrust } from './server-trust';
 import { ownSetting, readSettings } from './settings';
+import { HOST_SETTING, leftToEditor } from './editor-mcp';
 import { messageOf } from '../common/error-message';
 
 /** Servers that can neither write files nor run code: the only bundled ones started in Restricted Mode. */
@@ -114,7 +115,7 @@ export class ServerManager implements vscode.Disposable {
       secrets.onDidChange(() => void this.reconfigure()),
       vscode.workspace.onDidChangeConfiguration(
         (e) =>
-          ['mcpAgent.runCodeMaxTimeoutSeconds', 'mcpAgent.runCodeNetwork', 'mcpAgent.apiBaseUrl'].some((s) => e.affectsConfiguration(s)) &&
+          ['mcpAgent.runCodeMaxTimeoutSeconds', 'mcpAgent.runCodeNetwork', 'mcpAgent.apiBaseUrl', HOST_SETTING].some((s) => e.affectsConfiguration(s)) &&
           void this.reconfigure(),
       ),
     );
@@ -195,7 +196,7 @@ export class ServerManager implements vscode.Disposable {
     const setting = ownSetting('servers');
     const read = readOwnSources(folders, setting, process.env);
     // While a question about the workspace's servers is open, the person's own (and those agreed to before) run.
-    const decided = await this.own.decide(read, vscode.workspace.isTrusted, (sources) => this.startOwn(bundled, sources));
+    const decided = await this.own.decide(read, vscode.workspace.isTrusted, { ready: (sources) => this.startOwn(bundled, sources), leftToEditor });
     await this.startOwn(bundled, decided);
   }
 

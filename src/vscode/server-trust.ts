@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerDefinition } from '../core/mcp/config/definition';
 import { consentDetails, launchLine } from '../core/mcp/config/definition-summary';
 import type { ServerTrustAnswers, TrustAnswer } from '../core/mcp/config/own-servers';
+import { editorReads, HOST_SETTING } from './editor-mcp';
 
 const KEY = 'mcpAgent.serverTrust';
 const START = 'Start Servers';
@@ -42,7 +43,7 @@ export class ServerTrust implements ServerTrustAnswers {
   async ask(label: string, definitions: readonly ServerDefinition[]): Promise<TrustAnswer | undefined> {
     const n = definitions.length;
     const message = `This workspace's ${label} defines ${n === 1 ? 'an MCP server' : `${n} MCP servers`} that ${n === 1 ? 'is' : 'are'} new or changed. Start ${n === 1 ? 'it' : 'them'}?`;
-    const detail = `A server runs on this computer with your rights.\n\n${definitions.map(describe).join('\n\n')}`;
+    const detail = `A server runs on this computer with your rights.${sharedFile(definitions)}\n\n${definitions.map(describe).join('\n\n')}`;
     const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, n === 1 ? START_ONE : START, DONT);
     const answer = choice === START || choice === START_ONE ? 'trusted' : choice === DONT ? 'declined' : undefined;
     if (answer) await this.remember(definitions, answer);
@@ -52,6 +53,13 @@ export class ServerTrust implements ServerTrustAnswers {
   private answers(): Record<string, TrustAnswer> {
     return this.state.get<Record<string, TrustAnswer>>(KEY) ?? {};
   }
+}
+
+/** For a file VS Code's own chat reads too: which host this answer is for, and how to leave the file to the other. */
+function sharedFile(definitions: readonly ServerDefinition[]): string {
+  const source = definitions[0]?.source;
+  if (!source || !editorReads(source)) return '';
+  return `\n\nThis is for MCP Agent's chat. VS Code's own chat reads this file too and asks on its own; to leave it to VS Code, set ${HOST_SETTING} to "vscode".`;
 }
 
 /** What the modal says of one server (definition-summary.ts, shared with the CLI). */

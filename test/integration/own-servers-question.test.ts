@@ -42,7 +42,7 @@ test(
     hub.start();
     t.after(() => hub.dispose());
 
-    const decided = own.decide(readOwnSources([ws], { mine: server }, process.env), true, (sources) => hub.update(configsOf(sources)));
+    const decided = own.decide(readOwnSources([ws], { mine: server }, process.env), true, { ready: (sources) => hub.update(configsOf(sources)) });
     const mine = await waitForStatus(hub, 'mine', (s) => s.state === 'ready');
     assert.equal(mine.state, 'ready', "the setting's server is up while the question is open");
     assert.deepEqual(asked, [['theirs']]);

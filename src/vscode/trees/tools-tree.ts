@@ -11,6 +11,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { HELD_TEXT, type OwnServer, type OwnSource } from '../../core/mcp/config/own-servers';
 import { isSettingSource } from '../../core/mcp/config/own-server-sources';
 import { HubTree } from './hub-tree';
+import { editorReads, HOST_SETTING } from '../editor-mcp';
 import { bundledStatuses, fromText, serverGroups, type ServerGroup } from './server-groups';
 import { escape, problemItem, serverItem } from './server-tree-item';
 
@@ -234,9 +235,21 @@ function groupItem(group: ServerGroup, servers: number): vscode.TreeItem {
   const errors = group.source?.diagnostics.filter((d) => d.severity === 'error').length ?? 0;
   item.description = [`${servers} server${servers === 1 ? '' : 's'}`, errors ? `${errors} problem${errors === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
   item.tooltip =
-    group.kind === 'bundled' ? 'The servers MCP Agent ships with' : group.kind === 'setting' ? 'Your mcpAgent.servers setting' : group.source?.source.file;
+    group.kind === 'bundled'
+      ? 'The servers MCP Agent ships with'
+      : group.kind === 'setting'
+        ? 'Your mcpAgent.servers setting'
+        : `${group.source?.source.file ?? ''}${group.source ? hostNote(group.source) : ''}`;
   if (group.source && group.kind === 'file') item.resourceUri = vscode.Uri.file(group.source.source.file);
   return item;
+}
+
+/** Which host runs a file's servers, where VS Code's own chat reads that file too. */
+function hostNote(source: OwnSource): string {
+  if (!editorReads(source.source)) return '';
+  return source.servers.some((s) => s.held === 'editor-host')
+    ? `\n\nLeft to VS Code's own MCP host (${HOST_SETTING}): MCP Agent's chat neither starts nor uses them.`
+    : `\n\nRun by MCP Agent for its chat. VS Code's own chat reads this file too and starts its own copies after its own approval; ${HOST_SETTING} chooses one host.`;
 }
 
 function diagnosticItem(source: OwnSource, d: ConfigDiagnostic): vscode.TreeItem {

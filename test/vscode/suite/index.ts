@@ -11,6 +11,7 @@ const TEST_MODULES: Array<() => unknown> = [
   () => require('./sample-db.test'),
   () => require('./own-servers.test'),
   () => require('./resources.test'),
+  () => require('./editor-mcp.test'),
 ];
 
 export function run(): Promise<void> {

@@ -7,10 +7,11 @@ import type { ConfigSource } from './definition';
 import type { AskInput } from './vscode-inputs';
 
 /** Why a defined server is not running, in the Tools view's words. */
-export type Held = 'disabled' | 'restricted' | 'declined' | 'unanswered-trust' | 'unanswered-input' | 'unparsed';
+export type Held = 'disabled' | 'editor-host' | 'restricted' | 'declined' | 'unanswered-trust' | 'unanswered-input' | 'unparsed';
 
 export const HELD_TEXT: Record<Held, string> = {
   disabled: 'disabled',
+  'editor-host': "left to VS Code's MCP host",
   restricted: 'not started: Restricted Mode',
   declined: 'not started: you chose not to',
   'unanswered-trust': 'not started: waiting for your answer',
@@ -60,9 +61,15 @@ export class OwnServers {
   /**
    * Which servers run. When a question is to be asked, `ready` is first given what needs none (the person's own
    * servers, workspace ones agreed to before), so a question left open never holds those back; the sources
-   * returned have the answers too.
+   * returned have the answers too. `leftToEditor`: files whose servers the editor's own MCP host runs instead
+   * (never asked about, never started).
    */
-  async decide(read: readonly ReadSource[], workspaceTrusted: boolean, ready?: (sources: OwnSource[]) => Promise<void>): Promise<OwnSource[]> {
+  async decide(
+    read: readonly ReadSource[],
+    workspaceTrusted: boolean,
+    options: { ready?: (sources: OwnSource[]) => Promise<void>; leftToEditor?: (source: ConfigSource) => boolean } = {},
+  ): Promise<OwnSource[]> {
+    const { ready, leftToEditor = () => false } = options;
     this.deps.diagnostics.publish(read);
     const sources: OwnSource[] = read.map((s) => ({ ...s, diagnostics: [...s.diagnostics], servers: s.definitions.map((definition) => ({ definition })) }));
     const asking = new Map<OwnSource, OwnServer[]>();
@@ -70,7 +77,7 @@ export class OwnServers {
       // A file being written (half of it parses) is never asked about: what it would run is not known yet.
       const unparsed = source.diagnostics.some((d) => d.syntax);
       for (const server of source.servers) {
-        server.held = this.heldBefore(server.definition, workspaceTrusted);
+        server.held = leftToEditor(source.source) ? 'editor-host' : this.heldBefore(server.definition, workspaceTrusted);
         if (server.held === 'unanswered-trust' && unparsed) server.held = 'unparsed';
         if (server.held === 'unanswered-trust') asking.set(source, [...(asking.get(source) ?? []), server]);
       }
