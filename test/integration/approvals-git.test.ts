@@ -89,7 +89,7 @@ describe('git cannot be made to run code through an "always allowed" write_file'
       'only the write that redirects git asked; the others ran under "always"',
     );
     assert.equal(outcome.asked[0]!.alwaysKind, 'none', 'no "always" offered for it');
-    assert.match(outcome.asked[0]!.warnings.join(' '), /run commands/);
+    assert.match(outcome.asked[0]!.warnings.join(' '), /a way to run code/);
   }
 
   test('a submodule config (.git/modules/sub/config)', T, async () => {
