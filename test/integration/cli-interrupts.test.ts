@@ -67,11 +67,13 @@ test(
 
     child.stdin.write('typed, then dropped');
     child.stdin.write('\x03');
+    // Ctrl+C draws the prompt again; what is typed before it shows would be dropped as type-ahead, so wait for it.
+    await until('You:', 4);
     child.stdin.write('what now?\r');
     await until('You said: what now?');
     assert.doesNotMatch(lastUserText(api.requests.at(-1)!.body), /dropped/, 'Ctrl+C dropped what was typed');
 
-    await until('You:', 4);
+    await until('You:', 5);
     child.stdin.write('\x03');
     await until('press Ctrl+C again to exit');
     assert.equal(child.exitCode, null, 'one Ctrl+C at an empty prompt only says how to leave');
