@@ -99,8 +99,8 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     for (const servers of runs) {
       const r = await runCli(['--workspace', ws, '--mcp-config', config(servers), 'hello'], env);
       assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stdout, /\[server broken failed: server broken answered initialize, but its tools could not be listed: /);
-      assert.doesNotMatch(r.stdout, /server broken is still starting/);
+      assert.match(r.stderr, /\[server broken failed: server broken answered initialize, but its tools could not be listed: /);
+      assert.doesNotMatch(r.stdout + r.stderr, /server broken is still starting/);
       assert.match(r.stderr, /mcp-agent: server broken \(--mcp-config\) never came up: server broken answered initialize, but its tools could not be listed/);
     }
   });

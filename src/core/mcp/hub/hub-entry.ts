@@ -26,6 +26,8 @@ export interface Entry {
   /** Tries to start it so far in this start (0 before the first), and the limit the one under way was given. */
   attempts: number;
   limitMs: number;
+  /** Why the last try failed, said while the next one runs. */
+  lastFailure?: string;
 }
 
 /** Tries a start gets before it is given up on when the server does not answer initialize in time. */

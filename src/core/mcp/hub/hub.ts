@@ -284,7 +284,10 @@ export class McpHub extends TypedEmitter<HubEvents> {
     entry.startingSince ??= Date.now();
     entry.attempts++;
     entry.limitMs = attemptLimit(entry.config.startTimeoutMs ?? this.firstLimitMs(), entry.attempts);
-    entry.detail = entry.attempts > 1 ? `try ${entry.attempts}, given ${seconds(entry.limitMs)} to answer initialize` : undefined;
+    entry.detail =
+      entry.attempts > 1
+        ? `try ${entry.attempts}, given ${seconds(entry.limitMs)} to answer initialize${entry.lastFailure ? `; the last try: ${entry.lastFailure}` : ''}`
+        : undefined;
     const generation = ++entry.generation;
     const connection = { ...this.options.connection, eras: this.eras };
     const logging = connection.handlers?.logging;
@@ -346,6 +349,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     entry.startingSince = undefined;
     entry.attempts = 0;
     entry.detail = undefined;
+    entry.lastFailure = undefined;
   }
 
   private onCrash(entry: Entry, message: string): void {
@@ -360,6 +364,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       return;
     }
     entry.startingSince ??= Date.now();
+    entry.lastFailure = message;
     entry.restarts++;
     const again = entry.config.transport === 'stdio' ? 'restarting' : 'reconnecting';
     entry.detail = `${message}; ${again} in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
