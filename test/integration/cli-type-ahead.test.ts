@@ -88,6 +88,8 @@ describe('type-ahead on a terminal', () => {
     assert.equal(lastUserText(api.requests.at(-1)!.body), 'after the stop');
     assert.equal(api.requests.length, sent + 2);
     assert.equal(existsSync(join(ws, 'stopped.txt')), false);
+    // What is typed before the prompt shows is type-ahead, dropped: wait for it.
+    await cli.until('You:', 3);
     cli.type('exit\r');
     assert.equal(await cli.exited, 0);
   });
@@ -108,6 +110,7 @@ describe('type-ahead on a terminal', () => {
     await api.waitForRequests(sent + 2);
     assert.equal(lastUserText(api.requests[sent + 1]!.body), 'hello');
     assert.match(cli.output(), /\[ignored what was typed before this question: "abc"\]/);
+    await cli.until('You:', 3);
     cli.type('exit\r');
     assert.equal(await cli.exited, 0);
   });
