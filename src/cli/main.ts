@@ -130,9 +130,9 @@ async function main(): Promise<number> {
     for (const s of hub.statuses()) {
       if (s.state === 'error') renderer.problem(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
       if (s.state === 'starting')
-        renderer.line(escapeControls(`[server ${s.name} is still starting${s.detail ? ` (${s.detail})` : ''}; its tools join once it is up]`));
+        renderer.note(escapeControls(`[server ${s.name} is still starting${s.detail ? ` (${s.detail})` : ''}; its tools join once it is up]`));
       for (const [tool, why] of Object.entries(s.invalidSchemas ?? {}))
-        renderer.line(escapeControls(`[server ${s.name}: tool ${tool} left out: its inputSchema is not valid JSON Schema (${why})]`));
+        renderer.note(escapeControls(`[server ${s.name}: tool ${tool} left out: its inputSchema is not valid JSON Schema (${why})]`));
     }
     if (terminated) return TERMINATED;
     if (interrupts.interrupted) return INTERRUPTED;

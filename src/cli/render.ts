@@ -100,6 +100,17 @@ export class CliRenderer {
     this.midLine = false;
   }
 
+  /** A line about the host, not the conversation (a server still starting, a tool left out): on stderr when there is one, so stdout keeps the conversation only. */
+  note(text: string): void {
+    if (!this.status) {
+      this.line(dim(text, this.color));
+      return;
+    }
+    this.flushStream();
+    if (this.midLine) this.line('');
+    this.status.write(`${text}\n`);
+  }
+
   /** A line about something that went wrong (or stopped short), on the status stream (stderr) when there is one. */
   problem(text: string): void {
     if (!this.status) {

@@ -3,7 +3,7 @@
  * sends elicitations with schemas and URLs the spec does not allow, asks several forms at once, and
  * withdraws a request it made, and asks for secrets in a form (which MCP forbids). Each tool answers with
  * what the host replied to every request, as JSON.
- * Tools: flood_sampling {count}, sample {text}, withdraw, ask_forms {count}, bad_asks, ask_secret, open_url {url}, echo {text}.
+ * Tools: flood_sampling {count}, sample {text}, withdraw, ask_forms {count}, forms_refused {count}, bad_asks, ask_secret, open_url {url}, echo {text}.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -57,9 +57,32 @@ const formSchema = {
   required: ['name'],
 };
 
+/** Forms of ask_forms the host refused so far, and who waits for a number of them. */
+let formsRefused = 0;
+const refusalWaiters: Array<{ count: number; resolve: () => void }> = [];
+const formRefused = (): void => {
+  formsRefused++;
+  for (const w of refusalWaiters.filter((w) => formsRefused >= w.count)) {
+    refusalWaiters.splice(refusalWaiters.indexOf(w), 1);
+    w.resolve();
+  }
+};
+
 server.registerTool('ask_forms', { inputSchema: { count: z.number().int() } }, async ({ count }) => {
-  const all = Array.from({ length: count }, (_, i) => outcome(server.server.elicitInput({ mode: 'form', message: `form ${i}`, requestedSchema: formSchema })));
-  return json(await Promise.all(all));
+  const all = Array.from({ length: count }, (_, i) =>
+    server.server.elicitInput({ mode: 'form', message: `form ${i}`, requestedSchema: formSchema }).catch((err: unknown) => {
+      formRefused();
+      throw err;
+    }),
+  );
+  return json(await Promise.all(all.map(outcome)));
+});
+
+// Lets a test answer the forms it was shown only once the host has refused the rest: answered earlier, a
+// slow third form would find room and wait for an answer no one gives.
+server.registerTool('forms_refused', { inputSchema: { count: z.number().int() } }, async ({ count }) => {
+  if (formsRefused < count) await new Promise<void>((resolve) => refusalWaiters.push({ count, resolve }));
+  return json({ refused: formsRefused });
 });
 
 /** A form that asks for what MCP says a form must not: a password, an API key (by name only), a code (by description). */

@@ -58,8 +58,10 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     const ws = dir('cli-ready-ws-');
     const before_ = api.requests.length;
     const r = await runCli(['--workspace', ws, '--mcp-config', config({ stuck: { fake: 'mcp-no-init' } }), 'hello'], env);
-    // Said before the turn: the turn began while the server was still starting, not after its initialize timeout.
-    assert.match(r.stdout, /\[server stuck is still starting; its tools join once it is up\]\nanswered/);
+    // Said before the turn, on stderr (stdout keeps the conversation): the turn began while the server was still
+    // starting, not after its initialize timeout, which is said after it.
+    assert.equal(r.stdout.trim(), 'answered');
+    assert.match(r.stderr, /\[server stuck is still starting; its tools join once it is up\][\s\S]*never came up/);
     assert.equal(api.requests.length, before_ + 1, 'the turn ran');
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /mcp-agent: server stuck \(--mcp-config\) never came up: it was still starting/);
@@ -87,9 +89,9 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
       sent.filter((n) => /^sloppy__(typo|dangling|badregex)$/.test(n)),
       [],
     );
-    assert.match(r.stdout, /\[server sloppy: tool typo left out: its inputSchema is not valid JSON Schema \(type must be JSONType/);
-    assert.match(r.stdout, /\[server sloppy: tool dangling left out: its inputSchema is not valid JSON Schema \(can't resolve reference #\/\$defs\/missing/);
-    assert.match(r.stdout, /\[server sloppy: tool badregex left out: its inputSchema is not valid JSON Schema \(Invalid regular expression/);
+    assert.match(r.stderr, /\[server sloppy: tool typo left out: its inputSchema is not valid JSON Schema \(type must be JSONType/);
+    assert.match(r.stderr, /\[server sloppy: tool dangling left out: its inputSchema is not valid JSON Schema \(can't resolve reference #\/\$defs\/missing/);
+    assert.match(r.stderr, /\[server sloppy: tool badregex left out: its inputSchema is not valid JSON Schema \(Invalid regular expression/);
   });
 
   test('a server whose tools/list answer is no list fails, saying so; the run exits non-zero, alone or beside a working one', { timeout: 90_000 }, async () => {

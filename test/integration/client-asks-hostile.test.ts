@@ -36,7 +36,7 @@ function outcomes(result: { content: unknown[] }): Outcome[] {
   return JSON.parse(textOf(result)) as Outcome[];
 }
 
-describe('what a hostile server asks the extension', { timeout: 60_000 }, () => {
+describe('what a hostile server asks the extension', () => {
   const api = new FakeAnthropicApi((body) => ({ text: `answer to ${JSON.stringify(body.messages.at(-1)?.content)}` }));
   let base: string;
   let dir: string;
@@ -142,6 +142,7 @@ describe('what a hostile server asks the extension', { timeout: 60_000 }, () => 
     await withAsker(async (hub, chat, asks) => {
       const forms = hub.callTool('asker__ask_forms', { count: 3 }, { timeoutMs: 60_000 });
       const [a, b] = await chat.cards(2);
+      await hub.callTool('asker__forms_refused', { count: 1 }, { timeoutMs: 60_000 });
       assert.equal(a!.kind, 'form');
       assert.deepEqual(a!.kind === 'form' && a!.fields.map((f) => [f.name, f.kind, f.required]), [
         ['name', 'text', true],
