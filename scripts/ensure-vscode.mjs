@@ -114,6 +114,9 @@ function installEnv(target) {
     npm_config_yes: 'true', // node-pty's install runs `npx node-gyp`
   };
   if (!target.node) return env;
+  // Under `npm test` these name the npm and Node that run the tests; the inner npm would take them as its own, and
+  // code-server's install script reads the Node major from the user agent (seen: "requires node v24 ... on v20").
+  for (const key of ['npm_config_user_agent', 'npm_node_execpath', 'npm_execpath']) delete env[key];
   const node = ensureNodeBinary(target.node, `code-server ${target.codeServer}`);
   return { ...env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: nodePackageDir(target.node) };
 }
