@@ -1,4 +1,4 @@
-// Enforces the layer rules of ARCHITECTURE.md on every import in the product code (tests excluded):
+// Enforces the layer rules of docs/architecture.md on every import in the product code (tests excluded):
 //   media/ (webview)   -> media/, src/shared/ only; no Node built-ins
 //   src/shared/        -> src/shared/ only; no Node built-ins (the webview bundles it)
 //   src/common/        -> src/common/ only (the sandbox and sensitive-path list that core and servers share)
@@ -97,7 +97,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   const root = resolve(process.argv[2] ?? join(import.meta.dirname, '..'));
   const violations = checkLayers(root);
   if (violations.length) {
-    console.error(`layer check: ${violations.length} import(s) break the rules in ARCHITECTURE.md:\n  ${violations.join('\n  ')}`);
+    console.error(`layer check: ${violations.length} import(s) break the rules in docs/architecture.md:\n  ${violations.join('\n  ')}`);
     process.exit(1);
   }
   console.log('layer check: every import follows the layer rules');

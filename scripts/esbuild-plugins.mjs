@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * V8 keeps a script's source for as long as the script lives (lazy functions compile from it later).
  * esbuild escapes non-ASCII characters in code (`charset: 'ascii'`) but leaves the comments it keeps as
  * they were written, and one em dash in one of them (zod has several) makes the whole bundle a two-byte
- * string: twice its size in every process that loads it, 1.2 MiB more for the workspace server. Each
+ * string: twice its size in every process that loads it. Each
  * such UTF-16 unit becomes '?', one for one, so the source map's columns still hold. A minified build
  * keeps no comments, so this only changes the dev build.
  */
@@ -27,10 +27,8 @@ export const asciiSource = {
 
 /**
  * How --production minifies a server: whitespace and syntax, but not its names. A server is a process of its
- * own, and one built with mangled names idled 2-3.5 MiB higher (workspace 56.8 against 54.3 MiB, web 57.0
- * against 52.9, research 55.1 against 53.3), all of it memory glibc's malloc keeps after V8 has parsed the
- * bundle (with MALLOC_MMAP_THRESHOLD_=32768 both builds of the workspace server idle at 52.4-52.7 MiB). The
- * price is about 250 KiB more of each server file; the extension keeps full minification, as its size counts.
+ * own, and one built with mangled names idles higher, all of it memory glibc's malloc keeps after V8 has parsed the
+ * bundle (bench/README.md). The price is a somewhat larger server file; the extension keeps full minification, as its size counts.
  */
 export const SERVER_MINIFY = { minify: false, minifyWhitespace: true, minifySyntax: true };
 
@@ -169,8 +167,7 @@ export function lazyBundles(options, dir) {
 
 /**
  * ext-tasks' 2026-07-28 schemas import zod as `{ z }`: the namespace as one value, which keeps all of zod in a bundle,
- * its error messages in every language too (340 KiB of the extension's minified 1.3 MiB, measured with esbuild's
- * metafile). Read as `* as z`, the same member uses (z.object, z.string…) let esbuild keep only what they use: the
+ * its error messages in every language too (bench/README.md, `sizes`). Read as `* as z`, the same member uses (z.object, z.string…) let esbuild keep only what they use: the
  * same code and the same zod, one copy shared with the SDK's (so its classes stay one).
  */
 export const zodNamespace = {
@@ -210,8 +207,8 @@ export const bundleEsmOnly = {
  * Node bundles: CommonJS for Node 20. jsonc-parser's `main` is a UMD build whose inner require() calls esbuild
  * cannot follow (the bundle then fails at run time with "Cannot find module './impl/format'"); its ES module
  * build bundles cleanly. import() of what is not bundled becomes require(): Node's import() of a CommonJS file
- * scans all of its source for export names first (cjs-module-lexer), which cost a server 55 ms of its
- * 2026-07-28 start loading modern-era.js (measured in a CPU profile), and VS Code loads extensions with require.
+ * scans all of its source for export names first (cjs-module-lexer), which slowed a server's 2026-07-28 start
+ * loading modern-era.js (bench/README.md, `eras`), and VS Code loads extensions with require.
  */
 export const NODE_TARGET = {
   platform: 'node',

@@ -1,9 +1,9 @@
 /**
  * One assistant text block. Deltas only append to a string; the DOM is rebuilt from it at most once
- * per animation frame (by FrameBatcher), so 2,000 deltas/s cost ~60 renders/s, not 2,000.
+ * per animation frame (by FrameBatcher), so a fast stream costs one render a frame, not one a delta.
  * While it streams, only the unfinished end is re-rendered: the blocks before the last paragraph
  * break (outside code fences) are rendered once and kept. Re-parsing the whole answer each frame made
- * a 35,000-character answer take 50-80 ms a render (long frames in the webview bench); the final text
+ * long answers render in long frames (bench/README.md, `webview`); the final text
  * is rendered whole once, so what stays on screen is exactly the markdown of the full answer.
  */
 import { h } from './dom';

@@ -51,7 +51,7 @@ export class Transcript {
   /**
    * The cards and blocks by their element, so the end of a turn looks only inside that turn. Looking through
    * every card of the chat at each turn's end (and for action rows at each event) made replaying a
-   * chat quadratic: ~440 ms of CPU in a profile of the webview bench's 1,000-message replay.
+   * chat quadratic (bench/README.md, `webview`).
    */
   private readonly cardOf = new WeakMap<Element, ToolCard>();
   private readonly approvalOf = new WeakMap<Element, ApprovalCard>();

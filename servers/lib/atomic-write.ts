@@ -7,7 +7,7 @@ import { openFolderOf } from './checked-folder';
  * created with O_EXCL, which never follows a symlink planted under the temp name.
  */
 function tempNameFor(target: string): string {
-  // node:crypto is loaded at the first write, not with the server: 1.1 MiB of the research server's idle RSS.
+  // node:crypto is loaded at the first write, not with the server, which would carry it idle (bench/README.md, `start`).
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- on first use, on purpose (the bundle is CommonJS)
   const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
   return `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

@@ -176,7 +176,7 @@ function nextHop(from: URL, location: string): URL {
 }
 
 // Node's DNS, HTTP and HTTPS clients (TLS and crypto with them) and zlib load at the first fetch, not with the
-// server: 2.6 MiB of RSS a server that has fetched nothing would carry. require, as the bundle is CommonJS.
+// server: one that has fetched nothing would carry them unused (bench/README.md, `start`). require, as the bundle is CommonJS.
 /* eslint-disable @typescript-eslint/no-require-imports -- on first use, on purpose (above) */
 const nodeDns = (): typeof import('node:dns') => require('node:dns');
 const nodeHttp = (): typeof import('node:http') => require('node:http');

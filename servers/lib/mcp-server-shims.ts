@@ -4,9 +4,9 @@ type ServerAjv = typeof import('@modelcontextprotocol/server/validators/ajv');
 
 /**
  * What the v2 MCP server package imports from its own `_shims` on Node, with its Ajv validator loaded on first use.
- * The package's shim imports the validator's chunk, all of Ajv with its formats and dialects: 313 KiB of the 1.06 MB
- * dist/servers/modern-era.js (esbuild's metafile), compiled and run by every bundled server a 2026-07-28 client opens
- * (8 ms of its module init in a CPU profile, and its share of compiling the bundle), though only an elicitation's
+ * The package's shim imports the validator's chunk, all of Ajv with its formats and dialects, a large part of
+ * dist/servers/modern-era.js, compiled and run by every bundled server a 2026-07-28 client opens (bench/README.md,
+ * `eras`), though only an elicitation's
  * answer is validated with it (the tools' own schemas are zod's). The build points the package's `_shims` import here
  * (lazyServerAjv in scripts/esbuild-plugins.mjs); the validator loads from dist/servers/server-ajv.js.
  */

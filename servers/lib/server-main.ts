@@ -150,7 +150,7 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
   let serving;
   try {
     // Loaded only for --http: its SDK transport brings @hono/node-server, whose first touch of the global
-    // Request/Response loads Node's fetch (undici): about 8 MiB a stdio server would carry unused.
+    // Request/Response loads Node's fetch (undici), which a stdio server would carry unused (bench/README.md, `start`).
     const { serveHttp } = await import('./http-serve');
     serving = await serveHttp({
       port,

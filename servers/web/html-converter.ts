@@ -27,7 +27,7 @@ export interface HtmlConverterOptions {
   /**
    * Heap limit of one worker: a page that needs more fails alone, without taking the server down.
    * Default 2048 MB: V8 sizes its heap by the limit, and below 2 GB it collects so often that a
-   * 200 KB page took a quarter more CPU than on the main thread (768 MB: 100 ms, 2048 MB: 80 ms).
+   * page takes more CPU than on the main thread (bench/README.md).
    */
   maxHeapMb?: number;
 }

@@ -7,8 +7,8 @@ export { DEFAULT_PRUNE_LIMITS, type PruneLimits };
 /**
  * Bounds the shape of an HTML page before the spec parser (domino, inside turndown) sees it. That
  * parser checks "is there a <p> in scope" by walking the stack of open elements, so every tag costs
- * time in proportion to the nesting depth: 100,000 nested <div>s took 78 s and then overflowed the
- * stack, and 100,000 attributes on one element took 36 s. So the page is re-written, in one linear
+ * time in proportion to the nesting depth, and a deeply nested page, or one element with a huge number of
+ * attributes, takes tens of seconds or overflows the stack (bench/README.md has the times). So the page is re-written, in one linear
  * pass of htmlparser2's tokenizer, with
  * - elements nested deeper than `maxDepth` dropped, their text kept (flattened) and counted;
  * - only the attributes the conversion reads (a href, img alt, ol start, code class), each of
@@ -18,7 +18,7 @@ export { DEFAULT_PRUNE_LIMITS, type PruneLimits };
  * ordinary page means and ordinary pages convert exactly as they did.
  *
  * htmlparser2's own Parser is not used: its element stack is an array it `unshift`s onto and
- * searches with `indexOf`, quadratic in depth itself (1,000,000 nested <div>s: 569 s).
+ * searches with `indexOf`, quadratic in depth itself.
  */
 
 export interface PrunedHtml {

@@ -124,8 +124,7 @@ export class OsSandbox {
   }
 
   /**
-   * Checks once, at server start, whether bubblewrap works here and how. The check starts a process (10-20 ms on
-   * a 2-core machine): it runs beside the server's own start instead of blocking it, and what needs the answer
+   * Checks once, at server start, whether bubblewrap works here and how. The check starts a process: it runs beside the server's own start instead of blocking it, and what needs the answer
    * (run_code's description) waits for it.
    */
   static async probe(env: NodeJS.ProcessEnv = process.env): Promise<OsSandbox> {

@@ -129,7 +129,7 @@ export class TaskWorker {
 
 /**
  * Workers for tasks that keep no state between them: one idle worker is kept (starting a thread
- * and loading the bundle costs about 100 ms; a warm one answers in well under 1 ms), more are
+ * and loading the bundle costs far more than a warm worker's answer), more are
  * started when tasks overlap.
  */
 export class WorkerPool {

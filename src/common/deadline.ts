@@ -7,10 +7,9 @@ export interface Deadline {
 
 /**
  * The time limit of a wait, as a signal. Not `AbortSignal.any([outer, AbortSignal.timeout(ms)])`: on Node 20
- * (measured on 20.20.2) a garbage collection during the wait takes the timeout signal away, as only the composite
- * refers to it and only weakly, so the composite never aborts and the wait never ends: 0 of 100 such waits ended
- * after a forced collection, 100 of 100 of these (test/unit/deadline.test.ts); Node 22.23 ends all 100 of either, but
- * code-server's and VS Code 1.100's extension hosts run Node 20. A CI run's URL-elicitation wait hung this way.
+ * a garbage collection during the wait takes the timeout signal away, as only the composite refers to it and only
+ * weakly, so the composite never aborts and the wait never ends (test/unit/deadline.test.ts shows it; the counts are
+ * in bench/README.md). Node 22 ends them, but code-server's and VS Code 1.100's extension hosts run Node 20.
  * Here the timer holds the controller, and `outer`'s listener too until cleared. When the time is up it aborts with
  * a TimeoutError, as AbortSignal.timeout does.
  */

@@ -5,7 +5,7 @@ type AjvProvider = typeof import('@modelcontextprotocol/sdk/validation/ajv');
 /**
  * The v1 MCP SDK's Ajv validator, made on the first schema rather than with each Client and Server. The SDK
  * builds one (Ajv with its formats) in every constructor, though only a tool's outputSchema or an elicitation
- * answer uses it: 0.5 MiB of RSS in a server that never sees one. The build points the SDK's import of its
+ * answer uses it: memory a server that never sees one would carry (bench/README.md, `start`). The build points the SDK's import of its
  * provider here (lazyAjv in scripts/esbuild-plugins.mjs). The bundled servers' 2025-11-25 side uses it; the
  * extension's v2 client has its own (mcp-client-shims.ts).
  * Schemas are compiled when the SDK asks, as before: a bad one fails where it always did.

@@ -4,8 +4,8 @@ type ClientAjv = typeof import('@modelcontextprotocol/client/validators/ajv');
 
 /**
  * What the v2 MCP client imports from its own `_shims` on Node, with its Ajv validator loaded on first use. The
- * client's shim imports the validator's chunk, all of Ajv with its formats and dialects (150 KiB of the
- * extension's minified 911 KiB, measured with esbuild's metafile), though only a tool's outputSchema or an
+ * client's shim imports the validator's chunk, all of Ajv with its formats and dialects (a large share
+ * of the extension bundle: bench/README.md, `sizes`), though only a tool's outputSchema or an
  * elicitation's answer needs it. The build points the client's `_shims` import here (lazyClientAjv in
  * scripts/esbuild-plugins.mjs); the extension loads the validator from dist/lazy/client-ajv.js.
  */

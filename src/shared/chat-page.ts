@@ -20,7 +20,7 @@ export interface ChatPageParts {
 
 /**
  * No network, no inline code, no eval: scripts and styles only from the extension, with the page's nonce. Frames
- * only from the MCP App sandbox proxy's origin, when there is one (docs/mcp-apps-in-a-webview.md).
+ * only from the MCP App sandbox proxy's origin, when there is one (docs/mcp-apps.md).
  */
 export function chatPageCsp(nonce: string, source: string, frameSrc?: string): string {
   const frames = frameSrc && /^https?:\/\/[a-z0-9.:[\]-]+$/i.test(frameSrc) ? [`frame-src ${frameSrc}`] : [];

@@ -1,7 +1,7 @@
 // The double frame measured in headless Chromium, outside VS Code, with the chat page's own CSP (chatPageCsp) and the
 // real sandbox proxy (SandboxProxy, PROXY_PAGE): (1) a view framed straight into the chat page cannot run at all;
 // (2) through the proxy it runs; (3) a proxy page served without its CSP header lets the view navigate its own frame
-// to a loopback URL (the hole docs/mcp-apps-in-a-webview.md names); (4) the header closes it.
+// to a loopback URL (the hole docs/mcp-apps.md describes: where the proxy is reached from); (4) the header closes it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -8,8 +8,8 @@ export * as ApiError from '@anthropic-ai/sdk/core/error';
  * The Anthropic client with the two APIs the agent uses, Messages and Models, loaded on first use through
  * model-client.ts (import its types from there, never values from here). The SDK's own
  * `Anthropic` class attaches every resource it has (beta sessions, organisations, vaults, agent
- * toolsets…), so importing it puts them all in the bundle: 405 KiB of the extension's 1,098 KiB
- * minified, against 114 KiB for this (measured with esbuild's metafile). Same transport, retries,
+ * toolsets…), so importing it puts them all in the bundle, several times what this class needs
+ * (bench/README.md, `sizes`). Same transport, retries,
  * streaming and errors: only the resources are chosen.
  */
 export class ModelClient extends BaseAnthropic {

@@ -9,7 +9,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * A request middleware that reports each HTTP attempt of one model request, and the wait before the next
- * when the SDK is about to retry (its maxRetries, with retry-after or backoff): the 4.7 s of nothing after a
+ * when the SDK is about to retry (its maxRetries, with retry-after or backoff): the silence after a
  * 529 becomes "The API is overloaded; retrying in 2 s (try 2 of 3)". It only watches: the SDK still decides
  * and does the retrying, and the wait said is the one it takes (for its jittered backoff, the most it takes).
  */

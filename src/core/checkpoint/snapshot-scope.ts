@@ -12,8 +12,8 @@ export interface SnapshotLimits {
 }
 
 /**
- * A turn that wrote a 300 MiB file took 49 s to snapshot and grew the checkpoints by 301 MB: every
- * byte is hashed, compressed and kept. A checkpoint is for the files a person edits, so a file over
+ * Every byte of a snapshot is hashed, compressed and kept, so one big file makes a turn's snapshot slow and the
+ * checkpoints as big as the file (bench/README.md, `checkpoint`). A checkpoint is for the files a person edits, so a file over
  * 10 MiB (a data set, a build, a dump) is left out, and one snapshot copies at most 100 MiB.
  */
 export const DEFAULT_LIMITS: SnapshotLimits = CHECKPOINT_LIMITS;

@@ -3,8 +3,8 @@
  * see at once rather than at its timeout.
  *
  * Why not `Promise.race([request, ended])`: each race adds a reaction to `ended`, and a session's `ended` stays
- * pending for the whole session, so every request it ever made stayed reachable from it: 470 bytes a tool
- * call (9 MiB per 20,000 calls, all of it walked by every major GC). Here a request is held only while it waits.
+ * pending for the whole session, so every request it ever made stayed reachable from it, and every major GC
+ * walked them all. Here a request is held only while it waits.
  */
 export class SessionEnd {
   private readonly waiting = new Set<(reason: unknown) => void>();

@@ -33,8 +33,8 @@ export function bundledServerConfigs(distDir: string, workspace: string, source:
 
 /**
  * Where a bundled server's Node keeps the code it compiled, for its next start: Node 22.1 and later (desktop VS
- * Code's since 1.101, the CLI's) read NODE_COMPILE_CACHE and start each server 15-18 ms sooner (measured, either
- * era); Node 20 ignores it. In the person's own MCP Agent folder, not the shared temp folder Node picks by
+ * Code's since 1.101, the CLI's) read NODE_COMPILE_CACHE and start each server sooner, in either era (bench/README.md,
+ * `eras`); Node 20 ignores it. In the person's own MCP Agent folder, not the shared temp folder Node picks by
  * default, where another user could plant what a server would run. The person's own setting wins.
  */
 function compileCacheDir(source: NodeJS.ProcessEnv): string {

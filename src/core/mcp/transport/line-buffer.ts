@@ -5,10 +5,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
  * linear time and never takes the session down.
  *
  * Why: SDK 1.32's ReadBuffer does `Buffer.concat(buffer, chunk)` for every 64 KiB chunk and then
- * scans the whole buffer for '\n' again, so a large message costs O(n²). Measured here, one
- * JSON-RPC message fed in 64 KiB chunks, parse and schema check included: SDK 10 MB 266-747 ms,
- * 40 MB 4.2-6.2 s; this buffer 10 MB 54 ms, 40 MB 137 ms. Past its 10 MiB cap the SDK's buffer
- * throws from `append`, and the transport closes the whole connection.
+ * scans the whole buffer for '\n' again, so a large message costs O(n²) (bench/README.md has the
+ * times). Past its 10 MiB cap the SDK's buffer throws from `append`, and the transport closes the whole connection.
  * Here a line's chunks are kept in a list and joined once when its newline arrives (each byte is
  * scanned once and copied once). A line over `maxMessageBytes` is not kept: only its head and tail
  * survive, and when it ends the request it answered is failed at once with a clear error
@@ -134,8 +132,7 @@ function parseLine(text: string): JSONRPCMessage {
  * An object that says it is JSON-RPC 2.0. Its shape is the SDK's to check: its Protocol tests every message
  * against the request, notification and response schemas and reports one of no known shape ("Unknown message
  * type"), as the SDK's own transport does after parsing the whole JSON-RPC union once already. That first union
- * parse was a tool call's largest allocation here (2.4 KB of the host's 19.5), for nothing the SDK does not
- * redo; the layers before the SDK (log-flood.ts, progress-tokens.ts, server-error.ts) read plain fields only.
+ * parse was a tool call's largest allocation here, for nothing the SDK does not redo; the layers before the SDK (log-flood.ts, progress-tokens.ts, server-error.ts) read plain fields only.
  */
 function jsonRpc(value: unknown): JSONRPCMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
