@@ -9,6 +9,7 @@ import { resolveTool, type CallPath } from '../tool-call/approved-call';
 import { runToolUses } from './tool-round';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
+import type { HubTool } from '../mcp/types';
 import { capToolResults, textLimitsFor } from './result-caps';
 import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
 import { freezeSystem, toldDeferred, toolChangeNote, type FrozenSystem } from './frozen-system';
@@ -210,7 +211,8 @@ export class Agent {
           return 'done';
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
-        const results = await runToolUses({ path: this.path, offer: this.offer, turnId, emit, signal }, uses, refusals);
+        const round = { path: this.path, offer: this.offer, turnId, emit, signal, resolved: reply.resolved };
+        const results = await runToolUses(round, uses, refusals);
         this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), textLimitsFor(this.options.contextWindow)) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
@@ -328,7 +330,7 @@ export class Agent {
     offered: OfferedRequest,
     emit: (out: AgentOutput) => void,
     signal: AbortSignal,
-  ): Promise<StreamedReply> {
+  ): Promise<ResolvedReply> {
     const request =
       this.options.promptCaching === false
         ? withoutCaching(offered.tools, this.systemText(), offered.messages)
@@ -342,6 +344,7 @@ export class Agent {
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
     const partial = { turnId, texts: new Map<string, string>() };
     this.partial = partial;
+    const resolved = new Map<string, HubTool | undefined>();
     const reply = await readReply(
       stream,
       (index, text) => {
@@ -350,7 +353,9 @@ export class Agent {
         emit({ type: 'delta', turnId, blockId: id, text });
       },
       (block) => {
-        const a = blockActivity(block, (name) => resolveTool(this.options.host, name)?.tool.name ?? name);
+        // A call's tool is looked up here, once, as its block begins: the activity names it, the round calls it.
+        if (block.type === 'tool_use') resolved.set(block.id, resolveTool(this.offer.host, block.name));
+        const a = blockActivity(block, (name) => (block.type === 'tool_use' ? resolved.get(block.id)?.tool.name : undefined) ?? name);
         if (a) activity(a);
       },
     );
@@ -368,7 +373,7 @@ export class Agent {
         emit({ type: 'event', event: { kind: 'assistant_text', turnId, blockId: blockId(index), text: block.text } });
       }
     });
-    return reply;
+    return { ...reply, resolved };
   }
 
   /**
@@ -386,6 +391,9 @@ export class Agent {
     this.options.onMessage?.(message);
   }
 }
+
+/** A reply and the tool each of its calls stands for, by tool_use id, looked up as the call began streaming. */
+type ResolvedReply = StreamedReply & { resolved: ReadonlyMap<string, HubTool | undefined> };
 
 /** The API's 400 for a request with its tool search tool where it has none (a proxy, a model without it). */
 function refusedToolSearch(err: unknown): boolean {

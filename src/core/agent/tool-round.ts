@@ -18,6 +18,8 @@ export interface ToolRound {
   turnId: string;
   emit: (out: AgentOutput) => void;
   signal: AbortSignal;
+  /** The tool of each call by tool_use id, as the agent looked it up when the call began streaming (agent.ts). */
+  resolved?: ReadonlyMap<string, HubTool | undefined>;
 }
 
 /** One call of a reply, resolved once: the tool it stands for (call_tool's is the tool it names) and its input. */
@@ -59,7 +61,9 @@ const LISTENERS_PER_CALL = 3;
 function plan(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: string | undefined): PlannedCall {
   // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
   const { name, input } = round.offer.unwrap(use);
-  return { use, name, input, tool: resolveTool(round.offer.host, name), refusal };
+  // Looked up once per call: as it streamed, or now (call_tool's inner tool, a reply that was not streamed here).
+  const known = name === use.name && round.resolved?.has(use.id);
+  return { use, name, input, tool: known ? round.resolved!.get(use.id) : resolveTool(round.offer.host, name), refusal };
 }
 
 /**
