@@ -147,6 +147,17 @@ describe('the approved-call path, step by step', () => {
     assert.ok(toModel.length <= RESULT_LIMITS.textPerResult + 2_000, `the model got ${toModel.length} characters`);
     assert.match(toModel, /\[cut: this result held/);
   });
+
+  test("a failure's card is capped too", async () => {
+    const huge = 'e'.repeat(3 * RESULT_LIMITS.textPerResult);
+    const { events } = await turn({ s__read: { readOnly: true, run: async () => Promise.reject(new Error(huge)) } }, [
+      { name: 's__read', input: {}, id: 'toolu_f' },
+    ]);
+    const shown = events.find((e): e is Extract<ChatEvent, { kind: 'tool_result' }> => e.kind === 'tool_result')!;
+    assert.equal(shown.isError, true);
+    const shownBytes = shown.content.reduce((n, c) => n + (c.type === 'text' ? utf8Bytes(c.text) : 0), 0);
+    assert.ok(shownBytes <= RESULT_LIMITS.textPerResult, `the card got ${shownBytes} bytes`);
+  });
 });
 
 describe("an MCP App view's call takes the same path", () => {

@@ -10,7 +10,7 @@ import { runToolUses } from './tool-round';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
 import type { HubTool } from '../mcp/types';
-import { capToolResults, textLimitsFor } from './result-caps';
+import { textLimitsFor } from './result-caps';
 import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
 import { freezeSystem, toldDeferred, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { ToolOffer, type OfferedRequest } from '../tool-offer/tool-offer';
@@ -211,9 +211,9 @@ export class Agent {
           return 'done';
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
-        const round = { path: this.path, offer: this.offer, turnId, emit, signal, resolved: reply.resolved };
-        const results = await runToolUses(round, uses, refusals);
-        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), textLimitsFor(this.options.contextWindow)) });
+        const textLimits = textLimitsFor(this.options.contextWindow);
+        const round = { path: this.path, offer: this.offer, turnId, emit, signal, textLimits, resolved: reply.resolved };
+        this.push({ role: 'user', content: await runToolUses(round, uses, refusals) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
       const note = `Stopped after ${maxIterations} model calls in one turn (${settings.maxIterations}). Send "continue" to go on.`;
