@@ -28,7 +28,6 @@ import { startingServers } from '../mcp/hub/readiness';
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
-/** Sent for the person when a reply was cut off by the output limit. */
 /** Ends what was kept of a reply the person stopped while it streamed. */
 const INTERRUPTED = '[Interrupted: the person stopped this reply here.]';
 const GO_ON = '[Your reply was cut off by the output limit. Go on from exactly where it stopped, without repeating what you already wrote.]';
@@ -232,10 +231,6 @@ export class Agent {
   }
 
   /**
-   * The text of a reply stopped while it streamed is kept, as such: the chat shows it, and the model
-   * sees where it was cut (a reply it never finished, not one it gave in full).
-   */
-  /**
    * Servers still starting (the window just opened) are waited for, boundedly, before the turn reads the tools
    * and the system prompt: a message sent at once would otherwise find none of their tools.
    */
@@ -247,6 +242,7 @@ export class Agent {
     await host.ready(signal);
   }
 
+  /** A reply stopped while it streamed is kept as such: the chat shows it, the model sees where it was cut. */
   private keepInterrupted(event: (e: ChatEvent) => void): void {
     const kept = this.partial;
     this.partial = undefined;
