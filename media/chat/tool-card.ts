@@ -4,10 +4,6 @@ import { h, icon } from './dom';
 import { formatDuration, prettyJson } from './format';
 import { isImageMime } from '../../src/shared/image-types';
 
-/** Long results are cut in view (the model saw all of it); "Show all" renders the rest. */
-const MAX_LINES = 300;
-const MAX_CHARS = 30_000;
-
 /** `waiting`: asked for approval, not running yet (so it does not spin). `denied`: the person said no; not a failure. */
 export type ToolStatus = 'waiting' | 'running' | 'done' | 'error' | 'denied';
 
@@ -103,7 +99,7 @@ export class ToolCard {
     this.images.replaceChildren();
     for (const item of content) {
       if (item.type !== 'text') this.addImage(item.mimeType, item.data);
-      else this.resultSection.append((!isError && sqlTable(item.text)) || truncatedPre(readable(item.text), isError));
+      else this.resultSection.append((!isError && sqlTable(item.text)) || resultPre(readable(item.text), isError));
     }
     // Errors are what a person needs to see without clicking.
     if (isError) this.setExpanded(true);
@@ -138,29 +134,12 @@ export class ToolCard {
   }
 }
 
-function truncatedPre(text: string, isError: boolean): HTMLElement {
-  const pre = h('pre', { class: `tool-pre${isError ? ' is-error' : ''}` });
-  const lines = text.split('\n');
-  let shown = lines.length > MAX_LINES ? lines.slice(0, MAX_LINES).join('\n') : text;
-  if (shown.length > MAX_CHARS) shown = shown.slice(0, MAX_CHARS);
-  if (shown.length === text.length) {
-    pre.textContent = text;
-    return pre;
-  }
-  pre.textContent = shown;
-  const hiddenLines = lines.length - shown.split('\n').length;
-  const more = h('button', {
-    class: 'link-button show-all',
-    attrs: { type: 'button' },
-    text:
-      hiddenLines > 0 ? `Show all (${hiddenLines.toLocaleString()} more lines)` : `Show all (${(text.length - shown.length).toLocaleString()} more characters)`,
-  });
-  const wrap = h('div', { class: 'truncated' }, pre, more);
-  more.addEventListener('click', () => {
-    pre.textContent = text;
-    more.remove();
-  });
-  return wrap;
+/**
+ * A result's text, whole: the host cut it once, on the call's path (core/agent/result-caps.ts), to what the chat
+ * may hold, so the page does not cut again; a long one scrolls inside its box.
+ */
+function resultPre(text: string, isError: boolean): HTMLElement {
+  return h('pre', { class: `tool-pre${isError ? ' is-error' : ''}`, text });
 }
 
 function imageOrNote(mimeType: string, data: string): HTMLElement {
@@ -239,6 +218,6 @@ function sqlTable(text: string): HTMLElement | undefined {
     h('div', { class: 'sql-table-wrap' }, table),
     h('div', { class: 'sql-note' }, `${count.toLocaleString()} row${count === 1 ? '' : 's'}${note ? ` · ${note}` : ''} · `, showJson),
   );
-  showJson.addEventListener('click', () => wrap.replaceWith(truncatedPre(readable(json) + (note ? `\n${note}` : ''), false)));
+  showJson.addEventListener('click', () => wrap.replaceWith(resultPre(readable(json) + (note ? `\n${note}` : ''), false)));
   return wrap;
 }

@@ -9,7 +9,8 @@ import { resolveTool, type CallPath } from '../tool-call/approved-call';
 import { runToolUses } from './tool-round';
 import { EgressGuard } from '../egress/egress-guard';
 import { readReply, type StreamedReply } from './reply-stream';
-import { capToolResults, textLimitsFor } from './result-caps';
+import type { HubTool } from '../mcp/types';
+import { textLimitsFor } from './result-caps';
 import { blocks, NO_REPLY_MESSAGE, repairHistory } from './history-repair';
 import { freezeSystem, toldDeferred, toolChangeNote, type FrozenSystem } from './frozen-system';
 import { ToolOffer, type OfferedRequest } from '../tool-offer/tool-offer';
@@ -27,7 +28,6 @@ import { startingServers } from '../mcp/hub/readiness';
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
-/** Sent for the person when a reply was cut off by the output limit. */
 /** Ends what was kept of a reply the person stopped while it streamed. */
 const INTERRUPTED = '[Interrupted: the person stopped this reply here.]';
 const GO_ON = '[Your reply was cut off by the output limit. Go on from exactly where it stopped, without repeating what you already wrote.]';
@@ -210,8 +210,9 @@ export class Agent {
           return 'done';
         }
         const refusals = unrunnableCalls(reply, { maxTokens: this.maxTokens, maxTokensSetting: settings.maxTokens });
-        const results = await runToolUses({ path: this.path, offer: this.offer, turnId, emit, signal }, uses, refusals);
-        this.push({ role: 'user', content: capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), textLimitsFor(this.options.contextWindow)) });
+        const textLimits = textLimitsFor(this.options.contextWindow);
+        const round = { path: this.path, offer: this.offer, turnId, emit, signal, textLimits, resolved: reply.resolved };
+        this.push({ role: 'user', content: await runToolUses(round, uses, refusals) });
         if (signal.aborted) throw signal.reason ?? new Error('stopped');
       }
       const note = `Stopped after ${maxIterations} model calls in one turn (${settings.maxIterations}). Send "continue" to go on.`;
@@ -230,10 +231,6 @@ export class Agent {
   }
 
   /**
-   * The text of a reply stopped while it streamed is kept, as such: the chat shows it, and the model
-   * sees where it was cut (a reply it never finished, not one it gave in full).
-   */
-  /**
    * Servers still starting (the window just opened) are waited for, boundedly, before the turn reads the tools
    * and the system prompt: a message sent at once would otherwise find none of their tools.
    */
@@ -245,6 +242,7 @@ export class Agent {
     await host.ready(signal);
   }
 
+  /** A reply stopped while it streamed is kept as such: the chat shows it, the model sees where it was cut. */
   private keepInterrupted(event: (e: ChatEvent) => void): void {
     const kept = this.partial;
     this.partial = undefined;
@@ -328,7 +326,7 @@ export class Agent {
     offered: OfferedRequest,
     emit: (out: AgentOutput) => void,
     signal: AbortSignal,
-  ): Promise<StreamedReply> {
+  ): Promise<ResolvedReply> {
     const request =
       this.options.promptCaching === false
         ? withoutCaching(offered.tools, this.systemText(), offered.messages)
@@ -342,6 +340,7 @@ export class Agent {
     const blockId = (index: number): string => `${turnId}:${iteration}:${index}`;
     const partial = { turnId, texts: new Map<string, string>() };
     this.partial = partial;
+    const resolved = new Map<string, HubTool | undefined>();
     const reply = await readReply(
       stream,
       (index, text) => {
@@ -350,7 +349,9 @@ export class Agent {
         emit({ type: 'delta', turnId, blockId: id, text });
       },
       (block) => {
-        const a = blockActivity(block, (name) => resolveTool(this.options.host, name)?.tool.name ?? name);
+        // A call's tool is looked up here, once, as its block begins: the activity names it, the round calls it.
+        if (block.type === 'tool_use') resolved.set(block.id, resolveTool(this.offer.host, block.name));
+        const a = blockActivity(block, (name) => (block.type === 'tool_use' ? resolved.get(block.id)?.tool.name : undefined) ?? name);
         if (a) activity(a);
       },
     );
@@ -368,7 +369,7 @@ export class Agent {
         emit({ type: 'event', event: { kind: 'assistant_text', turnId, blockId: blockId(index), text: block.text } });
       }
     });
-    return reply;
+    return { ...reply, resolved };
   }
 
   /**
@@ -386,6 +387,9 @@ export class Agent {
     this.options.onMessage?.(message);
   }
 }
+
+/** A reply and the tool each of its calls stands for, by tool_use id, looked up as the call began streaming. */
+type ResolvedReply = StreamedReply & { resolved: ReadonlyMap<string, HubTool | undefined> };
 
 /** The API's 400 for a request with its tool search tool where it has none (a proxy, a model without it). */
 function refusedToolSearch(err: unknown): boolean {

@@ -1,12 +1,12 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent, ToolContent } from '../../shared/protocol';
 import { approvedCall, resolveTool, type CallPath, type QuestionTurn } from '../tool-call/approved-call';
 import { readOnlyTool } from '../tool-call/tool-call-rules';
 import type { HubTool } from '../mcp/types';
 import { appOf, appResultOf } from '../apps/app-events';
 import type { ToolOffer } from '../tool-offer/tool-offer';
-import { capChatContent } from './result-caps';
+import { capChatContent, capToolResults, DEFAULT_TEXT_LIMITS, type TextLimits } from './result-caps';
 import { convertToolResult } from './tool-results';
 import type { AgentOutput } from './types';
 
@@ -18,6 +18,10 @@ export interface ToolRound {
   turnId: string;
   emit: (out: AgentOutput) => void;
   signal: AbortSignal;
+  /** What the reply's results may send the model (result-caps.ts: smaller for a small context window). */
+  textLimits?: TextLimits;
+  /** The tool of each call by tool_use id, as the agent looked it up when the call began streaming (agent.ts). */
+  resolved?: ReadonlyMap<string, HubTool | undefined>;
 }
 
 /** One call of a reply, resolved once: the tool it stands for (call_tool's is the tool it names) and its input. */
@@ -35,6 +39,8 @@ interface PlannedCall {
  * written); consecutive calls that only read run together. Questions to the person are asked one at a time, in
  * the model's order, together or not. Results come back in the model's order. Each call gets its card (a tool_call
  * event when it starts, then its tool_result); a call in `refusals` is not run but answered with its error.
+ * Results are capped here and only here, by result-caps.ts: each card as its call ends, and what the model is sent
+ * once the reply's calls all ended (they share the reply's allowance).
  */
 export async function runToolUses(
   round: ToolRound,
@@ -50,7 +56,7 @@ export async function runToolUses(
     const questions = askingInOrder(group.length);
     results.push(...(await Promise.all(group.map((call, i) => runOne(round, call, questions[i])))));
   }
-  return results;
+  return capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), round.textLimits ?? DEFAULT_TEXT_LIMITS);
 }
 
 /** What one call may hang on the turn's signal at once: its request, its approval, a server's question. */
@@ -59,7 +65,9 @@ const LISTENERS_PER_CALL = 3;
 function plan(round: ToolRound, use: Anthropic.ToolUseBlock, refusal: string | undefined): PlannedCall {
   // A call through the host's call_tool is the call of the tool it names, for approval, the card and the server.
   const { name, input } = round.offer.unwrap(use);
-  return { use, name, input, tool: resolveTool(round.offer.host, name), refusal };
+  // Looked up once per call: as it streamed, or now (call_tool's inner tool, a reply that was not streamed here).
+  const known = name === use.name && round.resolved?.has(use.id);
+  return { use, name, input, tool: known ? round.resolved!.get(use.id) : resolveTool(round.offer.host, name), refusal };
 }
 
 /**
@@ -106,8 +114,11 @@ async function callOne(round: ToolRound, { use, name, input, tool, refusal }: Pl
   const event = (e: ChatEvent): void => emit({ type: 'event', event: e });
   // A name that resolves to no tool is shown as the model wrote it, with no server: the front ends mark it unknown.
   event({ kind: 'tool_call', turnId, callId: use.id, server: tool?.server ?? '', tool: tool?.tool.name ?? name, input, ...appOf(tool) });
+  // Every card, a failure's too, shows what the chat may hold of it.
+  const card = (isError: boolean, content: ToolContent[], durationMs: number, extra: ReturnType<typeof appResultOf> = {}): void =>
+    event({ kind: 'tool_result', callId: use.id, isError, content: capChatContent(content, use.name), durationMs, ...extra });
   const fail = (text: string, durationMs = 0): Anthropic.ToolResultBlockParam => {
-    event({ kind: 'tool_result', callId: use.id, isError: true, content: [{ type: 'text', text }], durationMs });
+    card(true, [{ type: 'text', text }], durationMs);
     return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: text };
   };
   if (refusal) return fail(refusal);
@@ -123,13 +134,6 @@ async function callOne(round: ToolRound, { use, name, input, tool, refusal }: Pl
   if (!outcome.ok) return fail(outcome.why, outcome.durationMs);
   const { forModel, forChat } = convertToolResult(outcome.result);
   const isError = outcome.result.isError === true;
-  event({
-    kind: 'tool_result',
-    callId: use.id,
-    isError,
-    content: capChatContent(forChat, use.name),
-    durationMs: outcome.durationMs,
-    ...appResultOf(tool, outcome.result),
-  });
+  card(isError, forChat, outcome.durationMs, appResultOf(tool, outcome.result));
   return { type: 'tool_result', tool_use_id: use.id, is_error: isError || undefined, content: forModel };
 }

@@ -356,17 +356,27 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     void this.runTurn(config, { text: appMessageForModel(server, text), context: [] });
   }
 
-  /** A tool call an MCP App's view asked for: the model's approval path and egress guard, its card marked as the view's. */
-  callForApp(tool: HubTool, input: Record<string, unknown>, signal: AbortSignal, toolTimeoutMs?: number): Promise<CallOutcome> {
+  /**
+   * A tool call an MCP App's view asked for: the model's approval path and egress guard, its card marked as the view's,
+   * and a checkpoint of its own before it changes anything, recorded under the call's id (the page shows its Restore as
+   * an entry of its own: the view may ask long after the turn that drew it ended).
+   */
+  async callForApp(tool: HubTool, input: Record<string, unknown>, signal: AbortSignal, toolTimeoutMs?: number): Promise<CallOutcome> {
+    const callId = `app-${randomUUID()}`;
+    const checkpoint = this.deps.checkpoints ? new TurnCheckpoint(this.deps.checkpoints, (m) => this.deps.log?.(m)) : undefined;
     const path = {
       host: this.deps.host,
       approvals: this.deps.approvals,
       askApproval: (r: ApprovalRequest, s: AbortSignal) => this.approvals.ask(r, s),
       egress: this.egress,
       workspaceDir: this.deps.workspace,
+      beforeChange: checkpoint ? () => checkpoint.begin() : undefined,
       toolTimeoutMs,
     };
-    return approvedCall(path, { callId: `app-${randomUUID()}`, tool, input, signal, fromApp: true });
+    const outcome = await approvedCall(path, { callId, tool, input, signal, fromApp: true });
+    const changed = await checkpoint?.end();
+    if (changed) this.record(checkpointEvent(callId, changed));
+    return outcome;
   }
 
   stop(): void {

@@ -260,13 +260,15 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.sessionEnd = new SessionEnd();
   }
 
-  async callTool(name: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
+  /** Calls a tool: the definition the hub resolved (no lookup here), or a name, looked up in this server's list. */
+  async callTool(target: string | Tool, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
     const { client, taskExt, guarded } = this.readySession();
+    const name = typeof target === 'string' ? target : target.name;
+    const definition = typeof target === 'string' ? this.tools.find((t) => t.name === target) : target;
     return callTool(
       {
         server: this.name,
         client,
-        tools: this.tools,
         supportsTasks: this.supports('tasks'),
         taskExtension: taskExt ? { tasks: taskExt, raw: guarded.raw } : undefined,
         callTimeoutMs: this.options.callTimeoutMs ?? 60_000,
@@ -280,6 +282,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
         elicitationComplete: (id, signal) => this.completions.wait(id, signal),
       },
       name,
+      definition,
       args,
       opts,
     );

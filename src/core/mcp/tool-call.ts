@@ -23,7 +23,6 @@ import { deadline } from '../../common/deadline';
 export interface ToolCallSession {
   server: string;
   client: Client;
-  tools: Tool[];
   supportsTasks: boolean;
   /** The Tasks extension of a 2026-07-28 session whose server declares it: every call goes through it. */
   taskExtension: { tasks: ToolTaskSession; raw: RawRequests } | undefined;
@@ -46,10 +45,16 @@ export interface ToolCallSession {
  * at most the total limit, cancelled by the caller's signal; run as a task where the tool asks for it (2025-11-25)
  * or the server decides to (the 2026-07-28 Tasks extension, when the server declares it). A
  * server's `-32042` "URL elicitation required" (2025-11-25) opens the person's URL question, and the call is
- * made once more when they finished there.
+ * made once more when they finished there. `tool` is the definition the caller already resolved (undefined: a
+ * name the server did not list): the call path looks a tool up once, at its start, never again here.
  */
-export async function callTool(session: ToolCallSession, name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
-  const tool = session.tools.find((t) => t.name === name);
+export async function callTool(
+  session: ToolCallSession,
+  name: string,
+  tool: Tool | undefined,
+  args: Record<string, unknown>,
+  opts: CallOptions,
+): Promise<CallToolResult> {
   const asTask = runAsTask(tool, session.supportsTasks);
   if (asTask === undefined) {
     throw new McpRequestError(

@@ -123,7 +123,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       return failure('not-ready', `server ${hit.server} is not ready; ${this.statusLine(hit.server)}`);
     }
     try {
-      return await conn.callTool(hit.tool.name, args, opts);
+      return await conn.callTool(hit.tool, args, opts);
     } catch (err) {
       return failure(err instanceof McpRequestError ? err.kind : 'protocol', messageOf(err));
     }
