@@ -113,12 +113,28 @@ function installEnv(target) {
     npm_config_unsafe_perm: 'true', // as root the install scripts are refused otherwise
     npm_config_yes: 'true', // node-pty's install runs `npx node-gyp`
   };
-  if (!target.node) return env;
+  if (!target.node) return withLocalHeaders(env);
   // Under `npm test` these name the npm and Node that run the tests; the inner npm would take them as its own, and
   // code-server's install script reads the Node major from the user agent (seen: "requires node v24 ... on v20").
   for (const key of ['npm_config_user_agent', 'npm_node_execpath', 'npm_execpath']) delete env[key];
   const node = ensureNodeBinary(target.node, `code-server ${target.codeServer}`);
   return { ...env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: nodePackageDir(target.node) };
+}
+
+/**
+ * node-gyp downloads the running Node's headers unless told where they are, which fails offline with a wall of
+ * output; a Node installed by a package manager has them beside it (/usr/include/node), so point npm there.
+ */
+function withLocalHeaders(env) {
+  if (env.npm_config_nodedir) return env;
+  const prefix = dirname(dirname(process.execPath));
+  const header = join(prefix, 'include', 'node', 'node_version.h');
+  if (!existsSync(header)) return env;
+  const text = readFileSync(header, 'utf8');
+  const part = (name) => text.match(new RegExp(`#define NODE_${name}_VERSION (\\d+)`))?.[1];
+  if (`v${part('MAJOR')}.${part('MINOR')}.${part('PATCH')}` !== process.version) return env;
+  say(`building native modules against the headers in ${join(prefix, 'include', 'node')} (Node ${process.version})`);
+  return { ...env, npm_config_nodedir: prefix };
 }
 
 function installCodeServer(dir, target) {
