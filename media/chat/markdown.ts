@@ -65,8 +65,8 @@ export function renderMarkdown(text: string, actions: MarkdownActions): Document
 /** Inline code naming a file becomes a real button that opens it (at the line, when given). */
 function linkFileRef(code: HTMLElement, open: MarkdownActions['onOpenFile']): void {
   const m = FILE_REF.exec(code.textContent ?? '');
-  if (!m || m[1].split('/').some((part) => part === '..')) return;
-  const path = m[1];
+  const path = m?.[1];
+  if (!m || !path || path.split('/').some((part) => part === '..')) return;
   const line = m[2] ? Number(m[2]) : undefined;
   const button = h('button', { class: 'file-link', attrs: { type: 'button', title: `Open ${path}${line ? ` at line ${line}` : ''}` } });
   code.replaceWith(button);

@@ -53,7 +53,8 @@ function locate(text: string, old_text: string, new_text: string, rel: string): 
     newText = newText.replace(/\r?\n/g, '\r\n');
     found = occurrences(text, oldText);
   }
-  if (found.length === 0) {
+  const [at] = found;
+  if (at === undefined) {
     throw new ToolError(`old_text was not found in "${rel}".${nearestLineHint(text, old_text)} Read the file again and copy the text exactly.`);
   }
   if (found.length > 1) {
@@ -65,7 +66,7 @@ function locate(text: string, old_text: string, new_text: string, rel: string): 
     );
   }
   if (oldText === newText) throw new ToolError('old_text and new_text are the same; nothing to change.');
-  return { at: found[0], oldText, newText };
+  return { at, oldText, newText };
 }
 
 export function registerEditFile(server: McpServer, sandbox: Sandbox): void {

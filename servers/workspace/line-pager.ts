@@ -41,7 +41,7 @@ async function buildIndex(fh: FileHandle, size: number): Promise<LineIndex> {
       if (newlines % CHECKPOINT_EVERY === 0) checkpoints.push(pos + i + 1);
       i = buf.indexOf(NEWLINE, i + 1);
     }
-    lastByte = buf[bytesRead - 1];
+    lastByte = buf[bytesRead - 1] ?? lastByte;
     pos += bytesRead;
   }
   const lines = newlines + (pos > 0 && lastByte !== NEWLINE ? 1 : 0);
@@ -81,7 +81,7 @@ async function scanNewlines(fh: FileHandle, start: number, size: number, onNewli
 function wholeCharacters(buf: Buffer): Buffer {
   let end = buf.length;
   let back = 0;
-  while (end - back - 1 >= 0 && back < 4 && (buf[end - back - 1] & 0xc0) === 0x80) back++;
+  while (back < 4 && ((buf[end - back - 1] ?? 0) & 0xc0) === 0x80) back++;
   const lead = buf[end - back - 1];
   if (lead === undefined) return buf;
   const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
@@ -100,7 +100,9 @@ export async function readPage(fh: FileHandle, key: string, size: number, offset
   }
   const cp = Math.floor((offset - 1) / CHECKPOINT_EVERY);
   let line = cp * CHECKPOINT_EVERY + 1;
-  let startByte = index.checkpoints[cp];
+  // The index holds a line start for every 256th line up to its last, and offset is within the file.
+  let startByte = index.checkpoints[cp] ?? 0;
+  if (index.checkpoints[cp] === undefined) line = 1;
   let endByte = -1;
   let lastLine = offset - 1;
   let cutByBytes = false;

@@ -83,8 +83,7 @@ async function walk(w: Walk, dir: string, rel: string, depth: number, indent: st
   read.entries.sort(byName);
   w.shown += read.entries.length;
   const labels = await Promise.all(read.entries.map((e) => describe(dir, e)));
-  for (let i = 0; i < read.entries.length; i++) {
-    const e = read.entries[i];
+  for (const [i, e] of read.entries.entries()) {
     const ignored = e.isDirectory() && IGNORED_DIRS.has(e.name) && !w.includeIgnored;
     w.lines.push(`${indent}${labels[i]}${ignored ? ' (skipped; include_ignored: true lists it)' : ''}`);
     if (e.isDirectory() && !ignored && depth > 1) {

@@ -27,8 +27,9 @@ export class CappedOutput {
     }
     this.tail.push(chunk);
     this.tailSize += chunk.length;
-    while (this.tailSize - this.tail[0].length >= this.tailBytes) {
-      this.tailSize -= (this.tail.shift() as Buffer).length;
+    for (let first = this.tail[0]; first && this.tailSize - first.length >= this.tailBytes; first = this.tail[0]) {
+      this.tail.shift();
+      this.tailSize -= first.length;
     }
   }
 

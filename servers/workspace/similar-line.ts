@@ -36,14 +36,14 @@ export function nearestLineHint(text: string, wanted: string): string {
   const targetGrams = bigrams(target);
   const lines = text.split('\n', MAX_LINES_COMPARED);
   let best = { score: 0, line: 0, text: '' };
-  for (let i = 0; i < lines.length; i++) {
-    const candidate = squash(lines[i]);
+  for (const [i, line] of lines.entries()) {
+    const candidate = squash(line);
     if (candidate === '' || candidate.length > 4 * target.length + 20) continue;
     if (candidate === target) {
-      return ` Line ${i + 1} matches its first line except for whitespace or indentation: ${JSON.stringify(lines[i].replace(/\r$/, ''))}.`;
+      return ` Line ${i + 1} matches its first line except for whitespace or indentation: ${JSON.stringify(line.replace(/\r$/, ''))}.`;
     }
     const score = dice(targetGrams, target.length, candidate);
-    if (score > best.score) best = { score, line: i + 1, text: lines[i].replace(/\r$/, '') };
+    if (score > best.score) best = { score, line: i + 1, text: line.replace(/\r$/, '') };
   }
   if (best.score < 0.5) return '';
   const shown = best.text.length > 200 ? `${best.text.slice(0, 200)}…` : best.text;

@@ -30,6 +30,6 @@ function pick(input: InputRequest, answer: string): string | undefined {
   const options = input.options ?? [];
   if (answer === '') return input.default;
   const n = Number(answer);
-  if (Number.isInteger(n) && n >= 1 && n <= options.length) return options[n - 1].value;
+  if (Number.isInteger(n) && n >= 1 && n <= options.length) return options[n - 1]?.value;
   return options.find((o) => o.value === answer || o.label === answer)?.value;
 }

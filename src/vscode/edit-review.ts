@@ -68,7 +68,7 @@ export class EditReview implements vscode.Disposable {
   private answer(uri: vscode.Uri | undefined, decision: ApprovalDecision): void {
     const target = uri ?? activeProposed();
     if (target?.scheme !== PROPOSED_SCHEME) throw new Error('Open a proposed change of the agent first.');
-    const callId = target.query.split('&')[0];
+    const [callId = ''] = target.query.split('&');
     this.decide(callId, decision);
   }
 

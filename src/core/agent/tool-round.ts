@@ -54,7 +54,7 @@ export async function runToolUses(
   const results: Anthropic.ToolResultBlockParam[] = [];
   for (const group of readGroups(uses.map((use) => plan(round, use, refusals.get(use.id))))) {
     const questions = askingInOrder(group.length);
-    results.push(...(await Promise.all(group.map((call, i) => runOne(round, call, questions[i])))));
+    results.push(...(await Promise.all(group.map((call, i) => runOne(round, call, questions[i]!)))));
   }
   return capToolResults(results, new Map(uses.map((u) => [u.id, u.name])), round.textLimits ?? DEFAULT_TEXT_LIMITS);
 }

@@ -19,7 +19,7 @@ export function expandEnvReferences(text: string, env: NodeJS.ProcessEnv): EnvEx
   const template: TemplatePart[] = [];
   let last = 0;
   for (const match of text.matchAll(REFERENCE)) {
-    const [whole, name, fallback] = match;
+    const [whole, name = '', fallback] = match;
     if (match.index > last) template.push(text.slice(last, match.index));
     last = match.index + whole.length;
     const v = env[name];

@@ -55,10 +55,10 @@ export class JsoncDocument {
     let hi = this.lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid] <= offset) lo = mid;
+      if (this.lineStarts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: offset - this.lineStarts[lo] + 1 };
+    return { line: lo + 1, column: offset - (this.lineStarts[lo] ?? 0) + 1 };
   }
 
   node(path: JSONPath): Node | undefined {
@@ -100,13 +100,14 @@ export class JsoncDocument {
 
   syntaxDiagnostics(): ConfigDiagnostic[] {
     // The parser often reports two errors at one spot ("expected a property name", "expected a value"): the first says it.
-    const distinct = this.syntaxErrors.filter((e, i, all) => i === 0 || all[i - 1].offset !== e.offset);
+    const distinct = this.syntaxErrors.filter((e, i, all) => all[i - 1]?.offset !== e.offset);
     const shown = distinct.slice(0, MAX_SYNTAX_DIAGNOSTICS).map((e): ConfigDiagnostic => {
       const code = printParseErrorCode(e.error);
       return { file: this.file, ...this.position(e.offset), severity: 'error', syntax: true, message: `not valid JSON: ${SYNTAX_HINTS[code] ?? code}` };
     });
     const more = distinct.length - shown.length;
-    if (more > 0) shown[shown.length - 1].message += ` (and ${more} more syntax error${more === 1 ? '' : 's'} after it)`;
+    const lastShown = shown.at(-1);
+    if (more > 0 && lastShown) lastShown.message += ` (and ${more} more syntax error${more === 1 ? '' : 's'} after it)`;
     return shown;
   }
 

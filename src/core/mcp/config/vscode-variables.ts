@@ -29,13 +29,13 @@ export function expandVscodeVariables(text: string, ctx: VariableContext): Expan
   const unknown: string[] = [];
   let last = 0;
   for (const match of text.matchAll(REFERENCE)) {
-    const [whole, name] = match;
+    const [whole, name = ''] = match;
     const at = match.index;
     push(template, text.slice(last, at));
     last = at + whole.length;
     const input = /^input:(.+)$/.exec(name);
     if (input) {
-      template.push({ input: input[1] });
+      template.push({ input: input[1] ?? '' });
       continue;
     }
     const value = variable(name, ctx);
