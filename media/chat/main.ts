@@ -193,6 +193,8 @@ function handle(msg: HostMessage): void {
     case 'appWaiting':
     case 'appGone':
       return apps.handle(msg);
+    case 'appTab':
+      return; // for a view opened in an editor tab (app-tab.ts), never the chat page
   }
 }
 
