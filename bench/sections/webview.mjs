@@ -175,7 +175,10 @@ function measureOpen(page, message, newest, scroller) {
         const tasks = [];
         const frames = [];
         const observers = [];
-        for (const [type, into] of [['longtask', tasks], ['long-animation-frame', frames]]) {
+        for (const [type, into] of [
+          ['longtask', tasks],
+          ['long-animation-frame', frames],
+        ]) {
           try {
             const o = new PerformanceObserver((list) => into.push(...list.getEntries().map((e) => e.duration)));
             o.observe({ type });
@@ -196,7 +199,12 @@ function measureOpen(page, message, newest, scroller) {
             // Entries are delivered after their task: one more task for the observers to report.
             setTimeout(() => {
               for (const o of observers) {
-                tasks.push(...o.takeRecords().filter((e) => e.entryType === 'longtask').map((e) => e.duration));
+                tasks.push(
+                  ...o
+                    .takeRecords()
+                    .filter((e) => e.entryType === 'longtask')
+                    .map((e) => e.duration),
+                );
                 o.disconnect();
               }
               resolve({ ms, tasks, frames, longest: Math.max(0, ...tasks, ...frames) });
@@ -242,7 +250,12 @@ export async function benchWebview() {
     const open = await measureOpen(chatScroll.page, { type: 'replay', events }, `.markdown[data-block-id="${newestId}"]`, '#scroller');
     const openCounters = await chatScroll.stats();
     // Scrolled once the whole chat is on the page, as the baseline is.
+    await chatScroll.page.evaluate(() => {
+      window.__fillTasks = [];
+      new PerformanceObserver((list) => window.__fillTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+    });
     const [fullMs] = await timed(() => chatScroll.page.waitForSelector('.markdown[data-block-id="b0"]', { state: 'attached', timeout: 120_000 }));
+    const fillTasks = await chatScroll.page.evaluate(() => window.__fillTasks);
     const scroll = summary(await measureFrames(chatScroll.page, SCROLL_SECONDS, scrollLoad('#scroller')));
     await chatScroll.page.close();
 
@@ -275,11 +288,11 @@ export async function benchWebview() {
       ],
       notes: [
         `stream: ${stream.extra.posted} deltas posted as window messages (${streamedChars.toLocaleString('en')} characters shown), ${counters.markdownRenders} markdown renders in ${counters.frames} batches; baseline = the same deltas appended to a plain <pre> (scrolled to its end each time)`,
-        `scroll: 40 px a frame, down and up, ${Math.round(scroll.extra.moved).toLocaleString('en')} px moved over ${scroll.extra.height.toLocaleString('en')} px; baseline = the same texts as plain <p>; scrolled once the whole chat was on the page (${fmtMs(fullMs)} after the newest was shown)`,
+        `scroll: 40 px a frame, down and up, ${Math.round(scroll.extra.moved).toLocaleString('en')} px moved over ${scroll.extra.height.toLocaleString('en')} px; baseline = the same texts as plain <p>; scrolled once the whole chat was on the page (${fmtMs(fullMs)} after the newest was shown, meanwhile ${fillTasks.length} tasks over 50 ms, the longest ${fmtMs(Math.max(0, ...fillTasks))})`,
         `open: from posting the replay to the frame after the newest message is on the page and scrolled into view; ${openCounters.markdownRenders} markdown renders by then; longest task = the longest Long Task or Long Animation Frame (0: none over 50 ms); baseline = the same texts as plain <p>, built from the same events`,
         `frame time = rAF to rAF (about 16.7 ms at 60 Hz); long frames counted by the Long Animation Frames API where the browser has it, else rAF gaps over ${LONG_MS} ms`,
       ],
-      data: { stream, pre, scroll, plain, open, plainOpen, fullMs, counters, openCounters },
+      data: { stream, pre, scroll, plain, open, plainOpen, fullMs, fillTasks, counters, openCounters },
     };
   } finally {
     await harness.close();
