@@ -37,9 +37,20 @@ export function replayParts(events: readonly ChatEvent[]): number[] {
   return starts.reverse();
 }
 
-/** What the person reads as messages: their questions and the answers' texts. */
-export function messageCount(events: readonly ChatEvent[], from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) if (events[i]?.kind === 'user' || events[i]?.kind === 'assistant_text') n++;
-  return n;
+/** A saved chat shows at least this many of its newest messages at once (more than a screen holds). */
+const FIRST_MESSAGES = 16;
+
+/** Which of the parts (`starts`, from replayParts) is the oldest drawn at once: the ones from it on fill the screen. */
+export function firstShownPart(events: readonly ChatEvent[], starts: readonly number[]): number {
+  let k = starts.length - 1;
+  let shown = 0;
+  for (let i = events.length - 1; k > 0; i--) {
+    // Questions and the answers' texts are what a person counts as messages.
+    if (events[i]?.kind === 'user' || events[i]?.kind === 'assistant_text') shown++;
+    if (i === starts[k]) {
+      if (shown >= FIRST_MESSAGES) break;
+      k--;
+    }
+  }
+  return k;
 }

@@ -2,7 +2,6 @@
  * The message list: turns ChatEvents (live or replayed) and streaming deltas into DOM. Live and
  * replayed chats go through the same `apply`, so they look the same.
  */
-import { notCoveredNote } from '../../src/shared/checkpoint-coverage';
 import type { ApprovalDecision, ChatEvent, TurnAction } from '../../src/shared/protocol';
 import { tokens } from '../../src/shared/usage-format';
 import { ApprovalCard } from './approval-card';
@@ -14,11 +13,8 @@ import { TextBlock } from './text-block';
 import { ToolCard, type OpenImage } from './tool-card';
 import { actionButtons, retireActions } from './turn-actions';
 import { answerActions, userActions, type MessageActionDeps } from './message-actions';
-import { basename, listingLines, promptMessages, turnEndMarker, turnUsage, type EventOf } from './transcript-parts';
-import { messageCount, replayParts } from './replay-parts';
-
-/** A saved chat shows at least this many of its newest messages at once; the older ones come in parts (renderOlder). */
-const FIRST_MESSAGES = 24;
+import { basename, checkpointRows, listingLines, promptMessages, turnEndMarker, turnUsage, type EventOf } from './transcript-parts';
+import { firstShownPart, replayParts } from './replay-parts';
 
 export interface TranscriptDeps extends MessageActionDeps {
   onCopy: CopyHandler;
@@ -108,8 +104,7 @@ export class Transcript {
   replay(events: ChatEvent[]): void {
     this.clear();
     const starts = replayParts(events);
-    let k = starts.length - 1;
-    while (k > 0 && messageCount(events, starts[k] ?? 0, events.length) < FIRST_MESSAGES) k--;
+    const k = firstShownPart(events, starts);
     const from = starts[k] ?? 0;
     this.older = k > 0 ? { events, starts: starts.slice(0, k), end: from } : undefined;
     this.live = false;
@@ -137,15 +132,22 @@ export class Transcript {
     this.live = false;
     try {
       do {
-        const start = older.starts.pop() ?? 0;
+        const [start, end] = [older.starts.pop() ?? 0, older.end];
+        older.end = start;
         const part = document.createDocumentFragment();
         this.target = part;
         this.actionsShown = false;
-        for (let i = start; i < older.end; i++) this.applyQuiet(older.events[i] as ChatEvent);
+        for (let i = start; i < end; i++) {
+          // One bad render must not stop the rest of the chat from coming.
+          try {
+            this.applyQuiet(older.events[i] as ChatEvent);
+          } catch (err) {
+            console.error('mcp-agent chat: failed to render a saved message', err);
+          }
+        }
         // A newer message follows the part, and a message retires the action rows before it.
         retireActions(part);
         if (this.keyKnown) for (const el of part.querySelectorAll('.notice[data-action="setKey"]')) el.remove();
-        older.end = start;
         this.el.prepend(part);
       } while (older.starts.length > 0 && more());
     } finally {
@@ -333,24 +335,8 @@ export class Transcript {
     if (markdown || question) turn.append(answerActions(markdown, question, this.deps));
   }
 
-  /** A turn that changed files can be undone from its message; what its checkpoint could not keep is said there. */
   private checkpoint(e: EventOf<'checkpoint'>): void {
-    const n = e.files.length;
-    const turn = this.turn(e.turnId);
-    if (n > 0) {
-      const shown = e.files.slice(0, 5).map(basename).join(', ') + (n > 5 ? `, … (${n} files)` : '');
-      const button = h(
-        'button',
-        { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } },
-        icon('retry'),
-        h('span', { text: 'Restore files to before this turn' }),
-      );
-      button.addEventListener('click', () => this.deps.onRestore(e.turnId));
-      turn.append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
-    }
-    if (e.notCovered?.length) {
-      turn.append(h('div', { class: 'checkpoint-left' }, icon('warning'), h('span', { text: notCoveredNote(e.notCovered, e.notCoveredCount) })));
-    }
+    this.turn(e.turnId).append(...checkpointRows(e, () => this.deps.onRestore(e.turnId)));
   }
 
   /** The model's thinking: closed by default, above the text of the same reply. */
