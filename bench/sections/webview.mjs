@@ -2,7 +2,7 @@
 // page like VS Code's): 2,000 text deltas a second streamed into one answer, and scrolling a 1,000-message
 // chat. Baselines in the same run: the same deltas appended to a plain <pre>, the same messages as plain text.
 import { loadDriver } from '../lib/driver.mjs';
-import { fmtMs, fmtRatio, percentile, ratio } from '../lib/stats.mjs';
+import { fmtMs, fmtRatio, percentile, ratio, timed } from '../lib/stats.mjs';
 
 const STREAM_SECONDS = 4;
 const DELTAS_PER_SECOND = 2000;
@@ -137,6 +137,21 @@ async function plainBox(page, inner) {
     box.style.cssText = 'height: 100vh; overflow: auto; padding: 12px; box-sizing: border-box;';
     box.innerHTML = html;
     document.body.append(box);
+    // The plain page's way of opening a chat: each question and answer as a plain paragraph, then the end shown.
+    window.addEventListener('message', (e) => {
+      if (e.data?.type !== 'plain-replay') return;
+      const ps = e.data.events
+        .filter((ev) => ev.kind === 'user' || ev.kind === 'assistant_text')
+        .map((ev) => {
+          const p = document.createElement('p');
+          p.style.whiteSpace = 'pre-wrap';
+          p.dataset.id = ev.blockId ?? ev.id;
+          p.textContent = ev.text;
+          return p;
+        });
+      box.replaceChildren(...ps);
+      box.scrollTop = box.scrollHeight;
+    });
     const pre = box.querySelector('pre');
     if (pre) {
       window.addEventListener('message', (e) => {
@@ -146,6 +161,60 @@ async function plainBox(page, inner) {
       });
     }
   }, inner);
+}
+
+/**
+ * Opens a chat in the page: posts `message` (as the host does) and times it to the frame after the one in which
+ * `newest` is on the page and `scroller` shows its end (handling, layout, paint), recording every task over
+ * 50 ms meanwhile (Long Tasks API, and Long Animation Frames where the browser has them).
+ */
+function measureOpen(page, message, newest, scroller) {
+  return page.evaluate(
+    ({ message, newest, scroller }) =>
+      new Promise((resolve) => {
+        const tasks = [];
+        const frames = [];
+        const observers = [];
+        for (const [type, into] of [
+          ['longtask', tasks],
+          ['long-animation-frame', frames],
+        ]) {
+          try {
+            const o = new PerformanceObserver((list) => into.push(...list.getEntries().map((e) => e.duration)));
+            o.observe({ type });
+            observers.push(o);
+          } catch {
+            // This browser has no such entries.
+          }
+        }
+        const t0 = performance.now();
+        window.postMessage(message, '*');
+        const check = () => {
+          const el = document.querySelector(newest);
+          const box = document.querySelector(scroller);
+          const shown = el && box && box.scrollHeight - box.scrollTop - box.clientHeight <= 24;
+          if (!shown) return void requestAnimationFrame(check);
+          requestAnimationFrame(() => {
+            const ms = performance.now() - t0;
+            // Entries are delivered after their task: one more task for the observers to report.
+            setTimeout(() => {
+              for (const o of observers) {
+                tasks.push(
+                  ...o
+                    .takeRecords()
+                    .filter((e) => e.entryType === 'longtask')
+                    .map((e) => e.duration),
+                );
+                o.disconnect();
+              }
+              resolve({ ms, tasks, frames, longest: Math.max(0, ...tasks, ...frames) });
+            }, 50);
+          });
+        };
+        requestAnimationFrame(check);
+      }),
+    { message, newest, scroller },
+  );
 }
 
 function summary(run) {
@@ -175,31 +244,24 @@ export async function benchWebview() {
     await preStream.page.close();
 
     const events = longChat();
+    const newestId = `b${MESSAGES / 2 - 1}`;
     const chatScroll = await harness.open({ width: 400, height: 800 });
     await chatScroll.post({ type: 'state', state: { ...readyState, busy: false } });
-    // Timed in the page, from posting the replay to the frame after the one that shows it (handling, layout, paint).
-    const replayMs = await chatScroll.page.evaluate(
-      (events) =>
-        new Promise((resolve) => {
-          const t0 = performance.now();
-          window.postMessage({ type: 'replay', events }, '*');
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
-        }),
-      events,
-    );
-    await chatScroll.page.waitForSelector(`.markdown[data-block-id="b${MESSAGES / 2 - 1}"]`);
+    const open = await measureOpen(chatScroll.page, { type: 'replay', events }, `.markdown[data-block-id="${newestId}"]`, '#scroller');
+    const openCounters = await chatScroll.stats();
+    // Scrolled once the whole chat is on the page, as the baseline is.
+    await chatScroll.page.evaluate(() => {
+      window.__fillTasks = [];
+      new PerformanceObserver((list) => window.__fillTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+    });
+    const [fullMs] = await timed(() => chatScroll.page.waitForSelector('.markdown[data-block-id="b0"]', { state: 'attached', timeout: 120_000 }));
+    const fillTasks = await chatScroll.page.evaluate(() => window.__fillTasks);
     const scroll = summary(await measureFrames(chatScroll.page, SCROLL_SECONDS, scrollLoad('#scroller')));
     await chatScroll.page.close();
 
     const plainScroll = await harness.open({ width: 400, height: 800 });
-    const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-    await plainBox(
-      plainScroll.page,
-      events
-        .filter((e) => e.kind === 'user' || e.kind === 'assistant_text')
-        .map((e) => `<p style="white-space: pre-wrap">${escape(e.text)}</p>`)
-        .join(''),
-    );
+    await plainBox(plainScroll.page, '');
+    const plainOpen = await measureOpen(plainScroll.page, { type: 'plain-replay', events }, `p[data-id="${newestId}"]`, '#plain');
     const plain = summary(await measureFrames(plainScroll.page, SCROLL_SECONDS, scrollLoad('#plain')));
     await plainScroll.page.close();
 
@@ -216,13 +278,21 @@ export async function benchWebview() {
       rows: [
         row(`${DELTAS_PER_SECOND.toLocaleString('en')} deltas/s for ${STREAM_SECONDS} s`, stream, pre),
         row(`scroll a ${MESSAGES.toLocaleString('en')}-message chat for ${SCROLL_SECONDS} s`, scroll, plain),
+        [
+          `open a ${MESSAGES.toLocaleString('en')}-message chat (newest shown; longest task)`,
+          `${fmtMs(open.ms)}; ${fmtMs(open.longest)}`,
+          `${fmtMs(plainOpen.ms)}; ${fmtMs(plainOpen.longest)}`,
+          `${fmtRatio(ratio(open.ms, plainOpen.ms))} (time)`,
+          `${open.tasks.length} / ${plainOpen.tasks.length} tasks`,
+        ],
       ],
       notes: [
         `stream: ${stream.extra.posted} deltas posted as window messages (${streamedChars.toLocaleString('en')} characters shown), ${counters.markdownRenders} markdown renders in ${counters.frames} batches; baseline = the same deltas appended to a plain <pre> (scrolled to its end each time)`,
-        `scroll: 40 px a frame, down and up, ${Math.round(scroll.extra.moved).toLocaleString('en')} px moved over ${scroll.extra.height.toLocaleString('en')} px; baseline = the same texts as plain <p>; opening it (the replay posted, handled, laid out and painted) took ${fmtMs(replayMs)}`,
+        `scroll: 40 px a frame, down and up, ${Math.round(scroll.extra.moved).toLocaleString('en')} px moved over ${scroll.extra.height.toLocaleString('en')} px; baseline = the same texts as plain <p>; scrolled once the whole chat was on the page (${fmtMs(fullMs)} after the newest was shown, meanwhile ${fillTasks.length} tasks over 50 ms, the longest ${fmtMs(Math.max(0, ...fillTasks))})`,
+        `open: from posting the replay to the frame after the newest message is on the page and scrolled into view; ${openCounters.markdownRenders} markdown renders by then; longest task = the longest Long Task or Long Animation Frame (0: none over 50 ms); baseline = the same texts as plain <p>, built from the same events`,
         `frame time = rAF to rAF (about 16.7 ms at 60 Hz); long frames counted by the Long Animation Frames API where the browser has it, else rAF gaps over ${LONG_MS} ms`,
       ],
-      data: { stream, pre, scroll, plain, replayMs, counters },
+      data: { stream, pre, scroll, plain, open, plainOpen, fullMs, fillTasks, counters, openCounters },
     };
   } finally {
     await harness.close();

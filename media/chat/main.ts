@@ -9,6 +9,7 @@ import { isImageMime } from '../../src/shared/image-types';
 import { AppFrames } from './app-frames';
 import { AskCards } from './ask-cards';
 import { Composer } from './composer';
+import { OlderLoader } from './older-loader';
 import { h, icon } from './dom';
 import { ScrollPin } from './scroll-pin';
 import { stats } from './stats';
@@ -124,6 +125,12 @@ const transcript = new Transcript(messages, {
   },
 });
 
+const older = new OlderLoader(
+  scroller,
+  messages,
+  (more) => transcript.renderOlder(more),
+  () => transcript.hasOlder,
+);
 const working = new WorkingLine((text) => announce(text, false));
 scroller.append(welcome, messages, working.el, asks.el);
 root.replaceChildren(h('div', { class: 'chat' }, statusArea, h('div', { class: 'scroll-area' }, scroller, jumpLatest), composer.el), announcer, alerter);
@@ -160,6 +167,7 @@ function handle(msg: HostMessage): void {
       return applyState(msg.state);
     case 'replay':
       transcript.replay(msg.events);
+      older.start();
       asks.dropSettled();
       composer.remember(msg.events.flatMap((e) => (e.kind === 'user' ? [e.text] : [])));
       if (hadKey) transcript.keySet();

@@ -1,6 +1,7 @@
-/** The transcript's small pieces that keep no state: a listing, a prompt sent, a turn's end and its usage. */
+/** The transcript's small pieces that keep no state: a listing, a prompt sent, a turn's end, its usage, its checkpoint. */
 import type { ChatEvent, TurnUsage } from '../../src/shared/protocol';
 import { usageDetail, usageLine } from '../../src/shared/usage-format';
+import { notCoveredNote } from '../../src/shared/checkpoint-coverage';
 import { h, icon } from './dom';
 
 export type EventOf<K extends ChatEvent['kind']> = Extract<ChatEvent, { kind: K }>;
@@ -72,4 +73,25 @@ export function turnUsage(u: TurnUsage): HTMLElement {
 export function basename(path: string): string {
   const parts = path.split(/[\\/]/).filter(Boolean);
   return parts[parts.length - 1] ?? path;
+}
+
+/** A turn that changed files can be undone from its message; what its checkpoint could not keep is said there. */
+export function checkpointRows(e: EventOf<'checkpoint'>, onRestore: () => void): HTMLElement[] {
+  const rows: HTMLElement[] = [];
+  const n = e.files.length;
+  if (n > 0) {
+    const shown = e.files.slice(0, 5).map(basename).join(', ') + (n > 5 ? `, … (${n} files)` : '');
+    const button = h(
+      'button',
+      { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } },
+      icon('retry'),
+      h('span', { text: 'Restore files to before this turn' }),
+    );
+    button.addEventListener('click', onRestore);
+    rows.push(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
+  }
+  if (e.notCovered?.length) {
+    rows.push(h('div', { class: 'checkpoint-left' }, icon('warning'), h('span', { text: notCoveredNote(e.notCovered, e.notCoveredCount) })));
+  }
+  return rows;
 }

@@ -2,7 +2,6 @@
  * The message list: turns ChatEvents (live or replayed) and streaming deltas into DOM. Live and
  * replayed chats go through the same `apply`, so they look the same.
  */
-import { notCoveredNote } from '../../src/shared/checkpoint-coverage';
 import type { ApprovalDecision, ChatEvent, TurnAction } from '../../src/shared/protocol';
 import { tokens } from '../../src/shared/usage-format';
 import { ApprovalCard } from './approval-card';
@@ -14,7 +13,8 @@ import { TextBlock } from './text-block';
 import { ToolCard, type OpenImage } from './tool-card';
 import { actionButtons, retireActions } from './turn-actions';
 import { answerActions, userActions, type MessageActionDeps } from './message-actions';
-import { basename, listingLines, promptMessages, turnEndMarker, turnUsage, type EventOf } from './transcript-parts';
+import { basename, checkpointRows, listingLines, promptMessages, turnEndMarker, turnUsage, type EventOf } from './transcript-parts';
+import { firstShownPart, replayParts } from './replay-parts';
 
 export interface TranscriptDeps extends MessageActionDeps {
   onCopy: CopyHandler;
@@ -61,12 +61,23 @@ export class Transcript {
   /** The person's message the turns from here on answer, when the chat can go back to it (regenerate). */
   private question: string | undefined;
   private readonly questionOf = new Map<string, string | undefined>();
+  /** Where new elements go: the list, or the fragment of an older part of a saved chat while it is drawn. */
+  private target: HTMLElement | DocumentFragment;
+  /**
+   * The older part of a saved chat, not drawn yet: drawing a 1,000-message chat in one go froze the page for
+   * one to four seconds. `starts` are where its parts start (replay-parts.ts); `end` is where the drawn part starts.
+   */
+  private older: { events: ChatEvent[]; starts: number[]; end: number } | undefined;
+  /** A key was set: the older parts drawn later lose their "no key" notices too. */
+  private keyKnown = false;
+  private compactions = 0;
 
   constructor(
     readonly el: HTMLElement,
     private readonly deps: TranscriptDeps,
   ) {
     this.batcher = new FrameBatcher(() => deps.onChange());
+    this.target = el;
   }
 
   get isEmpty(): boolean {
@@ -84,18 +95,68 @@ export class Transcript {
     this.actionsShown = false;
     this.question = undefined;
     this.questionOf.clear();
+    this.older = undefined;
+    this.compactions = 0;
     this.el.replaceChildren();
   }
 
+  /** Draws the newest messages of a saved chat now; the older ones wait for renderOlder. */
   replay(events: ChatEvent[]): void {
     this.clear();
+    const starts = replayParts(events);
+    const k = firstShownPart(events, starts);
+    const from = starts[k] ?? 0;
+    this.older = k > 0 ? { events, starts: starts.slice(0, k), end: from } : undefined;
     this.live = false;
     try {
-      for (const e of events) this.applyQuiet(e);
+      for (let i = from; i < events.length; i++) this.applyQuiet(events[i] as ChatEvent);
     } finally {
       this.live = true;
     }
     this.deps.onChange();
+  }
+
+  /** Older messages of a saved chat wait to be drawn. */
+  get hasOlder(): boolean {
+    return this.older !== undefined;
+  }
+
+  /**
+   * Draws older parts of the saved chat on top of the list, the newest of them first, while `more()` says so
+   * (at least one). Returns whether any are left. The caller keeps the scroll position.
+   */
+  renderOlder(more: () => boolean): boolean {
+    const older = this.older;
+    if (!older) return false;
+    const saved = { lastTurn: this.lastTurn, question: this.question, actionsShown: this.actionsShown };
+    this.live = false;
+    try {
+      do {
+        const [start, end] = [older.starts.pop() ?? 0, older.end];
+        older.end = start;
+        const part = document.createDocumentFragment();
+        this.target = part;
+        this.actionsShown = false;
+        for (let i = start; i < end; i++) {
+          // One bad render must not stop the rest of the chat from coming.
+          try {
+            this.applyQuiet(older.events[i] as ChatEvent);
+          } catch (err) {
+            console.error('mcp-agent chat: failed to render a saved message', err);
+          }
+        }
+        // A newer message follows the part, and a message retires the action rows before it.
+        retireActions(part);
+        if (this.keyKnown) for (const el of part.querySelectorAll('.notice[data-action="setKey"]')) el.remove();
+        this.el.prepend(part);
+      } while (older.starts.length > 0 && more());
+    } finally {
+      this.target = this.el;
+      this.live = true;
+      ({ lastTurn: this.lastTurn, question: this.question, actionsShown: this.actionsShown } = saved);
+    }
+    if (older.starts.length === 0) this.older = undefined;
+    return this.older !== undefined;
   }
 
   apply(event: ChatEvent): void {
@@ -108,6 +169,7 @@ export class Transcript {
    * Only the newest failure keeps a button (retired ones stay retired).
    */
   keySet(): void {
+    this.keyKnown = true;
     for (const el of this.el.querySelectorAll('.notice[data-action="setKey"]')) el.remove();
     for (const row of this.el.querySelectorAll('.turn-actions')) {
       if (row.querySelector('[data-action="setKey"]')) row.replaceWith(actionButtons('retry', undefined, this.deps.onAction));
@@ -127,7 +189,7 @@ export class Transcript {
 
   private retire(): void {
     if (!this.actionsShown) return;
-    retireActions(this.el);
+    retireActions(this.target);
     this.actionsShown = false;
   }
 
@@ -176,9 +238,9 @@ export class Transcript {
     // A view's message (MCP Apps) is the app's words, never the person's: labelled as such, and not theirs to edit.
     const from = e.app !== undefined ? h('div', { class: 'msg-from-app', text: `Sent by the interactive view of ${e.app}` }) : null;
     const bubble = h('div', { class: e.app !== undefined ? 'msg user from-app' : 'msg user', attrs: { 'data-id': e.id } }, from, chips, body);
-    this.el.append(bubble);
+    this.target.append(bubble);
     // A prompt's messages are the server's: its answer can be asked for again, the prompt itself not edited here.
-    if (e.span?.from !== undefined && !e.prompt && e.app === undefined) this.el.append(userActions(bubble, e.id, e.text, this.deps));
+    if (e.span?.from !== undefined && !e.prompt && e.app === undefined) this.target.append(userActions(bubble, e.id, e.text, this.deps));
     this.question = e.span ? e.id : undefined;
     // A new question starts a new visual group even if the next turn id is unknown yet.
     this.lastTurn = undefined;
@@ -190,7 +252,7 @@ export class Transcript {
       turn = h('div', { class: 'msg assistant', attrs: { 'data-turn-id': turnId } });
       this.turns.set(turnId, turn);
       this.questionOf.set(turnId, this.question);
-      this.el.append(turn);
+      this.target.append(turn);
     }
     this.lastTurn = turn;
     return turn;
@@ -238,8 +300,8 @@ export class Transcript {
     const tool = this.tools.get(e.callId)?.el;
     if (tool?.parentElement) tool.before(card.el);
     // A view's call belongs to no turn: outside every turn, so no turn's end marks it undecided.
-    else if (e.fromApp) this.el.append(card.el);
-    else (this.lastTurn ?? this.el).append(card.el);
+    else if (e.fromApp) this.target.append(card.el);
+    else (this.lastTurn ?? this.target).append(card.el);
   }
 
   private turnEnd(e: EventOf<'turn_end'>): void {
@@ -273,24 +335,8 @@ export class Transcript {
     if (markdown || question) turn.append(answerActions(markdown, question, this.deps));
   }
 
-  /** A turn that changed files can be undone from its message; what its checkpoint could not keep is said there. */
   private checkpoint(e: EventOf<'checkpoint'>): void {
-    const n = e.files.length;
-    const turn = this.turn(e.turnId);
-    if (n > 0) {
-      const shown = e.files.slice(0, 5).map(basename).join(', ') + (n > 5 ? `, … (${n} files)` : '');
-      const button = h(
-        'button',
-        { class: 'link-button restore', attrs: { type: 'button', title: e.files.join('\n') } },
-        icon('retry'),
-        h('span', { text: 'Restore files to before this turn' }),
-      );
-      button.addEventListener('click', () => this.deps.onRestore(e.turnId));
-      turn.append(h('div', { class: 'checkpoint' }, button, h('span', { class: 'checkpoint-files', text: `Changed: ${shown}` })));
-    }
-    if (e.notCovered?.length) {
-      turn.append(h('div', { class: 'checkpoint-left' }, icon('warning'), h('span', { text: notCoveredNote(e.notCovered, e.notCoveredCount) })));
-    }
+    this.turn(e.turnId).append(...checkpointRows(e, () => this.deps.onRestore(e.turnId)));
   }
 
   /** The model's thinking: closed by default, above the text of the same reply. */
@@ -315,14 +361,14 @@ export class Transcript {
 
   /** Older messages were summarised: a marker that opens to the summary the model now works from. */
   private compaction(e: EventOf<'compaction'>): void {
-    const summary = new TextBlock(`compaction-${e.turnId}-${this.el.querySelectorAll('.compaction').length}`, this.deps);
+    const summary = new TextBlock(`compaction-${e.turnId}-${this.compactions++}`, this.deps);
     summary.setFinal(e.summary);
     const label = `Conversation compacted: ${e.replaced} earlier message${e.replaced === 1 ? '' : 's'} summarised to fit the context window (about ${tokens(e.tokensBefore)} → ${tokens(e.tokensAfter)} tokens)`;
     const details = h('details', { class: 'compaction' }, h('summary', {}, icon('info'), h('span', { text: label })), summary.el);
     // Where it happened: before the turn's answer, or between two of its model calls.
     const turn = this.turns.get(e.turnId);
     if (turn) turn.append(details);
-    else this.el.append(details);
+    else this.target.append(details);
   }
 
   private notice(e: EventOf<'notice'>): void {
@@ -343,6 +389,6 @@ export class Transcript {
       el.append(actionButtons(e.action, undefined, this.deps.onAction));
       this.actionsShown = true;
     }
-    this.el.append(el);
+    this.target.append(el);
   }
 }

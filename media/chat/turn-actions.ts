@@ -43,6 +43,6 @@ function countDown(button: HTMLButtonElement, label: HTMLElement, waitS: number)
 }
 
 /** Every live action button goes: a new message or turn makes them stale. */
-export function retireActions(root: HTMLElement): void {
+export function retireActions(root: ParentNode): void {
   for (const el of root.querySelectorAll('.turn-actions')) el.remove();
 }

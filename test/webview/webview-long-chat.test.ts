@@ -1,12 +1,43 @@
 // The chat webview in headless Chromium opening a long saved chat: each event is handled without searching the
 // whole transcript (which made replaying 1,000 messages quadratic), and the end of each turn still settles
 // its own cards: running ones marked unfinished, pending approvals expired, the newest failure's button kept.
+// A 1,000-message chat shows its newest messages first, without drawing the rest in the same task; the older
+// ones come later without moving what the reader is looking at.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatEvent } from '../../src/shared/protocol';
+import type { Page } from 'playwright-core';
 import { useChatPages } from '../fakes/webview-pages';
 
 const { openReady } = useChatPages();
+
+interface OpenProbe {
+  /** What was on the page when the task that handled the replay ended. */
+  first?: { messages: number; renders: number; newest: boolean; oldest: boolean };
+  longTasks: number[];
+}
+
+/** Records, in the page, what the replay's own task drew and every task over 50 ms from now on. */
+async function probeOpen(page: Page, newest: string, oldest: string): Promise<void> {
+  await page.evaluate(
+    ({ newest, oldest }) => {
+      const probe: OpenProbe = { longTasks: [] };
+      (window as unknown as { __open: OpenProbe }).__open = probe;
+      new PerformanceObserver((list) => probe.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+      // Added after the chat's own listener, so it runs right after the chat handled the message, in the same task.
+      window.addEventListener('message', (e: MessageEvent<{ type?: string }>) => {
+        if (e.data?.type !== 'replay' || probe.first) return;
+        probe.first = {
+          messages: document.querySelectorAll('#messages > .msg').length,
+          renders: (window as unknown as { __mcpAgentChat: { markdownRenders: number } }).__mcpAgentChat.markdownRenders,
+          newest: document.querySelector(newest) !== null,
+          oldest: document.querySelector(oldest) !== null,
+        };
+      });
+    },
+    { newest, oldest },
+  );
+}
 
 function longChat(turns: number): ChatEvent[] {
   const events: ChatEvent[] = [];
@@ -41,7 +72,8 @@ describe('chat webview: a long saved chat', () => {
     });
     const events = longChat(300);
     await chat.post({ type: 'replay', events });
-    await page.locator('.markdown[data-block-id="b299"]').waitFor();
+    // The newest turns come first; the older ones follow on idle time (older-loader.ts).
+    await page.locator('.markdown[data-block-id="b0"]').waitFor({ state: 'attached' });
     const scans = await page.evaluate(() => (window as unknown as { __wholeScans: number }).__wholeScans);
     assert.ok(scans < 20, `${scans} searches of the whole transcript for ${events.length} events`);
     // Odd turns' tool calls never got a result: their turn's end marked them, and only them.
@@ -49,5 +81,85 @@ describe('chat webview: a long saved chat', () => {
     assert.equal(await page.locator('.tool-card[data-status="done"]').count(), 150);
     assert.equal(await page.locator('.tool-card[data-call-id="c1"][data-status="error"]').count(), 1);
     assert.equal(await page.locator('button[data-action="retry"]').count(), 1);
+  });
+
+  test('a 1,000-message chat shows its newest message in the first task without drawing the rest, and no task takes over 200 ms', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await probeOpen(page, '.markdown[data-block-id="b499"]', '.markdown[data-block-id="b0"]');
+    await chat.post({ type: 'replay', events: longChat(500) });
+    await page.locator('.markdown[data-block-id="b0"]').waitFor({ state: 'attached' });
+    const probe = await page.evaluate(() => (window as unknown as { __open: OpenProbe }).__open);
+    assert.ok(probe.first, 'the replay was handled');
+    assert.equal(probe.first.newest, true, 'the newest answer is on the page when the replay is handled');
+    assert.equal(probe.first.oldest, false, 'the oldest is not drawn in the same task');
+    assert.ok(probe.first.messages < 100, `${probe.first.messages} of 1,000 messages drawn in the first task`);
+    assert.ok(probe.first.renders < 100, `${probe.first.renders} markdown renders in the first task`);
+    // Later, every message is there, once, in order.
+    const ids = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('#messages > .msg.user')].map((el) => el.dataset.id));
+    assert.deepEqual(
+      ids,
+      Array.from({ length: 500 }, (_, i) => `u${i}`),
+    );
+    assert.equal(await page.locator('#messages > .msg.assistant').count(), 500);
+    assert.equal(await page.locator('button[data-action="retry"]').count(), 1, "only the newest failure's Retry stays");
+    const over = probe.longTasks.filter((ms) => ms > 200);
+    assert.deepEqual(over, [], 'no task over 200 ms while the chat opened');
+    // Opened at its end.
+    assert.equal(await page.locator('.jump-latest').isHidden(), true);
+  });
+
+  test('older messages drawn while the reader looks further up do not move what they are reading', async () => {
+    const chat = await openReady();
+    const { page } = chat;
+    await chat.post({ type: 'replay', events: longChat(800) });
+    await page.locator('.markdown[data-block-id="b799"]').waitFor();
+    await page.locator('#scroller').hover();
+    await page.mouse.wheel(0, -300);
+    await page.locator('.jump-latest').waitFor();
+    // From now on, after each batch of older messages lands, the message at the top of the view is where it was
+    // at the last scroll or frame before it.
+    await page.evaluate(() => {
+      const scroller = document.getElementById('scroller')!;
+      const messages = document.getElementById('messages')!;
+      const rec = { prepends: 0, drift: [] as number[], last: undefined as { el: Element; top: number } | undefined };
+      (window as unknown as { __keep: typeof rec }).__keep = rec;
+      const topMessage = (): Element | undefined => {
+        const box = scroller.getBoundingClientRect();
+        const at = document.elementFromPoint(box.left + box.width / 2, box.top + 4);
+        return at?.closest('#messages > *') ?? undefined;
+      };
+      const mark = (): void => {
+        const el = topMessage();
+        rec.last = el ? { el, top: el.getBoundingClientRect().top } : undefined;
+      };
+      scroller.addEventListener('scroll', mark);
+      const frame = (): void => {
+        mark();
+        requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+      mark();
+      new MutationObserver((records) => {
+        if (!records.some((r) => r.addedNodes.length > 0 && r.nextSibling !== null)) return;
+        rec.prepends++;
+        if (rec.last) rec.drift.push(Math.abs(rec.last.el.getBoundingClientRect().top - rec.last.top));
+        mark();
+      }).observe(messages, { childList: true });
+    });
+    // The reader scrolls on up while they come.
+    for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -400);
+    await page.locator('.markdown[data-block-id="b0"]').waitFor({ state: 'attached' });
+    const keep = await page.evaluate(() => {
+      const { prepends, drift } = (window as unknown as { __keep: { prepends: number; drift: number[] } }).__keep;
+      return { prepends, drift };
+    });
+    assert.ok(keep.prepends > 0, 'older messages came while the reader was up in the chat');
+    assert.ok(
+      keep.drift.every((d) => d <= 1),
+      `the message in view moved by ${Math.max(...keep.drift)} px when older ones came`,
+    );
+    assert.equal(await page.locator('#messages > .msg.user').count(), 800);
+    assert.equal(await page.locator('.jump-latest').isVisible(), true, 'the reader was not taken back to the end');
   });
 });
