@@ -139,17 +139,18 @@ export class Vscode {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
     // Right after a reload the palette can open before the extension's commands are registered with it, and
-    // it does not refresh its list while open: close it and ask again.
+    // it does not refresh its list while open: close it and ask again. It also closes by itself when a webview
+    // that had the focus takes it back as the palette opens (a CI run saw the input go hidden before the fill).
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('F1');
       await input.waitFor();
-      await input.fill(`>${title}`);
       try {
+        await input.fill(`>${title}`, { timeout: 10_000 });
         await row.waitFor({ timeout: 10_000 });
         break;
       } catch (err) {
         if (attempt === 3) throw err;
-        await this.page.keyboard.press('Escape');
+        if (await input.isVisible()) await this.page.keyboard.press('Escape');
         await input.waitFor({ state: 'hidden' });
       }
     }
