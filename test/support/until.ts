@@ -83,6 +83,10 @@ export function until<T>(predicate: () => T | Promise<T>, options: UntilOptions)
       if (seen) last = seen();
       finish(() => reject(new Error(`gave up after ${limitMs} ms waiting for ${what}; last seen: ${shown(last)}`)));
     }, limitMs);
+    // An event wait is held open by what would wake it (a child process, a socket), not by its own deadline: one left
+    // behind (the loser of a Promise.race) does not keep the test's process alive until the deadline. A polled wait
+    // keeps its poll timer, so it is held open while it polls.
+    if (wake) deadline.unref();
     if (wake) unsubscribe = wake(check);
     check();
   });

@@ -106,3 +106,20 @@ test('a condition that throws fails the wait at once with its error', async () =
     /the check itself failed/,
   );
 });
+
+test('an event wait left behind (the loser of a race) does not hold the process open; a polled one does while it polls', async () => {
+  const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
+  const events = new EventEmitter();
+  const forgotten = until(() => false, {
+    what: 'an event that never comes',
+    wake: (check) => (events.on('tick', check), () => void events.off('tick', check)),
+  });
+  forgotten.catch(() => undefined);
+  assert.equal(timers(), before, 'the event wait holds no timer that keeps the process alive');
+  let done = false;
+  const polled = until(() => done, { what: 'done', everyMs: 1 });
+  assert.ok(timers() > before, 'the polled wait does');
+  done = true;
+  await polled;
+});
