@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { FakeAnthropicApi, lastUserText } from '../fakes/anthropic-api';
 import { haveScript } from './helpers/cli-process';
 import { cliOnPty, stopPtyClis } from './helpers/pty-cli';
+import { scaled } from '../support/until';
 
 const api = new FakeAnthropicApi((body) => (/hang/.test(lastUserText(body)) ? { hang: true } : { text: `You said: ${lastUserText(body)}` }));
 let ws: string;
@@ -24,7 +25,7 @@ after(async () => {
 
 test(
   'Ctrl+C and Escape stop a turn and keep the session; Ctrl+C twice at an empty prompt leaves',
-  { skip: !haveScript() && 'script(1) is not installed', timeout: 90_000 },
+  { skip: !haveScript() && 'script(1) is not installed', timeout: scaled(90_000) },
   async () => {
     const cli = cliOnPty(['--workspace', ws], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: api.url });
     let gone = false;

@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
-import { until } from '../support/until';
+import { scaled, until } from '../support/until';
 import { fakeConfig, textOf, withHub } from './mcp-support';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 
 /** Resolves once `hub.tools()` names `tool`: each ask past the ttl lists again, and a 'change' says one came. */
 async function untilOffered(hub: McpHub, tool: string): Promise<void> {

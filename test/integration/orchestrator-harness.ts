@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { sessionsDir } from '../../src/core/chat/chat-home';
 import { repoRoot } from '../support/repo-root';
-import { until } from '../support/until';
+import { scaled, until } from '../support/until';
 
 export interface Orchestrator {
   client: Client;
@@ -77,7 +77,7 @@ export async function startOrchestrator(workspace: string, options: StartOptions
       (await client.callTool({ name, arguments: args }, undefined, {
         signal: opts.signal,
         onprogress: opts.onprogress,
-        timeout: 60_000,
+        timeout: scaled(60_000),
       })) as CallToolResult,
     close: () => client.close(),
   };

@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { FakeAnthropicApi, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { until } from '../support/until';
+import { scaled, until } from '../support/until';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot } from './mcp-support';
 import { startOrchestrator, writeFiles } from './orchestrator-harness';
 
-const T = { timeout: 120_000 };
+const T = { timeout: scaled(120_000) };
 const KEY = 'a signing key both processes share, 32+ bytes';
 const dirs: string[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -122,7 +122,7 @@ async function round(
     arguments: { session_name: name, prompt, ...(mode === 'consent' ? { agent_name: 'echoer' } : {}) },
     ...(answer ? { inputResponses: answer.answers, requestState: answer.state } : {}),
   };
-  return (await client.callTool(params, { allowInputRequired: true, timeout: 60_000, ...options })) as Round;
+  return (await client.callTool(params, { allowInputRequired: true, timeout: scaled(60_000), ...options })) as Round;
 }
 
 /** The one question a round asks, and the answer `decision` to it. */
