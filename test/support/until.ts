@@ -19,7 +19,7 @@ export interface UntilOptions {
   wake?: (check: () => void) => () => void;
   /** How often to poll when there is no `wake` (default 50 ms). */
   everyMs?: number;
-  /** What the failure shows as last seen, when the predicate's own answer (false) would say nothing. */
+  /** What the failure shows as last seen (asked once, at the deadline), when the predicate's own answer (false) says nothing. */
   seen?: () => unknown;
 }
 
@@ -50,7 +50,7 @@ export function until<T>(predicate: () => T | Promise<T>, options: UntilOptions)
     const fail = (err: unknown): void => finish(() => reject(err instanceof Error ? err : new Error(String(err))));
     /** Takes an answer: resolves on a truthy one, else asks again on the next event or poll. */
     const take = (answer: T): void => {
-      last = seen ? seen() : answer;
+      last = answer;
       if (answer) return finish(() => resolve(answer as Truthy<T>));
       if (again) {
         again = false;
