@@ -10,10 +10,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { FakePromptCache, promptTokenCount, type CacheUsage } from './fake-prompt-cache';
 import { defaultModels, modelsPage, type FakeModel } from './fake-models';
 import { blindCall, searchBlocks, toolSearchProblem, type SearchResult, type Searched, type ToolDefinition } from './fake-tool-search';
+import { until } from '../support/until';
 import { toolSchemaProblem } from './fake-tool-schemas';
 
 export interface ToolUseStep {
@@ -92,10 +94,10 @@ export class FakeAnthropicApi {
   private server: Server | undefined;
   private script: Script;
   private openResponses = new Set<ServerResponse>();
-  private waiters: Array<{ count: number; resolve: () => void }> = [];
+  /** Emits 'change' when a request arrives or a response is aborted: what the waits below wake on. */
+  private readonly changes = new EventEmitter();
   /** Responses whose connection closed before the reply was complete (the client aborted), in all. */
   abortedResponses = 0;
-  private abortWaiters: Array<{ count: number; resolve: () => void }> = [];
 
   constructor(script: Script = []) {
     this.script = script;
@@ -123,17 +125,22 @@ export class FakeAnthropicApi {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  /** Resolves once `count` requests in all have arrived (events, not sleeps, for tests to wait on). */
-  waitForRequests(count: number): Promise<void> {
-    if (this.requests.length >= count) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  /** Resolves once `count` requests in all have arrived (events, not sleeps, for tests to wait on); fails after 60 s (scaled). */
+  async waitForRequests(count: number): Promise<void> {
+    const seen = (): string => `${this.requests.length} request(s)`;
+    await until(() => this.requests.length >= count, { what: `${count} request(s) to the fake API`, timeoutMs: 60_000, wake: this.onChange, seen });
   }
 
-  /** Resolves once `count` responses in all were closed by the client before they were complete. */
-  waitForAborts(count: number): Promise<void> {
-    if (this.abortedResponses >= count) return Promise.resolve();
-    return new Promise((resolve) => this.abortWaiters.push({ count, resolve }));
+  /** Resolves once `count` responses in all were closed by the client before they were complete; fails after 60 s (scaled). */
+  async waitForAborts(count: number): Promise<void> {
+    const seen = (): string => `${this.abortedResponses} aborted`;
+    await until(() => this.abortedResponses >= count, { what: `${count} response(s) aborted by the client`, timeoutMs: 60_000, wake: this.onChange, seen });
   }
+
+  private readonly onChange = (check: () => void): (() => void) => {
+    this.changes.on('change', check);
+    return () => void this.changes.off('change', check);
+  };
 
   private nextReply(body: MessagesBody): Reply {
     const index = this.requests.length - 1;
@@ -160,7 +167,7 @@ export class FakeAnthropicApi {
       return;
     }
     this.requests.push({ body, headers: req.headers });
-    this.waiters = this.waiters.filter((w) => (w.count <= this.requests.length ? (w.resolve(), false) : true));
+    this.changes.emit('change');
     const tokens = estimateTokens(body);
     if (this.promptTokenLimit !== undefined && tokens > this.promptTokenLimit) {
       return sendError(res, { error: 400, message: `prompt is too long: ${tokens} tokens > ${this.promptTokenLimit} maximum` });
@@ -182,7 +189,7 @@ export class FakeAnthropicApi {
       this.openResponses.delete(res);
       if (res.writableFinished) return;
       this.abortedResponses += 1;
-      this.abortWaiters = this.abortWaiters.filter((w) => (w.count <= this.abortedResponses ? (w.resolve(), false) : true));
+      this.changes.emit('change');
     });
     if ('error' in reply) return sendError(res, reply);
     if ('drop' in reply) {

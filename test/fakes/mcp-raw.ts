@@ -7,7 +7,8 @@
 //   bundled server does, answers it only after 60 s, and refuses a 2025-11-25 initialize meanwhile; once FILE exists,
 //   server/discover is an unknown method and initialize is answered)
 //   tools: echo(text); fail(code, message) answers a JSON-RPC error; spin sends progress every 50 ms and never
-//   answers; junk writes a non-JSON line to stdout, then answers; cancellations lists the cancelled request ids.
+//   answers; junk writes a non-JSON line to stdout, then answers; cancellations lists the cancelled request ids;
+//   late_progress answers once the progress a spin sends after its cancel is over, with how many it sent ({ late }).
 import { createInterface } from 'node:readline';
 import { closeSync, existsSync, writeFileSync } from 'node:fs';
 
@@ -27,6 +28,10 @@ if (firstStart) writeFileSync(slowDiscover, 'started once\n');
 let modern = false;
 const cancelled: Id[] = [];
 const spinning = new Map<Id, NodeJS.Timeout>();
+/** Spins cancelled whose late progress goes on, the progress they sent after the cancel, and who waits for its end. */
+const winding = new Set<Id>();
+let lateProgress = 0;
+const quietWaiters: Array<() => void> = [];
 
 let stdoutClosed = false;
 process.stdout.on('error', () => undefined);
@@ -44,6 +49,7 @@ const TOOLS = [
   { name: 'spin', description: 'Progress forever, no answer', inputSchema: { type: 'object' } },
   { name: 'junk', description: 'Writes junk to stdout', inputSchema: { type: 'object' } },
   { name: 'cancellations', description: 'Cancelled request ids', inputSchema: { type: 'object' } },
+  { name: 'late_progress', description: 'Answers once late progress is over', inputSchema: { type: 'object' } },
 ];
 
 /** Schemas that parse as objects but are no valid JSON Schema: the Messages API refuses a request carrying one. */
@@ -64,8 +70,12 @@ function callTool(m: Message): void {
     case 'spin': {
       const token = m.params?._meta?.progressToken;
       let n = 0;
-      const timer = setInterval(() => send({ method: 'notifications/progress', params: { progressToken: token, progress: ++n } }), 50);
-      spinning.set(m.id as Id, timer);
+      const id = m.id as Id;
+      const timer = setInterval(() => {
+        if (winding.has(id)) lateProgress++;
+        send({ method: 'notifications/progress', params: { progressToken: token, progress: ++n } });
+      }, 50);
+      spinning.set(id, timer);
       // Keeps reporting progress even after a cancel, as a careless server does, for a while.
       return;
     }
@@ -74,6 +84,13 @@ function callTool(m: Message): void {
       return text('junk sent');
     case 'cancellations':
       return text(JSON.stringify(cancelled));
+    case 'late_progress': {
+      // Answered after the last late progress line: stdout keeps their order, so the client has read them all by then.
+      const answer = (): void => text(JSON.stringify({ late: lateProgress }));
+      if (winding.size === 0) return answer();
+      quietWaiters.push(answer);
+      return;
+    }
     default:
       return send({ id: m.id, error: { code: -32602, message: `Unknown tool: ${m.params?.name}` } });
   }
@@ -98,7 +115,14 @@ function handle(m: Message): void {
         cancelled.push(id);
         const timer = spinning.get(id);
         // Late progress after the cancel: one more second of it.
-        if (timer) setTimeout(() => clearInterval(timer), 1000);
+        if (timer) {
+          winding.add(id);
+          setTimeout(() => {
+            clearInterval(timer);
+            winding.delete(id);
+            if (winding.size === 0) for (const answer of quietWaiters.splice(0)) answer();
+          }, 1000);
+        }
       }
       return;
     }

@@ -15,8 +15,9 @@ import { newMeta, readMeta, writeMeta } from '../../src/core/chat/chat-meta';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, type MessagesBody } from '../fakes/anthropic-api';
 import { fakeConfig } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const THREE_MB = 3 * 1024 * 1024;
 
 /** The text of every tool_result the request carries, joined. */

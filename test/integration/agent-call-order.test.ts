@@ -16,8 +16,9 @@ import { FakeAnthropicApi, type MessagesBody, type ToolUseStep } from '../fakes/
 import { memoryStore } from '../fakes/tool-host';
 import { outsideServer } from '../support/outside-servers';
 import { repoRoot } from '../support/repo-root';
+import { scaled } from '../support/until';
 
-const T = { timeout: 90_000 };
+const T = { timeout: scaled(90_000) };
 
 /** The text of each tool_result of the request's last message, in order. */
 function resultTexts(body: MessagesBody): string[] {

@@ -15,8 +15,9 @@ import { McpHub } from '../../src/core/mcp/hub/hub';
 import { FakeAnthropicApi, type Reply } from '../fakes/anthropic-api';
 import { repoRoot } from '../support/repo-root';
 import { fsmonitorSection, makeGitFixture, plantGitDir, type GitFixture } from './git-fixture';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 
 interface Write {
   path: string;

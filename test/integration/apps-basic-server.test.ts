@@ -18,8 +18,9 @@ import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, ty
 import { openTestChat, testTurn } from '../support/test-chat';
 import { runCli } from './helpers/cli-process';
 import { outsideServer } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const BASIC_SERVER = outsideServer('server-basic-vanillajs');
 const VIEW = 'ui://get-time/mcp-app.html';
 

@@ -10,8 +10,9 @@ import { SandboxProxy } from '../../src/core/apps/sandbox-proxy';
 import type { AppContext, ChatEvent, HostMessage } from '../../src/shared/protocol';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { outsideServer } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const BASIC_SERVER = outsideServer('server-basic-vanillajs');
 const BASIC: ServerConfig = { name: 'basic', transport: 'stdio', command: process.execPath, args: [BASIC_SERVER, '--stdio'] };
 

@@ -13,8 +13,9 @@ import { McpConnection } from '../../src/core/mcp/connection';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot, textOf } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const workspace = mkdtempSync(join(tmpdir(), 'bundled-eras-'));
 writeFileSync(join(workspace, 'hello.txt'), 'hello from both eras\n');
 const running: HttpServerProcess[] = [];
@@ -64,7 +65,7 @@ describe('the bundled servers in both eras', () => {
     });
   });
 
-  test('in 2026-07-28 the workspace and web servers keep their logging capability, over stdio and --http', { timeout: 120_000 }, async () => {
+  test('in 2026-07-28 the workspace and web servers keep their logging capability, over stdio and --http', { timeout: scaled(120_000) }, async () => {
     // A loaded machine may take long to answer which era it speaks: time enough for that.
     const patient = async (config: ServerConfig): Promise<boolean | undefined> => {
       const conn = new McpConnection(config, { closeGraceMs: 200, initializeTimeoutMs: 60_000 });

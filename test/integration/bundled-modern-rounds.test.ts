@@ -17,8 +17,9 @@ import { startUpstreams, type Upstreams } from '../fakes/upstreams';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot, textOf } from './mcp-support';
 import { writeFiles } from './orchestrator-harness';
+import { scaled } from '../support/until';
 
-const T = { timeout: 90_000 };
+const T = { timeout: scaled(90_000) };
 const ECHO = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-echo.js');
 const dirs: string[] = [];
 const running: HttpServerProcess[] = [];

@@ -13,8 +13,9 @@ import { chatsDir } from '../../src/core/chat/chat-home';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { CLI, cli } from './helpers/cli-process';
+import { scaled } from '../support/until';
 
-const T = { timeout: 120_000 };
+const T = { timeout: scaled(120_000) };
 
 /** A message with "long" in it gets a long answer: more than a nearly full disk has room for. */
 function script(body: MessagesBody): Reply {

@@ -14,8 +14,9 @@ import { chatsDir } from '../../src/core/chat/chat-home';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { CLI, cli } from './helpers/cli-process';
+import { scaled } from '../support/until';
 
-const T = { timeout: 120_000 };
+const T = { timeout: scaled(120_000) };
 
 /**
  * A message with "hang" in it gets a call of a tool (so the turn has begun in the chat's file: its card is there),

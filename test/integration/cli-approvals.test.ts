@@ -11,6 +11,7 @@ import type { ApprovalRequest } from '../../src/core/agent/types';
 import type { HubTool } from '../../src/core/mcp/types';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { runCli } from './helpers/cli-process';
+import { scaled } from '../support/until';
 
 function runCode(meta?: Record<string, unknown>): HubTool {
   return {
@@ -114,7 +115,7 @@ describe('the CLI asks on the terminal with the real workspace server', () => {
   /** The CLI in this test's workspace, with the fake API, answering the questions with `input`. */
   const cli = (args: string[], input: string) => runCli(['--workspace', ws, ...args], env, input);
 
-  test('run_code shows the sandbox status and the separate "always" wording; "a" is not enough', { timeout: 30_000 }, async () => {
+  test('run_code shows the sandbox status and the separate "always" wording; "a" is not enough', { timeout: scaled(30_000) }, async () => {
     const r = await cli(['run open("ran.txt", "w").write("x")'], 'a\nn\n');
     assert.equal(r.code, 0, r.stderr);
     // Whatever the server says about its sandbox, the question says something about it.
@@ -125,7 +126,7 @@ describe('the CLI asks on the terminal with the real workspace server', () => {
     assert.match(r.stdout, /denied this tool call/);
   });
 
-  test('a SQL script runs without asking while it only reads, and is asked first when any statement writes', { timeout: 30_000 }, async () => {
+  test('a SQL script runs without asking while it only reads, and is asked first when any statement writes', { timeout: scaled(30_000) }, async () => {
     const made = await cli(['--yes', 'sql CREATE TABLE t (a); INSERT INTO t VALUES (1)'], '');
     assert.equal(made.code, 0, made.stderr);
     const reads = await cli(['sql SELECT count(*) AS n FROM t; SELECT 2 AS two'], '');
@@ -140,7 +141,7 @@ describe('the CLI asks on the terminal with the real workspace server', () => {
     assert.match(still.stdout, /"rows":\[\{"n":1\}\]/, 'the DELETE did not run');
   });
 
-  test('a write to .git/config offers no "always"', { timeout: 30_000 }, async () => {
+  test('a write to .git/config offers no "always"', { timeout: scaled(30_000) }, async () => {
     const r = await cli(['write .git/config'], 'a\n');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\(this one always asks\)/);

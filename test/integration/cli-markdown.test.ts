@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { haveScript, runCli, runCliOnTerminal } from './helpers/cli-process';
+import { scaled } from '../support/until';
 
 const REPLY = [
   '# Books',
@@ -58,7 +59,7 @@ describe('the CLI renders Markdown', () => {
 
   test(
     "on a terminal: in colour, and still only the renderer's own escapes",
-    { skip: !haveScript() && 'script(1) is not installed', timeout: 60_000 },
+    { skip: !haveScript() && 'script(1) is not installed', timeout: scaled(60_000) },
     async () => {
       const r = await runCliOnTerminal(['--workspace', ws, 'hi'], { ...env, TERM: 'xterm-256color' }, []);
       assert.equal(r.code, 0, r.output);

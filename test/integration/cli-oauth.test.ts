@@ -14,8 +14,9 @@ import { CLI, haveScript, runCli, runCliOnTerminal } from './helpers/cli-process
 import type { HttpServerProcess } from './helpers/http-server-process';
 import { browse, startOAuthFake } from './helpers/oauth-harness';
 import { fake } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 
 /** "call <tool>" makes the model call it; the result comes back as "Result: <text>". */
 function caller(body: MessagesBody): Reply {

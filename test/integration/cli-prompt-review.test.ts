@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, lastUserText } from '../fakes/anthropic-api';
 import { runCli } from './helpers/cli-process';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 
 describe('the CLI reviews a prompt before it is sent', () => {
   const api = new FakeAnthropicApi(() => ({ text: 'on it' }));

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { CHATS_HOME, CLI, cli } from './helpers/cli-process';
 import { repoRoot } from '../support/repo-root';
+import { scaled } from '../support/until';
 
-const T = { timeout: 180_000 };
+const T = { timeout: scaled(180_000) };
 
 /** The model: "write <file> saying <text>" writes it and then reads it back; "loop" calls a tool forever; "hang" never answers. */
 function model(body: MessagesBody): Reply {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { CHATS_HOME, CLI, runCli } from './helpers/cli-process';
 import { fake } from './mcp-support';
+import { scaled } from '../support/until';
 
 /** The live processes whose command line mentions `marker`, with their state letter (Z: a zombie, as good as gone). */
 function processesWith(marker: string): Array<{ pid: number; state: string }> {
@@ -54,7 +55,7 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  test('a server that never answers initialize does not hold the first turn; the run fails naming it', { timeout: 60_000 }, async () => {
+  test('a server that never answers initialize does not hold the first turn; the run fails naming it', { timeout: scaled(60_000) }, async () => {
     const ws = dir('cli-ready-ws-');
     const before_ = api.requests.length;
     const r = await runCli(['--workspace', ws, '--mcp-config', config({ stuck: { fake: 'mcp-no-init' } }), 'hello'], env);
@@ -67,7 +68,7 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     assert.match(r.stderr, /mcp-agent: server stuck \(--mcp-config\) never came up: it was still starting/);
   });
 
-  test('a run whose named server failed exits non-zero with the reason; a working one exits 0', { timeout: 60_000 }, async () => {
+  test('a run whose named server failed exits non-zero with the reason; a working one exits 0', { timeout: scaled(60_000) }, async () => {
     const ws = dir('cli-ready-ws-');
     const failed = await runCli(['--workspace', ws, '--mcp-config', config({ broken: { fake: 'mcp-echo', args: ['--exit-at-start=3'] } }), 'hello'], env);
     assert.equal(failed.code, 1, failed.stderr);
@@ -77,7 +78,7 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     assert.doesNotMatch(fine.stderr, /never came up/);
   });
 
-  test('tools whose inputSchema is no valid JSON Schema are left out, saying so; the turn runs with the rest', { timeout: 90_000 }, async () => {
+  test('tools whose inputSchema is no valid JSON Schema are left out, saying so; the turn runs with the rest', { timeout: scaled(90_000) }, async () => {
     const ws = dir('cli-ready-ws-');
     const before_ = api.requests.length;
     const r = await runCli(['--workspace', ws, '--mcp-config', config({ sloppy: { fake: 'mcp-raw', args: ['--sloppy-schemas'] } }), 'hello'], env);
@@ -94,20 +95,24 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     assert.match(r.stderr, /\[server sloppy: tool badregex left out: its inputSchema is not valid JSON Schema \(Invalid regular expression/);
   });
 
-  test('a server whose tools/list answer is no list fails, saying so; the run exits non-zero, alone or beside a working one', { timeout: 90_000 }, async () => {
-    const ws = dir('cli-ready-ws-');
-    const broken = { fake: 'mcp-raw', args: ['--invalid-tools-list'] };
-    const runs: Array<Record<string, { fake: string; args?: string[] }>> = [{ broken }, { broken, fine: { fake: 'mcp-echo' } }];
-    for (const servers of runs) {
-      const r = await runCli(['--workspace', ws, '--mcp-config', config(servers), 'hello'], env);
-      assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, /\[server broken failed: server broken answered initialize, but its tools could not be listed: /);
-      assert.doesNotMatch(r.stdout + r.stderr, /server broken is still starting/);
-      assert.match(r.stderr, /mcp-agent: server broken \(--mcp-config\) never came up: server broken answered initialize, but its tools could not be listed/);
-    }
-  });
+  test(
+    'a server whose tools/list answer is no list fails, saying so; the run exits non-zero, alone or beside a working one',
+    { timeout: scaled(90_000) },
+    async () => {
+      const ws = dir('cli-ready-ws-');
+      const broken = { fake: 'mcp-raw', args: ['--invalid-tools-list'] };
+      const runs: Array<Record<string, { fake: string; args?: string[] }>> = [{ broken }, { broken, fine: { fake: 'mcp-echo' } }];
+      for (const servers of runs) {
+        const r = await runCli(['--workspace', ws, '--mcp-config', config(servers), 'hello'], env);
+        assert.equal(r.code, 1, r.stderr);
+        assert.match(r.stderr, /\[server broken failed: server broken answered initialize, but its tools could not be listed: /);
+        assert.doesNotMatch(r.stdout + r.stderr, /server broken is still starting/);
+        assert.match(r.stderr, /mcp-agent: server broken \(--mcp-config\) never came up: server broken answered initialize, but its tools could not be listed/);
+      }
+    },
+  );
 
-  test('a duplicate server name that was renamed is said', { timeout: 60_000 }, async () => {
+  test('a duplicate server name that was renamed is said', { timeout: scaled(60_000) }, async () => {
     const ws = dir('cli-ready-ws-');
     const second = config({ echo: { fake: 'mcp-echo' } });
     const r = await runCli(
@@ -134,7 +139,7 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     assert.match(r.stderr, /server "my server" in .* runs as "my_server" \(tool names allow only letters, digits, "_" and "-"\)/);
   });
 
-  test('SIGTERM stops every server before the CLI exits, as Ctrl+C does', { timeout: 60_000 }, async () => {
+  test('SIGTERM stops every server before the CLI exits, as Ctrl+C does', { timeout: scaled(60_000) }, async () => {
     const ws = dir('cli-ready-ws-');
     const marker = `sigterm-${Date.now()}`;
     // mcp-no-init ignores stdin EOF and SIGTERM: only being killed by its host ends it.

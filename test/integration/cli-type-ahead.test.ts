@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { haveScript } from './helpers/cli-process';
 import { cliOnPty, stopPtyClis } from './helpers/pty-cli';
+import { scaled } from '../support/until';
 
-const T = { skip: !haveScript() && 'script(1) is not installed', timeout: 180_000 };
+const T = { skip: !haveScript() && 'script(1) is not installed', timeout: scaled(180_000) };
 const UP = '\x1b[A';
 const CTRL_C = '\x03';
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn } from '../fakes/anthropic-api';
 import { runCli } from './helpers/cli-process';
+import { scaled } from '../support/until';
 
 describe('an unknown tool in the CLI', () => {
   const api = new FakeAnthropicApi((body) => (isToolResultTurn(body) ? { text: 'done' } : { toolUses: [{ name: 'nosuch__lookup', input: { q: 'x' } }] }));
@@ -20,7 +21,7 @@ describe('an unknown tool in the CLI', () => {
     rmSync(ws, { recursive: true, force: true });
   });
 
-  test('a call of a tool that does not exist shows the name the model used, marked unknown', { timeout: 120_000 }, async () => {
+  test('a call of a tool that does not exist shows the name the model used, marked unknown', { timeout: scaled(120_000) }, async () => {
     const r = await runCli(['--workspace', ws, '--yes', 'call something unknown'], env);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\[tool\] nosuch__lookup \(unknown tool\)/);

@@ -16,8 +16,9 @@ import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { RecordingCards } from '../support/recording-cards';
 import { fakeConfig, textOf, waitForStatus, withHub } from './mcp-support';
 import { everythingConfig } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const everything: ServerConfig = everythingConfig();
 
 type Outcome<R = Record<string, unknown>> = { result: R } | { error: { code: number; message: string } };

@@ -10,8 +10,9 @@ import assert from 'node:assert/strict';
 import { McpConnection } from '../../src/core/mcp/connection';
 import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
 import { repoRoot } from '../support/repo-root';
+import { scaled } from '../support/until';
 
-const T = { timeout: 240_000 };
+const T = { timeout: scaled(240_000) };
 const home = mkdtempSync(join(tmpdir(), 'compile-cache-home-'));
 const workspace = mkdtempSync(join(tmpdir(), 'compile-cache-ws-'));
 after(() => {

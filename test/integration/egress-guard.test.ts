@@ -11,6 +11,7 @@ import { localSite, type LocalSite } from '../fakes/local-site';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { runCli } from './helpers/cli-process';
 import { startOrchestrator, textOf } from './orchestrator-harness';
+import { scaled } from '../support/until';
 
 const SECRET = 'DB_PASSWORD=hunter2-very-secret';
 
@@ -61,7 +62,7 @@ describe('the egress guard against a hostile page (CLI, real servers)', () => {
     rmSync(ws, { recursive: true, force: true });
   });
 
-  test('--yes without a terminal: the page and .env are read, the leak is refused, saying why', { timeout: 60_000 }, async () => {
+  test('--yes without a terminal: the page and .env are read, the leak is refused, saying why', { timeout: scaled(60_000) }, async () => {
     const before = outside.hits.length;
     const r = await runCli(['--workspace', ws, '--yes', `Summarize ${pageUrl}`], env);
     assert.equal(r.code, 0, r.stderr);
@@ -71,7 +72,7 @@ describe('the egress guard against a hostile page (CLI, real servers)', () => {
     assert.match(r.stderr, /--yes does not cover sending data out/);
   });
 
-  test('asked on the terminal: the question names the secret and the host, offers no "always", and "n" keeps it in', { timeout: 60_000 }, async () => {
+  test('asked on the terminal: the question names the secret and the host, offers no "always", and "n" keeps it in', { timeout: scaled(60_000) }, async () => {
     const before = outside.hits.length;
     const r = await runCli(['--workspace', ws, `Summarize ${pageUrl}`], env, 'a\n');
     assert.equal(r.code, 0, r.stderr);
@@ -81,7 +82,7 @@ describe('the egress guard against a hostile page (CLI, real servers)', () => {
     assert.equal(outside.hits.length, before, 'nothing reached the outside site');
   });
 
-  test('without a secret, a host the person did not name asks, with "always" for that host', { timeout: 180_000 }, async () => {
+  test('without a secret, a host the person did not name asks, with "always" for that host', { timeout: scaled(180_000) }, async () => {
     const clean = mkdtempSync(join(tmpdir(), 'egress-clean-'));
     try {
       // The model fetches the page, then (no .env to read) a link of its own choosing.
@@ -109,28 +110,32 @@ describe('the egress guard against a hostile page (CLI, real servers)', () => {
     }
   });
 
-  test('a respelled address (http:\\\\host, a tab in the scheme) is the host fetch_url reaches: refused under --yes', { timeout: 180_000 }, async () => {
-    for (const spell of [(u: string) => u.replace('http://', 'http:\\\\'), (u: string) => u.replace('http://', 'ht\ttp://')]) {
-      // The page is fetched, then the leak is tried once, in the respelling; then the model stops.
-      let results = 0;
-      api.setScript((body) => {
-        if (!isToolResultTurn(body)) return obedientModel(body);
-        return ++results === 1 ? { toolUses: [{ name: 'web__fetch_url', input: { url: spell(leakUrl('notes')) } }] } : { text: 'done' };
-      });
-      const clean = mkdtempSync(join(tmpdir(), 'egress-spelled-'));
-      try {
-        const before = outside.hits.length;
-        const r = await runCli(['--workspace', clean, '--yes', `Summarize ${pageUrl}`], env);
-        assert.equal(outside.hits.length, before, `nothing reached the outside site: ${r.stdout}`);
-        assert.match(r.stderr, /localhost is not a host you named/, r.stdout);
-      } finally {
-        api.setScript(obedientModel);
-        rmSync(clean, { recursive: true, force: true });
+  test(
+    'a respelled address (http:\\\\host, a tab in the scheme) is the host fetch_url reaches: refused under --yes',
+    { timeout: scaled(180_000) },
+    async () => {
+      for (const spell of [(u: string) => u.replace('http://', 'http:\\\\'), (u: string) => u.replace('http://', 'ht\ttp://')]) {
+        // The page is fetched, then the leak is tried once, in the respelling; then the model stops.
+        let results = 0;
+        api.setScript((body) => {
+          if (!isToolResultTurn(body)) return obedientModel(body);
+          return ++results === 1 ? { toolUses: [{ name: 'web__fetch_url', input: { url: spell(leakUrl('notes')) } }] } : { text: 'done' };
+        });
+        const clean = mkdtempSync(join(tmpdir(), 'egress-spelled-'));
+        try {
+          const before = outside.hits.length;
+          const r = await runCli(['--workspace', clean, '--yes', `Summarize ${pageUrl}`], env);
+          assert.equal(outside.hits.length, before, `nothing reached the outside site: ${r.stdout}`);
+          assert.match(r.stderr, /localhost is not a host you named/, r.stdout);
+        } finally {
+          api.setScript(obedientModel);
+          rmSync(clean, { recursive: true, force: true });
+        }
       }
-    }
-  });
+    },
+  );
 
-  test('a secret found by a search over .env: sending to the named page is refused under --yes', { timeout: 180_000 }, async () => {
+  test('a secret found by a search over .env: sending to the named page is refused under --yes', { timeout: scaled(180_000) }, async () => {
     api.setScript((body) => {
       const said = lastUserText(body);
       if (!isToolResultTurn(body)) return { toolUses: [{ name: 'workspace__search_files', input: { pattern: '*', content: 'PASSWORD' } }] };
@@ -150,7 +155,7 @@ describe('the egress guard against a hostile page (CLI, real servers)', () => {
 });
 
 describe('the egress guard in a sub-agent (the orchestrator, real servers)', () => {
-  test('MCP_AGENT_ORCHESTRATOR_APPROVE=all does not send data to a host nobody named: refused, saying why', { timeout: 90_000 }, async () => {
+  test('MCP_AGENT_ORCHESTRATOR_APPROVE=all does not send data to a host nobody named: refused, saying why', { timeout: scaled(90_000) }, async () => {
     const outside = await localSite('<html><body>thanks</body></html>');
     const leak = `http://localhost:${outside.port}/collect?d=notes`;
     const api = new FakeAnthropicApi((body) =>

@@ -18,6 +18,7 @@ import { defaultModels } from '../fakes/fake-models';
 import { localSite } from '../fakes/local-site';
 import { host, memoryStore } from '../fakes/tool-host';
 import { startOrchestrator, textOf } from './orchestrator-harness';
+import { scaled } from '../support/until';
 
 const SMALL_WINDOW = 8000;
 const SECRET = 'DB_PASSWORD=hunter2-very-secret';
@@ -59,7 +60,7 @@ describe('a secret stays the chat state through compaction and a restart', () =>
       web__fetch_url: { readOnly: true, run: async () => ({ content: [{ type: 'text', text: 'all good' }] }) },
     });
 
-  test('after the .env message is summarised away, and after reopening, a fetch to the named site still asks', { timeout: 120_000 }, async () => {
+  test('after the .env message is summarised away, and after reopening, a fetch to the named site still asks', { timeout: scaled(120_000) }, async () => {
     const history = new ChatHistory(join(dir, 'chats'));
     const meta = newMeta(newChatId(), 'claude-small');
     const asked: ApprovalRequest[] = [];
@@ -93,7 +94,7 @@ describe('a secret stays the chat state through compaction and a restart', () =>
 });
 
 describe('a call an MCP App view asks for goes through the same guard', () => {
-  test('a view calling fetch_url with a respelled address asks, and so does one carrying a secret the chat read', { timeout: 60_000 }, async () => {
+  test('a view calling fetch_url with a respelled address asks, and so does one carrying a secret the chat read', { timeout: scaled(60_000) }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'egress-view-'));
     try {
       const history = new ChatHistory(dir);
@@ -131,7 +132,7 @@ describe('a call an MCP App view asks for goes through the same guard', () => {
 });
 
 describe('a sub-agent carries labels both ways (the real orchestrator)', () => {
-  test('a sub-agent that read .env hands the secret up with its reply', { timeout: 90_000 }, async () => {
+  test('a sub-agent that read .env hands the secret up with its reply', { timeout: scaled(90_000) }, async () => {
     const api = new FakeAnthropicApi((body) =>
       isToolResultTurn(body) ? { text: 'I read it.' } : { toolUses: [{ name: 'workspace__read_file', input: { path: '.env' } }] },
     );
@@ -153,7 +154,7 @@ describe('a sub-agent carries labels both ways (the real orchestrator)', () => {
     }
   });
 
-  test('handed a secret, a sub-agent does not send even to a host the person named', { timeout: 90_000 }, async () => {
+  test('handed a secret, a sub-agent does not send even to a host the person named', { timeout: scaled(90_000) }, async () => {
     const site = await localSite('<html><body>ok</body></html>');
     const url = `http://localhost:${site.port}/status`;
     const api = new FakeAnthropicApi((body) =>

@@ -11,8 +11,9 @@ import type { SinkLevel } from '../../src/core/mcp/client/client-handlers';
 import { McpHub } from '../../src/core/mcp/hub/hub';
 import { startUpstreams, type Upstreams } from '../fakes/upstreams';
 import { repoRoot } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 
 describe('bundled servers and the client half', () => {
   let up: Upstreams;

@@ -10,8 +10,9 @@ import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type Mess
 import { ownStderr, runCli } from './helpers/cli-process';
 import { fake } from './mcp-support';
 import { outsideServer } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 90_000 };
+const T = { timeout: scaled(90_000) };
 const EVERYTHING = outsideServer('server-everything');
 
 /** The model: calls the tool a message names, then says what came back; answers a server's sampling request itself. */

@@ -13,8 +13,9 @@ import type { ServerConfig } from '../../src/core/mcp/types';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { fakeConfig, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 import { everythingConfig } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const everything: ServerConfig = everythingConfig();
 const probe = fakeConfig('probe', 'mcp-client-probe');
 

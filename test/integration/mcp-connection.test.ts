@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { McpConnection, type ConnectionOptions } from '../../src/core/mcp/connection';
 import { McpRequestError, McpStartError } from '../../src/core/mcp/errors';
 import { fakeConfig, isAlive, textOf } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 20_000 };
+const T = { timeout: scaled(20_000) };
 
 async function connect(args: string[] = [], options: ConnectionOptions = {}, script = 'mcp-echo'): Promise<McpConnection> {
   const conn = new McpConnection(fakeConfig('echo', script, ...args), { closeGraceMs: 200, ...options });

@@ -13,8 +13,9 @@ import type { ServerConfig } from '../../src/core/mcp/types';
 import { startModernHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { fakeConfig, textOf } from './mcp-support';
 import { testPerson } from './helpers/oauth-harness';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const dir = mkdtempSync(join(tmpdir(), 'mcp-eras-'));
 const running: HttpServerProcess[] = [];
 after(async () => {

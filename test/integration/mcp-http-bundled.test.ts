@@ -11,8 +11,9 @@ import { McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot, textOf } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 30_000 };
+const T = { timeout: scaled(30_000) };
 const INIT = {
   jsonrpc: '2.0',
   id: 1,
@@ -177,7 +178,7 @@ describe('bundled servers over --http', () => {
     const bundle = join(repoRoot(), 'dist', 'servers', 'research.js');
     const ws = workspace();
     for (const args of [['--http'], ['--http', 'eighty'], ['--http', '70000'], ['--http', '-1'], ['--http', '8080', 'extra'], ['--https', '8080']]) {
-      const r = spawnSync(process.execPath, [bundle, ws, ...args], { encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(process.execPath, [bundle, ws, ...args], { encoding: 'utf8', timeout: scaled(20_000) });
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /usage: node dist\/servers\/research\.js <workspace-dir> \[--http <port>\]/, args.join(' '));
     }

@@ -11,8 +11,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { removeTree, repoRoot, tempWorkspace, textOf } from './workspace-harness';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const INIT = {
   jsonrpc: '2.0',
   id: 1,
@@ -90,7 +91,7 @@ test(
   },
 );
 
-test('a connection that never sends its whole request is answered 408 and closed', { timeout: 30_000 }, async () => {
+test('a connection that never sends its whole request is answered 408 and closed', { timeout: scaled(30_000) }, async () => {
   const server = await start('research', { MCP_AGENT_HTTP_TOKEN: 'tok' });
   const { closed } = await silentConnection(server.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`);
   assert.match(await closed, /^HTTP\/1\.1 408 /);

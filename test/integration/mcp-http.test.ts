@@ -9,8 +9,9 @@ import type { ServerConfig } from '../../src/core/mcp/types';
 import { freePort, startEverything, startHttpFake, type HttpServerProcess } from './helpers/http-server-process';
 import { textOf, waitForStatus, withHub as hubFor } from './mcp-support';
 import { outsideServer } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 40_000 };
+const T = { timeout: scaled(40_000) };
 const withHub = (configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> => hubFor(configs, options, body);
 
 const FAST: HubOptions = {

@@ -9,10 +9,11 @@ import { FAILURE_META_KEY, McpHub, type HubOptions } from '../../src/core/mcp/hu
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { untilReadyEnough } from '../../src/core/mcp/hub/readiness';
 import { fake, fakeConfig, isAlive, repoRoot, textOf, waitForStatus, withHub as hubFor } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 30_000 };
+const T = { timeout: scaled(30_000) };
 /** Tests that start a server several times: a loaded machine takes seconds for each. */
-const SLOW = { timeout: 120_000 };
+const SLOW = { timeout: scaled(120_000) };
 const withHub = (configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, options: HubOptions = FAST): Promise<void> => hubFor(configs, options, body);
 
 const FAST: HubOptions = {

@@ -3,21 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
+import { scaled, until } from '../support/until';
 import { fakeConfig, textOf, withHub } from './mcp-support';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 
 /** Resolves once `hub.tools()` names `tool`: each ask past the ttl lists again, and a 'change' says one came. */
-function untilOffered(hub: McpHub, tool: string): Promise<void> {
-  return new Promise((resolve) => {
-    const check = (): boolean => hub.tools().some((t) => t.tool.name === tool);
-    if (check()) return resolve();
-    const off = hub.on('change', () => {
-      if (!check()) return;
-      off();
-      resolve();
-    });
-  });
+async function untilOffered(hub: McpHub, tool: string): Promise<void> {
+  const names = (): string[] => hub.tools().map((t) => t.tool.name);
+  await until(() => names().includes(tool), { what: `the hub to offer ${tool}`, wake: (check) => hub.on('change', check), seen: names });
 }
 
 test('a list the server said may be kept 0 ms is listed again when asked for: a tool added without list_changed reaches the model', T, async () => {

@@ -9,8 +9,9 @@ import type { OAuthFrontEnd } from '../../src/core/mcp/oauth/front-end';
 import type { HttpServerProcess } from './helpers/http-server-process';
 import { startOAuthFake, testPerson } from './helpers/oauth-harness';
 import { textOf } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 40_000 };
+const T = { timeout: scaled(40_000) };
 const running: HttpServerProcess[] = [];
 async function serve(...flags: string[]): Promise<HttpServerProcess> {
   const p = await startOAuthFake(...flags);

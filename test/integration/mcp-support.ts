@@ -5,6 +5,7 @@ import { McpHub, type HubOptions } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig, ServerStatus } from '../../src/core/mcp/types';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
+import { until } from '../support/until';
 
 /** A built fake from test/fakes (esbuild.mjs puts them in out/test/fakes). */
 export function fake(name: string): string {
@@ -26,36 +27,27 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** How long a wait for a server's status goes before it says what the server is doing (it keeps waiting). */
-const SAY_AFTER_MS = 20_000;
-
 /**
- * Resolves with the server's status once `ok` holds (checked now and on every 'change'). A wait that goes on
- * says once, on stderr, where the server stands and what it printed: a wait that never ends is otherwise a
- * bare "cancelled" at the suite's timeout.
+ * Resolves with the server's status once `ok` holds (checked now and on every 'change'). A wait that does not end
+ * fails after 60 s (scaled) saying where the server stands and what it printed, instead of a bare "cancelled" at the
+ * suite's timeout.
  */
 export function waitForStatus(hub: McpHub, name: string, ok: (s: ServerStatus) => boolean): Promise<ServerStatus> {
-  return new Promise((resolve) => {
-    const say = setTimeout(() => {
+  return until(
+    () => {
       const s = hub.status(name);
-      console.error(
-        `still waiting for ${name} after ${SAY_AFTER_MS / 1000} s: ${s ? `${s.state}${s.error ? ` (${s.error})` : ''}` : 'not in the hub'}; stderr: ${JSON.stringify(hub.stderr(name, 1000))}`,
-      );
-    }, SAY_AFTER_MS);
-    say.unref();
-    const check = (): boolean => {
-      const s = hub.status(name);
-      if (s && ok(s)) {
-        off();
-        clearTimeout(say);
-        resolve(s);
-        return true;
-      }
-      return false;
-    };
-    const off = hub.on('change', () => void check());
-    check();
-  });
+      return s && ok(s) ? s : undefined;
+    },
+    {
+      what: `${name} to reach the status asked for`,
+      timeoutMs: 60_000,
+      wake: (check) => hub.on('change', check),
+      seen: () => {
+        const s = hub.status(name);
+        return `${s ? `${s.state}${s.error ? ` (${s.error})` : ''}` : 'not in the hub'}; stderr: ${JSON.stringify(hub.stderr(name, 1000))}`;
+      },
+    },
+  );
 }
 
 export function textOf(result: { content: unknown[] }): string {

@@ -12,8 +12,9 @@ import { fakeConfig, textOf, withHub } from './mcp-support';
 import { startHttpServerProcess } from './helpers/http-server-process';
 import { join } from 'node:path';
 import { repoRoot } from '../support/repo-root';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const server = fakeConfig('ext', 'mcp-tasks-ext');
 
 function hubWith(configs: ServerConfig[], body: (hub: McpHub) => Promise<void>, callTimeoutMs?: number, handlers?: ClientHandlers): Promise<void> {

@@ -9,8 +9,9 @@ import { FAILURE_META_KEY, type McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { fakeConfig, textOf, withHub } from './mcp-support';
 import { everythingConfig } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const tasks = fakeConfig('tasks', 'mcp-tasks');
 const everything: ServerConfig = everythingConfig();
 

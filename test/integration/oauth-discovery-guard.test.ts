@@ -13,8 +13,9 @@ import { addressClass } from '../../src/common/address-class';
 import { McpConnection } from '../../src/core/mcp/connection';
 import type { HttpServerProcess } from './helpers/http-server-process';
 import { startOAuthFake, testPerson } from './helpers/oauth-harness';
+import { scaled } from '../support/until';
 
-const T = { timeout: 40_000 };
+const T = { timeout: scaled(40_000) };
 
 /** This machine's own address off loopback, of a private network if it has one. */
 function ownAddress(): string | undefined {

@@ -12,8 +12,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { keysFor, offeredServers, type OfferedServer } from '../../src/core/mcp/hub/offered-servers';
 import { startUpstreams, type Upstreams } from '../fakes/upstreams';
 import { repoRoot } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 
 /** What VS Code's extension host does with a stdio definition's env (extHostMcpNode: process.env, then each value, null deletes). */
 function launchedEnv(hostEnv: NodeJS.ProcessEnv, env: Record<string, string | null>): Record<string, string> {

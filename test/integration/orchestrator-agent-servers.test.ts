@@ -8,6 +8,7 @@ import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type Mess
 import { repoRoot } from '../support/repo-root';
 import { runCli } from './helpers/cli-process';
 import { startOrchestrator, textOf, writeFiles, type Orchestrator, type StartOptions } from './orchestrator-harness';
+import { scaled } from '../support/until';
 
 /**
  * A sub-agent may have MCP servers of its own, as in the seed, where each agent gets its own MCP
@@ -162,7 +163,7 @@ describe('sub-agents with MCP servers of their own', () => {
     );
   });
 
-  test("the CLI hands its --mcp-config files on, so a sub-agent may name the person's servers there too", { timeout: 60_000 }, async () => {
+  test("the CLI hands its --mcp-config files on, so a sub-agent may name the person's servers there too", { timeout: scaled(60_000) }, async () => {
     const ws = temp('orch-cli-');
     writeFiles(ws, { '.claude/agents/person.md': definition('person', ' mine') });
     const config = join(temp('orch-person-'), 'mine.json');

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { sessionsDir } from '../../src/core/chat/chat-home';
 import { repoRoot } from '../support/repo-root';
+import { scaled, until } from '../support/until';
 
 export interface Orchestrator {
   client: Client;
@@ -76,7 +77,7 @@ export async function startOrchestrator(workspace: string, options: StartOptions
       (await client.callTool({ name, arguments: args }, undefined, {
         signal: opts.signal,
         onprogress: opts.onprogress,
-        timeout: 60_000,
+        timeout: scaled(60_000),
       })) as CallToolResult,
     close: () => client.close(),
   };
@@ -121,21 +122,29 @@ export async function sessions(orch: Orchestrator): Promise<SessionJson[]> {
 
 /**
  * Resolves with the session once `ok` holds: checked now and on every `updated` notification of its
- * resource (subscribed here), so a test waits on the server's own events, not on a clock.
+ * resource (subscribed here), so a test waits on the server's own events, not on a clock; fails after 60 s
+ * (scaled) showing the session as last listed.
  */
 export async function waitForSession(orch: Orchestrator, name: string, ok: (s: SessionJson) => boolean): Promise<SessionJson> {
   const uri = `sessions://${name}`;
-  let wake: () => void = () => undefined;
+  const wakers = new Set<() => void>();
   orch.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
-    if (n.params.uri === uri) wake();
+    if (n.params.uri === uri) for (const wake of wakers) wake();
   });
   await orch.client.subscribeResource({ uri });
-  for (;;) {
-    const updated = new Promise<void>((resolve) => (wake = resolve));
-    const s = (await sessions(orch)).find((x) => x.name === name);
-    if (s && ok(s)) return s;
-    await updated;
-  }
+  let last: SessionJson | undefined;
+  return until(
+    async () => {
+      last = (await sessions(orch)).find((x) => x.name === name);
+      return last && ok(last) ? last : undefined;
+    },
+    {
+      what: `session ${name} to reach the state asked for`,
+      timeoutMs: 60_000,
+      wake: (check) => (wakers.add(check), () => void wakers.delete(check)),
+      seen: () => last,
+    },
+  );
 }
 
 /** The processes whose parent is `pid` (Linux /proc): the servers an orchestrator started. */

@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { FakeAnthropicApi, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { scaled, until } from '../support/until';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot } from './mcp-support';
 import { startOrchestrator, writeFiles } from './orchestrator-harness';
 
-const T = { timeout: 120_000 };
+const T = { timeout: scaled(120_000) };
 const KEY = 'a signing key both processes share, 32+ bytes';
 const dirs: string[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -121,7 +122,7 @@ async function round(
     arguments: { session_name: name, prompt, ...(mode === 'consent' ? { agent_name: 'echoer' } : {}) },
     ...(answer ? { inputResponses: answer.answers, requestState: answer.state } : {}),
   };
-  return (await client.callTool(params, { allowInputRequired: true, timeout: 60_000, ...options })) as Round;
+  return (await client.callTool(params, { allowInputRequired: true, timeout: scaled(60_000), ...options })) as Round;
 }
 
 /** The one question a round asks, and the answer `decision` to it. */
@@ -141,13 +142,17 @@ async function session(client: Client, name: string): Promise<{ status: string; 
   return { ...json.session, messages: json.messages };
 }
 
-/** Waits until the session is no longer running, asking again after each answer (no clock is asserted). */
+/** Waits until the session is no longer running, asking every 100 ms (no clock is asserted). */
 async function settled(client: Client, name: string): Promise<{ status: string; detail?: string; messages: unknown[] }> {
-  for (;;) {
-    const s = await session(client, name);
-    if (s.status !== 'running') return s;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let last: { status: string; detail?: string } | undefined;
+  return until(
+    async () => {
+      const s = await session(client, name);
+      last = { status: s.status, detail: s.detail };
+      return s.status !== 'running' ? s : undefined;
+    },
+    { what: `session ${name} to stop running`, timeoutMs: 60_000, everyMs: 100, seen: () => last },
+  );
 }
 
 /** The same two approvals in 2025-11-25 (a v1 client, asked by elicitation requests): what a turn costs there. */

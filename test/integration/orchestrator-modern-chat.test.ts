@@ -16,8 +16,9 @@ import type { ClientAsk, HostMessage } from '../../src/shared/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
 import { repoRoot } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 120_000 };
+const T = { timeout: scaled(120_000) };
 
 const subAgentCalls = (api: FakeAnthropicApi): number => api.requests.filter((r) => systemText(r.body).includes('You are the sub-agent')).length;
 

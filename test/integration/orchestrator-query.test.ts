@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { FakeAnthropicApi, lastUserText } from '../fakes/anthropic-api';
 import { logsDir } from '../../src/core/chat/chat-home';
 import { startOrchestrator, textOf, type Orchestrator } from './orchestrator-harness';
+import { scaled } from '../support/until';
 
 /** The claude-agent seed's `query` tool: in-memory sessions, history cap, expiry, the CLAUDE_* settings. */
 
@@ -133,7 +134,7 @@ describe('orchestrator query tool', () => {
   });
 
   // The timeout bounds a failure only: the log line is awaited as an event.
-  test('CLAUDE_LOG_TO_STDERR=true writes the log to stderr instead of a file', { timeout: 30_000 }, async () => {
+  test('CLAUDE_LOG_TO_STDERR=true writes the log to stderr instead of a file', { timeout: scaled(30_000) }, async () => {
     const dir = logDir();
     const o = await start({ CLAUDE_LOG_TO_STDERR: 'true', CLAUDE_LOG_DIR: dir });
     await query(o, { prompt: 'to stderr' });

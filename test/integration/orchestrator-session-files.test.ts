@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { sessionPath, sessions, startOrchestrator, textOf, writeFiles, type Orchestrator } from './orchestrator-harness';
+import { scaled } from '../support/until';
 
 /**
  * A sub-agent's transcript holds whatever it read (a git-ignored .env included): it is kept beside the
@@ -107,7 +108,7 @@ describe('session files', () => {
   });
 
   // The timeout only stops a run whose server never says it: the test waits on the server's stderr.
-  test('an old session whose name is taken beside the chats stays in the workspace, and neither is lost', { timeout: 30_000 }, async () => {
+  test('an old session whose name is taken beside the chats stays in the workspace, and neither is lost', { timeout: scaled(30_000) }, async () => {
     const workspace = temp('orch-files-taken-');
     const home = temp('orch-files-taken-home-');
     mkdirSync(sessionPath(home, workspace, 'same'), { recursive: true });

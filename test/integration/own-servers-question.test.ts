@@ -9,12 +9,13 @@ import { readOwnSources } from '../../src/core/mcp/config/own-server-sources';
 import { OwnServers, type OwnSource, type ServerTrustAnswers, type TrustAnswer } from '../../src/core/mcp/config/own-servers';
 import { McpHub } from '../../src/core/mcp/hub/hub';
 import { fake, waitForStatus } from './mcp-support';
+import { scaled } from '../support/until';
 
 const configsOf = (sources: readonly OwnSource[]) => sources.flatMap((s) => s.servers.flatMap((o) => (o.config ? [o.config] : [])));
 
 test(
   "while the question about the workspace's servers is open, the person's own servers start; the workspace's once agreed to",
-  { timeout: 60_000 },
+  { timeout: scaled(60_000) },
   async (t) => {
     const ws = mkdtempSync(join(tmpdir(), 'own-question-'));
     t.after(() => rmSync(ws, { recursive: true, force: true }));

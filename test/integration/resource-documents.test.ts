@@ -7,8 +7,9 @@ import type { McpHub } from '../../src/core/mcp/hub/hub';
 import { RefreshThrottle } from '../../src/vscode/refresh-throttle';
 import { languageOf, resourceView } from '../../src/core/mcp/resource-content';
 import { fakeConfig, withHub } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const PULSES = 100;
 
 function textOfRead(hub: McpHub, uri: string): Promise<string> {

@@ -19,8 +19,9 @@ import { runCli } from './helpers/cli-process';
 import { parseResourceRef, readResourceAttachments, resourceRef } from '../../src/core/chat/attachments';
 import { fake, fakeConfig, textOf } from './mcp-support';
 import { outsideServer } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 90_000 };
+const T = { timeout: scaled(90_000) };
 const EVERYTHING = outsideServer('server-everything');
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 

@@ -11,8 +11,9 @@ import type { McpHub } from '../../src/core/mcp/hub/hub';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { LogBatcher, type LogWriter } from '../../src/core/mcp/client/log-batcher';
 import { fakeConfig, textOf, withHub } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const LINES = 10_000;
 const PER_TURN = 500;
 

@@ -17,8 +17,9 @@ import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
 import { outsideServer } from '../support/outside-servers';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 const PDF_SERVER = outsideServer('server-pdf');
 const VIEW = 'ui://pdf-viewer/mcp-app.html';
 const MODEL_TOOLS = ['display_pdf', 'interact', 'list_pdfs'];

@@ -16,8 +16,9 @@ import type { AgentOutput } from '../../src/core/agent/types';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
 import { repoRoot } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 60_000 };
+const T = { timeout: scaled(60_000) };
 
 function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: `listed: ${lastUserText(body).slice(0, 200)}` };

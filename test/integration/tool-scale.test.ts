@@ -19,8 +19,9 @@ import { openTestChat, testTurn } from '../support/test-chat';
 import { seeker } from '../fakes/tool-seeker';
 import { runCli } from './helpers/cli-process';
 import { fake, fakeConfig, repoRoot } from './mcp-support';
+import { scaled } from '../support/until';
 
-const T = { timeout: 120_000 };
+const T = { timeout: scaled(120_000) };
 
 describe('every tool reachable at 300, 1,000 and 10,000 tools', () => {
   const api = new FakeAnthropicApi();

@@ -11,8 +11,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { removeTree, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
+import { scaled } from '../support/until';
 
-const T = { timeout: 120_000 };
+const T = { timeout: scaled(120_000) };
 const dirs: string[] = [];
 const closers: Array<() => Promise<unknown>> = [];
 after(async () => {

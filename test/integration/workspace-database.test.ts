@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { removeTree, repoRoot, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
+import { scaled } from '../support/until';
 
 let ws: string;
 let w: Running;
@@ -221,14 +222,14 @@ describe('limits: a statement can be stopped and the database lives on', () => {
     await limited.close();
   });
 
-  test('an endless recursive CTE is stopped at the time limit, with a message naming it', { timeout: 60_000 }, async () => {
+  test('an endless recursive CTE is stopped at the time limit, with a message naming it', { timeout: scaled(60_000) }, async () => {
     const r = await lq(RUNAWAY);
     assert.equal(r.isError, true, r.text);
     assert.match(r.text, /ran longer than 1 s, query_database's time limit \(MCP_AGENT_SQL_TIMEOUT_MS\), and was stopped/);
     assert.deepEqual(rowsOf((await lq('SELECT count(*) AS n FROM books')).text), [{ n: 8 }]);
   });
 
-  test('a write cut off by the limit changes nothing; the write finished just before it stays', { timeout: 60_000 }, async () => {
+  test('a write cut off by the limit changes nothing; the write finished just before it stays', { timeout: scaled(60_000) }, async () => {
     await lq('CREATE TABLE IF NOT EXISTS marks (v TEXT)');
     const done = await lq('INSERT INTO marks VALUES (?)', ['finished']);
     assert.equal(done.isError, false, done.text);
@@ -242,12 +243,12 @@ describe('limits: a statement can be stopped and the database lives on', () => {
     limited = await startWorkspace(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '1000', MCP_AGENT_SQL_MEMORY_MB: '64' });
   });
 
-  test('a huge value hits the memory cap with a clear message, and the server lives on', { timeout: 60_000 }, async () => {
+  test('a huge value hits the memory cap with a clear message, and the server lives on', { timeout: scaled(60_000) }, async () => {
     // Its own server with a time limit far away: on a loaded machine the 1 s one could come first.
     const roomy = await startWorkspace(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '60000', MCP_AGENT_SQL_MEMORY_MB: '64' });
     try {
       const q = async (sql: string): Promise<CallToolResult> =>
-        (await roomy.client.callTool({ name: 'query_database', arguments: { sql } }, undefined, { timeout: 50_000 })) as CallToolResult;
+        (await roomy.client.callTool({ name: 'query_database', arguments: { sql } }, undefined, { timeout: scaled(50_000) })) as CallToolResult;
       const r = await q('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 200) SELECT length(group_concat(randomblob(1000000))) FROM c');
       assert.equal(r.isError, true, textOf(r));
       assert.match(textOf(r), /needed more than 64 MiB, query_database's memory limit \(MCP_AGENT_SQL_MEMORY_MB\)/);
@@ -257,7 +258,7 @@ describe('limits: a statement can be stopped and the database lives on', () => {
     }
   });
 
-  test('cancelling a long statement returns at once and the next call is answered', { timeout: 60_000 }, async () => {
+  test('cancelling a long statement returns at once and the next call is answered', { timeout: scaled(60_000) }, async () => {
     const slow = await startWorkspace(ws, { MCP_AGENT_SQL_TIMEOUT_MS: '600000' });
     try {
       const abort = new AbortController();
@@ -269,7 +270,7 @@ describe('limits: a statement can be stopped and the database lives on', () => {
       abort.abort();
       await assert.rejects(call, /abort/i);
       const next = (await slow.client.callTool({ name: 'query_database', arguments: { sql: 'SELECT count(*) AS n FROM books' } }, undefined, {
-        timeout: 20_000,
+        timeout: scaled(20_000),
       })) as CallToolResult;
       assert.equal(next.isError, undefined, textOf(next));
       assert.deepEqual(rowsOf(textOf(next)), [{ n: 8 }]);

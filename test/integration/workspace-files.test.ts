@@ -5,6 +5,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, wr
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeFiles, removeTree, serverPath, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
+import { scaled } from '../support/until';
 
 let ws: string;
 let outside: string;
@@ -261,7 +262,9 @@ describe('list_directory and search_files', () => {
     writeFileSync(join(deep, 'x'), 'x');
     const pattern = `${'**/'.repeat(18)}x`;
     // Before, this glob backtracked for hours on a path 24 folders deep; 20 s proves it did not hang.
-    const r = (await w.client.callTool({ name: 'search_files', arguments: { pattern, path: 'deep' } }, undefined, { timeout: 20_000 })) as CallToolResult;
+    const r = (await w.client.callTool({ name: 'search_files', arguments: { pattern, path: 'deep' } }, undefined, {
+      timeout: scaled(20_000),
+    })) as CallToolResult;
     assert.ok(!r.isError, textOf(r));
     assert.match(textOf(r), new RegExp(`^1 file matching .*\\n${deep.slice(ws.length + 1)}/x$`));
     removeTree(join(ws, 'deep'));

@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
+import { scaled } from '../support/until';
 
 export const serverPath = (): string => join(repoRoot(), 'dist', 'servers', 'workspace.js');
 
@@ -41,7 +42,7 @@ export async function startWorkspace(dir: string, env: Record<string, string> = 
       (await client.callTool({ name, arguments: args }, undefined, {
         signal: opts?.signal,
         onprogress: opts?.onprogress,
-        timeout: 120_000,
+        timeout: scaled(120_000),
       })) as CallToolResult,
     close: () => client.close(),
   };

@@ -8,6 +8,7 @@ import { createServer as createTcpServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { until } from '../support/until';
 import { removeTree, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
 
 /** VS Code's user data folder under a home, as on Linux. */
@@ -52,14 +53,6 @@ function processesWith(marker: string): number[] {
     }
   }
   return found;
-}
-
-async function until(what: string, done: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) assert.fail(`${what} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /**
@@ -426,10 +419,11 @@ while True: time.sleep(0.1)
     const call = w.call('run_code', { code, timeout_s: 25 }, { onprogress: () => progressed.emit('progress') });
     call.catch(() => undefined);
     await once(progressed, 'progress');
-    await until('the run started its sleeps', () => processesWith(`${marker}`).length === 2);
+    const sleeps = (): number[] => processesWith(`${marker}`);
+    await until(() => sleeps().length === 2, { what: 'the run to start its two sleeps', seen: sleeps });
     assert.equal(runDirsOf(serverPid).length, 1, 'the run has its temp folder');
     process.kill(serverPid, 'SIGKILL');
-    await until('every process of the run died with the server', () => processesWith(`${marker}`).length === 0);
+    await until(() => sleeps().length === 0, { what: 'every process of the run to die with the server', seen: sleeps });
     await w.close().catch(() => undefined);
     // The next server to start removes what the killed one left.
     const next = await startWorkspace(ws);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { until } from '../support/until';
 import { removeTree, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
 
 const SECRETS = {
@@ -158,9 +159,8 @@ for (const mode of ['sandbox', 'no sandbox'] as const) {
       assert.equal(familyAlive(tag).length, 3, 'the family is running');
       controller.abort();
       await assert.rejects(call, /AbortError|aborted|cancel/i);
-      // The kill happens in the server after the cancel notice: wait for it, boundedly.
-      const deadline = Date.now() + 10_000;
-      while (familyAlive(tag).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // The kill happens in the server after the cancel notice; processes dying announce nothing here, so this polls.
+      await until(() => familyAlive(tag).length === 0, { what: 'the family to be killed after the cancel', seen: () => familyAlive(tag) });
       assertFamilyGone(tag, 'the cancel');
     });
 

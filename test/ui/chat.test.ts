@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
+import { until } from '../support/until';
 import { startVscode, type Vscode } from '../vscode/harness';
 
 /**
@@ -161,12 +162,13 @@ describe('the chat in a real VS Code', () => {
     await approval.scrollIntoViewIfNeeded();
     t.diagnostic(`screenshot: ${await vs.screenshot('run-code-approval')}`);
     await approval.locator('button[data-decision="once"]').click();
-    await waitFor(() => existsSync(join(vs.workspace, 'spin.started')), 'the script to start');
+    // A file and a process outside the page: no event announces them to this process, so these two waits poll.
+    await until(() => existsSync(join(vs.workspace, 'spin.started')), { what: 'the script to start' });
     assert.equal(spinning().length, 1, 'the script is running');
     await chat.locator('.tool-card[data-status="running"]').waitFor();
     await chat.locator('#stop').click();
     await chat.locator('.turn-end[data-status="stopped"]').last().waitFor({ state: 'attached' });
-    await waitFor(() => spinning().length === 0, 'the Python process and its child to be killed');
+    await until(() => spinning().length === 0, { what: 'the Python process and its child to be killed', seen: spinning });
     t.diagnostic(`screenshot: ${await vs.screenshot('tool-stopped')}`);
   });
 
@@ -204,13 +206,4 @@ function spinning(): number[] {
       }
     })
     .map(Number);
-}
-
-/** Waits for a condition outside the page (a file, a process) that no event announces to this process. */
-async function waitFor(check: () => boolean, what: string, limitMs = 20_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

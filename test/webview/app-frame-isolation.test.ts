@@ -18,6 +18,7 @@ import { PROXY_PAGE } from '../../src/core/apps/proxy-page';
 import { appCsp } from '../../src/core/apps/app-csp';
 import { withCspMeta } from '../../src/core/apps/app-view';
 import { localSite, type LocalSite } from '../fakes/local-site';
+import { until } from '../support/until';
 
 const listen = async (server: Server): Promise<string> => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -126,8 +127,12 @@ window.addEventListener('message', (e) => window.__got.push(e.data));
     const page = await chatPage();
     await doubleFrame(page, `${bareOrigin}/`, viewHtml(`http://127.0.0.1:${probe.port}/hole`));
     await leave(page);
-    // Waits for the probe to be reached (the test's point); a closed hole would fail it by the test timeout.
-    while (!probe.hits.includes('/hole')) await new Promise((r) => setTimeout(r, 20));
+    // The probe being reached is the test's point: a closed hole fails here, naming what the probe did get.
+    await until(() => probe.hits.includes('/hole'), {
+      what: 'the frame to reach the probe at /hole',
+      wake: (check) => (probe.server.on('request', check), () => void probe.server.off('request', check)),
+      seen: () => probe.hits,
+    });
     await page.close();
   });
 

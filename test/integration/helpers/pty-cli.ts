@@ -2,6 +2,8 @@
 // typed into it as a person types them, and what it draws is read back, as bytes or as the line the
 // cursor is on once the terminal has applied them.
 import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { until } from '../../support/until';
 import { CHATS_HOME, CLI } from './cli-process';
 
 export interface PtyCli {
@@ -9,14 +11,14 @@ export interface PtyCli {
   output(): string;
   /** Types `keys` (a carriage return is Enter, \x03 Ctrl+C, \x1b[A the Up arrow). */
   type(keys: string): void;
-  /** Resolves once `text` has been printed `count` times in all. */
+  /** Resolves once `text` has been printed `count` times in all; fails after 60 s (scaled) showing the output. */
   until(text: string, count?: number): Promise<void>;
   /** How many times `text` has been printed so far. */
   count(text: string): number;
   /** The line the cursor is on, as the terminal shows it. */
   cursorLine(): string;
-  /** Resolves once the cursor's line is `line`; fails after `deadlineMs` showing what it is instead. */
-  untilLine(line: string, deadlineMs?: number): Promise<void>;
+  /** Resolves once the cursor's line is `line`; fails after `timeoutMs` (scaled) showing what it is instead. */
+  untilLine(line: string, timeoutMs?: number): Promise<void>;
   exited: Promise<number | null>;
 }
 
@@ -38,35 +40,28 @@ export function cliOnPty(args: string[], env: Record<string, string>, term: 'dum
   running.add(child);
   child.on('close', () => running.delete(child));
   let out = '';
-  const waiting: Array<{ done: () => boolean; resolve: () => void }> = [];
+  const printed = new EventEmitter();
+  child.stdout.on('data', (d: Buffer) => ((out += d.toString('utf8')), printed.emit('data')));
+  child.stderr.on('data', (d: Buffer) => ((out += d.toString('utf8')), printed.emit('data')));
   const count = (text: string): number => out.split(text).length - 1;
-  const check = (): void => {
-    for (const w of [...waiting]) {
-      if (!w.done()) continue;
-      waiting.splice(waiting.indexOf(w), 1);
-      w.resolve();
-    }
-  };
-  const until = (done: () => boolean): Promise<void> => new Promise((resolve) => (waiting.push({ done, resolve }), check()));
-  child.stdout.on('data', (d: Buffer) => ((out += d.toString('utf8')), check()));
-  child.stderr.on('data', (d: Buffer) => ((out += d.toString('utf8')), check()));
+  /** Wakes a wait on each chunk the CLI prints: the output is the only thing that changes its answer. */
+  const onOutput = (check: () => void): (() => void) => (printed.on('data', check), () => void printed.off('data', check));
   return {
     output: () => out,
     type: (keys) => void child.stdin.write(keys),
-    until: (text, n = 1) => until(() => count(text) >= n),
+    until: (text, n = 1) =>
+      until(() => count(text) >= n, { what: `${JSON.stringify(text)} printed ${n} time(s)`, timeoutMs: 60_000, wake: onOutput, seen: () => out }).then(
+        () => undefined,
+      ),
     count,
     cursorLine: () => cursorLine(out),
-    untilLine: async (line, deadlineMs = 60_000) => {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the line under the cursor is ${JSON.stringify(cursorLine(out))}, not ${JSON.stringify(line)}`)), deadlineMs);
-      });
-      try {
-        await Promise.race([until(() => cursorLine(out) === line), late]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    untilLine: (line, timeoutMs = 60_000) =>
+      until(() => cursorLine(out) === line, {
+        what: `the line under the cursor to be ${JSON.stringify(line)}`,
+        timeoutMs,
+        wake: onOutput,
+        seen: () => cursorLine(out),
+      }).then(() => undefined),
     exited: new Promise((resolve) => child.on('close', resolve)),
   };
 }
