@@ -56,11 +56,12 @@ run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--l
  * node:test over these files, two at a time. A wait that does not end fails at its own deadline, saying what it waited
  * for (test/support/until.ts); this limit is the last resort for a file that hangs anyway. On Node 20 it bounds each
  * whole file, whatever its tests' own `{ timeout }` say, so it stays above the slowest file's need (compile-cache may
- * download Node 22 within its 240 s) and is scaled like the tests' limits: 5 minutes on an idle machine.
+ * download Node 22 within its 240 s) and is scaled like the tests' limits: 5 minutes on an idle machine, never
+ * more than 15, so one hung file cannot take CI's whole time.
  */
 const nodeTests = (files) => {
   console.log(`\nmachine factor ${machineFactor().toFixed(1)}: the tests' limits are scaled by it (each test file measures its own)`);
-  run(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', `--test-timeout=${scaled(300_000)}`, ...files]);
+  run(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', `--test-timeout=${Math.min(scaled(300_000), 900_000)}`, ...files]);
 };
 if (fast) {
   run(process.execPath, ['esbuild.mjs']);
