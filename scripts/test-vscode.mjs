@@ -19,9 +19,10 @@ const artifacts = process.env.MCP_AGENT_ARTIFACTS_DIR ?? join(root, '.test-artif
  * What also runs on today's VS Code (the whole UI set runs on the oldest), chosen so the whole suite stays within its
  * time aim: the packaged .vsix installed and started, the person's settings in a remote window against a folder's
  * (trusted and Restricted Mode), the chat's turns with tool cards and approvals at 300 px, an MCP App view, and
- * the chat beside VS Code's own (which 1.100 does not have in that form).
+ * the chat beside VS Code's own (which 1.100 does not have in that form), and a server's resources opened as
+ * documents (1.139's own MCP host claims the scheme 1.100 left free).
  */
-const TODAY_UI = ['vsix', 'folder-settings', 'tool-cards', 'apps', 'beside-vscode'];
+const TODAY_UI = ['vsix', 'folder-settings', 'tool-cards', 'apps', 'beside-vscode', 'resources'];
 const chosenTargets = (() => {
   const i = argv.indexOf('--vscode');
   const v = i === -1 ? 'both' : argv[i + 1];

@@ -5,10 +5,14 @@ import { RefreshThrottle } from './refresh-throttle';
 import { resourceView, type ResourceView } from '../core/mcp/resource-content';
 import { messageOf } from '../common/error-message';
 
-export const RESOURCE_SCHEME = 'mcp-resource';
+/**
+ * Not `mcp-resource`: VS Code's own MCP host (1.139 has it) serves that scheme from a file system provider, which
+ * wins over a content provider, so our documents failed to open there ("Unable to resolve nonexistent file").
+ */
+export const RESOURCE_SCHEME = 'mcp-agent-resource';
 
 /**
- * A resource's document URI: `mcp-resource:/<server>/<the resource URI's path>?server=…&uri=…`. The path is
+ * A resource's document URI: `mcp-agent-resource:/<server>/<the resource URI's path>?server=…&uri=…`. The path is
  * only for the tab's title (and the language of a name like notes.md); the query says exactly what to read.
  */
 export function resourceDocUri(server: string, uri: string): vscode.Uri {

@@ -93,7 +93,7 @@ describe('resources, logs and completions in the editor', () => {
     await vscode.commands.executeCommand('mcpAgent.openResource', 'res', 'pulse://counter');
     const doc = vscode.window.activeTextEditor?.document;
     assert.ok(doc, 'no editor opened');
-    assert.equal(doc.uri.scheme, 'mcp-resource');
+    assert.equal(doc.uri.scheme, 'mcp-agent-resource');
     assert.equal(doc.isUntitled, false, 'an untitled document would ask to be saved');
     await until(`the document to show version ${PULSES}`, onDocChange, () => doc.getText() === `version ${PULSES}`);
     assert.deepEqual(subscribed(), ['pulse://counter']);
