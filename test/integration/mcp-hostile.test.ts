@@ -26,12 +26,10 @@ function kind(result: { _meta?: Record<string, unknown> }): unknown {
 describe('hostile MCP servers', () => {
   test('a tool that reports progress forever is stopped at its total limit, and the server is told', async () => {
     await withHub([fakeConfig('raw', 'mcp-raw')], async (hub) => {
-      const started = Date.now();
       const r = await hub.callTool('raw__spin', {}, { timeoutMs: 300, maxTotalTimeoutMs: 1500 });
       assert.equal(r.isError, true);
       assert.equal(kind(r), 'timeout');
       assert.match(textOf(r), /did not finish within 1\.5 s, its time limit whatever progress it reports; it was cancelled/);
-      assert.ok(Date.now() - started < 15_000, 'the call ended near its limit');
       const seen = JSON.parse(textOf(await hub.callTool('raw__cancellations'))) as unknown[];
       assert.equal(seen.length, 1, 'notifications/cancelled reached the server');
     });
@@ -102,10 +100,11 @@ describe('hostile MCP servers', () => {
     await withHub([fakeConfig('mute', 'mcp-raw', '--close-stdout-after-init')], async (hub) => {
       const s = await waitForStatus(hub, 'mute', (st) => st.state === 'error');
       assert.match(s.error ?? '', /closed its output \(stdout\) but kept running/);
-      const started = Date.now();
       const r = await hub.callTool('mute__echo', { text: 'x' }, { timeoutMs: 60_000 });
       assert.equal(r.isError, true);
-      assert.ok(Date.now() - started < 5000, 'the call did not wait for its timeout');
+      // Refused because the server is down, saying why, not ended by the call's 60 s timeout.
+      assert.notEqual(kind(r), 'timeout', textOf(r));
+      assert.match(textOf(r), /server mute is not ready; .*closed its output \(stdout\) but kept running/);
     });
   });
 
