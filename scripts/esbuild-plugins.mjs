@@ -173,9 +173,28 @@ export function lazyBundles(options, dir) {
 export const zodNamespace = {
   name: 'zod-namespace',
   setup(build) {
+    let loaded = 0;
+    let rewritten = 0;
+    build.onStart(() => {
+      loaded = rewritten = 0;
+    });
     build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]ext-tasks[\\/]dist[\\/].*\.js$/ }, (args) => {
+      loaded++;
       const text = readFileSync(args.path, 'utf8');
-      return { contents: text.replace(/^import \{ z \} from "zod\/v4";$/m, 'import * as z from "zod/v4";'), loader: 'js' };
+      const contents = text.replace(/^import \{ z \} from "zod\/v4";$/m, 'import * as z from "zod/v4";');
+      if (contents !== text) rewritten++;
+      // A new spelling of the import would slip past the rewrite and quietly bring all of zod back: fail instead.
+      if (/import\s*\{\s*z\s*\}\s*from\s*["']zod/.test(contents)) {
+        throw new Error(`zod-namespace: ${args.path} imports zod as { z } in a form the rewrite does not know; update scripts/esbuild-plugins.mjs`);
+      }
+      return { contents, loader: 'js' };
+    });
+    build.onEnd((result) => {
+      if (result.errors.length === 0 && loaded > 0 && rewritten === 0) {
+        throw new Error(
+          'zod-namespace: no file of @modelcontextprotocol/ext-tasks imports zod as the rewrite expects any more; update or drop it (scripts/esbuild-plugins.mjs)',
+        );
+      }
     });
   },
 };
