@@ -95,6 +95,7 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
       const resultAt = await chat
         .locator('body')
         .evaluate((_b, id) => (window as unknown as { __mcpAgentChat: { appResultAt: Record<string, number> } }).__mcpAgentChat.appResultAt[id!], callId);
+      if (resultAt === undefined) throw new Error('the chat page kept no time for the result of this call');
       firstPaintMs.push(paintedAt - resultAt);
       if (i === calls - 1) {
         const trace = await chat

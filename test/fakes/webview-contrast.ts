@@ -25,15 +25,15 @@ export function measureContrast(page: Page): Promise<Measured[]> {
     // rgb(), rgba() or, for color-mix(), color(srgb 0-1 ...), and one parser for all of them is the browser's own.
     const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
     ctx.canvas.width = ctx.canvas.height = 1;
-    const rgba = (c: string): number[] => {
+    const rgba = (c: string): [number, number, number, number] => {
       ctx.clearRect(0, 0, 1, 1);
       ctx.fillStyle = '#000';
       ctx.fillStyle = c;
       ctx.fillRect(0, 0, 1, 1);
-      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+      const [r = 0, g = 0, b = 0, a = 0] = ctx.getImageData(0, 0, 1, 1).data;
       return [r, g, b, a / 255];
     };
-    const lum = ([r, g, b]: number[]): number => {
+    const lum = ([r = 0, g = 0, b = 0]: number[]): number => {
       const ch = (v: number): number => {
         const s = v / 255;
         return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
@@ -41,14 +41,14 @@ export function measureContrast(page: Page): Promise<Measured[]> {
       return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
     };
     const background = (el: Element): number[] => {
-      const layers: number[][] = [];
+      const layers: Array<[number, number, number, number]> = [];
       for (let e: Element | null = el; e; e = e.parentElement) {
         const c = rgba(getComputedStyle(e).backgroundColor);
         if (c[3] > 0) layers.push(c);
         if (c[3] >= 1) break;
       }
       let out = [255, 255, 255];
-      for (const c of layers.reverse()) out = out.map((v, i) => v * (1 - c[3]) + c[i] * c[3]);
+      for (const c of layers.reverse()) out = out.map((v, i) => v * (1 - c[3]) + (c[i] ?? 0) * c[3]);
       return out;
     };
     const opacity = (el: Element): number => {
@@ -76,8 +76,8 @@ export function measureContrast(page: Page): Promise<Measured[]> {
       const bg = background(el);
       const c = rgba(style.color);
       const alpha = c[3] * opacity(el);
-      const fg = bg.map((v, i) => v * (1 - alpha) + c[i] * alpha);
-      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      const fg = bg.map((v, i) => v * (1 - alpha) + (c[i] ?? 0) * alpha);
+      const [a = 0, b = 0] = [lum(fg), lum(bg)].sort((x, y) => y - x);
       results.push({
         where: where(el),
         text: text.slice(0, 40),

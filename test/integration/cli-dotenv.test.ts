@@ -93,7 +93,7 @@ describe('the CLI reads API keys, and nothing else, from a .env file', () => {
     assert.equal(r.code, 0, r.stderr);
     const searches = upstreams.requests.slice(before_).filter((q) => q.path.startsWith('/brave/search'));
     assert.equal(searches.length, 1);
-    assert.equal(searches[0].headers['x-subscription-token'], 'good-key');
+    assert.equal(searches[0]?.headers['x-subscription-token'], 'good-key');
     assert.match(r.stderr, /read ANTHROPIC_API_KEY and BRAVE_API_KEY from /);
     assert.doesNotMatch(r.stdout, /isError|not set|BRAVE_API_KEY/);
   });
@@ -127,7 +127,7 @@ describe('keysFromDotenv', () => {
       assert.equal(r.env.BRAVE_API_KEY, 'brave-a');
       assert.deepEqual(r.notes, [`read BRAVE_API_KEY from ${join(a, '.env')}`, `read ANTHROPIC_API_KEY from ${join(b, '.env')}`]);
       writeFileSync(join(a, '.env'), 'x'.repeat(1024 * 1024 + 1));
-      assert.match(keysFromDotenv([a], {}).notes[0], /larger than 1 MiB/);
+      assert.match(keysFromDotenv([a], {}).notes[0] ?? '', /larger than 1 MiB/);
       assert.equal(existsSync(join(root, 'c', '.env')), false);
       assert.deepEqual(keysFromDotenv([join(root, 'c')], {}).notes, []);
       assert.equal(readFileSync(join(b, '.env'), 'utf8').includes('sk-b'), true);

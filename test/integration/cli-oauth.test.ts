@@ -22,7 +22,7 @@ const T = { timeout: scaled(60_000) };
 function caller(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: `Result: ${lastUserText(body)}` };
   const match = /call (\S+)/.exec(lastUserText(body));
-  return match ? { toolUses: [{ name: match[1], input: {} }] } : { text: `You said: ${lastUserText(body)}` };
+  return match?.[1] ? { toolUses: [{ name: match[1], input: {} }] } : { text: `You said: ${lastUserText(body)}` };
 }
 
 describe('the CLI signing in to an MCP server (OAuth)', () => {

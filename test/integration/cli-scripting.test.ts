@@ -127,7 +127,7 @@ describe('the CLI in scripts', () => {
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 1, r.stdout);
     const result = JSON.parse(lines[0]!) as Record<string, unknown> & {
-      usage: Record<string, number>;
+      usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
       calls: Array<Record<string, unknown>>;
     };
     assert.equal(result.type, 'result');

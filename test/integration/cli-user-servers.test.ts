@@ -15,7 +15,7 @@ import { fake } from './mcp-support';
 function caller(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: `Result: ${lastUserText(body)}` };
   const match = /call (\S+)/.exec(lastUserText(body));
-  return match ? { toolUses: [{ name: match[1], input: {} }] } : { text: `You said: ${lastUserText(body)}` };
+  return match?.[1] ? { toolUses: [{ name: match[1], input: {} }] } : { text: `You said: ${lastUserText(body)}` };
 }
 
 interface Report {

@@ -40,6 +40,7 @@ function filesUnder(dir: string): string[] {
 
 async function listTools(command: string): Promise<string[]> {
   const [config] = bundledServerConfigs(join(repoRoot(), 'dist'), workspace, { MCP_AGENT_HOME: home }).filter((c) => c.name === 'workspace');
+  if (!config) throw new Error('no bundled workspace server config');
   const conn = new McpConnection({ ...config, command }, { closeGraceMs: 200 });
   try {
     await conn.start();

@@ -125,8 +125,10 @@ describe('a call an MCP App view asks for goes through the same guard', () => {
       await view('https://example.com/');
       assert.match(asked.at(-1)?.egress?.why ?? '', /holds a secret \(workspace__read_file read \.env\)/);
       assert.deepEqual(fetched, [], 'nothing was fetched');
+      // Its writes end before the folder goes: a CI run removed the folder while the chat still wrote (ENOTEMPTY).
+      await chat.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 });

@@ -62,6 +62,7 @@ describe('tools that run as tasks', () => {
     await hubWith([fakeConfig('tasks', 'mcp-tasks', '--poll=300')], async (hub) => {
       assert.equal(textOf(await hub.callTool('tasks__finishes')), 'finished all 3 steps');
       const [task] = await taskLog(hub);
+      assert.ok(task, 'the server logged the task');
       assert.ok(task.polls >= 1 && task.polls <= 12, `${task.polls} tasks/get for a 1.8 s task at 300 ms`);
     });
   });

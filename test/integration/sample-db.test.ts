@@ -13,7 +13,8 @@ import { removeTree, repoRoot, startWorkspace, tempWorkspace, textOf, type Runni
 type Row = Record<string, unknown>;
 
 function rowsOf(text: string): Row[] {
-  return (JSON.parse(text.split('\n[')[0]) as { rows: Row[] }).rows;
+  const [json = ''] = text.split('\n[');
+  return (JSON.parse(json) as { rows: Row[] }).rows;
 }
 
 /** Every table's rows of a database file, to compare two files by content rather than by bytes. */
@@ -23,8 +24,8 @@ async function contents(bytes: Uint8Array): Promise<Record<string, unknown[]>> {
   try {
     const out: Record<string, unknown[]> = {};
     const [schema] = db.exec("SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name");
-    out.schema = schema.values;
-    for (const table of ['books', 'users']) out[table] = db.exec(`SELECT * FROM ${table} ORDER BY id`)[0].values;
+    out.schema = schema?.values ?? [];
+    for (const table of ['books', 'users']) out[table] = db.exec(`SELECT * FROM ${table} ORDER BY id`)[0]?.values ?? [];
     return out;
   } finally {
     db.close();
@@ -54,7 +55,7 @@ describe('the demo database (the agent-mcp-v1 seed)', () => {
     const committed = await contents(readFileSync(join(repoRoot(), 'sample-workspace', 'data.db')));
     assert.deepEqual(committed, await contents(await sampleDbBytes()));
     assert.deepEqual(
-      committed.books.map((b) => (b as unknown[])[1]),
+      committed.books?.map((b) => (b as unknown[])[1]),
       ['To Kill a Mockingbird', 'The Great Gatsby', '1984', 'Brave New World', 'Neuromancer', 'The Left Hand of Darkness', 'The Hobbit', 'Pride and Prejudice'],
     );
   });
@@ -114,7 +115,7 @@ describe('the demo database (the agent-mcp-v1 seed)', () => {
     const script = await marked('SELECT count(*) AS n FROM books; SELECT count(*) AS m FROM users');
     assert.equal(script.wouldWrite, undefined, 'a script that only reads runs without asking');
     assert.equal(script.isError, false, script.text);
-    const before_ = rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0].n;
+    const before_ = rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0]?.n;
     assert.equal(read.wouldWrite, undefined);
     for (const sql of [
       "INSERT INTO books (title, author) VALUES ('Sneaky', 'X')",
@@ -130,8 +131,8 @@ describe('the demo database (the agent-mcp-v1 seed)', () => {
       assert.match(r.text, /marked read-only by the host .* SQLite refused it; nothing was changed/);
     }
     assert.deepEqual(rowsOf((await q('PRAGMA user_version')).text), [{ user_version: 0 }]);
-    assert.equal(rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0].n, before_);
-    assert.equal(rowsOf((await q("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('users', 't')")).text)[0].n, 1);
+    assert.equal(rowsOf((await q('SELECT count(*) AS n FROM books')).text)[0]?.n, before_);
+    assert.equal(rowsOf((await q("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('users', 't')")).text)[0]?.n, 1);
     // The next unmarked (approved) write works again: query_only was only for that call.
     const ins = await q("INSERT INTO users (name, email, favorite_genre) VALUES ('Frank', 'frank@example.com', 'Fantasy')");
     assert.equal(ins.isError, false, ins.text);
@@ -256,7 +257,7 @@ describe('the seed demo in the CLI, message by message', () => {
       assert.doesNotMatch(r.stdout, /NOT NULL constraint failed/);
       const SQL = await initSqlJs({ locateFile: locateWasm });
       const db = new SQL.Database(readFileSync(join(ws, 'data.db')));
-      assert.deepEqual(db.exec("SELECT count(*) FROM books WHERE title = 'Dune'")[0].values, [[1]], 'exactly one Dune, saved to the file');
+      assert.deepEqual(db.exec("SELECT count(*) FROM books WHERE title = 'Dune'")[0]?.values, [[1]], 'exactly one Dune, saved to the file');
       db.close();
     } finally {
       await api.stop();

@@ -18,7 +18,7 @@ function py(code: string): string {
 }
 
 function rowsOf(text: string): Array<Record<string, unknown>> {
-  const json = text.split('\n[')[0];
+  const [json = ''] = text.split('\n[');
   return (JSON.parse(json) as { rows: Array<Record<string, unknown>> }).rows;
 }
 

@@ -17,7 +17,8 @@ const SECRETS = {
 function alive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]);
+    const [state = ''] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return !/^[ZX]$/.test(state);
   } catch {
     return false;
   }
@@ -112,7 +113,7 @@ for (const mode of ['sandbox', 'no sandbox'] as const) {
       const r = await w.call('run_code', {
         code: 'import os, json\nprint(json.dumps(dict(os.environ)))',
       });
-      const env = JSON.parse(textOf(r).split('\n')[2]) as Record<string, string>;
+      const env = JSON.parse(textOf(r).split('\n')[2] ?? 'null') as Record<string, string>;
       for (const [k, v] of Object.entries(SECRETS)) {
         assert.equal(env[k], undefined, k);
         assert.ok(!Object.values(env).includes(v), `${k}'s value leaked`);

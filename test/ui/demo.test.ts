@@ -31,7 +31,8 @@ function demoModel(body: MessagesBody): Reply {
       ],
     };
   }
-  const rows = (JSON.parse(result.split('\n[')[0]) as { rows: Array<{ title: string; author: string; year: number }> }).rows;
+  const [json = ''] = result.split('\n[');
+  const rows = (JSON.parse(json) as { rows: Array<{ title: string; author: string; year: number }> }).rows;
   const table = rows.map((r) => `| ${r.title} | ${r.author} | ${r.year} |`).join('\n');
   return { text: `Added **Dune**. The Science Fiction books now:\n\n| Title | Author | Year |\n| --- | --- | --- |\n${table}\n`, chunk: 12 };
 }

@@ -104,7 +104,7 @@ describe('the chat is readable in every theme kind', () => {
         }
         const low = measured.filter((m) => m.ratio < 4.5);
         const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0];
-        t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
+        if (worst) t.diagnostic(`${measured.length} texts; lowest ${worst.ratio.toFixed(2)} (${worst.selector} "${worst.text}")`);
         assert.deepEqual(
           low.map((m) => `${m.selector} "${m.text}" ${m.ratio.toFixed(2)} (rgb ${m.fg} on ${m.bg})`),
           [],

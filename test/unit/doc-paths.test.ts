@@ -53,10 +53,10 @@ function anchorsOf(text: string): Set<string> {
   const ids = new Set<string>();
   const seen = new Map<string, number>();
   for (const line of prose(text).split('\n')) {
-    for (const m of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) ids.add(m[1]);
+    for (const m of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) ids.add(m[1] ?? '');
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!h) continue;
-    const plain = h[1].replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
+    const plain = (h[1] ?? '').replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
     const slug = plain
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\s_-]/gu, '')
@@ -70,7 +70,7 @@ function anchorsOf(text: string): Set<string> {
 
 function linkTargets(text: string): string[] {
   const targets: string[] = [];
-  for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1]);
+  for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1] ?? '');
   return targets;
 }
 
@@ -83,7 +83,7 @@ function isExternal(target: string): boolean {
 function backtickedPaths(text: string): string[] {
   const paths: string[] = [];
   for (const m of text.matchAll(/`([^`\n]+)`/g)) {
-    for (const raw of m[1].split(/\s+/)) {
+    for (const raw of (m[1] ?? '').split(/\s+/)) {
       const token = raw.replace(/^["'(]+|["'),;]+$/g, '').replace(/:\d+(:\d+)?$/, '');
       if (!TOP_FOLDERS.some((f) => token.startsWith(`${f}/`))) continue;
       if (/[*?{}<>$…]|\.\.\./.test(token)) continue;
@@ -111,7 +111,7 @@ test('every path and link in our Markdown leads somewhere that exists', () => {
     for (const target of linkTargets(text)) {
       if (isExternal(target)) continue;
       checked++;
-      const [rawPath, anchor] = target.split('#', 2);
+      const [rawPath = '', anchor] = target.split('#', 2);
       const resolved = rawPath === '' ? file : path.resolve(path.dirname(file), decodeURIComponent(rawPath));
       if (!fs.existsSync(resolved)) {
         problems.push(`${where}: link to ${target}: ${path.relative(root, resolved)} does not exist`);

@@ -11,6 +11,7 @@ import { resolveServers } from '../../src/core/mcp/config/resolve';
 import { render } from '../../src/core/mcp/config/template';
 import { userConfigSource, workspaceConfigSources } from '../../src/core/mcp/config/sources';
 import type { ServerConfig } from '../../src/core/mcp/types';
+import { nth } from '../support/nth';
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -23,7 +24,7 @@ function workspace(mcpJson: string): string {
 }
 
 function load(ws: string, env: NodeJS.ProcessEnv = {}): LoadedFile {
-  return loadConfigFiles([workspaceConfigSources(ws)[1]], { workspaceFolder: ws, userHome: '/home/u', env })[0];
+  return nth(loadConfigFiles([nth(workspaceConfigSources(ws), 1)], { workspaceFolder: ws, userHome: '/home/u', env }), 0);
 }
 
 async function configs(file: LoadedFile): Promise<Array<Omit<ServerConfig, 'source'>>> {
@@ -35,7 +36,7 @@ const at = (d: ConfigDiagnostic): string => `${d.line}:${d.column} ${d.severity}
 
 /** `line:column` (1-based) of the first `needle` on line `line` of `text`: counted apart from the code under test. */
 function pos(text: string, line: number, needle: string, plus = 0): string {
-  const column = text.split('\n')[line - 1].indexOf(needle);
+  const column = nth(text.split('\n'), line - 1, 'line').indexOf(needle);
   assert.notEqual(column, -1, `${needle} is not on line ${line}`);
   return `${line}:${column + 1 + plus}`;
 }
@@ -148,9 +149,9 @@ describe("Claude's mcpServers format", () => {
     const dir = mkdtempSync(join(tmpdir(), 'user-config-'));
     roots.push(dir);
     writeFileSync(join(dir, 'servers.json'), '{ "mcpServers": { "mine": { "command": "mine" } } }');
-    const [file] = loadConfigFiles([userConfigSource(join(dir, 'servers.json'))], { workspaceFolder: dir, userHome: '/h', env: {} });
+    const file = nth(loadConfigFiles([userConfigSource(join(dir, 'servers.json'))], { workspaceFolder: dir, userHome: '/h', env: {} }), 0);
     const { servers } = await resolveServers(file.definitions, async () => undefined);
-    assert.deepEqual(servers[0].config.source, { file: join(dir, 'servers.json'), format: 'claude', origin: 'user', key: 'mine' });
+    assert.deepEqual(nth(servers, 0).config.source, { file: join(dir, 'servers.json'), format: 'claude', origin: 'user', key: 'mine' });
   });
 
   test('expansion is one pass over the text', () => {

@@ -10,6 +10,7 @@ import type { ServerDefinition } from '../../src/core/mcp/config/definition';
 import { consentDetails, launchLine } from '../../src/core/mcp/config/definition-summary';
 import { loadConfigFiles } from '../../src/core/mcp/config/load';
 import { workspaceConfigSources } from '../../src/core/mcp/config/sources';
+import { nth } from '../support/nth';
 
 const TOKEN = 'ghp_the-persons-token';
 const env = { GITHUB_TOKEN: TOKEN, SUBDIR: 'tools', TEAM: 'team-secret', HOST: 'h.example' };
@@ -40,7 +41,7 @@ describe('the consent question', () => {
     const { definitions } = load({
       servers: { gh: { type: 'http', url: 'https://host.example/mcp?x=1', headers: { 'X-Client-Version': '${env:GITHUB_TOKEN}', Accept: 'text/plain' } } },
     });
-    const [d] = definitions;
+    const d = nth(definitions, 0);
     assert.equal(launchLine(d), 'HTTP https://host.example/mcp?x=1');
     assert.deepEqual(consentDetails(d), [
       'headers: Accept',
@@ -67,7 +68,7 @@ describe('the consent question', () => {
       undefined,
       { '.env': 'A=1\nB=2\n' },
     );
-    const [d] = definitions;
+    const d = nth(definitions, 0);
     assert.equal(launchLine(d), "npx -y pkg '--token=${input:tok}' '${userHome}/.config/pkg.json'");
     assert.deepEqual(consentDetails(d), [
       `in ${ws}/\${env:SUBDIR}`,
@@ -96,7 +97,7 @@ describe('the consent question', () => {
       ],
       ['from your environment and inputs:', '  url = https://${env:HOST}/mcp → https://${env:HOST}/mcp'],
     ]);
-    assert.equal(launchLine(definitions[1]), 'SSE https://${env:HOST}/mcp');
+    assert.equal(launchLine(nth(definitions, 1)), 'SSE https://${env:HOST}/mcp');
     for (const d of definitions) assert.ok(!/team-secret|h\.example|ghp_/.test(shown(d)), shown(d));
   });
 
@@ -105,7 +106,7 @@ describe('the consent question', () => {
       { servers: {} },
       { mcpServers: { c: { type: 'http', url: 'https://c.example/mcp', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}', 'X-Region': '${REGION:-eu}' } } } },
     );
-    assert.deepEqual(consentDetails(definitions[0]), [
+    assert.deepEqual(consentDetails(nth(definitions, 0)), [
       'from your environment and inputs:',
       '  header Authorization = Bearer ${GITHUB_TOKEN} → https://c.example',
       '  header X-Region = ${REGION:-eu} → https://c.example',
@@ -114,14 +115,14 @@ describe('the consent question', () => {
 
   test("a newline in a workspace's value cannot draw a line of its own in the question", () => {
     const { definitions } = load({ servers: { s: { command: 'x', env: { V: '${env:GITHUB_TOKEN}\n  environment SAFE = nothing → x' } } } });
-    const details = consentDetails(definitions[0]);
+    const details = consentDetails(nth(definitions, 0));
     assert.equal(details.length, 3, details.join('\n'));
     assert.equal(details[2], '  environment V = ${env:GITHUB_TOKEN}\\n  environment SAFE = nothing → x → x');
   });
 
   test('a server that takes nothing from the person says only what it did before', () => {
     const { ws, definitions } = load({ servers: { s: { command: 'node', args: ['${workspaceFolder}/srv.js'], env: { API_KEY: 'written-in-the-file' } } } });
-    assert.equal(launchLine(definitions[0]), `node ${ws}/srv.js`);
-    assert.deepEqual(consentDetails(definitions[0]), [`in ${ws}`, 'environment: API_KEY']);
+    assert.equal(launchLine(nth(definitions, 0)), `node ${ws}/srv.js`);
+    assert.deepEqual(consentDetails(nth(definitions, 0)), [`in ${ws}`, 'environment: API_KEY']);
   });
 });

@@ -10,6 +10,7 @@ import { loadConfigFiles, type LoadContext } from '../../src/core/mcp/config/loa
 import { MAX_SERVER_NAME_LENGTH, uniqueServerNames } from '../../src/core/mcp/config/server-names';
 import { userConfigSource, workspaceConfigSources } from '../../src/core/mcp/config/sources';
 import { BUNDLED_SERVER_NAMES } from '../../src/core/mcp/hub/bundled-servers';
+import { nth } from '../support/nth';
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -70,8 +71,8 @@ describe('server names', () => {
 describe('fingerprints', () => {
   const write = (ws: string, text: string): string => {
     writeFileSync(join(ws, '.mcp.json'), text);
-    const [file] = loadConfigFiles([workspaceConfigSources(ws)[1]], ctx(ws, { TOKEN: 't1' }));
-    return file.definitions[0].fingerprint;
+    const file = nth(loadConfigFiles([nth(workspaceConfigSources(ws), 1)], ctx(ws, { TOKEN: 't1' })), 0);
+    return nth(file.definitions, 0).fingerprint;
   };
 
   test('the same definition gives the same fingerprint; a change to what runs gives another', () => {
@@ -103,11 +104,11 @@ describe('fingerprints', () => {
     const text =
       '{ "servers": { "s": { "command": "x", "args": ["${input:k}", "${env:REGION}"] } }, "inputs": [{ "type": "promptString", "id": "k", "description": "k" }] }';
     writeFileSync(join(ws, '.vscode', 'mcp.json'), text);
-    const fp = (env: NodeJS.ProcessEnv): string => loadConfigFiles([workspaceConfigSources(ws)[0]], ctx(ws, env))[0].definitions[0].fingerprint;
+    const fp = (env: NodeJS.ProcessEnv): string => nth(nth(loadConfigFiles([nth(workspaceConfigSources(ws), 0)], ctx(ws, env)), 0).definitions, 0).fingerprint;
     assert.equal(fp({ REGION: 'eu' }), fp({ REGION: 'eu' }));
     assert.equal(fp({ REGION: 'eu' }), fp({ REGION: 'us' }), 'a renewed value of the same variable is not a new server');
-    const [file] = loadConfigFiles([workspaceConfigSources(ws)[0]], ctx(ws, { REGION: 'eu' }));
-    assert.equal(launchLine(file.definitions[0]), "x '${input:k}' '${env:REGION}'");
+    const file = nth(loadConfigFiles([nth(workspaceConfigSources(ws), 0)], ctx(ws, { REGION: 'eu' })), 0);
+    assert.equal(launchLine(nth(file.definitions, 0)), "x '${input:k}' '${env:REGION}'");
   });
 
   test("each value from the person's side that the question shows changes it when it changes, even to a variable with the same value", () => {
@@ -117,7 +118,7 @@ describe('fingerprints', () => {
     const env = { A: 'same', B: 'same', SUB: 'sub' };
     const fp = (server: Record<string, unknown>): string => {
       writeFileSync(join(ws, '.vscode', 'mcp.json'), JSON.stringify({ servers: { s: server } }));
-      return loadConfigFiles([workspaceConfigSources(ws)[0]], ctx(ws, env))[0].definitions[0].fingerprint;
+      return nth(nth(loadConfigFiles([nth(workspaceConfigSources(ws), 0)], ctx(ws, env)), 0).definitions, 0).fingerprint;
     };
     const pairs: Array<[Record<string, unknown>, Record<string, unknown>]> = [
       [
@@ -159,8 +160,9 @@ describe('fingerprints', () => {
       join(ws, '.mcp.json'),
       '{ "mcpServers": { "s": { "type": "http", "url": "https://h.example/mcp", "headers": { "X": "${env:GITHUB_TOKEN}" } } } }',
     );
-    const [vscode, claude] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws, { GITHUB_TOKEN: 't' }));
-    assert.notEqual(vscode.definitions[0].fingerprint, claude.definitions[0].fingerprint);
+    const loaded = loadConfigFiles(workspaceConfigSources(ws), ctx(ws, { GITHUB_TOKEN: 't' }));
+    const [vscode, claude] = [nth(loaded, 0), nth(loaded, 1)];
+    assert.notEqual(nth(vscode.definitions, 0).fingerprint, nth(claude.definitions, 0).fingerprint);
   });
 
   test('a definition that takes nothing from the person keeps the fingerprint it always had, so answers given before still count', () => {
@@ -169,8 +171,8 @@ describe('fingerprints', () => {
       join(ws, '.mcp.json'),
       '{ "mcpServers": { "s": { "type": "http", "url": "https://x.example/mcp", "headers": { "Accept": "text/plain" } } } }',
     );
-    const [, file] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws));
-    assert.equal(file.definitions[0].fingerprint, '8b9996c58791a0ccebd6e892b5748d29e5a2fd06005e50ed4db157865b8590af');
+    const file = nth(loadConfigFiles(workspaceConfigSources(ws), ctx(ws)), 1);
+    assert.equal(nth(file.definitions, 0).fingerprint, '8b9996c58791a0ccebd6e892b5748d29e5a2fd06005e50ed4db157865b8590af');
   });
 });
 
@@ -186,7 +188,7 @@ describe('config files', () => {
         [false, 0, 1],
       ],
     );
-    assert.deepEqual(files[2].diagnostics[0], {
+    assert.deepEqual(nth(files, 2).diagnostics[0], {
       file: join(ws, 'nope.json'),
       severity: 'error',
       message: 'file not found: give the path of an existing MCP config file',
@@ -206,13 +208,13 @@ describe('config files', () => {
     );
     const big = join(ws, 'big.json');
     writeFileSync(big, `{ "mcpServers": {}, "pad": "${'x'.repeat(2 * 1024 * 1024)}" }`);
-    assert.match(loadConfigFiles([userConfigSource(big)], ctx(ws))[0].diagnostics[0].message, /too big for an MCP config file/);
+    assert.match(nth(nth(loadConfigFiles([userConfigSource(big)], ctx(ws)), 0).diagnostics, 0).message, /too big for an MCP config file/);
   });
 
   test('a server defined twice in one file: the first is used, the second is pointed at', () => {
     const ws = dir('dup-');
     writeFileSync(join(ws, '.mcp.json'), '{\n  "mcpServers": {\n    "s": { "command": "first" },\n    "s": { "command": "second" }\n  }\n}');
-    const [, file] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws));
+    const file = nth(loadConfigFiles(workspaceConfigSources(ws), ctx(ws)), 1);
     assert.deepEqual(file.definitions.map(launchLine), ['first']);
     assert.deepEqual(
       file.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`),
@@ -231,8 +233,8 @@ describe('config files', () => {
         },
       }),
     );
-    const [, file] = loadConfigFiles(workspaceConfigSources(ws), ctx(ws));
-    const [s, h] = file.definitions;
+    const file = nth(loadConfigFiles(workspaceConfigSources(ws), ctx(ws)), 1);
+    const [s, h] = [nth(file.definitions, 0), nth(file.definitions, 1)];
     assert.equal(launchLine(s), "node srv.js '; rm -rf ~' 'it'\\''s' '$(id)'");
     assert.deepEqual(secretNames(s), ['API_KEY', 'DEBUG']);
     assert.equal(launchLine(h), 'HTTP https://x.example/mcp');

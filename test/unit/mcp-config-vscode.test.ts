@@ -11,6 +11,7 @@ import { resolveServers } from '../../src/core/mcp/config/resolve';
 import { workspaceConfigSources } from '../../src/core/mcp/config/sources';
 import type { AskInput, InputRequest } from '../../src/core/mcp/config/vscode-inputs';
 import type { HttpServerConfig, StdioServerConfig } from '../../src/core/mcp/types';
+import { nth } from '../support/nth';
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -26,8 +27,8 @@ function workspace(mcpJson: string): string {
 const context = (ws: string, env: NodeJS.ProcessEnv = {}): LoadContext => ({ workspaceFolder: ws, userHome: '/home/someone', env });
 
 function load(ws: string, env?: NodeJS.ProcessEnv): LoadedFile {
-  const source: ConfigSource = workspaceConfigSources(ws)[0];
-  return loadConfigFiles([source], context(ws, env))[0];
+  const source: ConfigSource = nth(workspaceConfigSources(ws), 0);
+  return nth(loadConfigFiles([source], context(ws, env)), 0);
 }
 
 /** An ask that answers from `answers` and records every question. */
@@ -65,7 +66,7 @@ describe('.vscode/mcp.json', () => {
     const ask = asker({ token: 's3cret' });
     const { servers, diagnostics } = await resolveServers(file.definitions, ask);
     assert.deepEqual(diagnostics, []);
-    const config = servers[0].config as StdioServerConfig;
+    const config = nth(servers, 0).config as StdioServerConfig;
     assert.equal(config.name, 'files');
     assert.equal(config.command, `/home/someone${sep}bin${sep}server`);
     assert.deepEqual(config.args, [ws, basename(ws), '--token=s3cret', 'zsh', '[]']);
@@ -93,16 +94,16 @@ describe('.vscode/mcp.json', () => {
       ask.asked.map((i) => i.id),
       ['region', 'key'],
     );
-    assert.deepEqual(ask.asked[0].options, [
+    assert.deepEqual(nth(ask.asked, 0).options, [
       { label: 'eu', value: 'eu' },
       { label: 'United States', value: 'us' },
     ]);
-    assert.equal(ask.asked[0].default, 'eu');
+    assert.equal(nth(ask.asked, 0).default, 'eu');
     assert.deepEqual(
       servers.map((s) => (s.config as StdioServerConfig).args),
       [['us', 'k1'], [], ['k1', 'k1']],
     );
-    assert.deepEqual((servers[1].config as StdioServerConfig).env, { K: 'k1' });
+    assert.deepEqual((nth(servers, 1).config as StdioServerConfig).env, { K: 'k1' });
   });
 
   test('an input left unanswered skips only the servers that need it, and is not asked again', async () => {
@@ -155,7 +156,7 @@ describe('.vscode/mcp.json', () => {
 }`);
     const file = load(ws);
     assert.deepEqual(file.diagnostics.map(at), ['4:32 error: not valid JSON: expected "," between entries']);
-    assert.equal(formatDiagnostic(file.diagnostics[0]), `${join(ws, '.vscode', 'mcp.json')}:4:32: error: not valid JSON: expected "," between entries`);
+    assert.equal(formatDiagnostic(nth(file.diagnostics, 0)), `${join(ws, '.vscode', 'mcp.json')}:4:32: error: not valid JSON: expected "," between entries`);
     assert.deepEqual(
       file.definitions.map((d) => d.key),
       ['before', 'after'],
@@ -221,8 +222,8 @@ describe('.vscode/mcp.json', () => {
     const file = load(ws);
     assert.deepEqual(file.diagnostics, []);
     const { servers } = await resolveServers(file.definitions, asker({}));
-    assert.deepEqual((servers[0].config as StdioServerConfig).env, { A: '1', B: 'from env', C: 'quoted value', D: '${NOT_EXPANDED}' });
-    assert.deepEqual((servers[1].config as StdioServerConfig).env, { E: '5' });
+    assert.deepEqual((nth(servers, 0).config as StdioServerConfig).env, { A: '1', B: 'from env', C: 'quoted value', D: '${NOT_EXPANDED}' });
+    assert.deepEqual((nth(servers, 1).config as StdioServerConfig).env, { E: '5' });
   });
 
   test('envFile or cwd outside the workspace folder is refused for a workspace server (.., absolute, symlink)', () => {
@@ -246,13 +247,14 @@ describe('.vscode/mcp.json', () => {
     const lines = file.diagnostics.map(at);
     assert.equal(lines.length, 6, lines.join('\n'));
     for (const [i, field] of ['envFile', 'envFile', 'envFile', 'cwd', 'cwd', 'cwd'].entries()) {
-      assert.match(lines[i], new RegExp(`^${i + 3}:\\d+ error: server "\\w+": "${field}" is outside the workspace folder`));
+      assert.match(nth(lines, i, 'line'), new RegExp(`^${i + 3}:\\d+ error: server "\\w+": "${field}" is outside the workspace folder`));
     }
     assert.deepEqual(
       file.definitions.map((d) => d.key),
       ['inside'],
     );
-    assert.equal(file.definitions[0].transport === 'stdio' && file.definitions[0].cwd, join(ws, 'sub'));
+    const d = nth(file.definitions, 0);
+    assert.equal(d.transport === 'stdio' && d.cwd, join(ws, 'sub'));
   });
 
   test('a missing envFile names the file; cwd and envFile cannot come from an input', () => {

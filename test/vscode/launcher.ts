@@ -19,9 +19,9 @@ interface LaunchArgs {
 function parseArgs(argv: string[]): LaunchArgs {
   const out: LaunchArgs = {};
   for (const arg of argv) {
-    const m = /^--([^=]+)=(.*)$/.exec(arg);
-    if (m?.[1] === 'extensionDevelopmentPath') out.extensionDevelopmentPath ??= resolve(m[2]);
-    else if (m?.[1] === 'extensionTestsPath') out.extensionTestsPath = resolve(m[2]);
+    const [, key, value = ''] = /^--([^=]+)=(.*)$/.exec(arg) ?? [];
+    if (key === 'extensionDevelopmentPath') out.extensionDevelopmentPath ??= resolve(value);
+    else if (key === 'extensionTestsPath') out.extensionTestsPath = resolve(value);
     else if (!arg.startsWith('-')) out.folder = resolve(arg);
     // Every other flag (--no-sandbox, --user-data-dir=..., --disable-extensions) means nothing to code-server.
   }

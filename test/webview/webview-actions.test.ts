@@ -321,7 +321,7 @@ describe('chat webview: following and actions', () => {
     const img = page.locator('.tool-card[data-call-id="p"] .tool-images img');
     await img.waitFor();
     assert.equal(await page.locator('.tool-card[data-call-id="p"] .tool-body').isHidden(), true, 'the card stays collapsed');
-    const widths = await img.evaluate((el) => [el.getBoundingClientRect().width, el.closest('.tool-card')!.getBoundingClientRect().width]);
+    const widths = await img.evaluate((el): [number, number] => [el.getBoundingClientRect().width, el.closest('.tool-card')!.getBoundingClientRect().width]);
     assert.ok(widths[0] >= widths[1] - 20, `the plot is ${widths[0]} px in a ${widths[1]} px card`);
     await img.click();
     assert.deepEqual(await chat.waitForPosted('openImage'), [{ type: 'openImage', mimeType: 'image/png', data: PNG_1PX }]);

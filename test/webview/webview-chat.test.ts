@@ -217,7 +217,7 @@ describe('chat webview', () => {
     await scrollToTopByWheel(page);
     await chat.post({ type: 'delta', turnId: 't', blockId: 'b', text: para });
     await page.waitForFunction(
-      () => document.querySelectorAll('.markdown').length === 2 && document.querySelectorAll('.markdown')[1].textContent!.includes('Paragraph 39'),
+      () => document.querySelectorAll('.markdown').length === 2 && document.querySelectorAll('.markdown')[1]?.textContent?.includes('Paragraph 39') === true,
     );
     assert.equal(await page.evaluate(() => document.getElementById('scroller')!.scrollTop), 0);
   });

@@ -19,7 +19,7 @@ async function check(t: TestContext, chat: ChatPage, stage: string, problems: st
   const measured = await measureContrast(chat.page);
   assert.ok(measured.length > 0, `${stage}: no text measured; the check would prove nothing`);
   const worst = [...measured].sort((a, b) => a.ratio - b.ratio)[0];
-  t.diagnostic(`${stage}: ${measured.length} texts, lowest ${worst.ratio.toFixed(2)}:1 (${worst.where} "${worst.text}")`);
+  if (worst) t.diagnostic(`${stage}: ${measured.length} texts, lowest ${worst.ratio.toFixed(2)}:1 (${worst.where} "${worst.text}")`);
   problems.push(...lowContrast(measured).map((m) => `${stage}: ${m}`));
   problems.push(...(await pageOverflow(chat.page)).map((m) => `${stage}: overflow ${m}`));
 }
@@ -54,7 +54,7 @@ describe('chat webview in every theme kind', () => {
             const table = await page
               .locator('.markdown table')
               .first()
-              .evaluate((t) => [t.scrollWidth, t.clientWidth]);
+              .evaluate((t): [number, number] => [t.scrollWidth, t.clientWidth]);
             assert.ok(table[0] > table[1], `the table scrolls sideways inside itself (${table[0]} > ${table[1]})`);
           }
           await check(t, chat, stage.name, problems);
