@@ -9,6 +9,7 @@ import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '.
 import { chatRig } from './chat-rig';
 import { outsideServer } from '../support/outside-servers';
 import { appViewFrame } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const PDF_SERVER = outsideServer('server-pdf');
 
@@ -70,7 +71,7 @@ describe('an MCP App view in the chat (server-pdf over stdio)', () => {
     };
     await waitForPage(view, allowApp);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('pdf-view')}`);
-    assert.match(await view.locator('body').innerText(), /of 1/, 'the viewer counts the one page');
+    assert.match(await shownText(view.locator('body')), /of 1/, 'the viewer counts the one page');
   });
 
   test("the viewer's Download saves the PDF where the person picks in the save dialog (ui/download-file)", async (t) => {

@@ -11,6 +11,7 @@ import { outsideServer } from '../support/outside-servers';
 import { remoteNetworkUnavailable } from '../vscode/remote-network';
 import { chatRig } from './chat-rig';
 import { appViewFrame } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const BASIC = outsideServer('server-basic-vanillajs');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
@@ -80,9 +81,9 @@ describe('an MCP App view with the browser on another machine (a remote window)'
     await chat.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
     const time = appViewFrame(chat).locator('#server-time');
     await time.filter({ hasText: ISO }).waitFor();
-    const shown = await time.innerText();
+    const shown = await shownText(time);
     await chat.locator('.tool-card .tool-header').first().click();
-    assert.ok((await chat.locator('.tool-card .tool-result').first().innerText()).includes(shown), 'the view got the result of this call');
+    assert.ok((await shownText(chat.locator('.tool-card .tool-result').first())).includes(shown), 'the view got the result of this call');
     t.diagnostic(`screenshot: ${await vs.screenshot('remote-view')}`);
 
     vs.page.context().off('request', record);

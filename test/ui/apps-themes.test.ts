@@ -7,6 +7,7 @@ import { isToolResultTurn, type MessagesBody, type Reply } from '../fakes/anthro
 import { chatRig } from './chat-rig';
 import { outsideServer } from '../support/outside-servers';
 import { appViewFrame } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const BASIC = outsideServer('server-basic-vanillajs');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
@@ -59,7 +60,7 @@ for (const theme of THEMES) {
     if (theme.kind === 'light' && theme.setting.includes('Modern')) {
       test('reloading the window draws the view again from the saved chat, with the same result', async (t) => {
         const chat = rig.vs.chatFrame();
-        const before = await appViewFrame(chat).locator('#server-time').innerText();
+        const before = await shownText(appViewFrame(chat).locator('#server-time'));
         const calls = rig.api.requests.length;
         await rig.vs.reload();
         const again = await rig.vs.openChat().catch(async (err: unknown) => {

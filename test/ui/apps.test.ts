@@ -8,6 +8,7 @@ import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '.
 import { chatRig } from './chat-rig';
 import { outsideServer } from '../support/outside-servers';
 import { appViewFrame } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const BASIC = outsideServer('server-basic-vanillajs');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
@@ -43,10 +44,10 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     const app = appViewFrame(chat);
     const time = app.locator('#server-time');
     await time.filter({ hasText: ISO }).waitFor();
-    const shown = await time.innerText();
+    const shown = await shownText(time);
     // The card's result and the view's text are the same call's.
     await chat.locator('.tool-card .tool-header').first().click();
-    assert.ok((await chat.locator('.tool-card .tool-result').first().innerText()).includes(shown), 'the view got the result of this call');
+    assert.ok((await shownText(chat.locator('.tool-card .tool-result').first())).includes(shown), 'the view got the result of this call');
     const height = await chat
       .locator('.app-view iframe')
       .first()
@@ -58,7 +59,7 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     await app.locator('#get-time-btn').click();
     const asked = chat.locator('.approval[data-state="pending"]');
     await asked.waitFor();
-    assert.match(await asked.innerText(), /Asked by the interactive view of basic, not by the model/);
+    assert.match(await shownText(asked), /Asked by the interactive view of basic, not by the model/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('basic-view-asks')}`);
     await asked.locator('button[data-decision="once"]').click();
     await app.locator('#server-time').filter({ hasNotText: shown }).filter({ hasText: ISO }).waitFor();
@@ -71,7 +72,7 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     await app.locator('#send-message-btn').click();
     const bubble = chat.locator('.msg.user.from-app');
     await bubble.waitFor();
-    assert.match(await bubble.innerText(), /Sent by the interactive view of basic\s+please summarise the time/);
+    assert.match(await shownText(bubble), /Sent by the interactive view of basic\s+please summarise the time/);
     await chat.locator('.msg.assistant .markdown', { hasText: 'You said:' }).waitFor();
     const told = lastUserText(rig.api.requests.at(-1)!.body);
     assert.match(told, /sent by the app, not typed by the person/);
@@ -89,8 +90,8 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
     await app.locator('#open-link-btn').click();
     const dialog = rig.vs.page.locator('.monaco-dialog-box');
     await dialog.waitFor();
-    assert.match(await dialog.innerText(), /The view of MCP server "basic" asks to open a link/);
-    assert.ok((await dialog.innerText()).includes(link));
+    assert.match(await shownText(dialog), /The view of MCP server "basic" asks to open a link/);
+    assert.ok((await shownText(dialog)).includes(link));
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('basic-view-link')}`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -138,7 +139,7 @@ describe('an MCP App view in the chat (server-basic-vanillajs over stdio)', () =
   test('"Full screen" opens the view in an editor tab of its own, filling it, beside the one under the card', async (t) => {
     const chat = await rig.vs.openChat();
     // The tab's view is drawn from the call's own result (the view under the card has since asked for a newer time).
-    const shown = /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(await chat.locator('.tool-card .tool-result').first().innerText())![0];
+    const shown = /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(await shownText(chat.locator('.tool-card .tool-result').first()))![0];
     await chat.locator('.app-full-screen').first().click();
     // The tab's page is the webview that is not the side bar's view.
     const frames = rig.vs.page.locator('iframe.webview.ready[src*="extensionId=mcp-agent.mcp-agent"]');

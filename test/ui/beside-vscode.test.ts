@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { EXTENSION_ID, startVscode, type Vscode } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 /** The rig's name for the VS Code it started (scripts/code-server.mjs): 1.139 for "today", 1.100 otherwise. */
 const TODAY = process.env.MCP_AGENT_VSCODE === 'today';
@@ -55,7 +56,7 @@ describe("MCP Agent beside VS Code's own chat", () => {
     const which = vs.chatFrame().locator('#welcome-which');
     await which.waitFor();
     assert.match(
-      await which.innerText(),
+      await shownText(which),
       /^This is MCP Agent's chat: Claude, on your own key or gateway\. VS Code's own Chat \(Ctrl\+Alt\+I\) is a separate agent/,
     );
     t.diagnostic(`screenshot: ${await vs.screenshot('first-run-line')}`);

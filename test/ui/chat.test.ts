@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { until } from '../support/until';
 import { startVscode, type Vscode } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 /**
  * The fake model: "write <file> saying <text>" calls write_file; "spin" runs endless Python (for Stop
@@ -73,7 +74,7 @@ describe('the chat in a real VS Code', () => {
     await chat.locator('.msg.user', { hasText: 'notes.txt' }).waitFor();
     const approval = chat.locator('.approval[data-state="pending"]');
     await approval.waitFor();
-    assert.match(await approval.innerText(), /hello from the agent/, 'the approval shows what will be written');
+    assert.match(await shownText(approval), /hello from the agent/, 'the approval shows what will be written');
     t.diagnostic(`screenshot: ${await vs.screenshot('approval-pending')}`);
     await approval.locator('button[data-decision="always"]').click();
     await chat.locator('.tool-card[data-status="done"]').waitFor();
@@ -156,9 +157,9 @@ describe('the chat in a real VS Code', () => {
     const approval = chat.locator('.approval[data-state="pending"]');
     await approval.waitFor();
     // run_code's card says where the code runs (the real workspace server, in its bubblewrap sandbox here).
-    assert.equal(await approval.locator('.approval-summary-text').innerText(), 'Sandboxed, network off.');
+    assert.equal(await shownText(approval.locator('.approval-summary-text')), 'Sandboxed, network off.');
     await approval.locator('.approval-summary').click();
-    assert.match(await approval.locator('.approval-note').innerText(), /Sandboxed \(bubblewrap\), network off/);
+    assert.match(await shownText(approval.locator('.approval-note')), /Sandboxed \(bubblewrap\), network off/);
     await approval.scrollIntoViewIfNeeded();
     t.diagnostic(`screenshot: ${await vs.screenshot('run-code-approval')}`);
     await approval.locator('button[data-decision="once"]').click();

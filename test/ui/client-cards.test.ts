@@ -10,6 +10,7 @@ import { FakeAnthropicApi, type MessagesBody, type Reply } from '../fakes/anthro
 import { ASK_CARD_TEXT, measureContrast } from '../fakes/contrast';
 import { startVscode, type Vscode } from '../vscode/harness';
 import { outsideServer } from '../support/outside-servers';
+import { shownText } from '../support/shown-text';
 
 const everything = outsideServer('server-everything');
 const SAMPLING_SYSTEM = 'You are a helpful test server.';
@@ -93,11 +94,11 @@ describe('sampling and elicitation cards in the real chat', { timeout: 600_000 }
         await askModel(chat, 'please sample');
         const card = chat.locator('.ask-card[data-kind="sampling"][data-state="pending"]');
         await card.waitFor({ timeout: 60_000 });
-        const text = await card.innerText();
+        const text = await shownText(card);
         assert.match(text, /everything asks the model for a reply/);
         assert.match(text, /You are a helpful test server\./);
         assert.match(text, /Say hi/);
-        assert.match(await card.locator('.ask-max-tokens').innerText(), /^50$/);
+        assert.match(await shownText(card.locator('.ask-max-tokens')), /^50$/);
         await checkContrast(chat, t);
         t.diagnostic(`screenshot: ${await vs.screenshot('sampling-card')}`);
         await card.locator('button[data-answer="once"]').click();
@@ -114,7 +115,7 @@ describe('sampling and elicitation cards in the real chat', { timeout: 600_000 }
         await card.waitFor({ timeout: 60_000 });
         assert.equal(await card.locator('[data-field="firstLine"] input').inputValue(), 'It was a dark and stormy night.');
         assert.equal(await card.locator('[data-field="integer"] input').inputValue(), '42');
-        assert.equal(await card.locator('[data-field="legacyTitledEnum"] select option:checked').innerText(), 'Cats');
+        assert.equal(await shownText(card.locator('[data-field="legacyTitledEnum"] select option:checked')), 'Cats');
         // Accept with the required name empty: the error stands beside it and nothing is sent.
         await card.locator('button[data-answer="accept"]').click();
         await card.locator('[data-field="name"] .ask-field-error:not([hidden])').waitFor();

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
+import { shownText } from '../support/shown-text';
 
 /** An INSERT, then a parameterised SELECT, then the rows the real server returned as a markdown table. */
 function demoModel(body: MessagesBody): Reply {
@@ -47,7 +48,7 @@ describe('the seed demo in a real VS Code', () => {
     await rig.vs.runCommand('MCP Agent: Create Sample Database');
     const toast = rig.vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'created data.db' });
     await toast.waitFor();
-    assert.match(await toast.innerText(), /8 books in 5 genres and 5 users/);
+    assert.match(await shownText(toast), /8 books in 5 genres and 5 users/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('sample-db-created')}`);
     assert.equal(readFileSync(join(rig.vs.workspace, 'data.db')).subarray(0, 15).toString('latin1'), 'SQLite format 3');
   });
@@ -59,7 +60,7 @@ describe('the seed demo in a real VS Code', () => {
     // The INSERT asks; the SELECT only reads, so it runs without a question.
     const approval = chat.locator('.approval[data-state="pending"]');
     await approval.waitFor();
-    assert.match(await approval.innerText(), /Change data\.db with SQL[^]*INSERT INTO books/);
+    assert.match(await shownText(approval), /Change data\.db with SQL[^]*INSERT INTO books/);
     await approval.locator('button[data-decision="once"]').click();
     const table = chat.locator('.msg.assistant .markdown table');
     await table.waitFor();

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { localSite, type LocalSite } from '../fakes/local-site';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { startVscode, type Vscode } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 describe('the egress guard in a real VS Code', () => {
   let page: LocalSite;
@@ -51,8 +52,8 @@ describe('the egress guard in a real VS Code', () => {
     await chat.locator('#input').press('Enter');
     const card = chat.locator('.approval[data-state="pending"]');
     await card.waitFor();
-    assert.match(await card.locator('.approval-reason').innerText(), /Send a request to localhost/);
-    assert.match(await card.locator('.approval-warnings').innerText(), /holds a secret \(workspace__read_file read \.env\)/);
+    assert.match(await shownText(card.locator('.approval-reason')), /Send a request to localhost/);
+    assert.match(await shownText(card.locator('.approval-warnings')), /holds a secret \(workspace__read_file read \.env\)/);
     assert.equal(await card.locator('button[data-decision="always"]').count(), 0, 'no "always" while a secret is in the conversation');
     assert.ok(page.hits.length > 0, 'the page the person named was fetched at once');
     t.diagnostic(`screenshot: ${await vs.screenshot('egress-card')}`);

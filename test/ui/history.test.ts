@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { defaultModels } from '../fakes/fake-models';
 import { chatRig } from './chat-rig';
+import { shownText } from '../support/shown-text';
 
 const reply = (body: MessagesBody): Reply =>
   /getting too long for the context window/.test(lastUserText(body))
@@ -45,9 +46,9 @@ describe('chat history, tokens and models in a real VS Code', () => {
     const chat = rig.vs.chatFrame();
     const line = chat.locator('.msg.assistant .turn-usage').last();
     await line.waitFor();
-    assert.match(await line.innerText(), /^[\d.]+k? in(?: \([^)]*cache\))? · \d+ out$/, 'claude-test has no price: tokens only');
+    assert.match(await shownText(line), /^[\d.]+k? in(?: \([^)]*cache\))? · \d+ out$/, 'claude-test has no price: tokens only');
     assert.match((await line.getAttribute('title')) ?? '', /input read from the cache: [\d,]+\n[\s\S]*cost: unknown for this model/);
-    assert.match(await chat.locator('.composer-hint').innerText(), /chat: [\d.]+k? tokens/);
+    assert.match(await shownText(chat.locator('.composer-hint')), /chat: [\d.]+k? tokens/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('token-line')}`);
   });
 
@@ -103,7 +104,7 @@ describe('chat history, tokens and models in a real VS Code', () => {
     await pick('Draft the invitation');
     const dialog = rig.vs.page.locator('.monaco-dialog-box');
     await dialog.waitFor();
-    assert.match(await dialog.innerText(), /Delete the chat “Draft the invitation”\?/);
+    assert.match(await shownText(dialog), /Delete the chat “Draft the invitation”\?/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('delete-asks')}`);
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await rig.vs.page.locator('.part.sidebar .monaco-list-row', { hasText: 'Draft the invitation' }).waitFor({ state: 'detached' });
@@ -132,7 +133,7 @@ describe('chat history, tokens and models in a real VS Code', () => {
     await ask('Which model?');
     assert.equal(rig.api.requests.at(-1)!.body.model, 'claude-opus-5-5');
     const line = chat.locator('.msg.assistant .turn-usage').last();
-    assert.match(await line.innerText(), / · \$0\.\d+$/, 'a priced model shows its cost');
+    assert.match(await shownText(line), / · \$0\.\d+$/, 'a priced model shows its cost');
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('priced-turn')}`);
   });
 
@@ -150,7 +151,7 @@ describe('chat history, tokens and models in a real VS Code', () => {
     }
     const marker = chat.locator('.compaction').first();
     await marker.waitFor();
-    assert.match(await marker.locator('summary').innerText(), /Conversation compacted: \d+ earlier messages? summarised/);
+    assert.match(await shownText(marker.locator('summary')), /Conversation compacted: \d+ earlier messages? summarised/);
     await marker.locator('summary').click();
     await marker.locator('.markdown', { hasText: 'raised beds on the south side' }).waitFor();
     await marker.scrollIntoViewIfNeeded();

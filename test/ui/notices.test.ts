@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
+import { shownText } from '../support/shown-text';
 
 describe('notices with actions in a real VS Code', () => {
   let overloaded = 0;
@@ -21,7 +22,7 @@ describe('notices with actions in a real VS Code', () => {
     await chat.locator('#input').press('Enter');
     const end = chat.locator('.turn-end[data-status="error"]');
     await end.waitFor();
-    assert.match(await end.innerText(), /overloaded \(529\)/);
+    assert.match(await shownText(end), /overloaded \(529\)/);
     const retry = end.locator('button[data-action="retry"]');
     await retry.waitFor();
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('retry-offered')}`);

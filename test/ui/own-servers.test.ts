@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../support/repo-root';
 import { startVscode, type Vscode } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const echo = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-echo.js');
 const SECRET = 'hunter2-secret-value';
@@ -40,7 +41,7 @@ describe('a workspace that defines MCP servers', () => {
   test('asks once for the file, showing the exact command line and the names of its environment', async (t) => {
     const dialog = vs.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 60_000 });
-    const text = await dialog.innerText();
+    const text = await shownText(dialog);
     assert.match(text, /\.vscode\/mcp\.json defines an MCP server/);
     // The command line as it would run, with the secret input shown as its reference, never a value.
     assert.ok(text.includes(`echo: ${process.execPath} ${echo} --name=echo '--token=\${input:token}'`), text);
@@ -87,7 +88,7 @@ describe('a workspace that defines MCP servers', () => {
       .getByText(/server "notes": missing "command"/)
       .first()
       .waitFor();
-    assert.match(await problems.innerText(), /\[Ln 3, Col 5\]/);
+    assert.match(await shownText(problems), /\[Ln 3, Col 5\]/);
     t.diagnostic(`screenshot: ${await vs.screenshot('diagnostic')}`);
     await vs.waitForTreeItem('Tools', /echo\s*ready/);
   });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { repoRoot } from '../support/repo-root';
 import { startVscode, type Vscode } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const fake = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-resources.js');
 const PULSES = 100;
@@ -64,7 +65,7 @@ describe('MCP resources in the editor', () => {
     ).click();
     await editorText(`version ${PULSES}`).waitFor({ timeout: 30_000 });
     const tab = vs.page.locator('.tabs-container .tab.active');
-    assert.match(await tab.innerText(), /counter/);
+    assert.match(await shownText(tab), /counter/);
     assert.doesNotMatch((await tab.getAttribute('class')) ?? '', /\bdirty\b/, 'nothing to save');
     t.diagnostic(`screenshot: ${await vs.screenshot('refreshed-document-light')}`);
   });
@@ -91,7 +92,7 @@ describe('MCP resources in the editor', () => {
         t.diagnostic(`screenshot: ${await vs.screenshot('no-server-log')}`);
         throw err;
       });
-    assert.doesNotMatch(await output.first().innerText(), /ready:\sworkspace/, 'only its own server');
+    assert.doesNotMatch(await shownText(output.first()), /ready:\sworkspace/, 'only its own server');
     t.diagnostic(`screenshot: ${await vs.screenshot('server-log')}`);
   });
 

@@ -2,6 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chatRig } from './chat-rig';
+import { shownText } from '../support/shown-text';
 
 describe('orchestrated sessions in a real VS Code', () => {
   const rig = chatRig('sessions', () => ({ text: 'The README says hello. **Summary done.**' }), { 'README.md': '# Hello\n' });
@@ -33,21 +34,21 @@ describe('orchestrated sessions in a real VS Code', () => {
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('session-failed')}`);
       throw err;
     });
-    assert.match(await row.innerText(), /tokens/);
+    assert.match(await shownText(row), /tokens/);
     await rig.vs.page.locator('.notifications-toasts', { hasText: 'session readme-summary finished its turn' }).waitFor();
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('session-done')}`);
 
     await row.click();
     const editor = rig.vs.page.locator('.editor-instance .view-lines');
     await editor.filter({ hasText: 'Summary done.' }).waitFor();
-    assert.match(await rig.vs.page.locator('.tab.active').innerText(), /readme-summary\.md/);
+    assert.match(await shownText(rig.vs.page.locator('.tab.active')), /readme-summary\.md/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('session-transcript')}`);
 
     await rig.vs.runCommand('MCP Agent: Delete Agent Session…');
     await pick('readme-summary');
     const dialog = rig.vs.page.locator('.monaco-dialog-box');
     await dialog.waitFor();
-    assert.match(await dialog.innerText(), /Delete the session readme-summary\?/);
+    assert.match(await shownText(dialog), /Delete the session readme-summary\?/);
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await rig.vs.page.locator('.part.sidebar .welcome-view-content', { hasText: 'No agent sessions yet' }).waitFor();
   });

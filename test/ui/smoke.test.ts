@@ -2,6 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startVscode, type Vscode } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 describe('MCP Agent in VS Code (smoke)', () => {
   let vs: Vscode;
@@ -43,7 +44,7 @@ describe('MCP Agent in VS Code (smoke)', () => {
         if (attempt === 4) throw err;
       }
     }
-    assert.match(await hover.innerText(), /workspace \S+ · MCP 2026-07-28 \(stateless\) over stdio/);
+    assert.match(await shownText(hover), /workspace \S+ · MCP 2026-07-28 \(stateless\) over stdio/);
     t.diagnostic(`screenshot: ${await vs.screenshot('server-tooltip')}`);
   });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
+import { shownText } from '../support/shown-text';
 
 function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: lastUserText(body).includes('denied') ? 'Understood: I wrote nothing.' : 'Listed.' };
@@ -58,9 +59,9 @@ for (const theme of THEMES) {
       await chat.locator('#input').press('Enter');
       await chat.locator('.tool-card[data-status="done"]').waitFor();
       await chat.locator('.msg.assistant .markdown', { hasText: 'Listed.' }).waitFor();
-      assert.equal(await chat.locator('.tool-card .tool-tool').first().innerText(), 'list_directory');
-      assert.equal(await chat.locator('.tool-card .tool-server').first().innerText(), 'workspace');
-      assert.match(await chat.locator('.tool-card .duration').first().innerText(), /^\d[\d.,]* (ms|s)$/);
+      assert.equal(await shownText(chat.locator('.tool-card .tool-tool').first()), 'list_directory');
+      assert.equal(await shownText(chat.locator('.tool-card .tool-server').first()), 'workspace');
+      assert.match(await shownText(chat.locator('.tool-card .duration').first()), /^\d[\d.,]* (ms|s)$/);
       assert.deepEqual(await cut(chat, 0), { tool: false, server: false, duration: false });
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('card-at-300px')}`);
     });
@@ -80,7 +81,7 @@ for (const theme of THEMES) {
       const card = chat.locator('.tool-card[data-status="denied"]');
       await card.waitFor();
       await chat.locator('.msg.assistant .markdown', { hasText: 'Understood: I wrote nothing.' }).waitFor();
-      assert.equal(await card.locator('.duration').innerText(), 'denied');
+      assert.equal(await shownText(card.locator('.duration')), 'denied');
       assert.equal(await card.locator('.tool-body').isHidden(), true);
       assert.equal(await chat.locator('.tool-card[data-status="error"], .tool-pre.is-error').count(), 0);
       assert.equal(existsSync(join(rig.vs.workspace, 'notes.md')), false);
@@ -94,7 +95,7 @@ for (const theme of THEMES) {
       });
       assert.equal(border, plain, 'framed like any finished card, not as an error');
       await card.locator('.tool-header').click();
-      assert.match(await card.locator('.tool-result').innerText(), /denied this tool call/i);
+      assert.match(await shownText(card.locator('.tool-result')), /denied this tool call/i);
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('denied')}`);
     });
 
@@ -105,14 +106,14 @@ for (const theme of THEMES) {
       const approval = chat.locator('.approval[data-state="pending"]');
       await approval.waitFor();
       const summary = approval.locator('.approval-summary');
-      assert.match(await summary.innerText(), /^(Sandboxed, network off\.|No OS sandbox: full access\.)\s*Details$/);
+      assert.match(await shownText(summary), /^(Sandboxed, network off\.|No OS sandbox: full access\.)\s*Details$/);
       assert.equal(await lines(approval.locator('.approval-summary-text')), 1, 'the gist takes one line at 300 px');
       assert.equal(await approval.locator('.approval-details').getAttribute('open'), null);
       assert.equal(await approval.locator('.approval-details ul').first().isVisible(), false, 'the sandbox paragraph waits behind "Details"');
       await approval.scrollIntoViewIfNeeded();
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('run-code-approval-at-300px')}`);
       await summary.click();
-      assert.match(await approval.locator('.approval-details').innerText(), /Code can change any file in this workspace, including \.vscode and \.git/);
+      assert.match(await shownText(approval.locator('.approval-details')), /Code can change any file in this workspace, including \.vscode and \.git/);
       t.diagnostic(`screenshot: ${await rig.vs.screenshot('run-code-approval-details')}`);
       await approval.locator('button[data-decision="deny"]').click();
       await chat.locator('.tool-card[data-status="denied"]', { has: chat.locator('.tool-tool', { hasText: 'run_code' }) }).waitFor();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../support/repo-root';
 import { seeker } from '../fakes/tool-seeker';
 import { chatRig } from './chat-rig';
+import { shownText } from '../support/shown-text';
 
 const many = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-many-tools.js');
 const reachedAt: number[] = [];
@@ -38,7 +39,7 @@ describe('a thousand tools in the Tools view and the chat', () => {
       t.diagnostic(`rows: ${JSON.stringify(await vs.treeItems('Tools'))}; screenshot: ${await vs.screenshot('tools-view-failed')}`);
       throw err;
     }
-    assert.match(await row('tool_0').innerText(), /found by search · asks first/);
+    assert.match(await shownText(row('tool_0')), /found by search · asks first/);
     // Off for the model with its checkbox; pinned from its inline action.
     await row('tool_1').locator('.custom-view-tree-node-item-checkbox').click();
     await vs.waitForTreeItem('Tools', /tool_1\s*turned off/);
@@ -59,7 +60,7 @@ describe('a thousand tools in the Tools view and the chat', () => {
     await chat.locator('#input').press('Enter');
     const notice = chat.locator('.notice', { hasText: 'found by search' });
     await notice.waitFor({ timeout: 60_000 });
-    assert.equal((await notice.innerText()).trim(), '1,019 tools from 5 servers: 10 loaded, the rest found by search.');
+    assert.equal((await shownText(notice)).trim(), '1,019 tools from 5 servers: 10 loaded, the rest found by search.');
     // The tool found is the server's own, not read-only: it asks like any such tool.
     const approval = chat.locator('.approval[data-state="pending"]');
     await approval.waitFor({ timeout: 60_000 });
@@ -77,8 +78,8 @@ describe('a thousand tools in the Tools view and the chat', () => {
     await chat.locator('#input').press('Enter');
     const listing = chat.locator('.notice-listing').last();
     await listing.waitFor();
-    assert.match(await listing.innerText(), /1,019 tools from 5 servers: 10 loaded, the rest found by search; 1 turned off/);
-    assert.match(await listing.innerText(), /many__tool_0\s+\[loaded, pinned\]/);
+    assert.match(await shownText(listing), /1,019 tools from 5 servers: 10 loaded, the rest found by search; 1 turned off/);
+    assert.match(await shownText(listing), /many__tool_0\s+\[loaded, pinned\]/);
     t.diagnostic(`screenshot: ${await vs.screenshot('chat-tools-listing')}`);
   });
 });

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { useChatPages } from '../fakes/webview-pages';
 import { pageOverflow } from '../fakes/webview-contrast';
 import { pendingApproval, PNG_1PX, readyState } from '../fakes/webview-conversation';
+import { shownText } from '../support/shown-text';
 
 const { openChat, openReady, scrollToTopByWheel, screenshotPath } = useChatPages();
 
@@ -140,9 +141,9 @@ describe('chat webview: following and actions', () => {
     const button = page.locator('.turn-end[data-status="error"] button[data-action="retry"]');
     await button.waitFor();
     assert.equal(await button.isDisabled(), true);
-    assert.match(await button.innerText(), /Retry in [12] s/);
+    assert.match(await shownText(button), /Retry in [12] s/);
     await page.waitForFunction(() => !(document.querySelector('button[data-action="retry"]') as HTMLButtonElement).disabled, undefined, { timeout: 5000 });
-    assert.equal(await button.innerText(), 'Retry');
+    assert.equal(await shownText(button), 'Retry');
     await button.click();
     assert.deepEqual(await chat.waitForPosted('retry'), [{ type: 'retry' }]);
     assert.equal(await page.locator('.turn-actions').count(), 0, 'the button goes once used');
@@ -293,9 +294,9 @@ describe('chat webview: following and actions', () => {
     assert.deepEqual(await table.locator('tbody tr').first().locator('td').allInnerTexts(), ['Dune', '1965', 'NULL']);
     assert.equal(await table.locator('td.is-null').count(), 1);
     assert.equal(await table.locator('b').count(), 0, 'cell text is text, never markup');
-    assert.match(await page.locator('.tool-card[data-call-id="q"] .sql-note').innerText(), /600 rows · \[showing 2 of 600 rows/);
+    assert.match(await shownText(page.locator('.tool-card[data-call-id="q"] .sql-note')), /600 rows · \[showing 2 of 600 rows/);
     await page.click('.tool-card[data-call-id="q"] .show-json');
-    assert.match(await page.locator('.tool-card[data-call-id="q"] .tool-result pre').innerText(), /"title": "Dune"[\s\S]*showing 2 of 600/);
+    assert.match(await shownText(page.locator('.tool-card[data-call-id="q"] .tool-result pre')), /"title": "Dune"[\s\S]*showing 2 of 600/);
   });
 
   test('an image result shows open at full width while the card is collapsed; a click asks the host to open it', async () => {
@@ -339,7 +340,7 @@ describe('chat webview: following and actions', () => {
     });
     const restore = page.locator('.msg.assistant[data-turn-id="t9"] .checkpoint .restore');
     await restore.waitFor();
-    assert.equal(await page.locator('.checkpoint-files').innerText(), 'Changed: a.md, b.py, c, d, e, … (6 files)');
+    assert.equal(await shownText(page.locator('.checkpoint-files')), 'Changed: a.md, b.py, c, d, e, … (6 files)');
     await restore.click();
     assert.deepEqual(await chat.waitForPosted('restore'), [{ type: 'restore', turnId: 't9' }]);
     // What the checkpoint could not keep is said under it; a turn whose only change was too big gets the note and no Restore.
@@ -362,7 +363,7 @@ describe('chat webview: following and actions', () => {
     const note = page.locator('.msg.assistant[data-turn-id="t10"] .checkpoint-left');
     await note.waitFor();
     assert.equal(
-      await note.innerText(),
+      await shownText(note),
       'Not in the checkpoint, so Restore leaves them as they are: out/dump.bin (300 MiB), b.csv (past the total, deleted by the turn). A checkpoint keeps files up to 10 MiB, 100 MiB a turn.',
     );
     assert.equal(await page.locator('.msg.assistant[data-turn-id="t10"] .restore').count(), 0);

@@ -10,6 +10,7 @@ import { ASK_CARD_TEXT, measureContrast } from '../fakes/contrast';
 import { PNG_1PX, readyState } from '../fakes/webview-conversation';
 import type { ChatPage } from '../fakes/webview-harness';
 import { useChatPages } from '../fakes/webview-pages';
+import { shownText } from '../support/shown-text';
 
 const { openChat, screenshotPath } = useChatPages();
 
@@ -138,16 +139,16 @@ describe('chat webview: cards for what servers ask', () => {
     const chat = await openWith(sampling);
     const { page } = chat;
     const card = page.locator('.ask-card[data-ask-id="s1"]');
-    assert.match(await card.locator('.ask-title').innerText(), /everything asks the model for a reply/);
-    assert.equal(await card.locator('.ask-model').innerText(), 'claude-sonnet-4-5');
-    assert.equal(await card.locator('.ask-model-hint').innerText(), 'claude-3-sonnet, claude');
-    assert.equal(await card.locator('.ask-max-tokens').innerText(), '500');
-    assert.equal(await card.locator('.ask-system .ask-text').innerText(), 'You are a terse assistant.');
+    assert.match(await shownText(card.locator('.ask-title')), /everything asks the model for a reply/);
+    assert.equal(await shownText(card.locator('.ask-model')), 'claude-sonnet-4-5');
+    assert.equal(await shownText(card.locator('.ask-model-hint')), 'claude-3-sonnet, claude');
+    assert.equal(await shownText(card.locator('.ask-max-tokens')), '500');
+    assert.equal(await shownText(card.locator('.ask-system .ask-text')), 'You are a terse assistant.');
     assert.deepEqual(await card.locator('.ask-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role'))), ['user', 'assistant', 'user']);
     const img = card.locator('img.ask-image');
     assert.equal(await img.getAttribute('alt'), 'An image the server sent (image/png)');
     assert.equal(await img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), 1);
-    assert.match(await card.locator('.ask-other').innerText(), /audio/);
+    assert.match(await shownText(card.locator('.ask-other')), /audio/);
     // Announced at once, the way an approval is.
     await page.waitForFunction(() =>
       /Question from a server: everything asks the model for a reply/.test(document.querySelector('[role="alert"]')?.textContent ?? ''),
@@ -188,7 +189,7 @@ describe('chat webview: cards for what servers ask', () => {
     await chat.post({ type: 'askSettled', askId: 's3', outcome: 'withdrawn' } satisfies HostMessage);
     const withdrawn = page.locator('.ask-card[data-ask-id="s3"]');
     await page.waitForFunction(() => document.querySelector('.ask-card[data-ask-id="s3"]')?.getAttribute('data-state') === 'withdrawn');
-    assert.match(await withdrawn.locator('.ask-outcome').innerText(), /Withdrawn: the server no longer asks/);
+    assert.match(await shownText(withdrawn.locator('.ask-outcome')), /Withdrawn: the server no longer asks/);
     assert.equal(await withdrawn.locator('button').count(), 0);
     // Another chat opened: answered cards go, a pending one stays.
     await chat.post({ type: 'askSettled', askId: 's1', outcome: 'deny' } satisfies HostMessage);
@@ -212,7 +213,7 @@ describe('chat webview: cards for what servers ask', () => {
     assert.equal(await field('color').locator('select').inputValue(), '', 'no choice is made for the person');
     assert.deepEqual(await field('color').locator('option').allInnerTexts(), ['Choose…', 'Red', 'Green']);
     assert.equal(await field('tags').locator('input[value="a"]').isChecked(), true);
-    assert.match(await field('email').innerText(), /Where the receipt goes/);
+    assert.match(await shownText(field('email')), /Where the receipt goes/);
 
     // Wrong: nothing is sent; each error is beside its field and the first wrong field has the focus.
     await field('email').locator('input').fill('not-an-email');
@@ -280,10 +281,10 @@ describe('chat webview: cards for what servers ask', () => {
     await page.locator('.ask-card[data-ask-id="f1"] button[data-answer="decline"]').click();
     await page.locator('.ask-card[data-ask-id="f2"] button[data-answer="cancel"]').click();
     const page3 = page.locator('.ask-card[data-ask-id="u1"]');
-    assert.equal(await page3.locator('.ask-url').innerText(), url.kind === 'url' ? url.url : '');
-    assert.equal(await page3.locator('.ask-site').innerText(), 'evil.io');
-    assert.equal(await page3.locator('.ask-host').innerText(), 'login.example.com.evil.io');
-    assert.equal(await page3.locator('.ask-host strong').innerText(), 'evil.io', 'the site stands out within the host');
+    assert.equal(await shownText(page3.locator('.ask-url')), url.kind === 'url' ? url.url : '');
+    assert.equal(await shownText(page3.locator('.ask-site')), 'evil.io');
+    assert.equal(await shownText(page3.locator('.ask-host')), 'login.example.com.evil.io');
+    assert.equal(await shownText(page3.locator('.ask-host strong')), 'evil.io', 'the site stands out within the host');
     assert.equal(await page3.locator('.ask-warnings').count(), 0);
     await page3.locator('button[data-answer="accept"]').focus();
     await page.keyboard.press('Space');
@@ -305,13 +306,13 @@ describe('chat webview: cards for what servers ask', () => {
     const body = card.locator('.ask-body > *');
     assert.equal(await body.first().getAttribute('class'), 'ask-warnings', 'the warning comes before the message and the fields');
     assert.equal(
-      await card.locator('.ask-warning').innerText(),
+      await shownText(card.locator('.ask-warning')),
       'This form asks for what looks like a secret (Password, API key). MCP servers must not ask for passwords, keys, codes or card numbers in a form: do not type one here. Whatever you type goes to shop as it is.',
     );
     assert.deepEqual(await card.locator('.ask-field-secret').evaluateAll((els) => els.map((e) => e.getAttribute('data-field'))), ['password', 'apiKey']);
     assert.equal(await card.getByLabel('Password').count(), 1);
     assert.match((await card.locator('.ask-field[data-field="password"] input').getAttribute('aria-describedby')) ?? '', /-error/);
-    assert.match(await card.locator('.ask-field[data-field="password"] .ask-field-label').innerText(), /looks like a secret/);
+    assert.match(await shownText(card.locator('.ask-field[data-field="password"] .ask-field-label')), /looks like a secret/);
     await page.waitForFunction(() =>
       /Warning: it asks for what looks like a secret; do not type one\./.test(document.querySelector('[role="alert"]')?.textContent ?? ''),
     );
@@ -324,10 +325,10 @@ describe('chat webview: cards for what servers ask', () => {
     const chat = await openWith(idnUrl);
     const { page } = chat;
     const card = page.locator('.ask-card[data-ask-id="u3"]');
-    assert.equal(await card.locator('.ask-site').innerText(), 'xn--pple-43d.com');
+    assert.equal(await shownText(card.locator('.ask-site')), 'xn--pple-43d.com');
     assert.equal(await card.locator('.ask-host').count(), 0, 'the host is the site (and its port)');
     assert.equal(
-      await card.locator('.ask-warning').innerText(),
+      await shownText(card.locator('.ask-warning')),
       "This site's name has letters outside a–z, so it is shown as your browser sends it (xn--pple-43d.com). Written out it reads “аpple.com”, which can pass for another site's name.",
     );
     await page.waitForFunction(() =>
@@ -341,12 +342,12 @@ describe('chat webview: cards for what servers ask', () => {
     const chat = await openWith({ ...sampling, alwaysLimit: 100_000 }, spentSampling);
     const { page } = chat;
     const first = page.locator('.ask-card[data-ask-id="s1"]');
-    assert.equal(await first.locator('.ask-always-limit').innerText(), 'up to 100,000 tokens until the window closes, then it asks again');
+    assert.equal(await shownText(first.locator('.ask-always-limit')), 'up to 100,000 tokens until the window closes, then it asks again');
     assert.equal(await first.locator('.ask-warnings').count(), 0);
     const again = page.locator('.ask-card[data-ask-id="s4"]');
     assert.equal(await again.locator('.ask-body > *').first().getAttribute('class'), 'ask-warnings');
     assert.equal(
-      await again.locator('.ask-warning').innerText(),
+      await shownText(again.locator('.ask-warning')),
       'everything had “Always” and has used its budget: 100,480 of 100,000 tokens. It asks again; Always starts a new budget.',
     );
     await page.waitForFunction(() =>
@@ -356,7 +357,7 @@ describe('chat webview: cards for what servers ask', () => {
     await chat.waitForPosted('answerAsk');
     await chat.post({ type: 'askSettled', askId: 's1', outcome: 'always' } satisfies HostMessage);
     await first.locator('.ask-outcome:not([hidden])').waitFor();
-    assert.equal(await first.locator('.ask-outcome').innerText(), 'Always allowed for everything, up to 100,000 tokens (until the window closes)');
+    assert.equal(await shownText(first.locator('.ask-outcome')), 'Always allowed for everything, up to 100,000 tokens (until the window closes)');
     await chat.post({ type: 'state', state: { ...readyState, samplingBudgets: budgets } } satisfies HostMessage);
     await page.locator('#status .sampling-budget').nth(1).waitFor();
     assert.deepEqual(await page.locator('#status .sampling-budget').allInnerTexts(), [

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChatPages } from '../fakes/webview-pages';
 import { finishedTurn, pendingApproval, PNG_1PX, readyState } from '../fakes/webview-conversation';
+import { shownText } from '../support/shown-text';
 
 const { openChat, openReady, scrollToTopByWheel } = useChatPages();
 
@@ -35,18 +36,18 @@ describe('chat webview', () => {
     await page.waitForSelector('.turn-end[data-status="error"]');
     assert.equal(await page.locator('#welcome').isHidden(), true);
     assert.equal(await page.locator('.msg.user').count(), 2);
-    assert.match(await page.locator('.msg.user').first().innerText(), /Science Fiction/);
-    assert.equal(await page.locator('.msg.user .attachment-chip').first().innerText(), 'data.db');
-    assert.equal(await page.locator('.msg.assistant .markdown table td').first().innerText(), 'Dune');
+    assert.match(await shownText(page.locator('.msg.user').first()), /Science Fiction/);
+    assert.equal(await shownText(page.locator('.msg.user .attachment-chip').first()), 'data.db');
+    assert.equal(await shownText(page.locator('.msg.assistant .markdown table td').first()), 'Dune');
     assert.equal(await page.locator('.tool-card[data-call-id="c1"] .status').getAttribute('data-status'), 'done');
-    assert.match(await page.locator('.tool-card[data-call-id="c1"] .tool-header').innerText(), /workspace\s*·\s*query_database[\s\S]*1\.2 s/);
+    assert.match(await shownText(page.locator('.tool-card[data-call-id="c1"] .tool-header')), /workspace\s*·\s*query_database[\s\S]*1\.2 s/);
     assert.equal(await page.locator('.tool-card[data-call-id="c2"] .status').getAttribute('data-status'), 'error');
     // Errors open by themselves; the decided approval has no buttons left, even on replay.
-    assert.equal(await page.locator('.tool-card[data-call-id="c2"] .tool-pre.is-error').innerText(), 'disk full');
+    assert.equal(await shownText(page.locator('.tool-card[data-call-id="c2"] .tool-pre.is-error')), 'disk full');
     assert.equal(await page.locator('.approval[data-call-id="c2"] button').count(), 0);
-    assert.match(await page.locator('.approval[data-call-id="c2"] .approval-outcome').innerText(), /Always allowed/);
-    assert.equal(await page.locator('.turn-end[data-status="error"]').innerText(), 'Model overloaded');
-    assert.equal(await page.locator('.notice[data-level="warning"]').innerText(), 'The web server restarted.');
+    assert.match(await shownText(page.locator('.approval[data-call-id="c2"] .approval-outcome')), /Always allowed/);
+    assert.equal(await shownText(page.locator('.turn-end[data-status="error"]')), 'Model overloaded');
+    assert.equal(await shownText(page.locator('.notice[data-level="warning"]')), 'The web server restarted.');
 
     // A second replay replaces, never duplicates.
     await chat.post({ type: 'replay', events: finishedTurn });
@@ -66,7 +67,7 @@ describe('chat webview', () => {
     await page.waitForSelector('.tool-card[data-call-id="b"]');
     assert.equal(await page.locator('.tool-card[data-call-id="a"] .status').getAttribute('data-status'), 'running');
     await page.click('.tool-card[data-call-id="a"] .tool-header');
-    assert.match(await page.locator('.tool-card[data-call-id="a"] .tool-input pre').innerText(), /"url": "https:\/\/example.com"/);
+    assert.match(await shownText(page.locator('.tool-card[data-call-id="a"] .tool-input pre')), /"url": "https:\/\/example.com"/);
     await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'a', isError: false, content: [{ type: 'text', text: long }], durationMs: 250 } });
     await chat.post({
       type: 'event',
@@ -83,9 +84,9 @@ describe('chat webview', () => {
     });
     await page.waitForSelector('.tool-card[data-call-id="b"][data-status="done"]');
     // The page draws what the host sent, whole: the host cut it once, on the call's path.
-    assert.equal(await page.locator('.tool-card[data-call-id="a"] .tool-result pre').innerText(), long);
+    assert.equal(await shownText(page.locator('.tool-card[data-call-id="a"] .tool-result pre')), long);
     assert.equal(await page.locator('.tool-card[data-call-id="a"] .show-all').count(), 0);
-    assert.equal(await page.locator('.tool-card[data-call-id="a"] .duration').innerText(), '250 ms');
+    assert.equal(await shownText(page.locator('.tool-card[data-call-id="a"] .duration')), '250 ms');
     const imgs = await page.locator('.tool-card[data-call-id="b"] img').evaluateAll((els) => els.map((e) => (e as HTMLImageElement).src.slice(0, 22)));
     assert.deepEqual(imgs, ['data:image/png;base64,']);
     assert.match((await page.locator('.tool-card[data-call-id="b"]').textContent()) ?? '', /image\/svg\+xml content not shown/);
@@ -110,7 +111,7 @@ describe('chat webview', () => {
     assert.equal(pres.length, 2);
     assert.match(pres[0]!, /"timeout_s": 5/);
     assert.equal(pres[1], 'import os\nprint(os.getcwd())');
-    assert.equal(await page.locator('.tool-card[data-call-id="c"] .input-field').innerText(), 'code');
+    assert.equal(await shownText(page.locator('.tool-card[data-call-id="c"] .input-field')), 'code');
   });
 
   test('a running tool card shows its progress until the result arrives', async () => {
@@ -122,7 +123,7 @@ describe('chat webview', () => {
     await chat.post({ type: 'event', event: { kind: 'tool_result', callId: 'p', isError: false, content: [{ type: 'text', text: 'ok' }], durationMs: 1200 } });
     await chat.post({ type: 'progress', callId: 'p', progress: 2, total: 4, message: 'late' });
     await page.waitForSelector('.tool-card[data-call-id="p"][data-status="done"]');
-    assert.equal(await page.locator('.tool-card[data-call-id="p"] .duration').innerText(), '1.2 s');
+    assert.equal(await shownText(page.locator('.tool-card[data-call-id="p"] .duration')), '1.2 s');
   });
 
   test('streaming: 4,000 deltas in 2 s render in batches and end with the right text; the final text replaces it', async () => {
@@ -147,7 +148,7 @@ describe('chat webview', () => {
 
     await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't1', blockId: 'b1', text: 'Final **answer**' } });
     await page.waitForFunction(() => document.querySelector('.msg.assistant .markdown')?.textContent?.trim() === 'Final answer');
-    assert.equal(await page.locator('.msg.assistant .markdown strong').innerText(), 'answer');
+    assert.equal(await shownText(page.locator('.msg.assistant .markdown strong')), 'answer');
     assert.equal(await page.locator('.markdown.streaming').count(), 0);
     // A late delta cannot undo the final text.
     await chat.post({ type: 'delta', turnId: 't1', blockId: 'b1', text: ' late' });
@@ -227,7 +228,7 @@ describe('chat webview', () => {
     const { page } = chat;
     for (const event of pendingApproval) await chat.post({ type: 'event', event });
     await page.waitForSelector('.approval[data-call-id="c2"] button[data-decision="always"]');
-    assert.match(await page.locator('.approval[data-call-id="c2"] .approval-preview').innerText(), /Neuromancer/);
+    assert.match(await shownText(page.locator('.approval[data-call-id="c2"] .approval-preview')), /Neuromancer/);
     assert.deepEqual(await page.locator('.approval[data-call-id="c2"] button').allInnerTexts(), ['Allow once', 'Always allow in this workspace', 'Deny']);
     await page.click('.approval[data-call-id="c2"] button[data-decision="always"]');
     assert.deepEqual(await chat.waitForPosted('approve'), [{ type: 'approve', callId: 'c2', decision: 'always' }]);
@@ -275,12 +276,12 @@ describe('chat webview', () => {
       'No OS sandbox: this code runs with your access to your files and network.',
       'Code can change any file in this workspace, including .vscode and .git.',
     ]);
-    assert.equal(await card.locator('.approval-note').innerText(), 'Sandboxed (bubblewrap), network off.');
+    assert.equal(await shownText(card.locator('.approval-note')), 'Sandboxed (bubblewrap), network off.');
     // No one-click "always" beside Allow once: the same button as other tools must not exist here.
     assert.deepEqual(await card.locator('.approval-buttons button:visible').allInnerTexts(), ['Allow once', 'Deny']);
     assert.equal(await card.locator('button[data-decision="always"]').isVisible(), false);
     const open = card.locator('.approval-always-code');
-    assert.equal(await open.innerText(), 'Always run code without asking…');
+    assert.equal(await shownText(open), 'Always run code without asking…');
     assert.equal(await open.getAttribute('aria-expanded'), 'false');
 
     await open.focus();
@@ -289,7 +290,7 @@ describe('chat webview', () => {
     await confirm.waitFor();
     assert.equal(await open.getAttribute('aria-expanded'), 'true');
     assert.match(
-      await card.locator('.approval-confirm').innerText(),
+      await shownText(card.locator('.approval-confirm')),
       /Always run code in this workspace without asking\? It can change any file here, including \.vscode and \.git/,
     );
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-decision')), 'always', 'focus moved to the confirm button');
@@ -309,7 +310,7 @@ describe('chat webview', () => {
     assert.equal(await card.locator('button[data-decision="once"]').isDisabled(), true);
     await chat.post({ type: 'event', event: { kind: 'approval', callId: 'rc', decision: 'always' } });
     await page.waitForSelector('.approval[data-call-id="rc"][data-state="always"]');
-    assert.equal(await card.locator('.approval-outcome').innerText(), 'Code runs without asking in this workspace');
+    assert.equal(await shownText(card.locator('.approval-outcome')), 'Code runs without asking in this workspace');
   });
 
   test('a file that always asks offers no "always" at all', async () => {
@@ -390,9 +391,9 @@ describe('chat webview', () => {
     const { page } = chat;
     await chat.post({ type: 'state', state: { ...readyState, hasKey: false, trusted: false, serverProblems: ['web: failed to start'] } });
     await page.waitForSelector('.cta-set-key');
-    assert.match(await page.locator('.cta-card').innerText(), /Set your Anthropic API key to start[\s\S]*ANTHROPIC_API_KEY/);
-    assert.match(await page.locator('.banner-restricted').innerText(), /Restricted Mode/);
-    assert.match(await page.locator('.server-problems').innerText(), /web: failed to start/);
+    assert.match(await shownText(page.locator('.cta-card')), /Set your Anthropic API key to start[\s\S]*ANTHROPIC_API_KEY/);
+    assert.match(await shownText(page.locator('.banner-restricted')), /Restricted Mode/);
+    assert.match(await shownText(page.locator('.server-problems')), /web: failed to start/);
     await page.click('.cta-set-key');
     assert.deepEqual(await chat.waitForPosted('setApiKey'), [{ type: 'setApiKey' }]);
     await chat.post({ type: 'state', state: readyState });
@@ -406,11 +407,11 @@ describe('chat webview', () => {
     const code = 'const x: number = 1;\nconsole.log(x);';
     await chat.post({ type: 'event', event: { kind: 'assistant_text', turnId: 't', blockId: 'b', text: `Here:\n\n\`\`\`ts\n${code}\n\`\`\`` } });
     await page.waitForSelector('.code-block button.copy');
-    assert.equal(await page.locator('.code-block .code-lang').innerText(), 'ts');
+    assert.equal(await shownText(page.locator('.code-block .code-lang')), 'ts');
     assert.ok((await page.locator('.code-block code span.hljs-keyword').count()) > 0);
     await page.click('.code-block button.copy');
     assert.deepEqual(await chat.waitForPosted('copy'), [{ type: 'copy', text: code }]);
-    assert.equal(await page.locator('.code-block button.copy').innerText(), 'Copied');
+    assert.equal(await shownText(page.locator('.code-block button.copy')), 'Copied');
   });
 
   test('turn_end: stopped, max_iterations and unfinished tool cards', async () => {
@@ -426,8 +427,8 @@ describe('chat webview', () => {
       event: { kind: 'turn_end', turnId: 't2', status: 'max_iterations', error: "Stopped after 10 model calls — send 'continue' to go on" },
     });
     await page.waitForSelector('.turn-end[data-status="max_iterations"]');
-    assert.equal(await page.locator('.turn-end[data-status="stopped"]').innerText(), 'Stopped');
-    assert.match(await page.locator('.turn-end[data-status="max_iterations"]').innerText(), /10 model calls/);
+    assert.equal(await shownText(page.locator('.turn-end[data-status="stopped"]')), 'Stopped');
+    assert.match(await shownText(page.locator('.turn-end[data-status="max_iterations"]')), /10 model calls/);
     assert.notEqual(await page.locator('.tool-card[data-call-id="x"] .status').getAttribute('data-status'), 'running');
   });
 

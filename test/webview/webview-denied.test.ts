@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChatPages } from '../fakes/webview-pages';
 import { pendingApproval } from '../fakes/webview-conversation';
+import { shownText } from '../support/shown-text';
 
 const { openReady, screenshotPath } = useChatPages();
 
@@ -25,7 +26,7 @@ describe('chat webview: a denied call', () => {
 
     assert.equal(await card.getAttribute('data-status'), 'denied');
     assert.equal(await card.locator('.status .status-text').textContent(), 'denied');
-    assert.equal(await card.locator('.duration').innerText(), 'denied');
+    assert.equal(await shownText(card.locator('.duration')), 'denied');
     assert.equal(await card.locator('.tool-body').isHidden(), true, 'a decision does not open itself like an error');
     assert.equal(await card.locator('.is-error').count(), 0);
     const colours = await page.evaluate(() => {
@@ -43,7 +44,7 @@ describe('chat webview: a denied call', () => {
     assert.equal(colours.border, colours.plainBorder, 'the card is framed like any finished card, not as an error');
     assert.notEqual(colours.outcome, colours.error, '"Denied" is not written in the error colour');
     await card.locator('.tool-header').click();
-    assert.match(await card.locator('.tool-result').innerText(), /Not run: denied[\s\S]*Do not retry it/i);
+    assert.match(await shownText(card.locator('.tool-result')), /Not run: denied[\s\S]*Do not retry it/i);
     await page.screenshot({ path: screenshotPath('denied-call') });
 
     // The same card replayed (a reload) looks the same.
@@ -68,6 +69,6 @@ describe('chat webview: a denied call', () => {
       event: { kind: 'tool_result', callId: 'f', isError: true, content: [{ type: 'text', text: 'disk full' }], durationMs: 4 },
     });
     await page.waitForSelector('.tool-card[data-call-id="f"][data-status="error"]');
-    assert.equal(await page.locator('.tool-card[data-call-id="f"] .tool-pre.is-error').innerText(), 'disk full');
+    assert.equal(await shownText(page.locator('.tool-card[data-call-id="f"] .tool-pre.is-error')), 'disk full');
   });
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { useChatPages } from '../fakes/webview-pages';
 import { readyState } from '../fakes/webview-conversation';
+import { shownText } from '../support/shown-text';
 
 const { openReady, screenshotPath } = useChatPages();
 
@@ -75,7 +76,7 @@ describe('chat webview: message actions', () => {
     const box = bubble.locator('textarea.edit-input');
     assert.equal(await box.inputValue(), 'List the books.');
     assert.equal(await page.evaluate(() => document.activeElement?.className), 'edit-input');
-    assert.equal(await bubble.locator('.attachment-chip').innerText(), 'data.db', 'the attachments stay with it');
+    assert.equal(await shownText(bubble.locator('.attachment-chip')), 'data.db', 'the attachments stay with it');
     await box.press('Escape');
     await bubble.locator('.user-text', { hasText: 'List the books.' }).waitFor();
     assert.equal(
@@ -97,7 +98,7 @@ describe('chat webview: message actions', () => {
     await bubble.locator('.edit-send').click();
     await chat.answerRequest('editMessage', { done: false }, (p) => p.text === 'List the fantasy books.');
     await page.waitForFunction(() => !(document.querySelector('.edit-input') as HTMLTextAreaElement).disabled);
-    assert.equal(await bubble.locator('.edit-why').innerText(), '', "the person said no to the host's question: nothing to explain");
+    assert.equal(await shownText(bubble.locator('.edit-why')), '', "the person said no to the host's question: nothing to explain");
 
     await box.press('Enter');
     await chat.answerRequest('editMessage', { done: true }, (p) => p.text === 'List the fantasy books.');

@@ -9,6 +9,7 @@ import type { SlashItem } from '../../src/shared/requests';
 import { useChatPages } from '../fakes/webview-pages';
 import { readyState } from '../fakes/webview-conversation';
 import type { ChatPage } from '../fakes/webview-harness';
+import { shownText } from '../support/shown-text';
 
 const { openChat, screenshotPath } = useChatPages();
 
@@ -144,7 +145,7 @@ describe('chat webview: slash commands in the composer', () => {
       assert.deepEqual(await listing.locator('.listing-detail').allTextContents(), [' Search the notes', ' Search arXiv for papers on a topic']);
       assert.equal(await listing.locator('.listing-line').count(), 2);
       const prompt = page.locator('.msg.user .prompt-sent');
-      assert.equal(await prompt.locator('.prompt-name').innerText(), 'Prompt notes/review');
+      assert.equal(await shownText(prompt.locator('.prompt-name')), 'Prompt notes/review');
       assert.deepEqual(await prompt.locator('.prompt-role').allInnerTexts(), ['USER', 'ASSISTANT', 'USER', 'USER']);
       assert.deepEqual(await prompt.locator('.prompt-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role'))), [
         'user',
