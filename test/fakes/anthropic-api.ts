@@ -109,6 +109,10 @@ export class FakeAnthropicApi {
 
   async start(port = 0): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
+    // Node closes an idle kept-alive socket after 5 s, and a client that reuses it just then gets a reset: on a
+    // loaded machine a tool round can take about that long between two requests. The SDK would retry, but tests
+    // set maxRetries 0 to see every request, so the fake keeps idle sockets until it stops.
+    this.server.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     return this.url;
   }
