@@ -2,19 +2,15 @@
  * The input area: attachment chips, an auto-growing textarea, Send / Stop.
  * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
  */
-import type { PastedImage } from '../../src/shared/protocol';
 import type { Mention, Outgoing, Sent, SlashItem } from '../../src/shared/requests';
 import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
 import { SlashPopup } from './slash-popup';
 import { SendQueue } from './send-queue';
-import { basename } from './transcript-parts';
-import { clipboardImages, imageRefusal, readImage } from './pasted-image';
+import { AttachmentChips } from './attachment-chips';
 import { SentRecall } from './sent-recall';
 
 const MAX_TEXT = 200_000;
-const MAX_ATTACHMENTS = 50;
-const MAX_PATH = 4096;
 
 export interface ComposerDeps {
   /** Sends the person's message; settles once it is in the chat, or refused (a turn still runs), and then says why. */
@@ -41,7 +37,7 @@ export class Composer {
   readonly input: HTMLTextAreaElement;
   private readonly send: HTMLButtonElement;
   private readonly stop: HTMLButtonElement;
-  private readonly chips: HTMLElement;
+  private readonly chips: AttachmentChips;
   private readonly hint: HTMLElement;
   private readonly modelButton: HTMLButtonElement;
   private readonly mentions: MentionPopup;
@@ -54,11 +50,7 @@ export class Composer {
   private readonly note: HTMLElement;
   /** Counts `@` requests: only the newest one's answer is shown. */
   private mentionRequest = 0;
-  /** Pasted images by their chip's key; sent with the message, not as workspace paths. */
-  private readonly images = new Map<string, PastedImage>();
-  private pasted = 0;
   private mentionTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly attachments = new Map<string, string>();
   private busy = false;
   /** What was sent during a turn, to go when it ends. */
   private readonly queue: SendQueue;
@@ -74,8 +66,6 @@ export class Composer {
     this.send = h('button', { class: 'icon-button send', attrs: { id: 'send', type: 'button', title: 'Send (Enter)', 'aria-label': 'Send' } }, icon('send'));
     this.stop = h('button', { class: 'icon-button stop', attrs: { id: 'stop', type: 'button', title: 'Stop (Escape)', 'aria-label': 'Stop' } }, icon('stop'));
     this.stop.hidden = true;
-    this.chips = h('div', { class: 'attachments composer-attachments', attrs: { 'aria-label': 'Attachments' } });
-    this.chips.hidden = true;
     this.hint = h('div', { class: 'composer-hint' });
     this.modelButton = h('button', { class: 'model-button', attrs: { type: 'button', title: 'Choose the model (/model)' } });
     this.modelButton.hidden = true;
@@ -84,6 +74,11 @@ export class Composer {
     this.slash = new SlashPopup(this.input, (item, run) => this.pickSlash(item, run));
     this.note = h('div', { class: 'composer-note', attrs: { role: 'status' } });
     this.note.hidden = true;
+    this.chips = new AttachmentChips(
+      this.input,
+      (text) => this.say(text),
+      () => this.updateSend(),
+    );
     this.queue = new SendQueue(deps.announce);
     this.el = h(
       'div',
@@ -91,7 +86,7 @@ export class Composer {
       this.mentions.el,
       this.slash.el,
       this.queue.el,
-      this.chips,
+      this.chips.el,
       this.note,
       h('div', { class: 'input-box' }, this.input, h('div', { class: 'input-actions' }, this.stop, this.send)),
       h('div', { class: 'composer-footer' }, this.modelButton, this.hint),
@@ -112,7 +107,7 @@ export class Composer {
       this.mentions.close();
       this.slash.close();
     });
-    this.input.addEventListener('paste', (e) => this.pasteImages(e));
+    this.input.addEventListener('paste', (e) => this.chips.paste(e));
     this.input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && this.slash.isOpen && this.slashFor !== this.input.value) this.slash.close();
       if (!e.isComposing && (this.mentions.key(e) || this.slash.key(e))) {
@@ -120,9 +115,9 @@ export class Composer {
         return;
       }
       // Backspace in an empty input takes the last chip off, so chips come off by keyboard too.
-      if (e.key === 'Backspace' && this.input.value === '' && this.attachments.size > 0) {
+      if (e.key === 'Backspace' && this.input.value === '' && this.chips.size > 0) {
         e.preventDefault();
-        this.chips.lastElementChild?.querySelector<HTMLButtonElement>('.chip-remove')?.click();
+        this.chips.removeLast();
         return;
       }
       // isComposing: Enter that confirms an IME candidate must not send.
@@ -195,58 +190,13 @@ export class Composer {
   }
 
   attach(path: string, label: string, kind: IconName = 'file'): void {
-    // The host would refuse the whole message over one of these, so they never get a chip.
-    if (this.attachments.has(path) || this.attachments.size >= MAX_ATTACHMENTS || path.length > MAX_PATH) return;
-    this.attachments.set(path, label);
-    const remove = h('button', { class: 'chip-remove', attrs: { type: 'button', 'aria-label': `Remove ${label}`, title: 'Remove' } }, icon('close'));
-    const chip = h(
-      'span',
-      { class: 'attachment-chip', attrs: { title: path, 'data-path': path } },
-      icon(kind),
-      h('span', { class: 'chip-label', text: label || basename(path) }),
-      remove,
-    );
-    remove.addEventListener('click', () => {
-      this.attachments.delete(path);
-      this.images.delete(path);
-      chip.remove();
-      this.chips.hidden = this.attachments.size === 0;
-      this.input.focus();
-    });
-    this.chips.append(chip);
-    this.chips.hidden = false;
-    this.updateSend();
+    this.chips.attach(path, label, kind);
   }
 
-  /**
-   * An image on the clipboard becomes a chip (the text, if any, is pasted as usual). Refused, with
-   * why, past the API's 5 MB or 5 images a message, or in a type the API does not take.
-   */
-  private pasteImages(e: ClipboardEvent): void {
-    const files = clipboardImages(e);
-    if (files.length === 0) return;
-    e.preventDefault();
-    let held = this.images.size;
-    for (const file of files) {
-      const why = imageRefusal(file, held);
-      if (why) {
-        this.note.textContent = `Not attached: ${why}.`;
-        this.note.hidden = false;
-        continue;
-      }
-      held++;
-      void readImage(file).then(
-        (image) => {
-          const key = `pasted:${++this.pasted}`;
-          this.images.set(key, image);
-          this.attach(key, `pasted image ${this.pasted}`, 'image');
-        },
-        (err: unknown) => {
-          this.note.textContent = `Not attached: ${err instanceof Error ? err.message : String(err)}.`;
-          this.note.hidden = false;
-        },
-      );
-    }
+  /** A note under the input saying why something was not done; gone on the next keystroke. */
+  private say(text: string): void {
+    this.note.textContent = text;
+    this.note.hidden = false;
   }
 
   /** Asks what `@query` could attach; an answer to an older request, or one that fails, shows nothing. */
@@ -395,15 +345,12 @@ export class Composer {
     }
     // `//x` is the way to send a line that starts with `/`: one `/` comes off.
     const message = trimmed.startsWith('//') ? text.replace('/', '') : text;
-    const outgoing = { text: message, attachments: [...this.attachments.keys()].filter((k) => !this.images.has(k)), images: [...this.images.values()] };
+    const outgoing = { text: message, ...this.chips.outgoing() };
     // During a turn it waits its turn, visibly; it is never dropped.
     this.sendOrQueue(outgoing);
-    this.images.clear();
     this.recall.sentNow(text);
     this.input.value = '';
-    this.attachments.clear();
-    this.chips.replaceChildren();
-    this.chips.hidden = true;
+    this.chips.clear();
     this.autoGrow();
     this.updateSend();
     this.deps.onDraft('');

@@ -6,19 +6,14 @@ import { cliVersion } from './version';
 import { Interrupts } from './interrupts';
 import { lineReader, type LineReader } from './line-reader';
 import { JsonOutput } from './json-output';
-import type { AgentOutput, AskApproval, TurnStatus } from '../core/agent/types';
-import type { ChatEvent } from '../shared/protocol';
-import { ChatHistory } from '../core/chat/chat-history';
+import type { AskApproval, TurnStatus } from '../core/agent/types';
 import { ModelCatalog } from '../core/agent/model-catalog';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODEL } from '../core/agent/models';
-import { agentHome, chatsDir } from '../core/chat/chat-home';
-import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
-import { describeWriter } from '../core/chat/chat-lock';
-import { ChatSession, type TurnConfig } from '../core/chat/chat-session';
-import { usageLine, usageTotal } from '../shared/usage-format';
+import { agentHome } from '../core/chat/chat-home';
+import type { ChatSession, TurnConfig } from '../core/chat/chat-session';
+import { usageLine } from '../shared/usage-format';
 import { bundledServerConfigs, PERSON_SERVERS_ENV } from '../core/mcp/hub/bundled-servers';
 import { terminalApproval, yesApproval } from './approval';
-import { hostKey } from '../core/egress/egress-guard';
 import { parseArgs, USAGE, type CliArgs } from './args';
 import { escapeControls } from './escape';
 import { keysFromDotenv } from './dotenv';
@@ -37,7 +32,7 @@ import { reviewPrompt } from './prompt-review';
 import { namedServersDown, untilReadyEnough } from './server-readiness';
 import { messageOf } from '../common/error-message';
 import { modelToolHost } from '../core/tool-offer/tool-choices';
-import type { ToolHost } from '../core/agent/types';
+import { chatsNotSaved, closeChat, jsonShow, openChat, textShow } from './terminal-chat';
 
 /** The headless front end: the same agent and bundled servers as the extension, on a terminal. */
 async function main(): Promise<number> {
@@ -210,109 +205,6 @@ async function main(): Promise<number> {
   }
 }
 
-/** A new chat, or the one --continue / --resume names, shown on the terminal as it runs; undefined (said why) when there is none. */
-async function openChat(args: CliArgs, model: string, tools: ToolHost, ask: AskApproval, renderer: CliRenderer, show: Show): Promise<ChatSession | undefined> {
-  const history = new ChatHistory(chatsDir(args.workspace));
-  let meta = newMeta(newChatId(), model);
-  if (args.continueChat || args.resume) {
-    const found = args.resume ? await history.get(args.resume) : await history.latest();
-    if (!found) {
-      process.stderr.write(
-        args.resume ? `mcp-agent: there is no chat ${args.resume} in this workspace\n` : 'mcp-agent: there is no earlier chat in this workspace to continue\n',
-      );
-      return undefined;
-    }
-    meta = found;
-  }
-  let session = cliSession(history, meta, tools, ask, args);
-  let found = await loaded(session);
-  const writer = session.writtenBy;
-  if (writer) {
-    // Another front end writes this chat (a VS Code window, another CLI): go on in a copy, not in its file.
-    const was = meta.id;
-    const who = describeWriter(writer);
-    meta = await history.fork(meta, session.events, session.messages, `Copied while this turn was still running in ${who}: the rest of it is in chat ${was}.`);
-    session.dispose();
-    session = cliSession(history, meta, tools, ask, args);
-    found = await loaded(session);
-    process.stderr.write(escapeControls(`mcp-agent: chat ${was} is being written by ${who}; going on in a copy of it, chat ${meta.id}\n`));
-  }
-  if (args.continueChat || args.resume) {
-    const turns = session.events.filter((e) => e.kind === 'user').length;
-    renderer.line(escapeControls(`[continuing "${meta.title}" (${meta.id}), ${turns} message${turns === 1 ? '' : 's'} so far]`));
-  }
-  for (const line of found) renderer.line(escapeControls(`[${line}]`));
-  session.on('event', (event) => {
-    show.event(event);
-    if (event.kind === 'turn_end' && event.usage)
-      process.stderr.write(`mcp-agent: this turn: ${usageLine(event.usage)} · chat: ${usageTotal(session.info.usage, session.info.unpricedTurns ?? 0)}\n`);
-  });
-  session.on('transient', (output) => show.transient(output));
-  return session;
-}
-
-/** Reads the chat; what opening it found (a line that could not be read, a turn whose end was not saved), in words. */
-async function loaded(session: ChatSession): Promise<string[]> {
-  const found: string[] = [];
-  const off = session.on('event', (e) => {
-    if (e.kind === 'notice' || (e.kind === 'turn_end' && e.error)) found.push(e.kind === 'notice' ? e.text : (e.error ?? ''));
-  });
-  try {
-    await session.load();
-  } finally {
-    off();
-  }
-  return found;
-}
-
-function cliSession(history: ChatHistory, meta: ChatMeta, tools: ToolHost, ask: AskApproval, args: CliArgs): ChatSession {
-  // "Always" answers last for this run only: the CLI keeps no approvals on disk.
-  return new ChatSession({
-    meta,
-    store: history.store(meta.id),
-    host: tools,
-    workspace: args.workspace,
-    approvals: memoryApprovals(args.allowHosts),
-    ask,
-    frontEnd: 'the CLI',
-  });
-}
-
-/** Whether some of a chat could not be written: the run then ends non-zero, whatever else it did. */
-let notSaved = false;
-
-/** Where a chat's events go: the terminal, or the JSON output with the terminal told only what went wrong. */
-interface Show {
-  event(event: ChatEvent): void;
-  transient(output: AgentOutput): void;
-}
-
-function textShow(renderer: CliRenderer): Show {
-  return { event: (event) => renderer.handle({ type: 'event', event }), transient: (output) => renderer.handle(output) };
-}
-
-/** With --output-format json the person (on stderr) still hears of retries, notices and how a turn ended short. */
-function jsonShow(json: JsonOutput, renderer: CliRenderer): Show {
-  const said = new Set<ChatEvent['kind']>(['turn_end', 'notice', 'compaction']);
-  return {
-    event: (event) => {
-      json.handle(event);
-      if (said.has(event.kind)) renderer.handle({ type: 'event', event });
-    },
-    transient: (output) => void (output.type === 'activity' && renderer.handle(output)),
-  };
-}
-
-async function closeChat(chat: ChatSession): Promise<void> {
-  await chat.close();
-  const failed = chat.saveError;
-  if (failed) {
-    notSaved = true;
-    process.stderr.write(escapeControls(`mcp-agent: chat ${chat.id} could not be saved: ${failed.message}; what was not written is lost\n`));
-  } else if (chat.events.length > 0) process.stderr.write(`mcp-agent: chat ${chat.id} saved; go on with --resume ${chat.id} (or --continue)\n`);
-  chat.dispose();
-}
-
 /** The servers of --mcp-config files and, with consent, the workspace's own MCP configs (servers.ts). */
 function userServers(args: CliArgs, lines: LineReader, renderer: CliRenderer, output: MutableOutput): Promise<OwnServers> {
   const canAsk = args.prompt === undefined && process.stdin.isTTY === true;
@@ -405,12 +297,6 @@ function withPersonServers(env: NodeJS.ProcessEnv, files: readonly string[]): No
   return { ...env, [PERSON_SERVERS_ENV]: files.join(delimiter) };
 }
 
-/** "Always" answers for this run, starting with the hosts of --allow-host. */
-function memoryApprovals(allowHosts: readonly string[]): { has(k: string): boolean; add(k: string): void } {
-  const keys = new Set<string>(allowHosts.map(hostKey));
-  return { has: (k) => keys.has(k), add: (k) => void keys.add(k) };
-}
-
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -420,7 +306,7 @@ function isDirectory(path: string): boolean {
 }
 
 main().then(
-  (code) => process.exit(notSaved && code === 0 ? 1 : code),
+  (code) => process.exit(chatsNotSaved() && code === 0 ? 1 : code),
   (err: unknown) => {
     process.stderr.write(`mcp-agent: ${escapeControls(messageOf(err))}\n`);
     process.exit(1);

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { Agent, type Effort } from '../../src/core/agent/agent';
+import { Agent } from '../../src/core/agent/agent';
+import type { Effort } from '../../src/core/agent/agent-options';
 import type { AgentOutput } from '../../src/core/agent/types';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { FakeAnthropicApi, lastUserText, unmarked, type Reply } from '../fakes/anthropic-api';

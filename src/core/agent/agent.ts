@@ -1,10 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { modelSdk, type ModelClient } from './model-client';
+import { modelSdk } from './model-client';
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent, TurnActivity } from '../../shared/protocol';
-import type { ImageMime } from '../../shared/image-types';
-import { describeApiError, errorAction } from './api-errors';
-import type { ApprovalStore } from '../tool-call/approval-policy';
+import { describeApiError, errorAction, promptTooLong, refusedToolSearch } from './api-errors';
+import type { AgentOptions, TurnInput } from './agent-options';
 import { resolveTool, type CallPath } from '../tool-call/approved-call';
 import { runToolUses } from './tool-round';
 import { EgressGuard } from '../egress/egress-guard';
@@ -16,76 +15,19 @@ import { freezeSystem, toldDeferred, toolChangeNote, type FrozenSystem } from '.
 import { ToolOffer, type OfferedRequest } from '../tool-offer/tool-offer';
 import { planSummary } from '../tool-offer/tool-plan';
 import { apiSearchEvents } from '../tool-offer/search-blocks';
-import { rememberRefusal, toolSearchFor, type ToolSearchSetting } from '../tool-offer/tool-search-mode';
+import { rememberRefusal, toolSearchFor } from '../tool-offer/tool-search-mode';
 import { withCacheBreakpoints, withoutCaching } from './prompt-cache';
 import { addUsage, NO_USAGE, promptTokens, usageOf, type TokenUsage } from '../usage/token-usage';
 import { compact, COMPACT_AT, estimateTokens } from './compaction';
 import { costOf } from '../usage/prices';
-import type { AgentOutput, AskApproval, ToolHost, TurnStatus } from './types';
+import type { AgentOutput, TurnStatus } from './types';
 import { unrunnableCalls } from './unrunnable-calls';
 import { blockActivity, watchAttempts } from './turn-activity';
 import { startingServers } from '../mcp/hub/readiness';
 
-export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
-
 /** Ends what was kept of a reply the person stopped while it streamed. */
 const INTERRUPTED = '[Interrupted: the person stopped this reply here.]';
 const GO_ON = '[Your reply was cut off by the output limit. Go on from exactly where it stopped, without repeating what you already wrote.]';
-
-export interface AgentOptions {
-  client: ModelClient;
-  host: ToolHost;
-  model: string;
-  maxTokens?: number;
-  maxIterations?: number;
-  toolTimeoutMs?: number;
-  workspaceName: string;
-  approvals: ApprovalStore;
-  askApproval: AskApproval;
-  /** Told how to fix a rejected key, e.g. "Run 'MCP Agent: Set API Key'". */
-  keyHint?: string;
-  /** Where the person changes the limits, named in what the agent says when one is reached. */
-  settingNames?: { maxTokens: string; maxIterations: string };
-  /** The workspace folder: file writes and edits are then shown as the change they make, and refused if the file changes after review. */
-  workspaceDir?: string;
-  /** Called before the first call of a turn that may change something (e.g. to snapshot the workspace). */
-  beforeChange?: () => Promise<void>;
-  /** What may leave the machine (egress-guard.ts); unset: a guard that knows no host the person named, keeping "always" answers in `approvals`. */
-  egress?: EgressGuard;
-  /** Conversation so far (restored from disk): copied and repaired (see repairHistory). */
-  history?: Anthropic.MessageParam[];
-  /** The conversation itself, already repaired: the agent adds to this array, so it lives in one place (the chat session's). */
-  conversation?: Anthropic.MessageParam[];
-  /** Called with every message added to the conversation, so the caller can persist it. */
-  onMessage?: (message: Anthropic.MessageParam) => void;
-  /** The system prompt the chat started with (restored from disk); made at the first turn when unset. */
-  system?: FrozenSystem;
-  /** Called when the system prompt is made or its told tool list changes, so the caller can keep it. */
-  onSystem?: (system: FrozenSystem) => void;
-  /** How hard the model thinks (`output_config.effort`), for a model that supports that level; unset: the model's default. */
-  effort?: Effort;
-  /** Mark requests for prompt caching (default true). */
-  promptCaching?: boolean;
-  /** The model's input window in tokens; the conversation is compacted before a request would outgrow it. Unset: never compacted. */
-  contextWindow?: number;
-  /** Called with the whole conversation after it was compacted, so the caller can replace what it keeps. */
-  onCompact?: (messages: readonly Anthropic.MessageParam[]) => void;
-  /** How tools past the definition budget are found (tool-search-mode.ts); default `auto`. */
-  toolSearch?: ToolSearchSetting;
-}
-
-/** A new message, or `retry`: ask again for the conversation as it stands (after a failed request). */
-export type TurnInput =
-  | {
-      text: string;
-      /** Extra context blocks (attached files), sent before the text. */
-      context?: string[];
-      /** Images the person pasted, sent before the text. */
-      images?: Array<{ mimeType: ImageMime; data: string }>;
-    }
-  /** Several messages at once (an MCP prompt's, roles kept): alternating, the first and the last the person's. */
-  | { messages: Anthropic.MessageParam[] }
-  | { retry: true };
 
 /**
  * The Claude loop: stream a reply, run the tool calls it asks for (in the model's order, consecutive
@@ -390,13 +332,3 @@ export class Agent {
 
 /** A reply and the tool each of its calls stands for, by tool_use id, looked up as the call began streaming. */
 type ResolvedReply = StreamedReply & { resolved: ReadonlyMap<string, HubTool | undefined> };
-
-/** The API's 400 for a request with its tool search tool where it has none (a proxy, a model without it). */
-function refusedToolSearch(err: unknown): boolean {
-  return err instanceof modelSdk().ApiError.BadRequestError && /tool_search|defer_loading|tool_reference/i.test(err.message);
-}
-
-/** The API's 400 for a request over the model's input window. */
-function promptTooLong(err: unknown): boolean {
-  return err instanceof modelSdk().ApiError.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
-}

@@ -71,3 +71,13 @@ function retryAfterSeconds(headers: Headers | undefined): number | undefined {
   const left = Math.ceil((at - Date.now()) / 1000);
   return left > 0 ? Math.min(MAX_WAIT_S, left) : undefined;
 }
+
+/** The API's 400 for a request with its tool search tool where it has none (a proxy, a model without it). */
+export function refusedToolSearch(err: unknown): boolean {
+  return err instanceof modelSdk().ApiError.BadRequestError && /tool_search|defer_loading|tool_reference/i.test(err.message);
+}
+
+/** The API's 400 for a request over the model's input window. */
+export function promptTooLong(err: unknown): boolean {
+  return err instanceof modelSdk().ApiError.BadRequestError && /prompt is too long|input length .* exceed|context window/i.test(err.message);
+}

@@ -1,25 +1,17 @@
 import type { ModelClient } from '../agent/model-client';
-import type Anthropic from '@anthropic-ai/sdk';
 import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { Agent, type Effort, type TurnInput } from '../agent/agent';
-import type { ApprovalStore } from '../tool-call/approval-policy';
+import { Agent } from '../agent/agent';
+import type { Effort, TurnInput } from '../agent/agent-options';
 import type { FrozenSystem } from '../agent/frozen-system';
-import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost, TurnStatus } from '../agent/types';
+import type { ApprovalRequest, TurnStatus } from '../agent/types';
 import { TurnCheckpoint, checkpointEvent } from '../checkpoint/turn-checkpoint';
-import { EgressGuard } from '../egress/egress-guard';
-import { ChatLabels } from '../egress/chat-labels';
-import type { ShadowGit } from '../checkpoint/shadow-git';
-import { TypedEmitter } from '../mcp/typed-emitter';
-import type { ChatStore } from './chat-store';
-import type { ApprovalDecision, ChatEvent, PastedImage, TurnUsage } from '../../shared/protocol';
-import { readMeta, titleFrom, withTurnUsage, writeMeta, type ChatMeta } from './chat-meta';
-import { ChatLock, describeWriter, type ChatWriter, type Claim } from './chat-lock';
-import { CHAT_FORMAT } from './chat-format';
-import { openTurnId, readChat, type UnreadableLines } from './chat-read';
+import type { ApprovalDecision, ChatEvent, PastedImage } from '../../shared/protocol';
+import { titleFrom } from './chat-meta';
+import { describeWriter } from './chat-lock';
 import { promptConversation } from './prompt-messages';
-import { afterCompaction, rewindPoint, spanOf, type RewindMode } from './message-spans';
+import { rewindPoint, spanOf, type RewindMode } from './message-spans';
 import { promptCommand } from './slash-commands';
 import { ApprovalWaits } from './approval-waits';
 import { approvedCall, type CallOutcome } from '../tool-call/approved-call';
@@ -27,6 +19,9 @@ import type { HubTool } from '../mcp/types';
 import { appMessageForModel, appMessageRefusal } from '../apps/app-messages';
 import { messageOf } from '../../common/error-message';
 import type { ToolSearchSetting } from '../tool-offer/tool-search-mode';
+import { StoredChat, type ChatSessionDeps } from './stored-chat';
+
+export type { ChatSessionDeps, ChatSessionEvents } from './stored-chat';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
 export interface TurnConfig {
@@ -47,184 +42,25 @@ export interface TurnConfig {
   toolSearch?: ToolSearchSetting;
 }
 
-export interface ChatSessionDeps {
-  meta: ChatMeta;
-  store: ChatStore;
-  host: ToolHost;
-  workspace: string | undefined;
-  approvals: ApprovalStore;
-  /** The workspace's snapshots, for turns that change files; unset: no checkpoints. */
-  checkpoints?: ShadowGit;
-  log?: (message: string) => void;
-  /**
-   * A front end that asks in its own way (a terminal): called for each approval, its answer
-   * settles it. Without it the approval waits for answer() (a card in the chat).
-   */
-  ask?: AskApproval;
-  /** A front end's own way of showing an approval besides the card (e.g. a diff editor for a file change). */
-  onApprovalShown?: (request: ApprovalRequest) => void;
-  onApprovalSettled?: (request: ApprovalRequest) => void;
-  /** The front end, in words ("VS Code", "the CLI"): another one that finds this chat being written is told who writes it. */
-  frontEnd?: string;
-}
-
-export interface ChatSessionEvents {
-  /** A chat event: persisted, and shown. */
-  event: (event: ChatEvent) => void;
-  /** Streaming text and tool progress: shown, not persisted. */
-  transient: (output: Exclude<AgentOutput, { type: 'event' }>) => void;
-  /** A turn started or ended. */
-  busy: (busy: boolean) => void;
-  /** The title, model or token totals changed (and were saved). */
-  meta: (meta: ChatMeta) => void;
-  /** The chat went back to an earlier message (edit, regenerate): these are all its events now. */
-  rewound: (events: readonly ChatEvent[]) => void;
-  [event: string]: (...args: never[]) => void;
-}
-
 /**
  * One conversation, free of any editor: its events (what the person sees) and messages (what the
  * model sees), both persisted as they happen, the turn that is running and the approvals it waits
  * for. A front end shows it and answers its questions; it can switch to another chat while a turn
  * here still unwinds, and that turn writes only here.
  */
-export class ChatSession extends TypedEmitter<ChatSessionEvents> {
-  private loaded: Promise<void> | undefined;
-  private eventList: ChatEvent[] = [];
-  private history: Anthropic.MessageParam[] = [];
+export class ChatSession extends StoredChat {
   private running: AbortController | undefined;
   private readonly approvals: ApprovalWaits;
-  private meta: ChatMeta;
-  private metaWrite: Promise<void> = Promise.resolve();
-  /** What may leave the machine: the hosts the person named are read from this chat's own messages. */
-  private readonly egress: EgressGuard;
-  /** One writer per chat: this session writes the chat only while it holds the lock. */
-  private readonly lock: ChatLock;
-  /** Who writes the chat instead of this session (it then only shows it), as last found. */
-  private otherWriter: ChatWriter | undefined;
   /** The turn running now, for close() to wait for. */
   private turn: Promise<unknown> = Promise.resolve();
-  private metaError: Error | undefined;
 
-  constructor(private readonly deps: ChatSessionDeps) {
-    super();
-    this.meta = deps.meta;
-    this.egress = new EgressGuard({
-      personText: () => this.personText(),
-      store: deps.approvals,
-      labels: new ChatLabels(deps.store.labels),
-      servers: () => deps.host.statuses?.() ?? [],
-    });
+  constructor(deps: ChatSessionDeps) {
+    super(deps);
     this.approvals = new ApprovalWaits({ record: (e) => this.record(e), ask: deps.ask, onShown: deps.onApprovalShown, onSettled: deps.onApprovalSettled });
-    this.lock = new ChatLock(deps.store.dir, deps.frontEnd ?? 'MCP Agent');
-  }
-
-  /** What the person typed in this chat, oldest first (an MCP prompt counts as the command they typed). */
-  private personText(): string[] {
-    // A view's message is the view's: naming a host there vouches for nothing.
-    return this.eventList.flatMap((e) => (e.kind === 'user' && e.app === undefined ? [e.text] : []));
-  }
-
-  get id(): string {
-    return this.meta.id;
-  }
-
-  get info(): ChatMeta {
-    return this.meta;
-  }
-
-  get events(): readonly ChatEvent[] {
-    return this.eventList;
-  }
-
-  get messages(): readonly Anthropic.MessageParam[] {
-    return this.history;
   }
 
   get busy(): boolean {
     return this.running !== undefined;
-  }
-
-  /** Who writes this chat while this session only shows it (another window, the CLI); undefined while this session may write it. */
-  get writtenBy(): ChatWriter | undefined {
-    return this.otherWriter;
-  }
-
-  /** Why some of this chat is not on disk (a write failed, and writing it whole again failed too). */
-  get saveError(): Error | undefined {
-    return this.deps.store.saveError ?? this.metaError;
-  }
-
-  /**
-   * Reads the saved chat once, and becomes its writer unless another front end is (then the chat is only shown,
-   * as it was saved, until that one lets go: see claimChat()).
-   */
-  load(): Promise<void> {
-    this.loaded ??= (async () => {
-      const claim = await this.lock.claim().catch((err: unknown) => {
-        // No lock can be made (a full disk): the chat is written unguarded, and the writes say how they fare.
-        this.deps.log?.(`could not lock the chat for writing: ${messageOf(err)}`);
-        return { ok: true } as Claim;
-      });
-      this.otherWriter = claim.ok ? undefined : claim.holder;
-      await this.read(claim.ok ? claim.tookOver : undefined);
-    })();
-    return this.loaded;
-  }
-
-  /**
-   * Reads what is on disk. The writer also says what it found: lines it could not read (moved aside), and a turn
-   * left open, with the reason that is known: a write of it failed, or its writer ended during it.
-   */
-  private async read(endedWriter: ChatWriter | undefined): Promise<void> {
-    const writes = this.otherWriter === undefined;
-    const { events, messages, migrated, unreadable } = await readChat(this.deps.store, this.meta.format, writes);
-    this.eventList = events;
-    this.history = messages;
-    // The chat's labels: the secrets it holds as stored, the rest read again from what it holds.
-    await this.egress.labels.load();
-    this.egress.labels.restore(messages, this.personText());
-    for (const u of unreadable) this.notice('warning', unreadableNotice(u, this.deps.store.dir));
-    if (!writes) {
-      this.notice(
-        'info',
-        `This chat is being written by ${describeWriter(this.otherWriter!)}: it is shown as it was saved, and what you send is refused until that one closes it (or start a new chat).`,
-      );
-      return;
-    }
-    // Not a use of the chat: its place in the history stays.
-    if (migrated) this.updateMeta({ format: CHAT_FORMAT, updatedAt: this.meta.updatedAt });
-    const unsaved = await this.deps.store.takeUnsavedMark();
-    const open = openTurnId(events);
-    const why = unsaved
-      ? `Not saved: this chat could not be written to disk${unsaved.at ? ` at ${unsaved.at}` : ''}${unsaved.error ? ` (${unsaved.error})` : ''}, so what came after is missing.`
-      : endedWriter
-        ? `Interrupted: ${describeWriter(endedWriter)} ended during this turn.`
-        : 'Interrupted: the chat closed during this turn.';
-    if (open) this.record({ kind: 'turn_end', turnId: open, status: 'stopped', error: why });
-    else if (unsaved) this.notice('warning', why);
-  }
-
-  /**
-   * Makes this session the chat's writer before it changes the chat: when another front end wrote it meanwhile,
-   * the chat is read again (and shown again). False, and said, while another one still writes it.
-   */
-  private async claimChat(): Promise<boolean> {
-    await this.load();
-    if (!this.otherWriter) return true;
-    const claim = await this.lock.claim();
-    if (!claim.ok) {
-      this.otherWriter = claim.holder;
-      this.notice('warning', `This chat is being written by ${describeWriter(claim.holder)}: nothing was sent. Close it there first, or start a new chat.`);
-      return false;
-    }
-    this.otherWriter = undefined;
-    const fresh = await readMeta(this.deps.store.dir);
-    if (fresh) this.meta = fresh;
-    await this.read(claim.tookOver);
-    this.emit('rewound', this.eventList);
-    this.emit('meta', this.meta);
-    return true;
   }
 
   /** The person's message, shown at once; the turn runs when `config` is given (no key: only shown, with the notice). */
@@ -388,40 +224,6 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
     this.approvals.answer(callId, decision);
   }
 
-  /** A title the person chose; the first message no longer names the chat. */
-  rename(title: string): void {
-    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
-    if (clean) this.updateMeta({ title: clean, renamed: true });
-  }
-
-  /** Tokens spent for this chat outside its turns (a server's sampling request), counted with its totals. */
-  countUsage(usage: TurnUsage): void {
-    this.addUsage(usage);
-  }
-
-  notice(level: 'info' | 'warning' | 'error', text: string, action?: 'setKey'): void {
-    this.record({ kind: 'notice', level, text, ...(action ? { action } : {}) });
-  }
-
-  /** A slash command's answer: shown as lines, kept with the chat, never sent to the model. */
-  listing(lines: string[]): void {
-    this.record({ kind: 'notice', level: 'info', text: lines.join('\n'), listing: true });
-  }
-
-  checkpoint(turnId: string): Extract<ChatEvent, { kind: 'checkpoint' }> | undefined {
-    return this.eventList.find((e): e is Extract<ChatEvent, { kind: 'checkpoint' }> => e.kind === 'checkpoint' && e.turnId === turnId);
-  }
-
-  /** Waits for what is being written; a log a write failed is written whole once more. The chat stays usable. */
-  async flush(): Promise<void> {
-    const { events, messages } = this.deps.store;
-    await Promise.all([events.flush(), messages.flush(), this.deps.store.labels.flush(), this.metaWrite]);
-    if (this.otherWriter || !this.deps.store.saveError) return;
-    await Promise.all([events.lastError && events.replace(this.eventList), messages.lastError && messages.replace(this.history)]);
-    // Whole again: the note of the failure would make the next open say something is missing.
-    if (!this.saveError) await this.deps.store.takeUnsavedMark();
-  }
-
   /** Done with the chat: a running turn is stopped and waited for, what it wrote is flushed, and the chat is let go. */
   async close(): Promise<void> {
     this.stop();
@@ -500,58 +302,6 @@ export class ChatSession extends TypedEmitter<ChatSessionEvents> {
       if (failed) this.notice('error', `This chat could not be saved: ${failed.message}. What is not on disk is lost when this chat is closed.`);
     }
   }
-
-  private record(event: ChatEvent): void {
-    // A session that only shows the chat keeps what it says in memory: the chat on disk is another's.
-    if (this.otherWriter) {
-      this.eventList.push(event);
-      this.emit('event', event);
-      return;
-    }
-    if (event.kind === 'compaction') {
-      // The conversation's start was replaced by a summary: the messages' spans move with it (message-spans.ts).
-      this.eventList = [...afterCompaction(this.eventList, event.replaced), event];
-      void this.deps.store.events.replace(this.eventList);
-    } else {
-      this.eventList.push(event);
-      void this.deps.store.events.append(event);
-    }
-    if (event.kind === 'user' || event.kind === 'turn_end') this.updateMeta({});
-    this.emit('event', event);
-  }
-
-  private addUsage(u: TurnUsage): void {
-    this.updateMeta(withTurnUsage(this.meta, u));
-  }
-
-  /** Changes the meta file (queued, so writes land in order) and tells the front end. */
-  private updateMeta(change: Partial<ChatMeta>): void {
-    this.meta = { ...this.meta, updatedAt: Date.now(), ...change };
-    const meta = this.meta;
-    const dir = this.deps.store.dir;
-    if (this.otherWriter) return void this.emit('meta', meta);
-    // Told once it is on disk, so a list read on the news (the Chats view) finds it there.
-    this.metaWrite = this.metaWrite
-      .then(() => writeMeta(dir, meta))
-      .then(
-        () => (this.metaError = undefined),
-        (err: unknown) => {
-          this.metaError = err instanceof Error ? err : new Error(String(err));
-          this.deps.log?.(`could not save the chat's details: ${String(err)}`);
-          return this.deps.store.markUnsaved(this.metaError);
-        },
-      )
-      .then(() => this.emit('meta', this.meta));
-  }
-}
-
-/** What the person is told of lines of a chat's file that could not be read. */
-function unreadableNotice(u: UnreadableLines, dir: string): string {
-  const which = u.lines.length === 1 ? `Line ${u.lines[0]}` : `Lines ${u.lines.join(', ')}`;
-  const where = `${u.file} (in ${dir})`;
-  return u.keptIn
-    ? `${which} of ${where} could not be read: left out of this chat, and kept in ${u.keptIn} beside it.`
-    : `${which} of ${where} could not be read: left out of this chat as shown, and left in the file.`;
 }
 
 /** How a pasted image is named among a message's attachments (the picture itself goes to the model only). */

@@ -1,7 +1,5 @@
-import { readWebUrl, webHost } from '../../common/web-address';
 import type {
   CallToolResult,
-  Client,
   CompleteRequestParams,
   CompleteResult,
   GetPromptResult,
@@ -9,7 +7,6 @@ import type {
   PriorDiscovery,
   Prompt,
   ReadResourceResult,
-  RequestOptions,
   Resource,
   ResourceTemplateType as ResourceTemplate,
   Tool,
@@ -20,15 +17,16 @@ import type { ConnectionEvents, ConnectionOptions } from './connection-types';
 import type { ProtocolEra } from './era/era-memory';
 import { openInEra } from './era/era-choice';
 import { envelopeMeta, probeMeta } from './era/request-meta';
-import { McpRequestError, McpStartError, type ServerExited, describeExit, seconds } from './errors';
-import { diagnoseRequestFailure, diagnoseStartFailure } from './diagnose';
+import { McpRequestError, McpStartError, type ServerExited, describeExit } from './errors';
+import { diagnoseRequestFailure, diagnoseStartFailure, slowProbeFailure } from './diagnose';
+import { connectionStatus } from './connection-status';
+import { ServerRequests } from './server-requests';
 import type { ExitInfo } from './transport/stdio-transport';
 import { configProblem } from './config-check';
-import { applyLogLevel, closeSession, openEraExtras, type LiveSession } from './live-session';
+import { applyLogLevel, closeSession, openEraExtras, sessionSupports, type LiveSession, type ServerFeature } from './live-session';
 import { ServerLists } from './server-lists';
 import { SessionEnd } from './session-end';
 import { sessionParts } from './session-parts';
-import { callTool } from './tool-call';
 import { CompletionWaits } from './era/completion-waits';
 import { TypedEmitter } from './typed-emitter';
 import type { CallOptions, ServerConfig, ServerState, ServerStatus } from './types';
@@ -60,6 +58,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
   private readonly sink: ServerLogSink | undefined;
   private logLevel: LoggingLevel | undefined;
   private readonly completions = new CompletionWaits();
+  /** Resources, prompts, subscriptions and completions (server-requests.ts). */
+  private readonly requests: ServerRequests;
   /** The last open asked the era (server/discover), and the server exited before answering (era-choice.ts). */
   private exitedWhenAsked = false;
 
@@ -78,6 +78,19 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       log: (line) => this.log(line),
       changed: () => this.emit('change'),
       watched: (kind) => this.session?.listen?.watches(kind) ?? false,
+    });
+    this.requests = new ServerRequests({
+      readySession: () => this.readySession(),
+      listen: () => this.session?.listen,
+      envelopeMeta: () => envelopeMeta(this.era, this.logLevel, this.supports('logging')),
+      timeoutMs: () => this.options.requestTimeoutMs ?? 30_000,
+      untilEnded: (p) => this.sessionEnd.race(p),
+      failure: (err, what, during, timeoutMs, signal) => this.requestFailure(err, what, during, timeoutMs, signal),
+      server: this.name,
+      options,
+      tools: () => this.tools,
+      supports: (feature) => this.supports(feature),
+      elicitationComplete: (id, signal) => this.completions.wait(id, signal),
     });
     this.sink = options.handlers?.logging?.sink(config.name);
     this.logLevel = options.handlers?.logging?.level;
@@ -136,27 +149,9 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     return this.session?.carrier.kind ?? (this.config.transport === 'http' ? 'streamable-http' : this.config.transport);
   }
 
+  /** What the views and the model are told of this server now (connection-status.ts). */
   status(): ServerStatus {
-    const client = this.session?.client;
-    const info = client?.getServerVersion();
-    return {
-      name: this.name,
-      state: this.currentState,
-      error: this.errorText,
-      tools: this.tools,
-      resources: this.resources,
-      resourceTemplates: this.resourceTemplates,
-      prompts: this.prompts,
-      pid: this.currentState === 'ready' || this.currentState === 'starting' ? this.pid : undefined,
-      serverVersion: info ? `${info.name} ${info.version}` : undefined,
-      transport: this.transportKind,
-      era: this.currentState === 'ready' ? this.era : undefined,
-      protocolVersion: this.currentState === 'ready' ? client?.getNegotiatedProtocolVersion() : undefined,
-      instructions: client?.getInstructions(),
-      tasks: this.supports('tasks'),
-      ...(this.config.transport === 'stdio' ? {} : { endpoint: endpointHost(this.config.url) }),
-      ...(this.lists.invalidSchemas.size > 0 ? { invalidSchemas: Object.fromEntries(this.lists.invalidSchemas) } : {}),
-    };
+    return connectionStatus(this, this.session?.client);
   }
 
   /**
@@ -220,7 +215,7 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     const session: LiveSession = sessionParts(this.config, this.options, {
       clientInfo: this.clientInfo,
       sink: this.sink,
-      probeMeta: prior?.kind === 'legacy' ? undefined : this.probeMeta(),
+      probeMeta: prior?.kind === 'legacy' ? undefined : probeMeta(this.options.handlers ?? {}, this.clientInfo),
       events: {
         listChanged: (kind) => void this.lists.refresh(kind),
         resourceUpdated: (uri) => this.emit('resourceUpdated', uri),
@@ -239,7 +234,8 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
       if (this.closing) throw this.closedWhileStarting();
       const failure = this.startFailure(err, this.initMs);
       this.exitedWhenAsked = !prior && failure.kind === 'exited';
-      if (!prior && failure.kind === 'protocol' && /Unsupported protocol version/i.test(failure.message)) throw this.slowProbe(failure);
+      if (!prior && failure.kind === 'protocol' && /Unsupported protocol version/i.test(failure.message))
+        throw slowProbeFailure(this.name, this.initMs, failure);
       throw failure;
     }
     await openEraExtras(session, {
@@ -262,75 +258,34 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
 
   /** Calls a tool: the definition the hub resolved (no lookup here), or a name, looked up in this server's list. */
   async callTool(target: string | Tool, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
-    const { client, taskExt, guarded } = this.readySession();
-    const name = typeof target === 'string' ? target : target.name;
-    const definition = typeof target === 'string' ? this.tools.find((t) => t.name === target) : target;
-    return callTool(
-      {
-        server: this.name,
-        client,
-        supportsTasks: this.supports('tasks'),
-        taskExtension: taskExt ? { tasks: taskExt, raw: guarded.raw } : undefined,
-        callTimeoutMs: this.options.callTimeoutMs ?? 60_000,
-        callTotalTimeoutMs: this.options.callTotalTimeoutMs ?? 600_000,
-        requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
-        meta: () => this.envelopeMeta(),
-        untilEnded: (p) => this.sessionEnd.race(p),
-        followTask: (taskId, onProgress) => guarded.followTask(taskId, onProgress),
-        failure: (err, what, during, timeoutMs, signal) => this.requestFailure(err, what, during, timeoutMs, signal),
-        elicitation: this.options.handlers?.elicitation,
-        elicitationComplete: (id, signal) => this.completions.wait(id, signal),
-      },
-      name,
-      definition,
-      args,
-      opts,
-    );
+    return this.requests.callTool(target, args, opts);
   }
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
-    const meta = this.envelopeMeta();
-    return this.simpleRequest(`resource ${uri}`, opts, (client, o) => client.readResource(meta ? { uri, _meta: meta } : { uri }, o), 'the read');
+    return this.requests.readResource(uri, opts);
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}): Promise<GetPromptResult> {
-    const meta = this.envelopeMeta();
-    return this.simpleRequest(`prompt "${name}"`, opts, (client, o) =>
-      client.getPrompt(meta ? { name, arguments: args, _meta: meta } : { name, arguments: args }, o),
-    );
+    return this.requests.getPrompt(name, args, opts);
   }
 
-  /**
-   * Asks to be told (`notifications/resources/updated`, the 'resourceUpdated' event) when a resource changes:
-   * `resources/subscribe` in the 2025-11-25 era, a `subscriptions/listen` stream for it in 2026-07-28.
-   */
+  /** Asks to be told ('resourceUpdated') when a resource changes (server-requests.ts). */
   async subscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
-    const listen = this.session?.listen;
-    if (listen) return this.simpleRequest(`subscribing to ${uri}`, opts, () => listen.subscribe(uri));
-    await this.simpleRequest(`subscribing to ${uri}`, opts, (client, o) => client.subscribeResource({ uri }, o));
+    return this.requests.subscribeResource(uri, opts);
   }
 
   async unsubscribeResource(uri: string, opts: CallOptions = {}): Promise<void> {
-    const listen = this.session?.listen;
-    if (listen) return this.simpleRequest(`unsubscribing from ${uri}`, opts, () => listen.unsubscribe(uri));
-    await this.simpleRequest(`unsubscribing from ${uri}`, opts, (client, o) => client.unsubscribeResource({ uri }, o));
+    return this.requests.unsubscribeResource(uri, opts);
   }
 
   /** The server's suggestions for a prompt argument or a template variable (`completion/complete`). */
   async complete(params: CompleteRequestParams, opts: CallOptions = {}): Promise<CompleteResult> {
-    return this.simpleRequest('completion', opts, (client, o) => client.complete(params, o));
+    return this.requests.complete(params, opts);
   }
 
-  /**
-   * Whether the server declared what a feature needs (e.g. resources.subscribe, completions; tasks: tasks for
-   * tools/call in 2025-11-25, the Tasks extension in 2026-07-28).
-   */
-  supports(feature: 'subscribe' | 'completions' | 'logging' | 'tasks'): boolean {
-    const caps = this.session?.client.getServerCapabilities();
-    if (feature === 'tasks' && this.era === 'modern') return this.session?.taskExt !== undefined;
-    if (feature === 'subscribe') return caps?.resources?.subscribe === true;
-    if (feature === 'tasks') return Boolean((caps as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks?.requests?.tools?.call);
-    return Boolean(caps?.[feature]);
+  /** Whether the server declared what a feature needs (live-session.ts). */
+  supports(feature: ServerFeature): boolean {
+    return sessionSupports(this.session, feature);
   }
 
   /**
@@ -366,32 +321,14 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.removeAllListeners();
   }
 
-  private probeMeta(): Record<string, unknown> {
-    return probeMeta(this.options.handlers ?? {}, this.clientInfo);
-  }
-
   private get clientInfo(): { name: string; version: string } {
     return this.options.clientInfo ?? { name: 'mcp-agent', version: '0.1.0' };
-  }
-
-  private envelopeMeta(): Record<string, unknown> | undefined {
-    return envelopeMeta(this.era, this.logLevel, this.supports('logging'));
   }
 
   private async applyLogLevel(): Promise<void> {
     if (!this.session) return;
     const timeoutMs = this.options.requestTimeoutMs ?? 30_000;
     await applyLogLevel(this.session, this.logLevel, { timeoutMs, untilEnded: (p) => this.sessionEnd.race(p), log: (line) => this.log(line) });
-  }
-
-  private async simpleRequest<T>(what: string, opts: CallOptions, send: (client: Client, o: RequestOptions) => Promise<T>, during = 'the request'): Promise<T> {
-    const { client } = this.readySession();
-    const timeout = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
-    try {
-      return await this.sessionEnd.race(send(client, { signal: opts.signal, timeout }));
-    } catch (err) {
-      throw this.requestFailure(err, what, during, timeout, opts.signal);
-    }
   }
 
   /** Non-JSON stdout lines and the like land here; the session goes on. */
@@ -429,19 +366,6 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     return this.session ? this.session.carrier.explain(message) : message;
   }
 
-  /**
-   * Asked its era, the server answered server/discover after the probe's time was up: the client then sent a
-   * 2025-11-25 initialize, which a server that had already taken the 2026-07-28 era refuses. That is a slow start,
-   * not a server of the wrong era: a try with more time asks again (the hub's retries).
-   */
-  private slowProbe(failure: McpStartError): McpStartError {
-    return new McpStartError(
-      'timeout',
-      `server ${this.name} did not answer server/discover (which protocol era it speaks) within ${seconds(this.initMs)}; it then refused the 2025-11-25 initialize sent in its place (${failure.message})`,
-      { cause: failure },
-    );
-  }
-
   private closedWhileStarting(): McpStartError {
     return new McpStartError('protocol', `server ${this.name} was closed while starting`);
   }
@@ -470,10 +394,4 @@ export class McpConnection extends TypedEmitter<ConnectionEvents> {
     this.options.log?.(this.name, line);
     this.sink?.log('warn', line);
   }
-}
-
-/** The host a remote server's requests go to, as the egress guard names places. */
-function endpointHost(url: string): string | undefined {
-  const parsed = readWebUrl(url);
-  return parsed ? webHost(parsed) : undefined;
 }

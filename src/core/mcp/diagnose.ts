@@ -56,3 +56,16 @@ export function diagnoseRequestFailure(
   }
   return new McpRequestError('protocol', `${what} on server ${server} failed: ${messageOf(err)}`, { cause: err });
 }
+
+/**
+ * Asked its era, the server answered server/discover after the probe's time was up: the client then sent a
+ * 2025-11-25 initialize, which a server that had already taken the 2026-07-28 era refuses. That is a slow start,
+ * not a server of the wrong era: a try with more time asks again (the hub's retries).
+ */
+export function slowProbeFailure(server: string, initMs: number, failure: McpStartError): McpStartError {
+  return new McpStartError(
+    'timeout',
+    `server ${server} did not answer server/discover (which protocol era it speaks) within ${seconds(initMs)}; it then refused the 2025-11-25 initialize sent in its place (${failure.message})`,
+    { cause: failure },
+  );
+}

@@ -78,3 +78,18 @@ export async function closeSession(session: LiveSession): Promise<void> {
   await session.carrier.close().catch(() => undefined);
   session.flood.close();
 }
+
+/** What a server may declare that the host uses: resource subscriptions, completions, logging, tasks. */
+export type ServerFeature = 'subscribe' | 'completions' | 'logging' | 'tasks';
+
+/**
+ * Whether the server declared what a feature needs (e.g. resources.subscribe, completions; tasks: tasks for
+ * tools/call in 2025-11-25, the Tasks extension in 2026-07-28).
+ */
+export function sessionSupports(session: LiveSession | undefined, feature: ServerFeature): boolean {
+  const caps = session?.client.getServerCapabilities();
+  if (feature === 'tasks' && session?.client.getProtocolEra() === 'modern') return session?.taskExt !== undefined;
+  if (feature === 'subscribe') return caps?.resources?.subscribe === true;
+  if (feature === 'tasks') return Boolean((caps as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks?.requests?.tools?.call);
+  return Boolean(caps?.[feature]);
+}

@@ -6,15 +6,15 @@ import type {
   ReadResourceResult,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/client';
-import type { ServerLogSink } from '../client/client-handlers';
 import { RestartBudget } from './backoff';
-import { McpConnection } from '../connection';
+import type { McpConnection } from '../connection';
 import { MemoryEras, type EraMemory } from '../era/era-memory';
-import { McpRequestError, McpStartError, seconds } from '../errors';
+import { McpRequestError } from '../errors';
 import { ToolIndex } from './tool-index';
 import { failure, type HubEvents, type HubOptions } from './hub-types';
 import { TypedEmitter } from '../typed-emitter';
-import { attemptLimit, entryStatus, hubLog, retryable, type Entry } from './hub-entry';
+import { entryStatus, type Entry } from './hub-entry';
+import { ServerStarts } from './server-starts';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
 import { messageOf } from '../../../common/error-message';
 
@@ -44,6 +44,8 @@ export class McpHub extends TypedEmitter<HubEvents> {
   private serverLogLevels = new Map<string, LoggingLevel>();
   /** Each server's era, so a restart does not ask again (the front end's file keeps them across runs). */
   private readonly eras: EraMemory;
+  /** Each server's starts and restarts (server-starts.ts). */
+  private readonly starts: ServerStarts;
 
   constructor(configs: ServerConfig[], options: HubOptions = {}) {
     super();
@@ -51,6 +53,15 @@ export class McpHub extends TypedEmitter<HubEvents> {
     this.roots = options.connection?.roots ?? [];
     this.logLevel = options.connection?.handlers?.logging?.level;
     this.eras = options.connection?.eras ?? new MemoryEras();
+    this.starts = new ServerStarts({
+      options,
+      eras: this.eras,
+      disposed: () => this.disposed,
+      roots: () => this.roots,
+      levelOf: (server) => this.levelOf(server),
+      changed: () => this.changed(),
+      resourceUpdated: (server, uri) => this.emit('resourceUpdated', server, uri),
+    });
     for (const config of configs) this.addEntry(config);
   }
 
@@ -59,7 +70,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     if (this.started || this.disposed) return;
     this.started = true;
     // launch() settles every failure into the entry's state: nothing is lost by not awaiting it here.
-    for (const entry of this.entries.values()) void this.launch(entry);
+    for (const entry of this.entries.values()) void this.starts.launch(entry);
   }
 
   /** Resolves once no server is starting (each is ready, in error or stopped). */
@@ -204,9 +215,9 @@ export class McpHub extends TypedEmitter<HubEvents> {
     if (!entry || this.disposed) throw new Error(`no server named ${name}`);
     entry.budget.reset();
     entry.restarts = 0;
-    await this.stopEntry(entry);
+    await this.starts.stop(entry);
     this.started = true;
-    void this.launch(entry);
+    void this.starts.launch(entry);
     await this.until(() => this.entries.get(name) !== entry || entryStatus(entry).state !== 'starting');
   }
 
@@ -223,7 +234,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     for (const [name, entry] of this.entries) {
       const config = next.get(name);
       if (!config || JSON.stringify(config) !== JSON.stringify(entry.config)) {
-        stops.push(this.stopEntry(entry));
+        stops.push(this.starts.stop(entry));
         this.entries.delete(name);
       }
     }
@@ -235,7 +246,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       if (kept) this.entries.set(config.name, kept);
       else if (!this.entries.has(config.name)) {
         const entry = this.addEntry(config);
-        if (this.started) void this.launch(entry);
+        if (this.started) void this.starts.launch(entry);
       }
     }
     this.changed();
@@ -246,7 +257,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
     if (this.disposed) return;
     this.disposed = true;
     clearTimeout(this.changeTimer);
-    await Promise.all([...this.entries.values()].map((e) => this.stopEntry(e)));
+    await Promise.all([...this.entries.values()].map((e) => this.starts.stop(e)));
     for (const w of this.settleWaiters.splice(0)) w.resolve();
     this.removeAllListeners();
   }
@@ -274,122 +285,6 @@ export class McpHub extends TypedEmitter<HubEvents> {
     };
     this.entries.set(config.name, entry);
     return entry;
-  }
-
-  private launch(entry: Entry): Promise<void> {
-    if (this.disposed) return Promise.resolve();
-    clearTimeout(entry.timer);
-    entry.timer = undefined;
-    entry.gaveUp = undefined;
-    entry.startingSince ??= Date.now();
-    entry.attempts++;
-    entry.limitMs = attemptLimit(entry.config.startTimeoutMs ?? this.firstLimitMs(), entry.attempts);
-    entry.detail =
-      entry.attempts > 1
-        ? `try ${entry.attempts}, given ${seconds(entry.limitMs)} to answer initialize${entry.lastFailure ? `; the last try: ${entry.lastFailure}` : ''}`
-        : undefined;
-    const generation = ++entry.generation;
-    const connection = { ...this.options.connection, eras: this.eras };
-    const logging = connection.handlers?.logging;
-    // The connection asks for its sink by name: it gets this entry's, so one server has one log.
-    const handlers =
-      logging && entry.sink
-        ? { ...connection.handlers, logging: { sink: () => entry.sink as ServerLogSink, level: this.levelOf(entry.config.name) } }
-        : connection.handlers;
-    const conn = new McpConnection({ ...entry.config, startTimeoutMs: entry.limitMs }, { ...connection, handlers, roots: this.roots });
-    hubLog(entry, 'info', entry.restarts > 0 ? `starting again (restart ${entry.restarts}; ${entry.detail ?? `given ${seconds(entry.limitMs)}`})` : 'starting');
-    entry.conn = conn;
-    entry.launching = true;
-    conn.on('change', () => {
-      if (entry.generation === generation) this.changed();
-    });
-    conn.on('crash', (_info, message) => {
-      if (entry.generation === generation) this.onCrash(entry, message);
-    });
-    conn.on('resourceUpdated', (uri) => {
-      if (entry.generation === generation) this.emit('resourceUpdated', entry.config.name, uri);
-    });
-    // start() moves to `starting` at once, which reports the change.
-    return conn.start().then(
-      () => {
-        if (entry.generation !== generation) return;
-        entry.launching = false;
-        this.doneStarting(entry);
-        if (this.disposed) void conn.close();
-        else {
-          hubLog(entry, 'info', `ready: ${conn.status().serverVersion ?? 'no version given'}, ${conn.tools.length} tools`);
-          void this.resubscribe(entry, conn);
-        }
-        this.changed();
-      },
-      (err: unknown) => {
-        if (entry.generation !== generation) return;
-        entry.launching = false;
-        hubLog(entry, 'error', `failed to start: ${messageOf(err)}`);
-        if (err instanceof McpStartError && retryable(err, entry)) return this.onCrash(entry, err.message);
-        if (err instanceof McpStartError && err.kind === 'timeout') {
-          const first = entry.config.startTimeoutMs ?? this.firstLimitMs();
-          const limits = Array.from({ length: entry.attempts }, (_, i) => seconds(attemptLimit(first, i + 1)));
-          entry.gaveUp = `${err.message}. Gave up after ${entry.attempts} tries (given ${limits.join(', ')}); raise its start limit or restart it by hand once fixed.`;
-          hubLog(entry, 'error', `gave up: ${entry.gaveUp}`);
-        }
-        this.doneStarting(entry);
-        this.changed();
-      },
-    );
-  }
-
-  /** The limit a server's first try is given when its config says none. */
-  private firstLimitMs(): number {
-    return this.options.startLimitMs?.() ?? this.options.connection?.initializeTimeoutMs ?? 15_000;
-  }
-
-  /** It is up, or failed for good: the next start counts its time and tries afresh. */
-  private doneStarting(entry: Entry): void {
-    entry.startingSince = undefined;
-    entry.attempts = 0;
-    entry.detail = undefined;
-    entry.lastFailure = undefined;
-  }
-
-  private onCrash(entry: Entry, message: string): void {
-    if (this.disposed) return;
-    const delay = entry.budget.next();
-    if (delay === undefined) {
-      const { maxRestarts, windowMs } = entry.budget;
-      entry.gaveUp = `${message}. Gave up after ${maxRestarts} restart${maxRestarts === 1 ? '' : 's'} within ${seconds(windowMs)}; restart it by hand once fixed.`;
-      hubLog(entry, 'error', `gave up: ${entry.gaveUp}`);
-      this.doneStarting(entry);
-      this.changed();
-      return;
-    }
-    entry.startingSince ??= Date.now();
-    entry.lastFailure = message;
-    entry.restarts++;
-    const again = entry.config.transport === 'stdio' ? 'restarting' : 'reconnecting';
-    entry.detail = `${message}; ${again} in ${seconds(delay)} (restart ${entry.budget.recent} of ${entry.budget.maxRestarts})`;
-    hubLog(entry, 'error', `crashed: ${entry.detail}`);
-    entry.timer = setTimeout(() => void this.launch(entry), delay);
-    this.changed();
-  }
-
-  private async stopEntry(entry: Entry): Promise<void> {
-    clearTimeout(entry.timer);
-    entry.timer = undefined;
-    entry.generation++;
-    const conn = entry.conn;
-    entry.conn = undefined;
-    entry.gaveUp = undefined;
-    this.doneStarting(entry);
-    await conn?.close();
-  }
-
-  /** After a restart the new session knows nothing of the old one's subscriptions. */
-  private async resubscribe(entry: Entry, conn: McpConnection): Promise<void> {
-    if (!conn.supports('subscribe')) return;
-    for (const uri of entry.subscriptions) {
-      await conn.subscribeResource(uri).catch((err: unknown) => hubLog(entry, 'warn', `subscribing again to ${uri} failed: ${messageOf(err)}`));
-    }
   }
 
   private readyConnection(server: string): McpConnection {
