@@ -1,5 +1,7 @@
 // Builds every bundle the project ships, plus the test bundles.
-// Usage: node esbuild.mjs [--production] [--watch] [--no-tests]
+// Usage: node esbuild.mjs [--production] [--watch] [--no-tests] [--entries]
+//   --entries: prints each entry file, one a line, and builds nothing. knip.jsonc must name every one as an entry
+//   (test/unit/knip-entries.test.ts checks it), or knip takes what only that bundle uses for dead code.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,6 +107,11 @@ if (withTests) {
   if (existsSync('test/vscode/launcher.ts')) {
     builds.push({ ...node, entryPoints: ['test/vscode/launcher.ts'], outfile: 'out/test/vscode/launcher.js', packages: 'external' });
   }
+}
+
+if (process.argv.includes('--entries')) {
+  for (const b of builds) for (const entry of Object.values(b.entryPoints ?? {})) console.log(entry);
+  process.exit(0);
 }
 
 function copyAssets() {

@@ -2,7 +2,7 @@
 // code-server: the oldest VS Code engines.vscode claims and today's), the build, the node:test tiers (unit,
 // webview in Chromium, integration with real processes), the MCP conformance suite, then the real-VS-Code rig.
 // Usage: node scripts/test.mjs [--fast | --no-vscode | --conformance-only]
-//   --fast (`npm run test:fast`): the edit-test loop: layers, typecheck, lint, format check, build, test/unit (in-process: no browser,
+//   --fast (`npm run test:fast`): the edit-test loop: layers, typecheck, lint (ESLint, knip), format check, build, test/unit (in-process: no browser,
 //          no code-server, no installs)
 //   --no-vscode (`npm run test:unit`): everything but code-server
 //   --conformance-only: builds and runs just the MCP conformance suite, test/conformance/run.mjs
@@ -50,6 +50,9 @@ run(process.execPath, ['scripts/check-layers.mjs']);
 run(process.execPath, ['scripts/typecheck.mjs']);
 // ESLint with type information (eslint.config.mjs); cached, so an edit-test loop pays for what changed.
 run(process.execPath, ['node_modules/eslint/bin/eslint.js', '--cache', '--cache-location', 'out/eslintcache', '.']);
+// Unused files, exports and dependencies (knip.jsonc: its entries are every bundle esbuild.mjs builds, and the
+// tests, benches and scripts). Cached like the lint; a stale line of its config fails it too.
+run(process.execPath, ['node_modules/knip/bin/knip.js', '--no-progress', '--treat-config-hints-as-errors', '--cache', '--cache-location', 'out/knipcache']);
 // One format (.prettierrc.json); `npm run format` writes it. Cached like the lint.
 run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '--cache', '--cache-location', 'out/prettiercache', '.']);
 /**

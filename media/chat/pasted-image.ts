@@ -2,7 +2,7 @@ import type { PastedImage } from '../../src/shared/protocol';
 import { isImageMime } from '../../src/shared/image-types';
 
 /** The API's limits for images in one message. */
-export const MAX_IMAGES = 5;
+const MAX_IMAGES = 5;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** Image files on a paste's clipboard (the text, if any, is pasted as usual). */

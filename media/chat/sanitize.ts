@@ -44,7 +44,7 @@ const ALLOWED_TAGS = [
 ];
 const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'align', 'type', 'checked', 'disabled'];
 
-export function isSafeHref(href: string): boolean {
+function isSafeHref(href: string): boolean {
   const trimmed = href.trim();
   if (trimmed.startsWith('#')) return true;
   try {

@@ -93,7 +93,7 @@ const CONTINUES = /^(\s|[-*+] |\d{1,9}[.)] |\|)/;
  * Where the finished blocks of `text` end, searching from `from`: just after the last blank line that is
  * outside a code fence and followed by a line that starts a new block. `from` when there is none.
  */
-export function settledEnd(text: string, from: number): number {
+function settledEnd(text: string, from: number): number {
   let end = from;
   let fence: string | undefined;
   let pos = from;

@@ -11,7 +11,7 @@ export interface CheckedFolder {
   close: () => Promise<void>;
 }
 
-export function movedOutside(target: string): ToolError {
+function movedOutside(target: string): ToolError {
   return new ToolError(
     `The folder of "${basename(target)}" was moved or replaced by a symlink leading outside the workspace while ` +
       'it was being written; nothing was written. Try again once the folder stops changing.',

@@ -59,7 +59,7 @@ export interface FetchedResponse {
 }
 
 /** Header names that carry credentials whoever passes them. */
-export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-subscription-token']);
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-subscription-token']);
 
 /** The headers for one hop: the secret ones only on the starting origin. */
 function hopHeaders(options: FetchOptions, sameOrigin: boolean): Record<string, string> {

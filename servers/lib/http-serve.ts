@@ -46,7 +46,7 @@ interface Session {
   used: number;
 }
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 /**
  * What a connection may cost before it carries a session: its headers must arrive within

@@ -18,7 +18,7 @@ import { heldCall, LiveCall, type Stop } from './modern-continuation';
  * (stateless HTTP) need the same one: any of them answers any round. Unset, each process signs with a key of its
  * own, which is enough for stdio (one process serves the whole connection) and for one HTTP process.
  */
-export const REQUEST_STATE_KEY_ENV = 'MCP_AGENT_REQUEST_STATE_KEY';
+const REQUEST_STATE_KEY_ENV = 'MCP_AGENT_REQUEST_STATE_KEY';
 
 /**
  * What travels with the client between the rounds of one call, signed (HMAC-SHA256, the v2 package's codec): the

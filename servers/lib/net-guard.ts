@@ -8,7 +8,7 @@ import { BlockedUrlError, parseWebUrl } from '../../src/common/web-address';
  * src/common/address-class.ts, shared with the host's OAuth discovery guard.
  */
 
-export { BlockedUrlError, describeAddress, isPublicAddress, parseWebUrl };
+export { BlockedUrlError, isPublicAddress, parseWebUrl };
 
 /** Allowed host:port pairs, normalised the way WHATWG URL normalises a URL's host and port. */
 export type AllowList = ReadonlySet<string>;
@@ -42,7 +42,7 @@ export function hostPortOf(url: URL): string {
   return `${url.hostname}:${port}`;
 }
 
-export function isAllowed(url: URL, allow: AllowList): boolean {
+function isAllowed(url: URL, allow: AllowList): boolean {
   return allow.has(hostPortOf(url));
 }
 

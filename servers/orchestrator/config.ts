@@ -47,7 +47,7 @@ export interface LogConfig {
 }
 
 /** The seed's default system prompt for `query`, said truthfully: here `query` gives Claude no tools. */
-export const DEFAULT_QUERY_SYSTEM_PROMPT =
+const DEFAULT_QUERY_SYSTEM_PROMPT =
   'You are a helpful AI assistant. Another AI assistant or a person asks you through an MCP tool; answer the question ' +
   'directly and completely, in Markdown where it helps.';
 

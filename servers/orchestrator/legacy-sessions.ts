@@ -5,7 +5,7 @@ import { isAlive } from './session-recovery';
 import { readRecord, SESSION_NAME, type SessionStore } from './session-store';
 
 /** Where earlier versions kept sessions: in the workspace, where `git add` picked the transcripts up. */
-export const LEGACY_SESSIONS_FOLDER = '.mcp-agent/sessions';
+const LEGACY_SESSIONS_FOLDER = '.mcp-agent/sessions';
 
 /**
  * Moves the sessions earlier versions kept in the workspace into the store, at start, so upgrading

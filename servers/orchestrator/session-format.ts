@@ -5,8 +5,6 @@ import { oneLine } from './transcript-markdown';
 import { costOf } from '../../src/core/usage/prices';
 import { totalTokens } from './session-tokens';
 
-export type ResponseFormat = 'markdown' | 'json';
-
 /** A session as the JSON formats give it. */
 export function sessionJson(r: SessionRecord): Record<string, unknown> {
   return {

@@ -5,12 +5,12 @@ import { sessionsMarkdown } from './session-format';
 import { SESSION_NAME, type SessionStore } from './session-store';
 import { transcriptMarkdown } from './transcript-markdown';
 
-export const LIST_URI = 'sessions://list';
+const LIST_URI = 'sessions://list';
 const MARKDOWN = 'text/markdown';
 /** Messages arrive in bursts (a reply, then its tool results): one `updated` per resource per burst. */
 const UPDATE_DEBOUNCE_MS = 100;
 
-export function sessionUri(name: string): string {
+function sessionUri(name: string): string {
   return `sessions://${name}`;
 }
 

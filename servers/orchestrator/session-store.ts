@@ -17,8 +17,7 @@ const count = z.number().int().nonnegative();
 /** src/core/usage's TokenUsage: input at full price, output, read from and written to the prompt cache. */
 const usageSchema = z.object({ input: count, output: count, cacheRead: count, cacheWrite: count });
 
-export const sessionStatusSchema = z.enum(['running', 'done', 'error', 'interrupted']);
-export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+const sessionStatusSchema = z.enum(['running', 'done', 'error', 'interrupted']);
 
 const recordSchema = z.object({
   name: z.string().regex(SESSION_NAME),

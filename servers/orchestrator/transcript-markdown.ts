@@ -23,7 +23,7 @@ function costText(r: SessionRecord): string {
   return cost === undefined ? '' : `, about $${cost.toFixed(4)}`;
 }
 
-export function summaryLines(r: SessionRecord): string[] {
+function summaryLines(r: SessionRecord): string[] {
   return [
     `- Agent: ${r.agent} (${r.model})`,
     `- Status: ${r.status}${r.detail ? ` — ${oneLine(r.detail)}` : ''}`,

@@ -1,6 +1,6 @@
 /** The leagues get_sports_scores knows, and where each lives in ESPN's site API. */
 
-export type LeagueShape = 'team' | 'racing' | 'golf' | 'tennis';
+type LeagueShape = 'team' | 'racing' | 'golf' | 'tennis';
 
 export interface League {
   name: string;

@@ -49,7 +49,7 @@ function decode(body: Buffer, charset: string | undefined): string {
  */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
-export function withoutControlCharacters(text: string): string {
+function withoutControlCharacters(text: string): string {
   return text.replace(CONTROL, '');
 }
 

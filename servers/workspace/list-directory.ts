@@ -8,7 +8,7 @@ import type { Sandbox } from '../../src/common/sandbox';
 import { formatBytes } from '../../src/common/byte-size';
 import { opendirInsideSync } from '../../src/common/confined-fs';
 
-export const MAX_ENTRIES = 1000;
+const MAX_ENTRIES = 1000;
 /** Folders that are large, generated or private: skipped unless the caller asks for them. */
 export const IGNORED_DIRS = new Set(['.git', 'node_modules']);
 /** How long counting what a capped listing left out may take before saying "at least". */
@@ -25,7 +25,7 @@ interface DirRead {
  * Reads at most `max` entries without reading the rest into memory; the rest are only counted,
  * within a time budget, so a 200,000-entry folder costs milliseconds, not a 200,000-item array.
  */
-export function readCapped(root: string, dir: string, rel: string, max: number): DirRead {
+function readCapped(root: string, dir: string, rel: string, max: number): DirRead {
   // Checked once open: a folder swapped for a symlink since the sandbox looked is not listed.
   const handle = opendirInsideSync(root, dir, rel);
   const entries: Dirent[] = [];

@@ -23,7 +23,7 @@ const FIRST_POLL_MS = 5;
 const MAX_POLL_MS = 100;
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
-export function lockNameFor(target: string): string {
+function lockNameFor(target: string): string {
   return `${basename(target)}.mcp-agent.lock`;
 }
 

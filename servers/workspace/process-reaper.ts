@@ -36,7 +36,7 @@ function carriesToken(pid: number, marker: Buffer): boolean {
  * environment holds the run's token (a grandchild that called setsid), and all their descendants
  * (one that also dropped the environment, found through the subreaper's family tree).
  */
-export function findRunProcesses(leader: number, token: string): number[] {
+function findRunProcesses(leader: number, token: string): number[] {
   let pids: number[];
   try {
     pids = readdirSync('/proc')

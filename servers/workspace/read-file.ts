@@ -11,7 +11,7 @@ import { detectKind } from '../../src/common/file-kind';
 import { readPage } from './line-pager';
 import { openInside } from '../../src/common/confined-fs';
 
-export const READ_LIMITS = {
+const READ_LIMITS = {
   defaultLines: 2000,
   maxLines: 20000,
   bytesPerAnswer: 256 * 1024,
@@ -19,7 +19,7 @@ export const READ_LIMITS = {
 };
 
 /** Why a path that exists is not a file to read, without opening it (a FIFO would block). */
-export function notAFile(rel: string, st: Stats): string | undefined {
+function notAFile(rel: string, st: Stats): string | undefined {
   if (st.isDirectory()) return `"${rel}" is a directory; use list_directory to see what it holds.`;
   if (st.isFile()) return undefined;
   const what = st.isFIFO()

@@ -21,7 +21,7 @@ const MAX_FIGURES = 10;
 const MAX_FIGURE_BYTES = 5 * 1024 * 1024;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-export function maxTimeoutSeconds(): number {
+function maxTimeoutSeconds(): number {
   const v = Number(process.env.MCP_AGENT_RUN_CODE_MAX_TIMEOUT_S);
   return Number.isFinite(v) && v > 0 ? v : 120;
 }

@@ -36,8 +36,8 @@ export interface CliArgs {
 }
 
 /** What a run prints on stdout: the conversation for a person, one JSON result, or a JSON line per event. */
-export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** Every option with the one line --help gives it (written once: parsing and help read the same table). */
 const OPTIONS = {

@@ -8,7 +8,7 @@ import { parse } from 'dotenv';
  * the key somewhere else (ANTHROPIC_BASE_URL) or loosen a limit (MCP_AGENT_*): those come from the
  * real environment alone.
  */
-export const DOTENV_KEYS = ['ANTHROPIC_API_KEY', 'BRAVE_API_KEY'] as const;
+const DOTENV_KEYS = ['ANTHROPIC_API_KEY', 'BRAVE_API_KEY'] as const;
 /** Names that look like our settings: when a .env sets them, the person is told they were not used. */
 const LOOKS_LIKE_OURS = /^(ANTHROPIC_|CLAUDE_|MCP_AGENT_|BRAVE_)/;
 /** A .env is a few lines; anything bigger is not one. */

@@ -18,7 +18,7 @@ export interface CallRecord {
 }
 
 /** Claude Code's subtypes where they mean the same; ours for our own limits. */
-export type ResultSubtype = 'success' | 'error_max_iterations' | 'error_max_tokens' | 'error_during_execution' | 'error_interrupted';
+type ResultSubtype = 'success' | 'error_max_iterations' | 'error_max_tokens' | 'error_during_execution' | 'error_interrupted';
 
 const SUBTYPES: Record<TurnStatus, ResultSubtype> = {
   done: 'success',

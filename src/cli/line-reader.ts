@@ -1,7 +1,7 @@
 import type { Interface } from 'node:readline';
 import { escapeControls as printable } from './escape';
 
-export interface AskOptions {
+interface AskOptions {
   /** On a terminal, put on the line to edit. */
   prefill?: string;
   /** The answer joins readline's history (Up-arrow): the REPL's messages do, answers to questions do not. */

@@ -16,7 +16,7 @@ export interface OAuthTerminal {
 }
 
 /** Where the CLI keeps sign-ins: `$MCP_AGENT_HOME/oauth.json` or `~/.mcp-agent/oauth.json`. */
-export function oauthFile(env: NodeJS.ProcessEnv = process.env): string {
+function oauthFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.MCP_AGENT_HOME?.trim() || join(homedir(), '.mcp-agent'), 'oauth.json');
 }
 

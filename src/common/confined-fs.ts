@@ -33,7 +33,7 @@ function moved(shownAs: string, where?: string): ToolError {
 }
 
 /** Where the kernel says the open file `fd` is, or undefined where it cannot say. */
-export function openedPath(fd: number): string | undefined {
+function openedPath(fd: number): string | undefined {
   if (!PROC_FD) return undefined;
   const link = readlinkSync(`${PROC_FD}/${fd}`);
   // A file deleted after it was opened is shown as "<path> (deleted)".

@@ -29,7 +29,7 @@ function matches(head: Uint8Array, sig: Array<number | null>): boolean {
 }
 
 /** How much of the start of a file or body is looked at to tell text from binary. */
-export const SNIFF_BYTES = 8192;
+const SNIFF_BYTES = 8192;
 
 /** A NUL byte near the start means binary: text in any encoding the model can read has none. */
 export function looksBinary(data: Uint8Array): boolean {

@@ -21,5 +21,8 @@ export class LazyJsonSchemaValidator implements jsonSchemaValidator {
   }
 }
 
-/** The name the SDK's Client and Server import it by: the build points their Ajv import here. */
+/**
+ * The name the SDK's Client and Server import it by: the build points their Ajv import here, which knip cannot see.
+ * @public
+ */
 export { LazyJsonSchemaValidator as AjvJsonSchemaValidator };

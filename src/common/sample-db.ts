@@ -7,9 +7,9 @@ import { locateWasm } from './sql-wasm';
  * examples work as written (a seed-shaped INSERT names only title, author, year and genre).
  * One source for the VS Code command, the CLI's --create-sample-db and sample-workspace/data.db.
  */
-export const SAMPLE_DB_FILE = 'data.db';
+const SAMPLE_DB_FILE = 'data.db';
 
-export const SAMPLE_SCHEMA = `
+const SAMPLE_SCHEMA = `
 CREATE TABLE books (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   title TEXT NOT NULL,

@@ -162,6 +162,6 @@ export class Sandbox {
   }
 }
 
-export function isCode(err: unknown, code: string): boolean {
+function isCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
 }

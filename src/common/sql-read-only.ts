@@ -26,7 +26,7 @@ export function looksReadOnly(sql: string): boolean {
 }
 
 /** True when text follows a `;` outside quotes and comments: more than one statement (or a trigger's body). */
-export function isScript(sql: string): boolean {
+function isScript(sql: string): boolean {
   const bare = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g, ' ');
   return /;\s*[^\s;]/.test(bare);
 }

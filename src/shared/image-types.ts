@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** The raster types the Messages API takes as images, and so the ones the chat draws, sends and opens. */
-export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export type ImageMime = (typeof IMAGE_MIME_TYPES)[number];
 export const imageMimeSchema = z.enum(IMAGE_MIME_TYPES);
 

@@ -13,30 +13,30 @@ import { imageDataSchema, imageMimeSchema } from './image-types';
 
 const id = z.string().min(1).max(200);
 
-export const toolContentSchema = z.discriminatedUnion('type', [
+const toolContentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), mimeType: z.string().max(100), data: z.string() }),
 ]);
 export type ToolContent = z.infer<typeof toolContentSchema>;
 
-export const approvalDecisionSchema = z.enum(['once', 'always', 'deny']);
+const approvalDecisionSchema = z.enum(['once', 'always', 'deny']);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
 /**
  * Which "always" an approval card offers: for this tool in this workspace, for running code (a
  * separate, confirmed choice: code can change any file), or none (files that always ask).
  */
-export const alwaysKindSchema = z.enum(['tool', 'code', 'host', 'none']);
+const alwaysKindSchema = z.enum(['tool', 'code', 'host', 'none']);
 export type AlwaysKind = z.infer<typeof alwaysKindSchema>;
 
 /** Retry the failed request, set the API key, or go on after the iteration cap. */
-export const turnActionSchema = z.enum(['retry', 'setKey', 'continue']);
+const turnActionSchema = z.enum(['retry', 'setKey', 'continue']);
 export type TurnAction = z.infer<typeof turnActionSchema>;
 
 const tokens = z.number().int().nonnegative();
 
 /** What a turn's model calls used; the cost only where the model's price is known. */
-export const turnUsageSchema = z.object({
+const turnUsageSchema = z.object({
   model: z.string().max(200),
   input: tokens,
   output: tokens,
@@ -47,7 +47,7 @@ export const turnUsageSchema = z.object({
 export type TurnUsage = z.infer<typeof turnUsageSchema>;
 
 /** A file a turn changed that its checkpoint does not hold: over the size a file may have, or past what one snapshot copies. */
-export const notCoveredSchema = z.object({
+const notCoveredSchema = z.object({
   path: z.string().max(4096),
   bytes: z.number().int().nonnegative(),
   reason: z.enum(['size', 'total']),
@@ -171,7 +171,7 @@ export const chatEventSchema = z.discriminatedUnion('kind', [
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;
 
-export const chatStateSchema = z.object({
+const chatStateSchema = z.object({
   hasKey: z.boolean(),
   trusted: z.boolean(),
   busy: z.boolean(),
@@ -197,7 +197,7 @@ export const chatStateSchema = z.object({
 export type ChatState = z.infer<typeof chatStateSchema>;
 
 /** One piece of a message a server wants the model to answer (sampling), as the card shows it. */
-export const askContentSchema = z.discriminatedUnion('type', [
+const askContentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string().max(100_000) }),
   z.object({ type: z.literal('image'), mimeType: imageMimeSchema, data: imageDataSchema }),
   /** Audio, a tool call or a tool result: named, not drawn. */
@@ -262,11 +262,11 @@ export const clientAskSchema = z.discriminatedUnion('kind', [
 export type ClientAsk = z.infer<typeof clientAskSchema>;
 
 /** How an ask ended: the person's answer, or `withdrawn` (the server cancelled it, or it went away). */
-export const askOutcomeSchema = z.enum(['once', 'always', 'deny', 'accept', 'decline', 'cancel', 'withdrawn']);
+const askOutcomeSchema = z.enum(['once', 'always', 'deny', 'accept', 'decline', 'cancel', 'withdrawn']);
 export type AskOutcome = z.infer<typeof askOutcomeSchema>;
 
 /** The person's answer to a ClientAsk, of the same kind. */
-export const askAnswerSchema = z.discriminatedUnion('kind', [
+const askAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sampling'), decision: approvalDecisionSchema }),
   z.object({ kind: z.literal('form'), action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string().max(1_000), fieldValueSchema).optional() }),
   z.object({ kind: z.literal('url'), action: z.enum(['accept', 'decline', 'cancel']) }),
@@ -279,7 +279,7 @@ const attempt = z.number().int().min(1).max(20);
  * What a running turn waits for while nothing else on screen shows it (activity-text.ts words it): between
  * Enter and the first token, while the model thinks or writes a tool call, through the API's own retries.
  */
-export const turnActivitySchema = z.discriminatedUnion('kind', [
+const turnActivitySchema = z.discriminatedUnion('kind', [
   /** A model request is out; `attempt` of `attempts` counts the SDK's retries (1 is the first try). */
   z.object({ kind: z.literal('request'), attempt, attempts: attempt }),
   z.object({ kind: z.literal('thinking') }),
@@ -340,13 +340,13 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
-export { pastedImageSchema, type PastedImage } from './image-types';
+export type { PastedImage } from './image-types';
 
 /**
  * What the page tells a view about where it is drawn (SEP-1865's host context): the theme and its colours
  * as the standard style variables, and the room it has. Checked: names are CSS custom properties, values short.
  */
-export const appContextSchema = z.object({
+const appContextSchema = z.object({
   theme: z.enum(['light', 'dark']),
   variables: z.record(z.string().regex(/^--[a-z0-9-]{1,60}$/), z.string().max(300)).refine((v) => Object.keys(v).length <= 100),
   width: z.number().int().min(0).max(20_000),

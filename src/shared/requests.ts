@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { pastedImageSchema } from './image-types';
 
 /** What the `/` list offers for the text typed so far: a command, a server/prompt name or a resource URI. */
-export const slashItemSchema = z.object({
+const slashItemSchema = z.object({
   label: z.string().max(500),
   detail: z.string().max(500).optional(),
   /** The composer's whole text once this item is picked. */
@@ -18,7 +18,7 @@ export const slashItemSchema = z.object({
 });
 export type SlashItem = z.infer<typeof slashItemSchema>;
 /** Something `@` can attach: a file, a folder, the editor's selection, or the Problems list. */
-export const mentionSchema = z.object({
+const mentionSchema = z.object({
   kind: z.enum(['file', 'folder', 'selection', 'problems']),
   label: z.string().max(300),
   detail: z.string().max(300).optional(),

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
 /** One value to ask for: a prompt's argument or a resource template's variable. */
-export interface ArgumentSpec {
+interface ArgumentSpec {
   name: string;
   description?: string;
   required?: boolean;

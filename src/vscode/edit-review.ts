@@ -3,7 +3,7 @@ import type { ProposedEdit } from '../core/tool-call/proposed-edit';
 import type { ApprovalDecision } from '../shared/protocol';
 
 /** The URI scheme of the proposed side of a review diff (and of the empty side of a new file). */
-export const PROPOSED_SCHEME = 'mcp-agent-proposed';
+const PROPOSED_SCHEME = 'mcp-agent-proposed';
 
 /**
  * A file change waiting for approval, shown in VS Code's diff editor: the file as it is against

@@ -5,8 +5,8 @@ import { messageOf } from '../common/error-message';
 import type { ConfigSource } from '../core/mcp/config/definition';
 
 /** The provider id in package.json's contributes.mcpServerDefinitionProviders. */
-export const PROVIDER_ID = 'mcpAgent.bundled';
-export const OFFER_SETTING = 'mcpAgent.offerServersToVSCode';
+const PROVIDER_ID = 'mcpAgent.bundled';
+const OFFER_SETTING = 'mcpAgent.offerServersToVSCode';
 /** Which host runs the servers a folder defines in the files VS Code's own MCP host reads too. */
 export const HOST_SETTING = 'mcpAgent.workspaceServersHost';
 

@@ -7,7 +7,7 @@ import type { Mention } from '../shared/requests';
 import { PROBLEMS_REF } from '../core/chat/attachments';
 
 /** Past this a file is refused at once (a smaller one over the 200 KB reading cap is attached cut). */
-export const MAX_MENTION_BYTES = 1024 * 1024;
+const MAX_MENTION_BYTES = 1024 * 1024;
 const MAX_ITEMS = 30;
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/.mcp-agent/sessions/**}';
 

@@ -9,13 +9,13 @@ import { messageOf } from '../common/error-message';
  * Not `mcp-resource`: VS Code's own MCP host (1.139 has it) serves that scheme from a file system provider, which
  * wins over a content provider, so our documents failed to open there ("Unable to resolve nonexistent file").
  */
-export const RESOURCE_SCHEME = 'mcp-agent-resource';
+const RESOURCE_SCHEME = 'mcp-agent-resource';
 
 /**
  * A resource's document URI: `mcp-agent-resource:/<server>/<the resource URI's path>?server=…&uri=…`. The path is
  * only for the tab's title (and the language of a name like notes.md); the query says exactly what to read.
  */
-export function resourceDocUri(server: string, uri: string): vscode.Uri {
+function resourceDocUri(server: string, uri: string): vscode.Uri {
   const readable = uri
     .replace(/^[a-z][a-z0-9+.-]*:\/*/i, '')
     .replace(/[?#].*$/, '')

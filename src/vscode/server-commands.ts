@@ -23,7 +23,7 @@ import { messageOf } from '../common/error-message';
 import { ownSetting } from './settings';
 
 /** What Add Server is given when run from a script or test instead of answering its questions. */
-export interface AddServerArgs {
+interface AddServerArgs {
   kind: 'stdio' | 'http' | 'npm';
   /** The command line, URL or package name. */
   value: string;

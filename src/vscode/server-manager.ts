@@ -263,6 +263,6 @@ export class ServerManager implements vscode.Disposable {
 }
 
 /** The window's folders on disk: what servers are offered as roots (a remote or virtual folder is no path for them). */
-export function workspaceRoots(): string[] {
+function workspaceRoots(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }

@@ -63,6 +63,6 @@ function sharedFile(definitions: readonly ServerDefinition[]): string {
 }
 
 /** What the modal says of one server (definition-summary.ts, shared with the CLI). */
-export function describe(d: ServerDefinition): string {
+function describe(d: ServerDefinition): string {
   return [`${d.name}: ${launchLine(d)}`, ...consentDetails(d).map((line) => `  ${line}`)].join('\n');
 }

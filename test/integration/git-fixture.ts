@@ -17,7 +17,7 @@ export interface GitFixture {
   git(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string };
 }
 
-export function gitEnv(root: string): NodeJS.ProcessEnv {
+function gitEnv(root: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: root,

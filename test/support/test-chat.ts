@@ -9,7 +9,7 @@ import type { ToolHost } from '../../src/core/agent/types';
 import type { ChatEvent } from '../../src/shared/protocol';
 import { memoryStore } from '../fakes/tool-host';
 
-export const TEST_MODEL = 'claude-sonnet-5-5';
+const TEST_MODEL = 'claude-sonnet-5-5';
 
 /** A new chat on `host`'s tools in `dir`, with every event it records, in order. */
 export function openTestChat(host: ToolHost, dir: string, deps: Partial<ChatSessionDeps> = {}): { session: ChatSession; events: ChatEvent[] } {

@@ -6,7 +6,7 @@ export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';
 
 /** `.test-artifacts/` in the repo, or MCP_AGENT_ARTIFACTS_DIR. */
-export function artifactsDir(): string {
+function artifactsDir(): string {
   return process.env.MCP_AGENT_ARTIFACTS_DIR ?? join(repoRoot(), '.test-artifacts');
 }
 

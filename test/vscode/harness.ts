@@ -12,9 +12,9 @@ import { openBrowser, type BrowserPage } from './browser';
 import { openRemoteNetwork, type RemoteNetwork } from './remote-network';
 
 export const EXTENSION_ID = 'mcp-agent.mcp-agent';
-export const CONTAINER_TITLE = 'MCP Agent';
+const CONTAINER_TITLE = 'MCP Agent';
 /** The activity-bar container of the tree views (Tools, Resources, Prompts, Sessions, Chats): the chat has its own. */
-export const SERVERS_TITLE = 'MCP Servers';
+const SERVERS_TITLE = 'MCP Servers';
 
 export interface VscodeOptions {
   /** Names the screenshots and logs of this run. */

@@ -43,7 +43,7 @@ export interface Compaction {
  * answers no tool call), so no tool call is separated from its result. Undefined when there is
  * nothing before it to summarise.
  */
-export function keptFrom(history: readonly Anthropic.MessageParam[], keepTurns = KEEP_TURNS): number | undefined {
+function keptFrom(history: readonly Anthropic.MessageParam[], keepTurns = KEEP_TURNS): number | undefined {
   let seen = 0;
   for (let i = history.length - 1; i > 0; i--) {
     if (history[i]!.role === 'user' && !hasToolResults(history[i]!) && ++seen === keepTurns) return i;

@@ -1,12 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
 
 /** Closes a message of the person that got no reply (its turn was stopped or failed), so turns are never merged. */
-export const NO_REPLY =
+const NO_REPLY =
   '[No reply to the message above: its turn was stopped by the person or its request failed. Nothing more is being done for it; answer the message that follows, and carry out the one above only if asked again.]';
 export const NO_REPLY_MESSAGE: Anthropic.MessageParam = { role: 'assistant', content: [{ type: 'text', text: NO_REPLY }] };
 
 /** A call with no result in a restored chat: the program ended before it finished, or its result could not be saved. */
-export const INTERRUPTED_CALL = 'Interrupted: no result of this call was saved (the program ended before it finished, or the chat could not be written).';
+const INTERRUPTED_CALL = 'Interrupted: no result of this call was saved (the program ended before it finished, or the chat could not be written).';
 
 /** Joins consecutive messages of the same role, as the API expects roles to alternate. */
 export function mergeConsecutive(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {

@@ -97,7 +97,7 @@ export function pickable(models: readonly ModelEntry[]): ModelEntry[] {
   return [...models.filter((m) => m.lifecycle === 'active').sort(newest), ...models.filter((m) => m.lifecycle === 'deprecated').sort(newest)];
 }
 
-export function newestSonnet(models: readonly ModelEntry[]): string | undefined {
+function newestSonnet(models: readonly ModelEntry[]): string | undefined {
   return pickable(models).find((m) => m.lifecycle === 'active' && m.line === 'sonnet')?.id;
 }
 

@@ -91,7 +91,7 @@ export function capChatContent(content: ToolContent[], toolName?: string): ToolC
 }
 
 /** Caps the tool results a user message carries (one line of a saved chat). Unchanged messages are returned as they are. */
-export function capMessage(message: Anthropic.MessageParam, toolNames?: ReadonlyMap<string, string>): Anthropic.MessageParam {
+function capMessage(message: Anthropic.MessageParam, toolNames?: ReadonlyMap<string, string>): Anthropic.MessageParam {
   if (message.role !== 'user' || typeof message.content === 'string') return message;
   const results = message.content.filter((b): b is Anthropic.ToolResultBlockParam => b.type === 'tool_result');
   if (results.length === 0) return message;

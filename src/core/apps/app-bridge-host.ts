@@ -11,7 +11,7 @@ import type { CallToolResult, HubTool } from '../mcp/types';
 import type { AppView } from './app-view';
 
 /** What one view may ask of the host; each answer is the host's decision (tools-and-links policy lives there). */
-export interface AppViewHost {
+interface AppViewHost {
   /** A tool of the view's own server, by its name there: the host checks visibility and asks as for the model. */
   callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
   /** A resource of the view's own server. */

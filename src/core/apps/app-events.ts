@@ -2,7 +2,7 @@ import type { CallToolResult, HubTool } from '../mcp/types';
 import { viewUriOf } from '../mcp/app-visibility';
 
 /** The most of a result kept for a view with the chat (it is drawn again from it when the chat is reopened). */
-export const MAX_APP_RESULT_BYTES = 2 * 1024 * 1024;
+const MAX_APP_RESULT_BYTES = 2 * 1024 * 1024;
 
 /** What a tool_call event says of a tool with a view: the view to draw under its card. */
 export function appOf(tool: HubTool | undefined): { app?: { resourceUri: string } } {

@@ -12,7 +12,7 @@ export interface AppView {
 }
 
 /** The largest view taken (server-pdf's viewer is 4 MB of inlined script). */
-export const MAX_VIEW_BYTES = 16 * 1024 * 1024;
+const MAX_VIEW_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads a tool's view as SEP-1865 says (`resources/read` of its `ui://` URI) and checks it is one: HTML of

@@ -11,7 +11,7 @@ const tokens = z.number().int().nonnegative();
 /** A chat id: also a folder name, and typed by people after `--resume`. */
 export const CHAT_ID = /^[a-z0-9]{4,32}$/;
 
-export const chatMetaSchema = z.object({
+const chatMetaSchema = z.object({
   id: z.string().regex(CHAT_ID),
   title: z.string().max(200),
   /** The person renamed it: its first message no longer names it. */

@@ -309,4 +309,4 @@ export const PASTED_IMAGE = 'pasted image';
 /** Why a message was not sent: one turn at a time. */
 export const STILL_RUNNING = 'A turn is still running: stop it or wait for it to finish.';
 /** Why a message was not sent: another front end writes this chat (claimChat() says which). */
-export const WRITTEN_ELSEWHERE = 'This chat is being written by another front end: nothing was sent.';
+const WRITTEN_ELSEWHERE = 'This chat is being written by another front end: nothing was sent.';

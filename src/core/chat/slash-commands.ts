@@ -66,7 +66,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 ];
 
 /** The research seed's names for two commands, accepted beside ours (not offered in the composer's list). */
-export const SLASH_ALIASES: Readonly<Record<string, string>> = { '/use-prompt': '/prompt', '/read-resource': '/resource' };
+const SLASH_ALIASES: Readonly<Record<string, string>> = { '/use-prompt': '/prompt', '/read-resource': '/resource' };
 
 export type SlashLine = { kind: 'text'; text: string } | { kind: 'command'; name: string; args: string[] };
 
@@ -129,7 +129,7 @@ export async function runSlash(text: string, actions: SlashActions): Promise<str
   }
 }
 
-export function helpLines(): string[] {
+function helpLines(): string[] {
   return [
     ...SLASH_COMMANDS.map((c) => `${c.usage.padEnd(34)} ${c.summary}`),
     `${Object.entries(SLASH_ALIASES)
@@ -162,7 +162,7 @@ export function toolLines(hub: SlashHub, tools: SlashTools): string[] {
   return lines;
 }
 
-export function resourceLines(hub: SlashHub): string[] {
+function resourceLines(hub: SlashHub): string[] {
   const lines = readyServers(hub).flatMap((s) => [
     ...s.resources.map((r) => `${s.name} ${r.uri}  ${r.title ?? r.name}`),
     ...s.resourceTemplates.map((t) => `${s.name} ${t.uriTemplate}  (template) ${t.title ?? t.name}`),
@@ -170,7 +170,7 @@ export function resourceLines(hub: SlashHub): string[] {
   return lines.length > 0 ? lines : ['no resources'];
 }
 
-export function promptLines(hub: SlashHub): string[] {
+function promptLines(hub: SlashHub): string[] {
   const lines = readyServers(hub).flatMap((s) =>
     s.prompts.map((p) => {
       const args = (p.arguments ?? []).map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(' ');
@@ -273,7 +273,7 @@ function firstLine(text: string | undefined): string {
 }
 
 /** Splits on spaces, keeping "quoted parts" (k="a b") together. */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/(?:[^\s"]+|"[^"]*")+/g)) out.push(m[0].replace(/"([^"]*)"/g, '$1'));
   return out;

@@ -14,7 +14,7 @@ import { decodedForms } from './destinations';
 const K = 24;
 const W = 24;
 /** The shortest stretch of private text that is always found: W + K - 1. */
-export const MATCH_CHARS = W + K - 1;
+const MATCH_CHARS = W + K - 1;
 /** Text indexed per chat; past it the oldest goes (the secret rule still holds for what it held). */
 const MAX_INDEXED_CHARS = 16_000_000;
 

@@ -74,11 +74,6 @@ export function credentialsIn(text: string): CredentialFinding[] {
   return found;
 }
 
-/** The first credential's description, or undefined. */
-export function credentialIn(text: string): string | undefined {
-  return credentialsIn(text)[0]?.what;
-}
-
 /** A value irregular enough to be a secret: not a placeholder, a sentence, a variable or a word of code. */
 function looksLikeSecretValue(value: string, quoted: boolean): boolean {
   if (value.length < 8 || /\s/.test(value) || PLACEHOLDER.test(value)) return false;

@@ -16,7 +16,7 @@ export interface Destination {
 }
 
 /** Past this much text in one call the guard reads no further and says so (the call asks). */
-export const MAX_READ_CHARS = 4_000_000;
+const MAX_READ_CHARS = 4_000_000;
 
 /** Arguments whose value is itself an address (a `host`, a `to`, an `endpoint`), bare host names included. */
 const ADDRESS_KEY =

@@ -15,7 +15,7 @@ import { CODE_KEY, isSecretPath, secretNameIn } from './secret-sources';
  * - a sub-agent, which hands up the labels of what it read (the orchestrator's `_meta`, below).
  */
 
-export type Provenance = 'person' | 'workspace' | 'public' | 'server' | 'subagent';
+type Provenance = 'person' | 'workspace' | 'public' | 'server' | 'subagent';
 
 export interface ContentLabel {
   provenance: Provenance;

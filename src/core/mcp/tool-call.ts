@@ -205,7 +205,7 @@ async function visitUrls(
  * What a server is told of a cancel (`notifications/cancelled` carries it as text): the words of whoever stopped the
  * call, never JS text such as "AbortError: This operation was aborted" or "Error: ...".
  */
-export function cancelReason(reason: unknown): string {
+function cancelReason(reason: unknown): string {
   if (typeof reason === 'string' && reason.trim() !== '') return reason;
   if (reason instanceof Error && reason.name !== 'AbortError' && reason.message) return reason.message;
   return 'the call was stopped (it is no longer wanted)';

@@ -8,7 +8,7 @@ import { pickSamplingModel } from './sampling-model';
 import { messageOf } from '../../common/error-message';
 
 /** The spec's answer to a sampling request the person denied (client spec, sampling: "User rejected sampling request"). */
-export const USER_REJECTED = -1;
+const USER_REJECTED = -1;
 
 export type SamplingDecision = 'once' | 'always' | 'deny';
 

@@ -52,7 +52,7 @@ export interface QuestionTurn {
 /** `durationMs` is the call's own time: never the person's thinking time, nor a snapshot's. */
 export type CallOutcome = { ok: true; result: CallToolResult; durationMs: number } | { ok: false; why: string; durationMs: number };
 
-export const CANCELLED = 'Cancelled: the person stopped the turn.';
+const CANCELLED = 'Cancelled: the person stopped the turn.';
 const DENIED = 'The person denied this tool call. Do not retry it; ask them what they want instead.';
 
 /** The tool a name stands for, among every tool of every ready server (never a capped list). */

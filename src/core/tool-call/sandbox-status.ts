@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { HubTool } from '../mcp/types';
 
 /** Where a server says whether its code-running tool is inside an OS sandbox (the workspace server's run_code). */
-export const SANDBOX_META_KEY = 'mcpAgent/sandbox';
+const SANDBOX_META_KEY = 'mcpAgent/sandbox';
 
 /**
  * The claim as published: `{ available, kind, network, detail }`. Read leniently (older servers

@@ -5,7 +5,7 @@ const K1 = 1.2;
 const B = 0.75;
 
 /** Lower-case words and numbers; `get_weather`, `getWeather` and `get-weather` all give "get", "weather". */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()

@@ -15,7 +15,7 @@ export interface ToolChoices {
   isPinned(server: string, tool: string): boolean;
 }
 
-export function isOn(choices: ToolChoices, t: Pick<HubTool, 'server' | 'tool'>): boolean {
+function isOn(choices: ToolChoices, t: Pick<HubTool, 'server' | 'tool'>): boolean {
   return !choices.isOff(t.server) && !choices.isOff(t.server, t.tool.name);
 }
 

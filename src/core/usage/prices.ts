@@ -3,14 +3,12 @@ import type { TokenUsage } from './token-usage';
 /**
  * What Anthropic charges per million tokens, by model, as published on the pricing page
  * (https://platform.claude.com/docs/en/about-claude/pricing and each model's overview page).
- * Checked on PRICES_CHECKED; a model missing here shows its tokens without a cost rather than a
+ * Checked on 2026-11-23; a model missing here shows its tokens without a cost rather than a
  * guessed one. Cache writes are the 5-minute cache's price (the only one this agent asks for).
  *
  * Left out on purpose: Claude Haiku 5.5, whose price depends on each request's prompt length
  * (two bands), and the limited-availability Mythos models.
  */
-export const PRICES_CHECKED = '2026-11-23';
-
 export interface Price {
   input: number;
   output: number;

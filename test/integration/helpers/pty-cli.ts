@@ -71,7 +71,7 @@ export function cliOnPty(args: string[], env: Record<string, string>, term: 'dum
  * and the cursor and erase sequences readline draws its line with (CSI n G, C, D, K, J); colours and
  * other sequences change no text and are skipped.
  */
-export function cursorLine(output: string): string {
+function cursorLine(output: string): string {
   let line: string[] = [];
   let col = 0;
   for (let i = 0; i < output.length; i++) {

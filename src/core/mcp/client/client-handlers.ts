@@ -12,6 +12,7 @@ import type {
   ElicitResult,
   LoggingLevel,
 } from '@modelcontextprotocol/client';
+import { APP_VIEW_MIME } from '../app-visibility';
 import { clientTaskCapabilities } from './client-tasks';
 
 /** Who asks and until when: the signal aborts when the server cancels or goes away. */
@@ -62,7 +63,7 @@ export function clientCapabilities(handlers: ClientHandlers): ClientCapabilities
   const caps: ClientCapabilities = {
     roots: { listChanged: true },
     tasks: clientTaskCapabilities(handlers),
-    extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_VIEW_MIME] } },
   };
   if (handlers.sampling) caps.sampling = { tools: {} };
   const modes = handlers.elicitation?.modes ?? [];
@@ -88,9 +89,4 @@ export function sinkLevel(level: LoggingLevel): SinkLevel {
     default:
       return 'error';
   }
-}
-
-/** The MCP level that makes a server send what a sink at `level` shows. */
-export function mcpLevel(level: SinkLevel): LoggingLevel {
-  return level === 'trace' || level === 'debug' ? 'debug' : level === 'warn' ? 'warning' : level;
 }

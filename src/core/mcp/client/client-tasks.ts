@@ -29,12 +29,12 @@ import type { ClientHandlers, ServerLogSink } from './client-handlers';
  * How long a task lives from its creation, its result kept included, whatever the server asks (receivers may
  * override the ttl): long enough for a person to answer a card, short enough that a server's forgotten tasks go.
  */
-export const DEFAULT_TASK_TTL_MS = 10 * 60_000;
+const DEFAULT_TASK_TTL_MS = 10 * 60_000;
 /**
  * Tasks one session may hold, finished ones included (the oldest finished one makes room); past that, while all
  * are still running, a new one is refused. The asks themselves are bounded lower, by their handlers' limits.
  */
-export const MAX_TASKS_PER_SESSION = 32;
+const MAX_TASKS_PER_SESSION = 32;
 /** What the host suggests a server waits between two tasks/get. */
 const POLL_INTERVAL_MS = 1_000;
 

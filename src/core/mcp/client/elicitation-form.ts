@@ -7,9 +7,7 @@
 import * as z from 'zod';
 import { checkValue, type Choice, type FieldValue, type FormField } from '../../../shared/form-field';
 
-export { checkValue };
-
-export type { Choice, FieldValue, FormField } from '../../../shared/form-field';
+export type { FieldValue, FormField } from '../../../shared/form-field';
 
 export interface ElicitationForm {
   fields: FormField[];

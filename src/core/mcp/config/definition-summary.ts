@@ -27,7 +27,7 @@ export function secretNames(d: ServerDefinition): string[] {
 }
 
 /** One value the server is given from the person's side, and where it goes. */
-export interface PersonValue {
+interface PersonValue {
   /** Which of the server's values: `argument 2`, `url`, `header X-Token`, `environment GITHUB_TOKEN`. */
   what: string;
   /** The value as written, each thing from the person's side as its reference: `Bearer ${env:GITHUB_TOKEN}`. */
@@ -41,7 +41,7 @@ export interface PersonValue {
  * where it goes, in the order the consent question lists them. The consent is the person's one look at
  * what leaves their side; a header's name alone hid that `${env:GITHUB_TOKEN}` rides on every request.
  */
-export function personValues(d: ServerDefinition): PersonValue[] {
+function personValues(d: ServerDefinition): PersonValue[] {
   const values: PersonValue[] = [];
   const add = (what: string, t: Template, to: string): void => void (takesFromPerson(t) && values.push({ what, shown: oneLine(preview(t)), to }));
   if (d.transport === 'stdio') {

@@ -11,7 +11,7 @@ export type TemplatePart = string | { input: string } | PersonVariable;
 export type Template = TemplatePart[];
 
 /** A value from the person's side: `variable` is the reference as written (`${env:GITHUB_TOKEN}`), `value` what it stood for. */
-export interface PersonVariable {
+interface PersonVariable {
   variable: string;
   value: string;
 }

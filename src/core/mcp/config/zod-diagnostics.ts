@@ -50,6 +50,6 @@ function wrong(issue: z.core.$ZodIssue, name: string, found: string | undefined)
 }
 
 /** `args[1]`, `env.TOKEN`: how the person would find it in the file. */
-export function pathText(path: JSONPath): string {
+function pathText(path: JSONPath): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }

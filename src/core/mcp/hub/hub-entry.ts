@@ -31,7 +31,7 @@ export interface Entry {
 }
 
 /** Tries a start gets before it is given up on when the server does not answer initialize in time. */
-export const MAX_START_ATTEMPTS = 4;
+const MAX_START_ATTEMPTS = 4;
 
 /** The limit a try is given: the first's doubled on each retry, up to four times it (a cold `npx -y` download). */
 export function attemptLimit(firstMs: number, attempt: number): number {

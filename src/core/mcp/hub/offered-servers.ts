@@ -5,7 +5,7 @@ import { bundledServerConfigs, bundledServerEnv, type BundledServerName } from '
  * The bundled servers offered to another MCP host (VS Code's own): not the orchestrator, whose sub-agents spend the
  * person's Anthropic key and ask their approvals through this extension's chat.
  */
-export const OFFERED_SERVER_NAMES = ['workspace', 'web', 'research'] as const satisfies readonly BundledServerName[];
+const OFFERED_SERVER_NAMES = ['workspace', 'web', 'research'] as const satisfies readonly BundledServerName[];
 
 /** Keys a server gets only when that host starts it: a definition is kept by the host between sessions. */
 const KEYS = /^(BRAVE_API_KEY|ANTHROPIC_API_KEY)$/;

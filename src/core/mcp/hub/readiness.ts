@@ -45,7 +45,7 @@ export async function untilReadyEnough(hub: ReadinessSource, graceMs = OWN_SERVE
  * How long the servers still starting have left of their grace, in ms (0: none is waited for). A server that does
  * not say since when it is starting is counted from `since` (when the wait began).
  */
-export function graceLeft(statuses: readonly ServerStatus[], graceMs: number, now = Date.now(), since = now): number {
+function graceLeft(statuses: readonly ServerStatus[], graceMs: number, now = Date.now(), since = now): number {
   const ends = statuses.filter((s) => s.state === 'starting').map((s) => (s.startingSince ?? since) + graceMs);
   return ends.length === 0 ? 0 : Math.max(0, Math.max(...ends) - now);
 }

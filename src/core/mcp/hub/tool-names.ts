@@ -3,7 +3,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { HubTool } from '../types';
 
 /** Anthropic tool names: `[a-zA-Z0-9_-]{1,64}`. */
-export const MAX_TOOL_NAME_LENGTH = 64;
+const MAX_TOOL_NAME_LENGTH = 64;
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 const SERVER_PART = 24;
 const HASH = 8;
@@ -41,7 +41,7 @@ function hashedName(server: string, tool: string): string {
 }
 
 /** How a tool may be run (spec 2025-11-25 `execution.taskSupport`; absent means never as a task). */
-export function taskSupport(tool: Tool): 'required' | 'optional' | 'forbidden' {
+function taskSupport(tool: Tool): 'required' | 'optional' | 'forbidden' {
   const value = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
   return value === 'required' || value === 'optional' ? value : 'forbidden';
 }

@@ -39,7 +39,7 @@ export type ToolTaskSession = TaskEnabledSession<CallInputContext>;
  * Whether the server declares the extension. An empty object is the only form the spec defines so far, and the only
  * one ext-tasks takes for a session that may make tasks: anything else is treated as not declared, on both sides.
  */
-export function declaresTasksExtension(caps: ServerCapabilities | undefined): boolean {
+function declaresTasksExtension(caps: ServerCapabilities | undefined): boolean {
   const value = (caps?.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION];
   return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 }

@@ -19,7 +19,7 @@ export interface LinearReadBufferOptions {
   skip?: (line: Buffer) => boolean;
 }
 
-export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** JSON-RPC "internal error": the request did reach the server, its answer could not be taken. */
 const OVERSIZED_ERROR_CODE = -32603;
 const KEEP = 256;
