@@ -21,7 +21,7 @@ import { messageOf } from '../../common/error-message';
 import type { ToolSearchSetting } from '../tool-offer/tool-search-mode';
 import { StoredChat, type ChatSessionDeps } from './stored-chat';
 
-export type { ChatSessionDeps, ChatSessionEvents } from './stored-chat';
+export type { ChatSessionDeps } from './stored-chat';
 
 /** What one turn runs with: read fresh for each turn, so a changed setting or model applies to the next. */
 export interface TurnConfig {
