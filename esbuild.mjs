@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   MODERN_ERA,
+  MODERN_ERA_PLUGINS,
   SERVER_MINIFY,
   SERVER_WORKERS,
   NODE_TARGET,
@@ -58,7 +59,7 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   ...servers.map((name) => ({ ...server, entryPoints: [`servers/${name}/main.ts`], outfile: `dist/servers/${name}.js` })),
-  { ...server, entryPoints: [MODERN_ERA.entry], outfile: `dist/servers/${MODERN_ERA.file}` },
+  { ...server, plugins: MODERN_ERA_PLUGINS, entryPoints: [MODERN_ERA.entry], outfile: `dist/servers/${MODERN_ERA.file}` },
   serverAjvBundle(server, 'dist/servers'),
   ...SERVER_WORKERS.map(({ entry, file }) => ({ ...server, entryPoints: [entry], outfile: `dist/servers/${file}` })),
   {

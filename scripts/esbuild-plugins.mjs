@@ -242,3 +242,71 @@ export const SHIPPED_PLUGINS = [asciiSource, lazyAjv, lazyClientAjv, zodNamespac
 
 /** What a server's build is given: the shipped plugins, the split 2026-07-28 side and its lazy validator. */
 export const SERVER_PLUGINS = [...SHIPPED_PLUGINS, modernEraSplit, lazyServerAjv];
+
+/** Where a server hands modern-era.js its zod (servers/lib/modern-era-loader.ts): a global symbol, one per process. */
+const MODERN_ZOD_KEY = 'mcp-agent.modern-era.zod';
+const MODERN_ERA_LOADER = join(ROOT, 'servers', 'lib', 'modern-era-loader.ts');
+/** How the v2 packages import zod; any other form fails the build rather than bring a copy back unseen. */
+const ZOD_NAMESPACE_IMPORT = /^import \* as z from ["']zod(?:\/v4)?["'];$/gm;
+const ANY_ZOD_IMPORT = /\bfrom\s*["']zod[^"']*["']|\brequire\(\s*["']zod[^"']*["']\s*\)|\bimport\(\s*["']zod[^"']*["']\s*\)/g;
+
+/** The members servers/lib/modern-era-loader.ts hands over: the `name: z.name,` lines of its MODERN_ZOD. */
+function handedZodMembers() {
+  const text = readFileSync(MODERN_ERA_LOADER, 'utf8');
+  const names = [...text.matchAll(/^\s+(\w+): z\.\1,$/gm)].map((m) => m[1]);
+  if (!text.includes(`Symbol.for('${MODERN_ZOD_KEY}')`) || names.length === 0) {
+    throw new Error(
+      `shared-zod: ${MODERN_ERA_LOADER} no longer hands zod over as scripts/esbuild-plugins.mjs reads it (MODERN_ZOD, ${MODERN_ZOD_KEY}); update both`,
+    );
+  }
+  return new Set(names);
+}
+
+/** What is wrong with how `file` uses zod for modern-era.js to take the server's: undefined when nothing. */
+function zodUseProblem(file, zod, handed) {
+  const text = readFileSync(file, 'utf8');
+  const imports = text.match(ANY_ZOD_IMPORT)?.length ?? 0;
+  if (imports !== (text.match(ZOD_NAMESPACE_IMPORT)?.length ?? 0)) return `${file} imports zod in a form other than \`import * as z from "zod/v4"\``;
+  // Members named in comments (`z.input<>`) are not read: comments on lines of their own are left out, and of what
+  // is left, only what zod exports at run time counts.
+  const code = text.replace(/^\s*\/\*[\s\S]*?\*\//gm, '').replace(/^\s*\/\/.*$/gm, '');
+  const read = new Set([...code.matchAll(/(?<![\w$.])z\.([A-Za-z_$][\w$]*)/g)].map((m) => m[1]).filter((name) => name in zod));
+  const missing = [...read].filter((name) => !handed.has(name));
+  if (missing.length > 0) return `${file} reads z.${missing.join(', z.')}, which ${MODERN_ERA_LOADER} does not hand over (MODERN_ZOD)`;
+  return undefined;
+}
+
+/**
+ * modern-era.js takes zod from the server bundle that requires it instead of carrying a second copy (esbuild's
+ * CommonJS bundles share no chunks): the v2 packages' `import * as z from "zod/v4"` becomes a read of the members the
+ * server registered first (servers/lib/modern-era-loader.ts). One copy of zod's code and classes per process; what the
+ * server bundle keeps of zod grows only by the members the v2 packages read that the server does not. A v2 file that
+ * imports zod another way or reads a member not handed over fails this build, so a new SDK cannot bring the copy back
+ * unseen or leave a member undefined at run time. For MODERN_ERA's build only.
+ */
+export const sharedZod = {
+  name: 'shared-zod',
+  async setup(build) {
+    const zod = await import('zod/v4');
+    let handed;
+    build.onStart(() => {
+      handed = handedZodMembers();
+    });
+    build.onResolve({ filter: /^zod(\/|$)/ }, (args) => {
+      const problem = zodUseProblem(args.importer, zod, handed);
+      if (problem) return { errors: [{ text: `shared-zod: ${problem}; update servers/lib/modern-era-loader.ts or scripts/esbuild-plugins.mjs` }] };
+      return { path: 'zod', namespace: 'shared-zod' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'shared-zod' }, () => ({
+      contents: [
+        `const zod = globalThis[Symbol.for(${JSON.stringify(MODERN_ZOD_KEY)})];`,
+        "if (!zod) throw new Error('modern-era.js takes zod from the server that loads it: load it with loadModernEra() (servers/lib/modern-era-loader.ts)');",
+        'module.exports = zod;',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+/** What MODERN_ERA's build is given: a server's plugins, and zod taken from the server that loads it. */
+export const MODERN_ERA_PLUGINS = [...SERVER_PLUGINS, sharedZod];

@@ -73,6 +73,8 @@ export class LineClient {
 
   request(method, params) {
     const id = this.nextId++;
+    // In 2026-07-28 every request carries the era's envelope: there is no session to remember it.
+    if (this.envelope) params = { ...params, _meta: { ...this.envelope, ...params?._meta } };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.write({ jsonrpc: '2.0', id, method, params });
@@ -92,6 +94,19 @@ export class LineClient {
     });
     this.notify('notifications/initialized');
     return result;
+  }
+
+  /**
+   * The 2026-07-28 opening: server/discover (no initialize, no notification), then every request carries the
+   * `_meta` envelope, as @modelcontextprotocol/client 2.x sends them.
+   */
+  async discover(protocolVersion = '2026-07-28') {
+    this.envelope = {
+      'io.modelcontextprotocol/protocolVersion': protocolVersion,
+      'io.modelcontextprotocol/clientInfo': { name: 'mcp-agent-bench', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    return this.request('server/discover', {});
   }
 
   /** Resident set size of the child now, in bytes (Linux /proc). */

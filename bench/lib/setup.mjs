@@ -121,7 +121,8 @@ function partsOf(metafile) {
  */
 export async function buildShippedServers() {
   const esbuild = await import('esbuild');
-  const { MODERN_ERA, NODE_TARGET, SERVER_MINIFY, SERVER_WORKERS, serverAjvBundle, SERVER_PLUGINS } = await import('../../scripts/esbuild-plugins.mjs');
+  const { MODERN_ERA, MODERN_ERA_PLUGINS, NODE_TARGET, SERVER_MINIFY, SERVER_WORKERS, serverAjvBundle, SERVER_PLUGINS } =
+    await import('../../scripts/esbuild-plugins.mjs');
   const out = join(ROOT, 'out', 'bench', 'min', 'servers');
   const entries = [
     ...SERVERS.map((name) => ({ entry: `servers/${name}/main.ts`, file: `${name}.js` })),
@@ -130,7 +131,9 @@ export async function buildShippedServers() {
   ];
   const options = { bundle: true, ...NODE_TARGET, legalComments: 'none', logLevel: 'warning', absWorkingDir: ROOT, plugins: SERVER_PLUGINS, ...SERVER_MINIFY };
   await Promise.all([
-    ...entries.map(({ entry, file }) => esbuild.build({ ...options, entryPoints: [entry], outfile: join(out, file) })),
+    ...entries.map(({ entry, file }) =>
+      esbuild.build({ ...options, ...(entry === MODERN_ERA.entry ? { plugins: MODERN_ERA_PLUGINS } : {}), entryPoints: [entry], outfile: join(out, file) }),
+    ),
     esbuild.build(serverAjvBundle(options, out)),
   ]);
   copyFileSync(join(ROOT, 'dist', 'servers', 'sql-wasm.wasm'), join(out, 'sql-wasm.wasm'));

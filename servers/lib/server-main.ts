@@ -7,6 +7,7 @@ import { enableLogging } from './server-log';
 import { trackStdioLifetime } from './stdio-lifetime';
 import { answerUnreadableMessages } from './unreadable-messages';
 import { EraRouter } from './stdio-eras';
+import { loadModernEra } from './modern-era-loader';
 import type { ModernHttp } from './http-serve';
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { messageOf } from '../../src/common/error-message';
@@ -106,7 +107,7 @@ async function runOverStdio(name: string, workspace: string, build: Build, dispo
       }
       // Declared as in 2025-11-25: the modern server takes its capabilities from this one.
       enableLogging(built, name);
-      const { serveStdio, modernFactory } = await import('./modern-era');
+      const { serveStdio, modernFactory } = await loadModernEra();
       modern = serveStdio(
         modernFactory(() => Promise.resolve(built), 'stdio'),
         { legacy: 'reject', transport: session as never },
@@ -190,13 +191,11 @@ async function runOverHttp(name: string, workspace: string, port: number, build:
  * ours serve those), over the shared server.
  */
 function modernHttp(shared: () => Promise<McpServer>): ModernHttp {
-  let loaded: Promise<typeof import('./modern-era')> | undefined;
-  const era = (): Promise<typeof import('./modern-era')> => (loaded ??= import('./modern-era'));
   let handle: Promise<NodeMcpRequestHandler> | undefined;
   return {
-    isLegacy: async (request, body) => (await era()).isLegacyRequest(request, body),
+    isLegacy: async (request, body) => (await loadModernEra()).isLegacyRequest(request, body),
     handle: async (req, res, body) => {
-      handle ??= era().then(async (m) => {
+      handle ??= loadModernEra().then(async (m) => {
         const handler = m.createMcpHandler(m.modernFactory(shared, 'http'), { legacy: 'reject' });
         // The shared server's list changes and resource updates, to every subscriptions/listen stream of the process.
         m.forwardChanges(await shared(), handler.notify);

@@ -9,6 +9,15 @@ import { repoRoot } from '../support/repo-root';
 
 const servers = join(repoRoot(), 'dist', 'servers');
 
+/**
+ * `node -e script` with zod handed over first, as a server does before it requires modern-era.js
+ * (servers/lib/modern-era-loader.ts): the era's bundle carries no zod of its own.
+ */
+function runWithZod(script: string): string {
+  const handOver = `globalThis[Symbol.for('mcp-agent.modern-era.zod')] = require('zod');`;
+  return execFileSync(process.execPath, ['-e', handOver + script], { encoding: 'utf8', cwd: repoRoot() });
+}
+
 test('each server requires modern-era.js: an import() of a CommonJS file first scans all of it for export names', () => {
   const bundles = readdirSync(servers).filter(
     (f) => f.endsWith('.js') && f !== 'modern-era.js' && readFileSync(join(servers, f), 'utf8').includes('modern-era.js'),
@@ -28,7 +37,7 @@ test('loading modern-era.js does not load Node’s fetch; only the --http adapte
     const undici = () => process.moduleLoadList.some((m) => m.includes('undici'));
     const before = undici();
     era.nodeAdapter().then(() => console.log(JSON.stringify({ before, after: undici() })));`;
-  const seen = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { before: boolean; after: boolean };
+  const seen = JSON.parse(runWithZod(script)) as { before: boolean; after: boolean };
   assert.deepEqual(seen, { before: false, after: true });
 });
 
@@ -46,6 +55,14 @@ test('modern-era.js holds no Ajv: the v2 server package’s validator loads from
     const { AjvJsonSchemaValidator } = require(${JSON.stringify(join(servers, 'server-ajv.js'))});
     const check = new AjvJsonSchemaValidator().getValidator({ type: 'object', properties: { e: { type: 'string', format: 'email' } } });
     console.log(JSON.stringify({ before, after: loaded(), good: check({ e: 'a@example.com' }).valid, bad: check({ e: 'nope' }).valid }));`;
-  const seen = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as Record<string, boolean>;
+  const seen = JSON.parse(runWithZod(script)) as Record<string, boolean>;
   assert.deepEqual(seen, { before: false, after: true, good: true, bad: false });
+});
+
+test('modern-era.js holds no zod: it takes the server’s, and without it fails loudly', () => {
+  const era = readFileSync(join(servers, 'modern-era.js'), 'utf8');
+  assert.match(era, /^\/\/ \S*node_modules\/@modelcontextprotocol\/server\/dist\/index\.mjs$/m, 'the dev build names its modules');
+  assert.doesNotMatch(era, /^\/\/ \S*node_modules\/zod\//m);
+  const alone = `try { require(${JSON.stringify(join(servers, 'modern-era.js'))}); console.log('loaded'); } catch (e) { console.log(e.message); }`;
+  assert.match(execFileSync(process.execPath, ['-e', alone], { encoding: 'utf8' }), /takes zod from the server that loads it/);
 });
