@@ -3,7 +3,7 @@
 // VS Code that engines.vscode claims, then the suite and TODAY_UI on today's. Leaves no code-server behind.
 // Usage: node scripts/test-vscode.mjs [--no-build] [--suite-only | --ui-only] [--vscode oldest|today|both]
 //          [out/test/ui/x.test.js ...]   (named UI files run on each chosen VS Code; default: both)
-// Env: MCP_AGENT_SUITE_GREP (mocha grep in the extension host), MCP_AGENT_UI_CONCURRENCY (default 1).
+// Env: MCP_AGENT_SUITE_GREP (mocha grep in the extension host), MCP_AGENT_UI_CONCURRENCY (UI files at once, default 1).
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -109,6 +109,14 @@ async function runSuite(target) {
   }
 }
 
+/** Runs one part of a tier and notes its time in `parts`, for the summary at the end. */
+async function timed(parts, what, run) {
+  const started = Date.now();
+  const ok = await run();
+  parts.push(`${what} ${seconds(started)} s`);
+  return ok;
+}
+
 function seconds(since) {
   return ((Date.now() - since) / 1000).toFixed(1);
 }
@@ -129,16 +137,18 @@ function uiFiles(target) {
   return TODAY_UI.map((name) => join(dir, `${name}.test.js`));
 }
 
+/** UI files at once. */
+const UI_CONCURRENCY = process.env.MCP_AGENT_UI_CONCURRENCY ?? '1';
+
 function runUi(target) {
   const files = uiFiles(target);
   if (files.length === 0) {
     console.log('no UI tests in out/test/ui');
     return Promise.resolve(true);
   }
-  const started = step(`UI tests on VS Code ${target.vscode} (${files.length} file(s), Chromium + code-server)`);
-  const concurrency = process.env.MCP_AGENT_UI_CONCURRENCY ?? '1';
+  const started = step(`UI tests on VS Code ${target.vscode} (${files.length} file(s), ${UI_CONCURRENCY} at a time, Chromium + code-server)`);
   return new Promise((done) => {
-    uiChild = spawn(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {
+    uiChild = spawn(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${UI_CONCURRENCY}`, ...files], {
       stdio: 'inherit',
     });
     uiChild.on('exit', (code, signal) => {
@@ -172,9 +182,12 @@ async function main() {
   for (const target of chosenTargets) {
     tierEnv(target);
     const started = Date.now();
-    const suiteOk = argv.includes('--ui-only') ? true : await runSuite(target);
-    const uiOk = argv.includes('--suite-only') ? true : await runUi(target);
-    times.push(`VS Code ${target.vscode} (code-server ${target.codeServer}): ${suiteOk && uiOk ? 'passed' : 'FAILED'} in ${seconds(started)} s`);
+    const parts = [];
+    const suiteOk = argv.includes('--ui-only') ? true : await timed(parts, 'extension-host suite', () => runSuite(target));
+    const uiOk = argv.includes('--suite-only') ? true : await timed(parts, `UI ${uiFiles(target).length} file(s)`, () => runUi(target));
+    times.push(
+      `VS Code ${target.vscode} (code-server ${target.codeServer}): ${suiteOk && uiOk ? 'passed' : 'FAILED'} in ${seconds(started)} s (${parts.join(', ')})`,
+    );
     ok &&= suiteOk && uiOk;
   }
   const leaked = reapLeftovers();
