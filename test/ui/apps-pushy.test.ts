@@ -10,6 +10,7 @@ import { localSite, type LocalSite } from '../fakes/local-site';
 import { repoRoot } from '../support/repo-root';
 import { chatRig } from './chat-rig';
 import { appViewFrame } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const PUSHY = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-pushy-app.js');
 const NO_GESTURE = 'error: Refused: a view may ask for this only right after the person clicks or types in it.';
@@ -24,7 +25,7 @@ function model(body: MessagesBody): Reply {
 
 type Report = Record<string, unknown>;
 async function report(view: FrameLocator): Promise<Report> {
-  return JSON.parse(await view.locator('#report').innerText()) as Report;
+  return JSON.parse(await shownText(view.locator('#report'))) as Report;
 }
 
 describe('MCP App views that push on their limits', () => {
@@ -104,7 +105,7 @@ describe('MCP App views that push on their limits', () => {
     r = await report(inline);
     assert.equal((r.links as string[]).filter((l) => /^error: .*Another link is waiting for the person to answer/.test(l)).length, 4, String(r.links));
     assert.equal(await dialog.count(), 1, 'one question at a time');
-    assert.match(await dialog.innerText(), /https:\/\/example\.com\/1/);
+    assert.match(await shownText(dialog), /https:\/\/example\.com\/1/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('pushy-one-link-question')}`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await inline.locator('#report', { hasText: '"linksCount":5' }).waitFor();

@@ -12,6 +12,7 @@ import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '.
 import { repoRoot } from '../support/repo-root';
 import { chatRig } from './chat-rig';
 import { appViewFrame } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const pkg = (name: string): string => join(repoRoot(), 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
 
@@ -89,7 +90,7 @@ describe('MCP App servers from npm: system-monitor (stdio) and budget-allocator 
     // The view polls on a timer: a second poll may ask before the first is answered.
     const asked = chat.locator('.approval[data-from-app="true"][data-state="pending"]');
     await asked.first().waitFor();
-    assert.match(await asked.first().innerText(), /monitor · poll-system-stats/);
+    assert.match(await shownText(asked.first()), /monitor · poll-system-stats/);
     await asked.first().locator('button[data-decision="always"]').click();
     while ((await asked.count()) > 0) await asked.first().locator('button[data-decision="once"]').click();
     await app.locator('#memory-percent', { hasText: /\d+%/ }).waitFor();

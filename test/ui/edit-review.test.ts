@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
+import { shownText } from '../support/shown-text';
 
 function model(body: MessagesBody): Reply {
   if (isToolResultTurn(body)) return { text: `Tool said: ${lastUserText(body).slice(0, 300)}` };
@@ -28,7 +29,7 @@ describe('reviewable edits in a real VS Code', () => {
     await chat.locator('#input').press('Enter');
     const card = chat.locator('.approval[data-state="pending"]');
     await card.waitFor();
-    assert.match(await card.innerText(), /Overwrites all 3 lines of notes\.md \(2 lines after\)/);
+    assert.match(await shownText(card), /Overwrites all 3 lines of notes\.md \(2 lines after\)/);
     const tab = rig.vs.page.locator('.tabs-container .tab', { hasText: 'notes.md (proposed change)' });
     await tab.waitFor();
     await rig.vs.page.locator('.monaco-diff-editor .modified .view-line', { hasText: '- tea' }).waitFor();
@@ -64,11 +65,11 @@ describe('reviewable edits in a real VS Code', () => {
     await checkpoint.waitFor();
     assert.equal(readFileSync(join(rig.vs.workspace, 'list.md'), 'utf8'), 'Shopping\n- tea\n');
     writeFileSync(join(rig.vs.workspace, 'mine.md'), 'the person wrote this after the turn\n');
-    assert.match(await checkpoint.locator('.checkpoint-files').innerText(), /Changed: list\.md/);
+    assert.match(await shownText(checkpoint.locator('.checkpoint-files')), /Changed: list\.md/);
     await checkpoint.locator('.restore').click();
     const dialog = rig.vs.page.locator('.monaco-dialog-box');
     await dialog.waitFor();
-    assert.match(await dialog.innerText(), /Restore 1 file to before this turn\?[\s\S]*list\.md/);
+    assert.match(await shownText(dialog), /Restore 1 file to before this turn\?[\s\S]*list\.md/);
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('restore-confirm')}`);
     await dialog.locator('.monaco-button', { hasText: 'Restore' }).click();
     await chat.locator('.notice', { hasText: 'Restored 1 file to before the turn: list.md.' }).waitFor();

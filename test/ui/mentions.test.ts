@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chatRig } from './chat-rig';
 import { PNG_1PX } from '../fakes/webview-conversation';
+import { shownText } from '../support/shown-text';
 
 const BINARY = '\u0000\u0001\u0002PNG\u0000'.repeat(200);
 
@@ -21,7 +22,7 @@ describe('@ mentions in the composer', () => {
     await input.pressSequentially('@app');
     const item = chat.locator('.mention-item', { hasText: 'app.py' }).first();
     await item.waitFor();
-    assert.equal(await chat.locator('.mention-item[aria-selected="true"] .mention-label').first().innerText(), 'app.py', 'the name match comes first');
+    assert.equal(await shownText(chat.locator('.mention-item[aria-selected="true"] .mention-label').first()), 'app.py', 'the name match comes first');
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('mention-list')}`);
     await input.press('Enter');
     await chat.locator('.composer .attachment-chip[data-path="src/app.py"]').waitFor();
@@ -30,7 +31,7 @@ describe('@ mentions in the composer', () => {
     await input.pressSequentially('@logo');
     const refused = chat.locator('.mention-item.refused', { hasText: 'logo.bin' });
     await refused.waitFor();
-    assert.match(await refused.innerText(), /binary file/);
+    assert.match(await shownText(refused), /binary file/);
     await input.press('Enter');
     await chat.locator('.composer-note', { hasText: 'logo.bin: a binary file' }).waitFor();
     assert.equal(await chat.locator('.composer .attachment-chip[data-path="logo.bin"]').count(), 0);
@@ -86,6 +87,6 @@ describe('@ mentions in the composer', () => {
     const image = last.find((b) => b.type === 'image');
     assert.equal(image?.source?.media_type, 'image/png');
     assert.equal(image?.source?.data, PNG_1PX);
-    assert.match(await chat.locator('.msg.user').last().innerText(), /pasted image 1/);
+    assert.match(await shownText(chat.locator('.msg.user').last()), /pasted image 1/);
   });
 });

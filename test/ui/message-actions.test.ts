@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { chatRig } from './chat-rig';
+import { shownText } from '../support/shown-text';
 
 /** The person's texts the model was sent (tool results left out). */
 function personTexts(body: MessagesBody): string[] {
@@ -74,7 +75,7 @@ for (const theme of THEMES) {
 
       const dialog = vs.page.locator('.monaco-dialog-box');
       await dialog.getByText('The agent changed 1 file since this message.').waitFor();
-      assert.match(await dialog.innerText(), /notes\.md[\s\S]*The 1 later message and its answer go from the chat/);
+      assert.match(await shownText(dialog), /notes\.md[\s\S]*The 1 later message and its answer go from the chat/);
       t.diagnostic(`screenshot: ${await vs.screenshot('restore-question')}`);
       await dialog.getByRole('button', { name: 'Restore Files and Resend' }).click();
 

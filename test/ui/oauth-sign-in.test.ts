@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { HttpServerProcess } from '../integration/helpers/http-server-process';
 import { startOAuthFake } from '../integration/helpers/oauth-harness';
 import { startVscode, type Vscode } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 describe('an HTTP MCP server that asks to sign in', () => {
   let vs: Vscode;
@@ -28,7 +29,7 @@ describe('an HTTP MCP server that asks to sign in', () => {
   test('a modal names the host; Sign In opens the browser, the redirect comes back and the server is ready', async (t) => {
     const dialog = vs.page.locator('.monaco-dialog-box', { hasText: 'asks you to sign in' });
     await dialog.waitFor({ timeout: 60_000 });
-    const text = await dialog.innerText();
+    const text = await shownText(dialog);
     assert.match(text, new RegExp(`MCP server "guarded" asks you to sign in at \\[::1\\]:${server.port}\\.`));
     t.diagnostic(`screenshot: ${await vs.screenshot('sign-in-modal')}`);
     const opened = vs.page.context().waitForEvent('page', { timeout: 30_000 });
@@ -58,7 +59,7 @@ describe('an HTTP MCP server that asks to sign in', () => {
         { cause: err },
       );
     }
-    assert.match(await tab.locator('body').innerText(), /MCP Agent is signed in/);
+    assert.match(await shownText(tab.locator('body')), /MCP Agent is signed in/);
     await tab.close();
     await vs.openChat();
     await vs.waitForTreeItem('Tools', /guarded\s*ready/, 60_000);

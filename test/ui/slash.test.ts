@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../support/repo-root';
 import { chatRig } from './chat-rig';
 import type { Vscode } from '../vscode/harness';
+import { shownText } from '../support/shown-text';
 
 const notes = join(repoRoot(), 'out', 'test', 'fakes', 'mcp-prompts.js');
 
@@ -59,7 +60,7 @@ describe('slash commands and resources in the chat', () => {
     await input.press('Enter');
     const listing = chat.locator('.notice-listing').last();
     await listing.waitFor();
-    assert.match(await listing.innerText(), /workspace__read_file/);
+    assert.match(await shownText(listing), /workspace__read_file/);
     assert.equal(rig.api.requests.length, 0, 'no command reached the model');
     t.diagnostic(`screenshot: ${await rig.vs.screenshot('tools-listing-light')}`);
   });
@@ -77,7 +78,7 @@ describe('slash commands and resources in the chat', () => {
     await input.press('Enter');
     const prompt = chat.locator('.msg.user .prompt-sent').last();
     await prompt.waitFor();
-    assert.equal(await prompt.locator('.prompt-name').innerText(), 'Prompt notes/review');
+    assert.equal(await shownText(prompt.locator('.prompt-name')), 'Prompt notes/review');
     assert.deepEqual((await prompt.locator('.prompt-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).slice(0, 3), [
       'user',
       'assistant',
