@@ -85,8 +85,9 @@ export class OrchestratorClient {
 
   async cleanAll(): Promise<unknown> {
     const answer = await this.call('clean_sessions', { confirm: true });
-    // A running session is kept by the orchestrator, and its runs' checkpoints with it.
-    await this.deps.runs?.keepOnly(new Set((await this.sessions()).map((s) => s.name)));
+    // A running session is kept by the orchestrator, and its runs' checkpoints with it; unlisted, nothing is forgotten.
+    const left = this.deps.runs ? await this.sessions().catch(() => undefined) : undefined;
+    if (left) await this.deps.runs?.keepOnly(new Set(left.map((s) => s.name)));
     return answer;
   }
 
