@@ -19,12 +19,15 @@ import { WorkspaceToolChoices } from './vscode/tool-choices-store';
 import { registerToolChoiceCommands } from './vscode/tool-choice-commands';
 import { ChatsTree, OPEN_SELECTED_CHAT } from './vscode/trees/chats-tree';
 import { OrchestratorClient } from './core/sessions/orchestrator-client';
+import { RunCheckpoints } from './core/sessions/run-checkpoints';
 import { sessionCommands, SessionTranscripts } from './vscode/session-commands';
+import { askEgress } from './vscode/session-restore';
+import { ShadowGit } from './core/checkpoint/shadow-git';
 import { importLegacyChat } from './core/chat/legacy-import';
 import { readSettings } from './vscode/settings';
 import type { ServerState, ServerStatus } from './core/mcp/types';
 import { ChatHistory } from './core/chat/chat-history';
-import { chatsDir } from './core/chat/chat-home';
+import { chatsDir, sessionRunsDir } from './core/chat/chat-home';
 import { editorStorageFolders } from './vscode/editor-storage';
 import { EditorMcpOffer, type OfferState } from './vscode/editor-mcp';
 
@@ -80,11 +83,13 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new ChatHistory(chatsDir(workspace));
   const toolChoices = new WorkspaceToolChoices(context.workspaceState);
+  // One repository of snapshots for the chat's turns and the Sessions view's runs: their snapshots take turns.
+  const checkpoints = workspace ? new ShadowGit(join(storage.fsPath, 'checkpoints.git'), workspace) : undefined;
   const chat = new ChatController({
     history,
     toolChoices,
     imagesDir: join(storage.fsPath, 'images'),
-    checkpointsDir: join(storage.fsPath, 'checkpoints.git'),
+    checkpoints,
     hub,
     secrets,
     workspace,
@@ -129,7 +134,17 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
   prompts.watchView(promptsView, log);
   const chats = new ChatsTree(history, () => chat.currentChatId);
   const chatsView = vscode.window.createTreeView('mcpAgent.chats', { treeDataProvider: chats });
-  const orchestrator = new OrchestratorClient(hub);
+  const orchestrator = new OrchestratorClient(hub, {
+    calls: {
+      approvals: chat.approvals,
+      askEgress,
+      checkpoints,
+      workspaceDir: workspace,
+      toolTimeoutMs: () => readSettings().toolTimeoutMs,
+      log: (m) => log.warn(m),
+    },
+    runs: workspace ? new RunCheckpoints(sessionRunsDir(workspace)) : undefined,
+  });
   const sessions = new SessionsTree(hub, orchestrator);
   const transcripts = new SessionTranscripts(orchestrator, hub);
   sessions.onRead = () => transcripts.refreshOpen();
@@ -179,7 +194,7 @@ export function activate(context: vscode.ExtensionContext): McpAgentApi {
       log,
       workspace,
       history,
-      sessions: sessionCommands(orchestrator, sessions, transcripts),
+      sessions: sessionCommands(orchestrator, sessions, transcripts, checkpoints),
       onError: (m) => keepCommandError(m),
     }),
     ...registerServerCommands(manager, commandRegistrar(log, keepCommandError)),

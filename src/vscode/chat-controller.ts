@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { openImage } from './open-image';
 import { openWorkspaceFile } from './open-file';
 import { EditReview } from './edit-review';
-import { ShadowGit } from '../core/checkpoint/shadow-git';
+import type { ShadowGit } from '../core/checkpoint/shadow-git';
 import type { McpHub } from '../core/mcp/hub/hub';
 import type { HubTool } from '../core/mcp/types';
 import type { ChatHistory } from '../core/chat/chat-history';
@@ -44,8 +44,8 @@ export interface ChatControllerDeps {
   workspace: string | undefined;
   workspaceState: vscode.Memento;
   log: vscode.LogOutputChannel;
-  /** Where the workspace's checkpoints (a git repository of our own) live; unset: no checkpoints. */
-  checkpointsDir?: string;
+  /** The workspace's checkpoints (a git repository of our own, shared with the Sessions view's runs); unset: no checkpoints. */
+  checkpoints?: ShadowGit;
   /** Runs once before the first chat is opened (e.g. bringing an older chat into the history). */
   beforeFirstOpen?: () => Promise<unknown>;
   /** What servers ask the person (sampling, elicitation): shown as cards in this chat. */
@@ -81,7 +81,8 @@ export class ChatController implements vscode.Disposable {
   /** What each turn runs with: settings, key, model. */
   private readonly turns: TurnSettings;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly approvals: ToolApprovals;
+  /** The workspace's "always allow" answers (the Sessions view's commands keep an egress "always" there too). */
+  readonly approvals: ToolApprovals;
   /** The tools as the model sees them: the hub's and the host's own, under the person's choices. */
   readonly modelTools: ToolHost;
   /** Fires when an "always allow" answer is added or they are all reset. */
@@ -102,7 +103,7 @@ export class ChatController implements vscode.Disposable {
     this.modelTools = modelToolHost(deps.hub, deps.toolChoices);
     this.turns = new TurnSettings(deps.secrets, (line) => deps.log.warn(line));
     this.onDidChangeApprovals = this.approvals.onDidChange;
-    this.checkpoints = deps.checkpointsDir && deps.workspace ? new ShadowGit(deps.checkpointsDir, deps.workspace) : undefined;
+    this.checkpoints = deps.checkpoints;
     this.chat = new OpenChat({
       history: deps.history,
       beforeFirstOpen: deps.beforeFirstOpen,

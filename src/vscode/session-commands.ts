@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { McpHub } from '../core/mcp/hub/hub';
 import { ORCHESTRATOR, type OrchestratorClient, type SessionInfo } from '../core/sessions/orchestrator-client';
 import type { SessionsTree } from './trees/sessions-tree';
+import type { ShadowGit } from '../core/checkpoint/shadow-git';
+import { restoreRun } from './session-restore';
 import { messageOf } from '../common/error-message';
 
 const SCHEME = 'mcp-agent-session';
@@ -69,6 +71,8 @@ export function sessionCommands(
   client: OrchestratorClient,
   tree: SessionsTree,
   transcripts: SessionTranscripts,
+  /** The workspace's snapshots, where the runs' checkpoints are (shared with the chat). */
+  checkpoints: ShadowGit | undefined,
 ): Record<string, (target?: Target) => Promise<void>> {
   const nameOf = (target: Target): string | undefined => (typeof target === 'string' ? target : target?.session?.name);
   const pickSession = async (target: Target, title: string, filter: (s: SessionInfo) => boolean = () => true): Promise<string | undefined> => {
@@ -100,6 +104,10 @@ export function sessionCommands(
           void vscode.window
             .showInformationMessage(`MCP Agent: session ${name} finished its turn.`, 'Open Transcript')
             .then((open) => open && transcripts.open(name));
+        } catch (err) {
+          // Cancel is the person's own doing, not a failure to show them.
+          if (!abort.signal.aborted) throw err;
+          void vscode.window.showInformationMessage(`MCP Agent: session ${name} was stopped. Restore Files to Before This Run undoes what it changed.`);
         } finally {
           tree.refresh();
           transcripts.refreshOpen();
@@ -137,11 +145,7 @@ export function sessionCommands(
         validateInput: (v) => (v.trim() ? undefined : 'Say what to do.'),
       });
       if (!prompt?.trim()) return;
-      await run(
-        `Session ${name} (${agent.label})`,
-        (opts) => client.start(name, agent.label, prompt, { ...opts, timeoutMs: 120_000, maxTotalTimeoutMs: 30 * 60_000 }),
-        name,
-      );
+      await run(`Session ${name} (${agent.label})`, (opts) => client.start(name, agent.label, prompt, opts), name);
     },
     'mcpAgent.resumeSession': async (target) => {
       const name = await pickSession(target, 'Resume which session?', (s) => s.status !== 'running');
@@ -152,11 +156,17 @@ export function sessionCommands(
         value: 'continue',
       });
       if (!prompt?.trim()) return;
-      await run(`Session ${name}`, (opts) => client.resume(name, prompt, { ...opts, timeoutMs: 120_000, maxTotalTimeoutMs: 30 * 60_000 }), name);
+      await run(`Session ${name}`, (opts) => client.resume(name, prompt, opts), name);
     },
     'mcpAgent.openSessionTranscript': async (target) => {
       const name = await pickSession(target, 'Open whose transcript?');
       if (name) await transcripts.open(name);
+    },
+    'mcpAgent.restoreSessionFiles': async (target) => {
+      const name = await pickSession(target, 'Restore files to before a run of which session?', (s) => s.status !== 'running');
+      if (!name) return;
+      const said = await restoreRun(checkpoints, name, await client.runs(name));
+      if (said) void vscode.window.showInformationMessage(`MCP Agent: ${said}`);
     },
     'mcpAgent.deleteSession': async (target) => {
       const name = await pickSession(target, 'Delete which session?', (s) => s.status !== 'running');
@@ -165,7 +175,7 @@ export function sessionCommands(
       if (
         (await vscode.window.showWarningMessage(
           `Delete the session ${name}?`,
-          { modal: true, detail: 'Its transcript cannot be brought back. Files its agent changed stay as they are.' },
+          { modal: true, detail: 'Its transcript cannot be brought back, nor can its runs be undone. Files its agent changed stay as they are.' },
           yes,
         )) !== yes
       )

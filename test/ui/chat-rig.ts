@@ -15,7 +15,7 @@ export function chatRig(
   script: Script,
   files: Record<string, string> = {},
   settings: Record<string, unknown> = {},
-  options: Pick<VscodeOptions, 'remoteBrowser'> = {},
+  options: Pick<VscodeOptions, 'remoteBrowser' | 'env'> = {},
 ): ChatRig {
   const api = new FakeAnthropicApi(script);
   let vs: Vscode | undefined;
@@ -25,8 +25,8 @@ export function chatRig(
       name,
       files,
       settings: { 'mcpAgent.apiBaseUrl': url, 'mcpAgent.model': 'claude-test', ...settings },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
       ...options,
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test', ...options.env },
     });
   });
   after(async () => {

@@ -22,6 +22,15 @@ export function sessionsDir(workspace: string, home: string = agentHome()): stri
   return join(home, 'sessions', workspaceKey(workspace));
 }
 
+/**
+ * Where the checkpoints of sub-agent runs started outside a chat (the Sessions view) are listed, a file per session:
+ * beside the chats, whose checkpoints are listed in their own events. The snapshots themselves are in the
+ * front end's shadow git (checkpoint/shadow-git.ts).
+ */
+export function sessionRunsDir(workspace: string, home: string = agentHome()): string {
+  return join(home, 'session-runs', workspaceKey(workspace));
+}
+
 /** Where the orchestrator's general log of a workspace goes by default (CLAUDE_LOG_DIR overrides): beside its sessions, as private. */
 export function logsDir(workspace: string, home: string = agentHome()): string {
   return join(home, 'logs', workspaceKey(workspace));

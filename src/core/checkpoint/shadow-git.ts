@@ -34,6 +34,7 @@ export interface Snapshot {
  */
 export class ShadowGit {
   private ready: Promise<void> | undefined;
+  private snapshots: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly gitDir: string,
@@ -45,7 +46,14 @@ export class ShadowGit {
    * A commit of the work tree as it is now, but for files over the limits and those in `keepOut`
    * (which keep what the previous snapshot had of them, if anything).
    */
-  async snapshot(message: string, keepOut: ReadonlySet<string> = new Set()): Promise<Snapshot> {
+  snapshot(message: string, keepOut: ReadonlySet<string> = new Set()): Promise<Snapshot> {
+    // One at a time: a chat's turn and a run the Sessions view started may snapshot at once, and git's index is one.
+    const next = this.snapshots.then(() => this.commitWorkTree(message, keepOut));
+    this.snapshots = next.catch(() => undefined);
+    return next;
+  }
+
+  private async commitWorkTree(message: string, keepOut: ReadonlySet<string>): Promise<Snapshot> {
     await this.init();
     const listed = await this.git([
       'ls-files',

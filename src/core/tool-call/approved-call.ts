@@ -10,14 +10,14 @@ import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
 import { messageOf } from '../../common/error-message';
 
 /**
- * The one path every tool call takes, whoever asks for it (the model, a sub-agent, an MCP App's view):
+ * The one path every tool call takes, whoever asks for it (the model, a sub-agent, an MCP App's view, a tree view's command):
  * decide approval and egress, show a file change as the change it makes, snapshot before a change,
  * call, and for SQL that turned out to write, ask and call again. It takes the resolved tool: the caller
  * looks a name up once, by resolveTool() (the agent as the call streams in, a view's on its own server),
  * and the tool itself goes down to the server, never its name. What comes back is converted and capped
  * by the round (agent/tool-round.ts); a view gets the result as the server sent it.
- * The Sessions view's commands do not come here: the person asking is the one who would be asked (the
- * command is their consent; removing a session confirms), and they have no chat to keep a checkpoint in.
+ * A person's command (the Sessions view's start, resume, delete) comes here through command-call.ts: the command
+ * is its approval, the rest is the same, and a run's checkpoint is kept with its session rather than in a chat.
  */
 export interface CallPath {
   host: Pick<ToolHost, 'callTool'>;
