@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { JsonlLog } from '../chat/jsonl-log';
 import { chatEventSchema, type ChatEvent } from '../../shared/protocol';
 
-export type CheckpointEvent = Extract<ChatEvent, { kind: 'checkpoint' }>;
+type CheckpointEvent = Extract<ChatEvent, { kind: 'checkpoint' }>;
 
 /** One start or resume of a session that changed files, and the checkpoint that undoes it. */
 export interface RunCheckpoint {
