@@ -71,7 +71,7 @@ export default tseslint.config(
         {
           selector:
             "CallExpression[callee.object.name='AbortSignal'][callee.property.name='any'] CallExpression[callee.object.name='AbortSignal'][callee.property.name='timeout']",
-          message: 'AbortSignal.any with AbortSignal.timeout never aborts after a GC on Node 20: use deadline() from src/common/deadline.ts',
+          message: 'AbortSignal.any with AbortSignal.timeout never aborts after a GC on Node 20: use deadline() from src/node/deadline.ts',
         },
       ],
     },

@@ -1,11 +1,11 @@
 // Enforces the layer rules of docs/architecture.md on every import in the product code (tests excluded):
-//   media/ (webview)   -> media/, src/shared/ only; no Node built-ins
-//   src/shared/        -> src/shared/ only; no Node built-ins (the webview bundles it)
-//   src/common/        -> src/common/ only (the sandbox and sensitive-path list that core and servers share)
-//   src/core/          -> src/core/, src/common/, src/shared/; never 'vscode', servers/ or the front ends
-//   src/vscode/, src/extension.ts -> src/vscode/, src/core/, src/common/, src/shared/, 'vscode'
-//   src/cli/           -> src/cli/, src/core/, src/common/, src/shared/; never 'vscode'
-//   servers/           -> servers/, src/common/; servers/orchestrator/ may also use src/core/ and src/shared/
+//   media/ (webview)   -> media/, src/common/ only; no Node built-ins
+//   src/common/        -> src/common/ only; no Node built-ins (the webview bundles it)
+//   src/node/          -> src/node/ only (the sandbox and sensitive-path list that core and servers share)
+//   src/core/          -> src/core/, src/node/, src/common/; never 'vscode', servers/ or the front ends
+//   src/vscode/, src/extension.ts -> src/vscode/, src/core/, src/node/, src/common/, 'vscode'
+//   src/cli/           -> src/cli/, src/core/, src/node/, src/common/; never 'vscode'
+//   servers/           -> servers/, src/node/; servers/orchestrator/ may also use src/core/ and src/common/
 // Imports are read with the TypeScript compiler's own pre-processor, so `import type` and
 // `export ... from` count too. Usage: node scripts/check-layers.mjs [root]; exits 1 on a violation.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -18,26 +18,26 @@ const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 /** Each layer: which files belong to it and which internal layers and externals it may import. */
 const LAYERS = [
-  { name: 'webview', match: (f) => f.startsWith('media/'), may: ['webview', 'protocol'], node: false, vscode: false },
-  { name: 'protocol', match: (f) => f.startsWith('src/shared/'), may: ['protocol'], node: false, vscode: false },
-  { name: 'common', match: (f) => f.startsWith('src/common/'), may: ['common'], node: true, vscode: false },
-  { name: 'core', match: (f) => f.startsWith('src/core/'), may: ['core', 'common', 'protocol'], node: true, vscode: false },
+  { name: 'webview', match: (f) => f.startsWith('media/'), may: ['webview', 'common'], node: false, vscode: false },
+  { name: 'common', match: (f) => f.startsWith('src/common/'), may: ['common'], node: false, vscode: false },
+  { name: 'node', match: (f) => f.startsWith('src/node/'), may: ['node'], node: true, vscode: false },
+  { name: 'core', match: (f) => f.startsWith('src/core/'), may: ['core', 'node', 'common'], node: true, vscode: false },
   {
     name: 'vscode',
     match: (f) => f.startsWith('src/vscode/') || f === 'src/extension.ts',
-    may: ['vscode', 'core', 'common', 'protocol'],
+    may: ['vscode', 'core', 'node', 'common'],
     node: true,
     vscode: true,
   },
-  { name: 'cli', match: (f) => f.startsWith('src/cli/'), may: ['cli', 'core', 'common', 'protocol'], node: true, vscode: false },
+  { name: 'cli', match: (f) => f.startsWith('src/cli/'), may: ['cli', 'core', 'node', 'common'], node: true, vscode: false },
   {
     name: 'orchestrator',
     match: (f) => f.startsWith('servers/orchestrator/'),
-    may: ['orchestrator', 'servers', 'core', 'common', 'protocol'],
+    may: ['orchestrator', 'servers', 'core', 'node', 'common'],
     node: true,
     vscode: false,
   },
-  { name: 'servers', match: (f) => f.startsWith('servers/'), may: ['servers', 'common'], node: true, vscode: false },
+  { name: 'servers', match: (f) => f.startsWith('servers/'), may: ['servers', 'node'], node: true, vscode: false },
 ];
 
 function layerOf(rel) {

@@ -58,26 +58,26 @@ const SDK_ENDPOINT = /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/
 
 /**
  * The SDK's Client and Server construct an Ajv validator (ajv, ajv-formats, fast-uri) whatever they are
- * given, so their import of it is pointed at src/common/json-schema-validator.ts, which loads the SDK's own
+ * given, so their import of it is pointed at src/node/json-schema-validator.ts, which loads the SDK's own
  * provider on the first schema.
  */
 export const lazyAjv = {
   name: 'lazy-ajv',
   setup(build) {
     build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
-      SDK_ENDPOINT.test(args.importer) ? { path: join(ROOT, 'src', 'common', 'json-schema-validator.ts') } : undefined,
+      SDK_ENDPOINT.test(args.importer) ? { path: join(ROOT, 'src', 'node', 'json-schema-validator.ts') } : undefined,
     );
   },
 };
 
 /**
  * The v2 MCP client's Node shim, with its Ajv validator made and loaded on first use: its own `_shims` import
- * points at src/common/mcp-client-shims.ts (the same two exports), so Ajv's chunk is reached only from there.
+ * points at src/node/mcp-client-shims.ts (the same two exports), so Ajv's chunk is reached only from there.
  */
 export const lazyClientAjv = {
   name: 'lazy-client-ajv',
   setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: join(ROOT, 'src', 'common', 'mcp-client-shims.ts') }));
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: join(ROOT, 'src', 'node', 'mcp-client-shims.ts') }));
   },
 };
 
@@ -119,7 +119,7 @@ export const LAZY_MODULES = {
   // SQLite in wasm: only for "Create Sample Database" (42 KiB, and its 670 KiB wasm file).
   'sql.js': 'sql.js',
   // The v2 client's Ajv with its formats and dialects: only for a tool's outputSchema or an elicitation's answer
-  // (150 KiB; src/common/mcp-client-shims.ts).
+  // (150 KiB; src/node/mcp-client-shims.ts).
   '@modelcontextprotocol/client/validators/ajv': 'client-ajv.js',
   // MCP Apps' host side (ext-apps' AppBridge and its SDK v2 schemas): only once a view is drawn (app-bridge-host.ts).
   '@modelcontextprotocol/ext-apps/app-bridge': 'app-bridge.js',

@@ -1,27 +1,27 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { ChatController } from './vscode/chat-controller';
-import { ChatViewProvider } from './vscode/chat-view';
-import { ChatPanel } from './vscode/chat-panel';
+import { ChatController } from './vscode/chat/chat-controller';
+import { ChatViewProvider } from './vscode/chat/chat-view';
+import { ChatPanel } from './vscode/chat/chat-panel';
 import { registerCommands } from './vscode/commands';
-import { ResourceDocuments } from './vscode/resource-documents';
+import { ResourceDocuments } from './vscode/servers/resource-documents';
 import { Secrets } from './vscode/secrets';
 import { ServerStatusBar } from './vscode/status-bar';
-import { ServerManager } from './vscode/server-manager';
+import { ServerManager } from './vscode/servers/server-manager';
 import { ClientAsks } from './core/chat/client-asks';
-import { registerServerCommands } from './vscode/server-commands';
+import { registerServerCommands } from './vscode/servers/server-commands';
 import { commandRegistrar } from './vscode/command-registrar';
 import { PromptsTree } from './vscode/trees/prompts-tree';
 import { ResourcesTree } from './vscode/trees/resources-tree';
 import { SessionsTree } from './vscode/trees/sessions-tree';
 import { ToolsTree } from './vscode/trees/tools-tree';
-import { WorkspaceToolChoices } from './vscode/tool-choices-store';
-import { registerToolChoiceCommands } from './vscode/tool-choice-commands';
+import { WorkspaceToolChoices } from './vscode/servers/tool-choices-store';
+import { registerToolChoiceCommands } from './vscode/servers/tool-choice-commands';
 import { ChatsTree, OPEN_SELECTED_CHAT } from './vscode/trees/chats-tree';
 import { OrchestratorClient } from './core/sessions/orchestrator-client';
 import { RunCheckpoints } from './core/sessions/run-checkpoints';
-import { sessionCommands, SessionTranscripts } from './vscode/session-commands';
-import { askEgress } from './vscode/session-restore';
+import { sessionCommands, SessionTranscripts } from './vscode/sessions/session-commands';
+import { askEgress } from './vscode/sessions/session-restore';
 import { ShadowGit } from './core/checkpoint/shadow-git';
 import { importLegacyChat } from './core/chat/legacy-import';
 import { readSettings } from './vscode/settings';
@@ -29,7 +29,7 @@ import type { ServerState, ServerStatus } from './core/mcp/types';
 import { ChatHistory } from './core/chat/chat-history';
 import { chatsDir, sessionRunsDir } from './core/chat/chat-home';
 import { editorStorageFolders } from './vscode/editor-storage';
-import { EditorMcpOffer, type OfferState } from './vscode/editor-mcp';
+import { EditorMcpOffer, type OfferState } from './vscode/servers/editor-mcp';
 
 /** What activate() returns: read by the extension-host tests and by other extensions. */
 export interface McpAgentApi {

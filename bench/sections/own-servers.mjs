@@ -167,7 +167,7 @@ export async function benchOwnServers({ workspace, runs = 5, edits = 10, n = 10 
       `ready = initialize and tools/list answered. A start is mostly CPU (node loading the SDK), so ${n} at once cannot beat ${n}.00x / free cores: ` +
         `${(n / cpus().length).toFixed(2)}x on an idle ${cpus().length}-core machine; the load average was ${load.toFixed(1)} when this section began`,
       `edit: from writing the file (one server's env changed) through loadConfigFiles + resolveServers + McpHub.update until that server answered tools/list; servers restarted per edit: ${[...new Set(restarts)].join(', ')} (of ${n})`,
-      "the extension adds its file watcher's 150 ms debounce (src/vscode/config-watcher.ts) before this; the CLI reads its files once per run",
+      "the extension adds its file watcher's 150 ms debounce (src/vscode/servers/config-watcher.ts) before this; the CLI reads its files once per run",
     ],
     data: { n, runs, edits, loadAverage: load, startOneMs: oneMs, startTenMs: tenMs, startTenSerialMs: serialMs, editMs, restarts },
   };

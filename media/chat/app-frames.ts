@@ -5,7 +5,7 @@
  * trip. Messages are told apart by which window sent them (`event.source`; every origin here is "null"): a proxy
  * frame's are relayed, and any other but the host's (vscode-api.ts, fromHost) are dropped.
  */
-import type { AppContext, HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import type { AppContext, HostMessage, WebviewMessage } from '../../src/common/protocol';
 import { h } from './dom';
 import { stats } from './stats';
 

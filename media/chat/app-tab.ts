@@ -3,7 +3,7 @@
  * the tab. The host says which call's view once the page is ready; nothing else runs here.
  */
 import './zod-csp';
-import { hostMessageSchema } from '../../src/shared/protocol';
+import { hostMessageSchema } from '../../src/common/protocol';
 import { AppFrames } from './app-frames';
 import { h } from './dom';
 import { connectHost, fromHost } from './vscode-api';

@@ -5,7 +5,7 @@
  * send data to, one button naming them; none for files that always ask and for outbound calls while
  * a secret is in the conversation.
  */
-import type { AlwaysKind, ApprovalDecision } from '../../src/shared/protocol';
+import type { AlwaysKind, ApprovalDecision } from '../../src/common/protocol';
 import { h, icon } from './dom';
 
 export interface ApprovalInfo {

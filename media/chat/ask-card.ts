@@ -2,7 +2,7 @@
  * What every card for a server's ask shares: the frame (who asks, announced like an approval), buttons
  * that answer once and then wait for the host, and the line the card shrinks to once it is settled.
  */
-import type { AskOutcome } from '../../src/shared/protocol';
+import type { AskOutcome } from '../../src/common/protocol';
 import { h, icon, type IconName } from './dom';
 
 export class AskFrame {

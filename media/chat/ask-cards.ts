@@ -3,7 +3,7 @@
  * to the window, not to one chat, so switching chats keeps a pending one. Each is announced at once,
  * like an approval; the host's `askSettled` closes it (answered here, in another chat page, or withdrawn).
  */
-import type { AskAnswer, AskOutcome, ClientAsk } from '../../src/shared/protocol';
+import type { AskAnswer, AskOutcome, ClientAsk } from '../../src/common/protocol';
 import { h } from './dom';
 import { ElicitationCard } from './elicitation-card';
 import { SamplingCard } from './sampling-card';

@@ -2,7 +2,7 @@
  * The composer's attachments: a chip for each file, folder or selection picked with `@`, and for each image
  * pasted from the clipboard. Sent with the message: the paths as attachments, the pasted images themselves.
  */
-import type { PastedImage } from '../../src/shared/protocol';
+import type { PastedImage } from '../../src/common/protocol';
 import { h, icon, type IconName } from './dom';
 import { basename } from './transcript-parts';
 import { clipboardImages, imageRefusal, readImage } from './pasted-image';

@@ -2,7 +2,7 @@
  * The input area: attachment chips, an auto-growing textarea, Send / Stop.
  * Enter sends, Shift+Enter is a newline, Escape stops a running turn.
  */
-import type { Mention, Outgoing, Sent, SlashItem } from '../../src/shared/requests';
+import type { Mention, Outgoing, Sent, SlashItem } from '../../src/common/requests';
 import { h, icon, type IconName } from './dom';
 import { MentionPopup } from './mention-popup';
 import { SlashPopup } from './slash-popup';

@@ -5,8 +5,8 @@
  * Fields that look like they ask for a secret (the host's guess, secret-fields.ts) are marked, and the
  * card says first, in a warning box, not to type one: MCP forbids servers to ask for secrets in a form.
  */
-import type { AskAnswer, AskOutcome, ClientAsk } from '../../src/shared/protocol';
-import type { FieldValue } from '../../src/shared/form-field';
+import type { AskAnswer, AskOutcome, ClientAsk } from '../../src/common/protocol';
+import type { FieldValue } from '../../src/common/form-field';
 import { AskFrame } from './ask-card';
 import { askWarning } from './ask-warning';
 import { h, icon } from './dom';

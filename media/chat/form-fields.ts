@@ -3,7 +3,7 @@
  * number, yes/no, one choice, several choices. Defaults are filled in; `read` gives the value typed
  * (undefined when left empty, so the host applies the default) and `check` shows why it does not fit.
  */
-import { checkValue, type FieldValue, type FormField } from '../../src/shared/form-field';
+import { checkValue, type FieldValue, type FormField } from '../../src/common/form-field';
 import { h } from './dom';
 
 export interface FieldControl {

@@ -3,9 +3,9 @@
  * schema before it touches the DOM; everything sent back is a typed WebviewMessage.
  */
 import './zod-csp';
-import { hostMessageSchema, type ChatEvent, type ChatState, type HostMessage } from '../../src/shared/protocol';
-import { Correlator } from '../../src/shared/requests';
-import { isImageMime } from '../../src/shared/image-types';
+import { hostMessageSchema, type ChatEvent, type ChatState, type HostMessage } from '../../src/common/protocol';
+import { Correlator } from '../../src/common/requests';
+import { isImageMime } from '../../src/common/image-types';
 import { AppFrames } from './app-frames';
 import { AskCards } from './ask-cards';
 import { Composer } from './composer';
@@ -14,7 +14,7 @@ import { h, icon } from './dom';
 import { ScrollPin } from './scroll-pin';
 import { stats } from './stats';
 import { renderStatus } from './status-area';
-import { usageTotal } from '../../src/shared/usage-format';
+import { usageTotal } from '../../src/common/usage-format';
 import { Transcript } from './transcript';
 import { connectHost, fromHost } from './vscode-api';
 import { createWelcome } from './welcome';

@@ -3,7 +3,7 @@
  * offers for what was typed after `@`. Arrow keys move, Enter or Tab picks, Escape closes; the
  * textarea keeps the focus (the list is its aria-activedescendant), so typing goes on as usual.
  */
-import type { Mention } from '../../src/shared/requests';
+import type { Mention } from '../../src/common/requests';
 import { h, icon, type IconName } from './dom';
 
 const ICON: Record<Mention['kind'], IconName> = { file: 'file', folder: 'folder', selection: 'selection', problems: 'warning' };

@@ -3,7 +3,7 @@
  * ask for an answer again, copy an answer as the Markdown the model wrote. Going back is the host's to do (it
  * may ask about later messages and files changed since); the page asks and shows why when it cannot.
  */
-import type { GoneBack } from '../../src/shared/requests';
+import type { GoneBack } from '../../src/common/requests';
 import { h, icon } from './dom';
 
 export interface MessageActionDeps {

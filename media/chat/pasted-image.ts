@@ -1,5 +1,5 @@
-import type { PastedImage } from '../../src/shared/protocol';
-import { isImageMime } from '../../src/shared/image-types';
+import type { PastedImage } from '../../src/common/protocol';
+import { isImageMime } from '../../src/common/image-types';
 
 /** The API's limits for images in one message. */
 const MAX_IMAGES = 5;

@@ -3,7 +3,7 @@
  * own: only at a person's message, and only where no later event refers back past the cut (a result to a
  * call, an approval, a turn carried on) — so each part renders the same as it would in one go.
  */
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 
 /** What an event refers to across events: its turn and its tool call. */
 function keysOf(e: ChatEvent): string[] {

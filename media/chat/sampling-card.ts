@@ -5,7 +5,7 @@
  * "Always" is up to a token budget (the card says how much); a server whose budget is spent asks again,
  * and its card says first how much it used.
  */
-import type { ApprovalDecision, AskContent, AskOutcome, ClientAsk } from '../../src/shared/protocol';
+import type { ApprovalDecision, AskContent, AskOutcome, ClientAsk } from '../../src/common/protocol';
 import { AskFrame } from './ask-card';
 import { askWarning } from './ask-warning';
 import { h } from './dom';

@@ -3,7 +3,7 @@
  * back, and sent one by one as each turn ends (the host runs one turn at a time). Enter during a
  * turn never loses what was typed; a message the host refused comes back first in line.
  */
-import type { Outgoing } from '../../src/shared/requests';
+import type { Outgoing } from '../../src/common/requests';
 import { h, icon } from './dom';
 
 export type QueuedMessage = Outgoing;

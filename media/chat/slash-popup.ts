@@ -4,7 +4,7 @@
  * move, Enter or Tab picks, Escape closes, and the textarea keeps the focus (the list is its
  * aria-activedescendant). Enter on an item that is complete as it is runs it; Tab only fills it in.
  */
-import type { SlashItem } from '../../src/shared/requests';
+import type { SlashItem } from '../../src/common/requests';
 import { h } from './dom';
 
 export class SlashPopup {

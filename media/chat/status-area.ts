@@ -1,5 +1,5 @@
 /** What the host's state says above the chat: no key, Restricted Mode, servers not ready, servers that sample without asking. */
-import type { ChatState } from '../../src/shared/protocol';
+import type { ChatState } from '../../src/common/protocol';
 import { h, icon } from './dom';
 
 export function renderStatus(el: HTMLElement, state: ChatState, onSetKey: () => void): void {

@@ -1,8 +1,8 @@
 /** One tool call: header (server · tool, status), collapsible input and result. */
-import type { ToolContent } from '../../src/shared/protocol';
+import type { ToolContent } from '../../src/common/protocol';
 import { h, icon } from './dom';
 import { formatDuration, prettyJson } from './format';
-import { isImageMime } from '../../src/shared/image-types';
+import { isImageMime } from '../../src/common/image-types';
 
 /** `waiting`: asked for approval, not running yet (so it does not spin). `denied`: the person said no; not a failure. */
 export type ToolStatus = 'waiting' | 'running' | 'done' | 'error' | 'denied';

@@ -1,7 +1,7 @@
 /** The transcript's small pieces that keep no state: a listing, a prompt sent, a turn's end, its usage, its checkpoint. */
-import type { ChatEvent, TurnUsage } from '../../src/shared/protocol';
-import { usageDetail, usageLine } from '../../src/shared/usage-format';
-import { notCoveredNote } from '../../src/shared/checkpoint-coverage';
+import type { ChatEvent, TurnUsage } from '../../src/common/protocol';
+import { usageDetail, usageLine } from '../../src/common/usage-format';
+import { notCoveredNote } from '../../src/common/checkpoint-coverage';
 import { h, icon } from './dom';
 
 export type EventOf<K extends ChatEvent['kind']> = Extract<ChatEvent, { kind: K }>;

@@ -2,8 +2,8 @@
  * The message list: turns ChatEvents (live or replayed) and streaming deltas into DOM. Live and
  * replayed chats go through the same `apply`, so they look the same.
  */
-import type { ApprovalDecision, ChatEvent, TurnAction } from '../../src/shared/protocol';
-import { tokens } from '../../src/shared/usage-format';
+import type { ApprovalDecision, ChatEvent, TurnAction } from '../../src/common/protocol';
+import { tokens } from '../../src/common/usage-format';
 import { ApprovalCard } from './approval-card';
 import { h, icon, type IconName } from './dom';
 import { FrameBatcher } from './frame-batcher';

@@ -2,7 +2,7 @@
  * The button beside a failed or capped turn: Retry (after the wait the API asked for, counted
  * down), Set API Key, or Continue. Only the newest one is live: anything new in the chat retires it.
  */
-import type { TurnAction } from '../../src/shared/protocol';
+import type { TurnAction } from '../../src/common/protocol';
 import { h, icon, type IconName } from './dom';
 
 const LABELS: Record<TurnAction, { text: string; icon: IconName }> = {

@@ -5,7 +5,7 @@
  * An international name is shown as sent (`xn--…`) with a warning saying how it reads. Nothing opens
  * unless the person chooses Open (the host opens it then).
  */
-import type { AskAnswer, AskOutcome, ClientAsk } from '../../src/shared/protocol';
+import type { AskAnswer, AskOutcome, ClientAsk } from '../../src/common/protocol';
 import { AskFrame } from './ask-card';
 import { askWarning } from './ask-warning';
 import { h } from './dom';

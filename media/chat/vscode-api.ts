@@ -1,4 +1,4 @@
-import type { WebviewMessage } from '../../src/shared/protocol';
+import type { WebviewMessage } from '../../src/common/protocol';
 
 /** What VS Code's webview runtime gives us; `acquireVsCodeApi` may be called only once per page. */
 interface VsCodeApi {

@@ -4,8 +4,8 @@
  * waits for and for how long ("Waiting for the model… 3 s"), or how long until the next try after a 529. It
  * steps aside while text streams or a card (a running tool, an approval) shows what is happening.
  */
-import type { TurnActivity } from '../../src/shared/protocol';
-import { activityText, workingText } from '../../src/shared/activity-text';
+import type { TurnActivity } from '../../src/common/protocol';
+import { activityText, workingText } from '../../src/common/activity-text';
 import { h, icon } from './dom';
 
 export class WorkingLine {

@@ -1,8 +1,8 @@
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { assertOpenedInside, DIR_FLAGS, inOpenDir, PROC_FD } from '../../src/common/confined-fs';
-import { isInside } from '../../src/common/path-inside';
-import { ToolError } from '../../src/common/tool-error';
+import { assertOpenedInside, DIR_FLAGS, inOpenDir, PROC_FD } from '../../src/node/confined-fs';
+import { isInside } from '../../src/node/path-inside';
+import { ToolError } from '../../src/node/tool-error';
 
 /** The folder of a file, opened and checked to be inside the workspace: names beside the file go through it. */
 export interface CheckedFolder {

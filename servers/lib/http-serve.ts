@@ -8,7 +8,7 @@ import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { refusal } from './http-guard';
 import { PreSessionSockets } from './pre-session-sockets';
 import { readJsonBody } from './request-body';
-import { messageOf } from '../../src/common/error-message';
+import { messageOf } from '../../src/node/error-message';
 
 export interface HttpServeOptions {
   /** 0 picks a free port; the one taken is in the result. */

@@ -1,11 +1,11 @@
-import { describeAddress, isPublicAddress } from '../../src/common/address-class';
-import { BlockedUrlError, parseWebUrl } from '../../src/common/web-address';
+import { describeAddress, isPublicAddress } from '../../src/node/address-class';
+import { BlockedUrlError, parseWebUrl } from '../../src/node/web-address';
 
 /**
  * The policy that keeps a URL fetch off the machine's own network: only http(s), and only public
  * unicast addresses unless the exact host:port is allowed by configuration. Pure functions, so the
  * rules can be tested without touching the network. What an address is (public, private, ...) is
- * src/common/address-class.ts, shared with the host's OAuth discovery guard.
+ * src/node/address-class.ts, shared with the host's OAuth discovery guard.
  */
 
 export { BlockedUrlError, isPublicAddress, parseWebUrl };

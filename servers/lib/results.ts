@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-import { ToolError } from '../../src/common/tool-error';
-import { messageOf } from '../../src/common/error-message';
+import { ToolError } from '../../src/node/tool-error';
+import { messageOf } from '../../src/node/error-message';
 
 export { ToolError };
 

@@ -10,7 +10,7 @@ import { EraRouter } from './stdio-eras';
 import { loadModernEra } from './modern-era-loader';
 import type { ModernHttp } from './http-serve';
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { messageOf } from '../../src/common/error-message';
+import { messageOf } from '../../src/node/error-message';
 
 /** The bearer token an HTTP-served bundled server requires when set (never passed to a stdio server). */
 export const HTTP_TOKEN_ENV = 'MCP_AGENT_HTTP_TOKEN';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { formatBytes } from '../../src/common/byte-size';
+import { formatBytes } from '../../src/node/byte-size';
 import { FetchError, type FetchLimits, guardedFetch } from './http-fetch.js';
 import { type AllowList, BlockedUrlError, hostPortOf } from './net-guard.js';
 import { ToolError } from './results.js';

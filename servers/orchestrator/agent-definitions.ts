@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import * as z from 'zod';
-import { Sandbox } from '../../src/common/sandbox';
-import { readSmallFile } from '../../src/common/small-file';
+import { Sandbox } from '../../src/node/sandbox';
+import { readSmallFile } from '../../src/node/small-file';
 import type { ServerDefinition } from '../../src/core/mcp/config/definition';
 import { readAgentServers } from './agent-servers';
 import { splitFrontMatter } from './front-matter';

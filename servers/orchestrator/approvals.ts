@@ -1,7 +1,7 @@
 import type { ApprovalStore } from '../../src/core/tool-call/approval-policy';
 import { isHostKey } from '../../src/core/egress/egress-guard';
 import type { ApprovalRequest, AskApproval } from '../../src/core/agent/types';
-import type { ApprovalDecision } from '../../src/shared/protocol';
+import type { ApprovalDecision } from '../../src/common/protocol';
 import type { AgentDefinition } from './agent-definitions';
 import type { AskChoice } from './client-question';
 import type { ApproveMode } from './config';

@@ -1,6 +1,6 @@
 import { lstat, readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Sandbox } from '../../src/common/sandbox';
+import { Sandbox } from '../../src/node/sandbox';
 import { isAlive } from './session-recovery';
 import { readRecord, SESSION_NAME, type SessionStore } from './session-store';
 

@@ -1,7 +1,7 @@
 import { planTools } from '../../src/core/tool-offer/tool-plan';
 import type Anthropic from '@anthropic-ai/sdk';
 import { basename } from 'node:path';
-import { ToolError } from '../../src/common/tool-error';
+import { ToolError } from '../../src/node/tool-error';
 import { Agent } from '../../src/core/agent/agent';
 import { freezeSystem, type FrozenSystem } from '../../src/core/agent/frozen-system';
 import type { ToolHost, TurnStatus } from '../../src/core/agent/types';
@@ -22,7 +22,7 @@ import { toolView } from './tool-view';
 import { isAlive } from './session-recovery';
 import { addUsage } from '../../src/core/usage/token-usage';
 import { withBeforeModelCall } from './before-model-call';
-import { messageOf } from '../../src/common/error-message';
+import { messageOf } from '../../src/node/error-message';
 import { EgressGuard } from '../../src/core/egress/egress-guard';
 import { handedLabels, LABELS_META, type HandedLabels } from '../../src/core/egress/labels';
 import type { ApprovalStore } from '../../src/core/tool-call/approval-policy';

@@ -8,7 +8,7 @@ import type { AskChoice } from './client-question';
 import { agentsJson, agentsMarkdown, runJson, runMarkdown, sessionJson, sessionsMarkdown } from './session-format';
 import type { RunResult, SessionRunner } from './session-runner';
 import { SESSION_NAME, type SessionRecord, type SessionStore } from './session-store';
-import { MAX_SECONDS } from '../../src/common/long-running';
+import { MAX_SECONDS } from '../../src/node/long-running';
 
 /** A sub-agent's turn may take this long in all (it reports progress all along): a host's shorter cap would cut it off. */
 const SUB_AGENT_TURN_SECONDS = 30 * 60;

@@ -1,6 +1,6 @@
 import { lstat, mkdir, readdir, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { formatBytes } from '../../src/common/byte-size';
+import { formatBytes } from '../../src/node/byte-size';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { ToolError } from '../lib/results.js';
 import type { Paper } from './atom-feed.js';

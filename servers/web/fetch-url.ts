@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { formatBytes } from '../../src/common/byte-size';
+import { formatBytes } from '../../src/node/byte-size';
 import { FetchError, type FetchedResponse, type FetchLimits, guardedFetch } from '../lib/http-fetch.js';
 import { type AllowList, BlockedUrlError, parseWebUrl } from '../lib/net-guard.js';
 import { reportProgress, textResult, ToolError, type ToolExtra } from '../lib/results.js';

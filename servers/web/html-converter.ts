@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Markdown } from './html-to-markdown.js';
 import type { ConversionReply, ConversionRequest } from './html-worker.js';
-import { deadline } from '../../src/common/deadline';
+import { deadline } from '../../src/node/deadline';
 
 /**
  * Converts HTML to markdown in worker threads, so the server keeps answering while a page converts,

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { htmlToMarkdown, type Markdown } from './html-to-markdown.js';
-import { messageOf } from '../../src/common/error-message';
+import { messageOf } from '../../src/node/error-message';
 
 /**
  * The worker side of the HTML conversion: one request at a time in, one reply out. It runs in a

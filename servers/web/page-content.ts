@@ -1,4 +1,4 @@
-import { looksBinary } from '../../src/common/file-kind';
+import { looksBinary } from '../../src/node/file-kind';
 import { ToolError } from '../lib/results.js';
 import type { Markdown } from './html-to-markdown.js';
 

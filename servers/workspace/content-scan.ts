@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, readSync } from 'node:fs';
-import { openInsideSync } from '../../src/common/confined-fs';
+import { openInsideSync } from '../../src/node/confined-fs';
 
 export interface ContentMatch {
   rel: string;

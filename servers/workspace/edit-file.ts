@@ -2,15 +2,15 @@ import { constants } from 'node:fs';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
-import type { Sandbox } from '../../src/common/sandbox';
+import type { Sandbox } from '../../src/node/sandbox';
 import { writeFileAtomic } from '../lib/atomic-write';
-import { formatBytes } from '../../src/common/byte-size';
-import { looksBinary } from '../../src/common/file-kind';
+import { formatBytes } from '../../src/node/byte-size';
+import { looksBinary } from '../../src/node/file-kind';
 import { countLines, MAX_WRITE_BYTES, resolveWrite } from './write-file';
 import { nearestLineHint } from './similar-line';
 import { withFileLock } from './file-lock';
 import { assertReviewedBase, expectedBase } from './reviewed-base';
-import { openInside } from '../../src/common/confined-fs';
+import { openInside } from '../../src/node/confined-fs';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 

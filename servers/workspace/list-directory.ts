@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
-import type { Sandbox } from '../../src/common/sandbox';
-import { formatBytes } from '../../src/common/byte-size';
-import { opendirInsideSync } from '../../src/common/confined-fs';
+import type { Sandbox } from '../../src/node/sandbox';
+import { formatBytes } from '../../src/node/byte-size';
+import { opendirInsideSync } from '../../src/node/confined-fs';
 
 const MAX_ENTRIES = 1000;
 /** Folders that are large, generated or private: skipped unless the caller asks for them. */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolError } from '../lib/results';
 import { openFolderOf } from '../lib/checked-folder';
-import { processAlive } from '../../src/common/process-alive';
+import { processAlive } from '../../src/node/process-alive';
 
 /** What a lock file says about who holds it. */
 interface Holder {

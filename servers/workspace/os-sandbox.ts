@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { agentDataFolders } from '../../src/common/agent-home';
-import { formatBytes } from '../../src/common/byte-size';
-import { isInside } from '../../src/common/path-inside';
+import { agentDataFolders } from '../../src/node/agent-home';
+import { formatBytes } from '../../src/node/byte-size';
+import { isInside } from '../../src/node/path-inside';
 import { RunCgroup } from './run-cgroup';
 import { secretPaths } from './secret-paths';
 

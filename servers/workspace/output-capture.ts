@@ -1,4 +1,4 @@
-import { formatBytes } from '../../src/common/byte-size';
+import { formatBytes } from '../../src/node/byte-size';
 
 /**
  * Keeps the start and the end of a stream that may be endless (`print("x" * 10**9)`): memory stays

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { errorResult, guarded, textResult, ToolError } from '../lib/results';
-import type { Sandbox } from '../../src/common/sandbox';
+import type { Sandbox } from '../../src/node/sandbox';
 import type { SqliteStore } from './sqlite-store';
 import type { Bindable } from './sql-task';
 import { resolveWrite } from './write-file';
-import { READ_ONLY_CALL, READ_ONLY_CALLS, READ_ONLY_REFUSED, WOULD_WRITE } from '../../src/common/sql-read-only';
+import { READ_ONLY_CALL, READ_ONLY_CALLS, READ_ONLY_REFUSED, WOULD_WRITE } from '../../src/node/sql-read-only';
 
 /** The most rows one answer shows (sql-task.ts cuts them). */
 const MAX_ROWS = 500;

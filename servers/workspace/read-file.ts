@@ -5,11 +5,11 @@ import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { guarded, ToolError } from '../lib/results';
-import type { Sandbox } from '../../src/common/sandbox';
-import { formatBytes } from '../../src/common/byte-size';
-import { detectKind } from '../../src/common/file-kind';
+import type { Sandbox } from '../../src/node/sandbox';
+import { formatBytes } from '../../src/node/byte-size';
+import { detectKind } from '../../src/node/file-kind';
 import { readPage } from './line-pager';
-import { openInside } from '../../src/common/confined-fs';
+import { openInside } from '../../src/node/confined-fs';
 
 const READ_LIMITS = {
   defaultLines: 2000,

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ToolError } from '../lib/results';
-import { ABSENT, contentHash, EXPECT_BASE } from '../../src/common/reviewed-edit';
+import { ABSENT, contentHash, EXPECT_BASE } from '../../src/node/reviewed-edit';
 
 /** The base a call's `_meta` says the person reviewed, if any. */
 export function expectedBase(meta: unknown): string | undefined {

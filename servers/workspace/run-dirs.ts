@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processAlive } from '../../src/common/process-alive';
+import { processAlive } from '../../src/node/process-alive';
 import { RunCgroup } from './run-cgroup';
 
 /** Every run's temp folder and cgroup is named `mcp-agent-run-<server pid>-…`, so leftovers can be told apart. */

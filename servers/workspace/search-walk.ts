@@ -1,6 +1,6 @@
 import { lstatSync, type Dir, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { opendirInsideSync } from '../../src/common/confined-fs';
+import { opendirInsideSync } from '../../src/node/confined-fs';
 import { ToolError } from '../lib/results';
 import type { NameTest } from './glob';
 import { IGNORED_DIRS } from './list-directory';

@@ -1,7 +1,7 @@
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import { ToolError } from '../lib/results';
-import { locateWasm } from '../../src/common/sql-wasm';
-import { looksReadOnly, READ_ONLY_REFUSED } from '../../src/common/sql-read-only';
+import { locateWasm } from '../../src/node/sql-wasm';
+import { looksReadOnly, READ_ONLY_REFUSED } from '../../src/node/sql-read-only';
 import { nextStatement, runScript } from './sql-script';
 
 /**

@@ -3,11 +3,11 @@ import { stat } from 'node:fs/promises';
 import AsyncLock from 'async-lock';
 import { ToolError } from '../lib/results';
 import { writeFileAtomic } from '../lib/atomic-write';
-import { formatBytes } from '../../src/common/byte-size';
-import { openInside } from '../../src/common/confined-fs';
+import { formatBytes } from '../../src/node/byte-size';
+import { openInside } from '../../src/node/confined-fs';
 import { TaskStopped, TaskWorker } from './task-worker';
 import { withLockFile } from './lock-file';
-import { looksReadOnly, READ_ONLY_REFUSED } from '../../src/common/sql-read-only';
+import { looksReadOnly, READ_ONLY_REFUSED } from '../../src/node/sql-read-only';
 import type { Bindable, SqlInput, SqlOutput } from './sql-task';
 
 /** How long past its own time limit a statement of another process may hold a database's lock file (loading and saving). */

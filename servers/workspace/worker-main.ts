@@ -3,7 +3,7 @@ import { ToolError } from '../lib/results';
 import type { WorkerMessage, WorkerRole } from './worker-protocol';
 import { runSearch, type SearchInput } from './search-task';
 import { runSql, type SqlInput } from './sql-task';
-import { messageOf } from '../../src/common/error-message';
+import { messageOf } from '../../src/node/error-message';
 
 type Post = (m: WorkerMessage, transfer?: ArrayBuffer[]) => void;
 

@@ -1,4 +1,4 @@
-import { Sandbox } from '../../src/common/sandbox';
+import { Sandbox } from '../../src/node/sandbox';
 import type { OsSandbox } from './os-sandbox';
 import { removeLeftoverRuns } from './run-dirs';
 import { SqliteStore } from './sqlite-store';

@@ -2,10 +2,10 @@ import { relative } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { guarded, textResult, ToolError } from '../lib/results';
-import type { Sandbox, SandboxPath } from '../../src/common/sandbox';
-import { isSensitivePath } from '../../src/common/sensitive-paths';
+import type { Sandbox, SandboxPath } from '../../src/node/sandbox';
+import { isSensitivePath } from '../../src/node/sensitive-paths';
 import { writeFileAtomic } from '../lib/atomic-write';
-import { formatBytes } from '../../src/common/byte-size';
+import { formatBytes } from '../../src/node/byte-size';
 import { withFileLock } from './file-lock';
 import { assertReviewedBase, expectedBase } from './reviewed-base';
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
 import { CHAT_ID } from '../core/chat/chat-meta';
-import { readWebUrl, webHost } from '../common/web-address';
+import { readWebUrl, webHost } from '../node/web-address';
 import { parseToolSearch, type ToolSearchSetting } from '../core/tool-offer/tool-search-mode';
 
 export interface CliArgs {

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { readSmallFile } from '../common/small-file';
+import { readSmallFile } from '../node/small-file';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
 

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ChatEvent, ToolContent, TurnUsage } from '../shared/protocol';
+import type { ApprovalDecision, ChatEvent, ToolContent, TurnUsage } from '../common/protocol';
 import type { TurnStatus } from '../core/agent/types';
 
 /** One tool call of the run, as `--output-format json` reports it. */

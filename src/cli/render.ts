@@ -1,8 +1,8 @@
 import type { AgentOutput } from '../core/agent/types';
 import { escapeControls as safe, StreamEscaper } from './escape';
 import type { MarkdownStream } from './terminal-markdown';
-import { activityText } from '../shared/activity-text';
-import { APP_VIEW_HINT } from '../core/mcp/app-visibility';
+import { activityText } from '../common/activity-text';
+import { APP_VIEW_HINT } from '../core/mcp/requests/app-visibility';
 
 const dim = (s: string, color: boolean): string => (color ? `\x1b[2m${s}\x1b[0m` : s);
 const red = (s: string, color: boolean): string => (color ? `\x1b[31m${s}\x1b[0m` : s);

@@ -1,13 +1,13 @@
 // The CLI's chat: a new one or the one --continue / --resume names (a copy when another front end writes it),
 // shown on the terminal or as JSON while it runs, and closed with a word on whether it was saved.
 import type { AgentOutput, AskApproval, ToolHost } from '../core/agent/types';
-import type { ChatEvent } from '../shared/protocol';
+import type { ChatEvent } from '../common/protocol';
 import { ChatHistory } from '../core/chat/chat-history';
 import { chatsDir } from '../core/chat/chat-home';
 import { newChatId, newMeta, type ChatMeta } from '../core/chat/chat-meta';
 import { describeWriter } from '../core/chat/chat-lock';
 import { ChatSession } from '../core/chat/chat-session';
-import { usageLine, usageTotal } from '../shared/usage-format';
+import { usageLine, usageTotal } from '../common/usage-format';
 import { hostKey } from '../core/egress/egress-guard';
 import type { CliArgs } from './args';
 import { escapeControls } from './escape';

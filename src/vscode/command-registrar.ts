@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { messageOf } from '../common/error-message';
+import { messageOf } from '../node/error-message';
 
 /** Registers one command; see commandRegistrar. */
 export type Register = (id: string, run: (...args: never[]) => unknown) => vscode.Disposable;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { createSampleDb, sampleDbSummary } from '../common/sample-db';
+import { createSampleDb, sampleDbSummary } from '../node/sample-db';
 
 /**
  * MCP Agent: Create Sample Database. The demo's tables come only when the person asks for them,

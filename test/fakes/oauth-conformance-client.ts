@@ -6,7 +6,7 @@
  * (pre-registered client credentials) comes in MCP_CONFORMANCE_CONTEXT, as the suite documents.
  * Run by hand with the suite's Node 22 (see README's OAuth lines); not part of `npm test`.
  */
-import { McpConnection } from '../../src/core/mcp/connection';
+import { McpConnection } from '../../src/core/mcp/session/connection';
 import { oauthKey } from '../../src/core/mcp/oauth/oauth-key';
 import { MemoryOAuthStore } from '../../src/core/mcp/oauth/oauth-store';
 

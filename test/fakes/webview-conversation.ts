@@ -1,5 +1,5 @@
 /** A mid-conversation chat used by the webview tests and screenshots. */
-import type { ChatEvent, ChatState, HostMessage } from '../../src/shared/protocol';
+import type { ChatEvent, ChatState, HostMessage } from '../../src/common/protocol';
 
 export const readyState: ChatState = {
   hasKey: true,

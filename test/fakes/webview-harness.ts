@@ -1,6 +1,6 @@
 /**
  * Runs the built chat webview (dist/webview/chat.{js,css}) in headless Chromium, on a page shaped
- * like the one src/vscode/chat-view.ts makes: same CSP (with a nonce), a stub acquireVsCodeApi that
+ * like the one src/vscode/chat/chat-view.ts makes: same CSP (with a nonce), a stub acquireVsCodeApi that
  * records what the chat posts, and VS Code theme variables. Tests talk to it through ChatPage.
  */
 import { randomBytes } from 'node:crypto';
@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
-import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { chatPageHtml } from '../../src/shared/chat-page';
-import type { Outgoing, RequestMethod, RequestParams, RequestResult } from '../../src/shared/requests';
+import type { HostMessage, WebviewMessage } from '../../src/common/protocol';
+import { chatPageHtml } from '../../src/common/chat-page';
+import type { Outgoing, RequestMethod, RequestParams, RequestResult } from '../../src/common/requests';
 import { bodyClass, isTheme, themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
 export { repoRoot } from '../support/repo-root';
 import { repoRoot } from '../support/repo-root';

@@ -2,7 +2,7 @@
 import { after, afterEach, before } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { HostMessage } from '../../src/common/protocol';
 import { repoRoot } from '../support/repo-root';
 import { startHarness, type ChatPage, type Harness } from './webview-harness';
 import { readyState } from './webview-conversation';

@@ -2,7 +2,7 @@
  * Every state of the chat a person can see, as the host would post it, in the order the theme tests render
  * them on one page: each stage adds to what is there (or replaces it), then is measured and shot.
  */
-import type { ChatEvent, HostMessage } from '../../src/shared/protocol';
+import type { ChatEvent, HostMessage } from '../../src/common/protocol';
 import { PNG_1PX, readyState } from './webview-conversation';
 
 const ANSWER = [

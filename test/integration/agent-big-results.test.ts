@@ -12,7 +12,7 @@ import { ChatStore } from '../../src/core/chat/chat-store';
 import { ChatSession } from '../../src/core/chat/chat-session';
 import { CHAT_FORMAT } from '../../src/core/chat/chat-format';
 import { newMeta, readMeta, writeMeta } from '../../src/core/chat/chat-meta';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi, type MessagesBody } from '../fakes/anthropic-api';
 import { fakeConfig } from './mcp-support';
 import { scaled } from '../support/until';

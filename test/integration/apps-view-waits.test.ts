@@ -7,7 +7,7 @@ import { McpHub } from '../../src/core/mcp/hub/hub';
 import { untilStarted } from '../../src/core/mcp/hub/readiness';
 import { AppMounts, type AppChat } from '../../src/core/apps/app-mounts';
 import { SandboxProxy } from '../../src/core/apps/sandbox-proxy';
-import type { AppContext, ChatEvent, HostMessage } from '../../src/shared/protocol';
+import type { AppContext, ChatEvent, HostMessage } from '../../src/common/protocol';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { outsideServer } from '../support/outside-servers';
 import { scaled } from '../support/until';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpConnection } from '../../src/core/mcp/connection';
+import { McpConnection } from '../../src/core/mcp/session/connection';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { startBundledHttp, type HttpServerProcess } from './helpers/http-server-process';
 import { repoRoot, textOf } from './mcp-support';

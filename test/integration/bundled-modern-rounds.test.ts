@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { McpConnection, type ConnectionOptions } from '../../src/core/mcp/connection';
+import { McpConnection, type ConnectionOptions } from '../../src/core/mcp/session/connection';
 import type { ServerLogSink, SinkLevel } from '../../src/core/mcp/client/client-handlers';
 import type { ServerConfig } from '../../src/core/mcp/types';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';

@@ -9,7 +9,7 @@ import { chatsDir } from '../../src/core/chat/chat-home';
 import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../../src/core/chat/chat-session';
 import { importLegacyChat } from '../../src/core/chat/legacy-import';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { host, memoryStore } from '../fakes/tool-host';
 import { cli } from './helpers/cli-process';

@@ -10,7 +10,7 @@ import { newModelClient } from '../../src/core/agent/model-client';
 import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newChatId, newMeta, type ChatMeta } from '../../src/core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../../src/core/chat/chat-session';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { host, memoryStore } from '../fakes/tool-host';
 

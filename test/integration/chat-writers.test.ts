@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChatHistory } from '../../src/core/chat/chat-history';
 import { chatsDir } from '../../src/core/chat/chat-home';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { CLI, cli } from './helpers/cli-process';
 import { scaled } from '../support/until';

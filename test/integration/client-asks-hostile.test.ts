@@ -11,7 +11,7 @@ import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
 import { ChatSession } from '../../src/core/chat/chat-session';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
-import type { AskAnswer } from '../../src/shared/protocol';
+import type { AskAnswer } from '../../src/common/protocol';
 import { ClientAsks } from '../../src/core/chat/client-asks';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { RecordingCards } from '../support/recording-cards';

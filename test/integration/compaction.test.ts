@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
 import { ChatSession, type TurnConfig } from '../../src/core/chat/chat-session';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { defaultModels } from '../fakes/fake-models';
 import { promptTokenCount } from '../fakes/fake-prompt-cache';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpConnection } from '../../src/core/mcp/connection';
+import { McpConnection } from '../../src/core/mcp/session/connection';
 import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
 import { repoRoot } from '../support/repo-root';
 import { scaled } from '../support/until';

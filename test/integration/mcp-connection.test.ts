@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpConnection, type ConnectionOptions } from '../../src/core/mcp/connection';
-import { McpRequestError, McpStartError } from '../../src/core/mcp/errors';
+import { McpConnection, type ConnectionOptions } from '../../src/core/mcp/session/connection';
+import { McpRequestError, McpStartError } from '../../src/core/mcp/session/errors';
 import { fakeConfig, isAlive, textOf } from './mcp-support';
 import { scaled } from '../support/until';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { McpConnection, type ConnectionOptions } from '../../src/core/mcp/connection';
+import { McpConnection, type ConnectionOptions } from '../../src/core/mcp/session/connection';
 import { eraKey, MemoryEras } from '../../src/core/mcp/era/era-memory';
 import type { ServerLogSink, SinkLevel } from '../../src/core/mcp/client/client-handlers';
 import type { ServerConfig } from '../../src/core/mcp/types';

@@ -4,7 +4,7 @@
 // to the host's loopback listener. Real processes, real sockets.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpConnection } from '../../src/core/mcp/connection';
+import { McpConnection } from '../../src/core/mcp/session/connection';
 import type { OAuthFrontEnd } from '../../src/core/mcp/oauth/front-end';
 import type { HttpServerProcess } from './helpers/http-server-process';
 import { startOAuthFake, testPerson } from './helpers/oauth-harness';

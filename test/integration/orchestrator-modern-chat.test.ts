@@ -12,7 +12,7 @@ import { composeHost } from '../../src/core/host/compose-host';
 import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
-import type { ClientAsk, HostMessage } from '../../src/shared/protocol';
+import type { ClientAsk, HostMessage } from '../../src/common/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, systemText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
 import { repoRoot } from './mcp-support';

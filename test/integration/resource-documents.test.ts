@@ -1,11 +1,11 @@
 // What the editor does with resources, minus the editor: a real server that updates a subscribed resource
 // 100 times a second through the real hub, re-read through RefreshThrottle (src/vscode/refresh-throttle.ts);
-// and resourceView (src/core/mcp/resource-content.ts) on what a real server sends: text, an image, other binary.
+// and resourceView (src/core/mcp/requests/resource-content.ts) on what a real server sends: text, an image, other binary.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { McpHub } from '../../src/core/mcp/hub/hub';
 import { RefreshThrottle } from '../../src/vscode/refresh-throttle';
-import { languageOf, resourceView } from '../../src/core/mcp/resource-content';
+import { languageOf, resourceView } from '../../src/core/mcp/requests/resource-content';
 import { fakeConfig, withHub } from './mcp-support';
 import { scaled } from '../support/until';
 

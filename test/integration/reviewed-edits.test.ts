@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { proposeEdit } from '../../src/core/tool-call/proposed-edit';
-import { ABSENT, contentHash, EXPECT_BASE } from '../../src/common/reviewed-edit';
+import { ABSENT, contentHash, EXPECT_BASE } from '../../src/node/reviewed-edit';
 import type { HubTool } from '../../src/core/mcp/types';
 import { removeTree, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
 

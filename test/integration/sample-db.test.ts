@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { createSampleDb, SAMPLE_BOOKS, SAMPLE_USERS, sampleDbBytes } from '../../src/common/sample-db';
-import { locateWasm } from '../../src/common/sql-wasm';
+import { createSampleDb, SAMPLE_BOOKS, SAMPLE_USERS, sampleDbBytes } from '../../src/node/sample-db';
+import { locateWasm } from '../../src/node/sql-wasm';
 import { cli } from './helpers/cli-process';
 import { removeTree, repoRoot, startWorkspace, tempWorkspace, textOf, type Running } from './workspace-harness';
 

@@ -13,7 +13,7 @@ import { READ_RESOURCE } from '../../src/core/agent/resource-tools';
 import { readResourceAttachments, resourceRef } from '../../src/core/chat/attachments';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import { toolStates } from '../../src/core/tool-offer/tool-states';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi, isToolResultTurn, lastUserText, type MessagesBody, type Reply } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
 import { outsideServer } from '../support/outside-servers';

@@ -13,7 +13,7 @@ import { McpHub } from '../../src/core/mcp/hub/hub';
 import { bundledServerConfigs } from '../../src/core/mcp/hub/bundled-servers';
 import { modelToolHost } from '../../src/core/tool-offer/tool-choices';
 import type { ToolSearchSetting } from '../../src/core/tool-offer/tool-search-mode';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { openTestChat, testTurn } from '../support/test-chat';
 import { seeker } from '../fakes/tool-seeker';

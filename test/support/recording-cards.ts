@@ -3,7 +3,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ModelCatalog } from '../../src/core/agent/model-catalog';
 import type { AskSurface } from '../../src/core/chat/client-asks';
-import type { ClientAsk, HostMessage, TurnUsage } from '../../src/shared/protocol';
+import type { ClientAsk, HostMessage, TurnUsage } from '../../src/common/protocol';
 
 export class RecordingCards implements AskSurface {
   readonly posted: HostMessage[] = [];

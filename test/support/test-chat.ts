@@ -6,7 +6,7 @@ import { ChatHistory } from '../../src/core/chat/chat-history';
 import { newChatId, newMeta } from '../../src/core/chat/chat-meta';
 import { ChatSession, type ChatSessionDeps, type TurnConfig } from '../../src/core/chat/chat-session';
 import type { ToolHost } from '../../src/core/agent/types';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { memoryStore } from '../fakes/tool-host';
 
 const TEST_MODEL = 'claude-sonnet-5-5';

@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Agent } from '../../src/core/agent/agent';
 import type { AgentOutput, ApprovalRequest } from '../../src/core/agent/types';
 import type { CallToolResult } from '../../src/core/mcp/types';
-import type { ApprovalDecision, ChatEvent } from '../../src/shared/protocol';
+import type { ApprovalDecision, ChatEvent } from '../../src/common/protocol';
 import { host, memoryStore, type FakeTool } from '../fakes/tool-host';
 import { FakeAnthropicApi, type ToolUseStep } from '../fakes/anthropic-api';
 

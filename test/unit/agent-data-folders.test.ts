@@ -1,10 +1,10 @@
-// What run_code's sandbox hides of MCP Agent's own data (src/common/agent-home.ts), and which editor folders the
+// What run_code's sandbox hides of MCP Agent's own data (src/node/agent-home.ts), and which editor folders the
 // extension names for it (src/vscode/editor-storage.ts), reaching the workspace server and the orchestrator.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { delimiter, join } from 'node:path';
 import type * as vscode from 'vscode';
-import { agentDataFolders, agentHome, EDITOR_STORAGE_ENV } from '../../src/common/agent-home';
+import { agentDataFolders, agentHome, EDITOR_STORAGE_ENV } from '../../src/node/agent-home';
 import { editorStorageFolders } from '../../src/vscode/editor-storage';
 import { bundledServerEnv } from '../../src/core/mcp/hub/bundled-servers';
 

@@ -7,7 +7,7 @@ import { approvalKey } from '../../src/core/tool-call/approval-policy';
 import type { AgentOutput, ApprovalRequest, AskApproval, ToolHost } from '../../src/core/agent/types';
 import type { CallOptions, CallToolResult } from '../../src/core/mcp/types';
 import { host, memoryStore } from '../fakes/tool-host';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi, isToolResultTurn, systemText, unmarked } from '../fakes/anthropic-api';
 
 const text = (s: string): CallToolResult => ({ content: [{ type: 'text', text: s }] });

@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Agent } from '../../src/core/agent/agent';
 import type { Effort } from '../../src/core/agent/agent-options';
 import type { AgentOutput } from '../../src/core/agent/types';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { FakeAnthropicApi, lastUserText, unmarked, type Reply } from '../fakes/anthropic-api';
 import { host, memoryStore } from '../fakes/tool-host';
 

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReadResourceResult, Tool } from '@modelcontextprotocol/client';
-import { isAppView, visibleToModel } from '../../src/core/mcp/app-visibility';
+import { isAppView, visibleToModel } from '../../src/core/mcp/requests/app-visibility';
 import { convertToolResult } from '../../src/core/agent/tool-results';
 import { READ_RESOURCE, withResourceTools } from '../../src/core/agent/resource-tools';
 import { readResourceAttachments, resourceRef } from '../../src/core/chat/attachments';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { approvalNeed, changeApproval } from '../../src/core/tool-call/approval-policy';
-import { READ_ONLY_CALLS } from '../../src/common/sql-read-only';
+import { READ_ONLY_CALLS } from '../../src/node/sql-read-only';
 import type { HubTool } from '../../src/core/mcp/types';
 
 const never = { has: () => false, add: () => undefined };

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApprovalWaits } from '../../src/core/chat/approval-waits';
 import type { ApprovalRequest } from '../../src/core/agent/types';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 
 const request = (callId: string, fromApp: boolean): ApprovalRequest =>
   ({

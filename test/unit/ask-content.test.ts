@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
-import { clientAskSchema } from '../../src/shared/protocol';
+import { clientAskSchema } from '../../src/common/protocol';
 import { samplingAsk } from '../../src/core/chat/ask-content';
 import { viewAsker } from '../../src/core/sampling/view-asker';
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mkdirInside, openInside, opendirInsideSync, PROC_FD } from '../../src/common/confined-fs';
+import { mkdirInside, openInside, opendirInsideSync, PROC_FD } from '../../src/node/confined-fs';
 import { writeFileAtomic } from '../../servers/lib/atomic-write';
-import { ToolError } from '../../src/common/tool-error';
+import { ToolError } from '../../src/node/tool-error';
 
 // What the sandbox checked a moment ago, replayed after a swap: the path now leads out through a
 // symlinked folder. The helpers must notice on their own, after opening.

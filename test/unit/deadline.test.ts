@@ -1,11 +1,11 @@
-// A wait's time limit as a signal (src/common/deadline.ts): it ends the wait when the time is up even if a garbage
+// A wait's time limit as a signal (src/node/deadline.ts): it ends the wait when the time is up even if a garbage
 // collection comes meanwhile (where AbortSignal.any with AbortSignal.timeout, on Node 20, never fires), follows the
 // outer signal, and stops when cleared.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { deadline } from '../../src/common/deadline';
+import { deadline } from '../../src/node/deadline';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

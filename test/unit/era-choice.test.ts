@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { DiscoverResult, PriorDiscovery } from '@modelcontextprotocol/client';
 import { openInEra, type EraOpener } from '../../src/core/mcp/era/era-choice';
 import { eraKey, MemoryEras, type ProtocolEra } from '../../src/core/mcp/era/era-memory';
-import { McpStartError } from '../../src/core/mcp/errors';
+import { McpStartError } from '../../src/core/mcp/session/errors';
 import type { ServerConfig } from '../../src/core/mcp/types';
 
 const stdio: ServerConfig = { name: 's', transport: 'stdio', command: 'node', args: ['s.js'] };

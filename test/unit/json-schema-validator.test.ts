@@ -1,10 +1,10 @@
-// The SDK's Ajv validator made on the first schema (src/common/json-schema-validator.ts): the same answers as the
+// The SDK's Ajv validator made on the first schema (src/node/json-schema-validator.ts): the same answers as the
 // SDK's own, and a bad schema fails where the SDK's does (when the validator is asked for).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
-import { LazyJsonSchemaValidator } from '../../src/common/json-schema-validator';
+import { LazyJsonSchemaValidator } from '../../src/node/json-schema-validator';
 
 const schema: JsonSchemaType = {
   type: 'object',

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fetchableUrl, safeUrl } from '../../src/core/mcp/transport/http-url';
-import { configProblem } from '../../src/core/mcp/config-check';
+import { configProblem } from '../../src/core/mcp/config/config-check';
 
 test('safeUrl leaves out user name, password, query values and fragment', () => {
   assert.equal(safeUrl('https://ann:s3cret@example.com:8443/mcp?api_key=abc&x=1&x=2#frag'), 'https://example.com:8443/mcp?api_key=…&x=…');

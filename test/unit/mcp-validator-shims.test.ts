@@ -1,12 +1,12 @@
 // The v2 MCP client's and server package's Node shims, each with its Ajv validator loaded on first use
-// (src/common/mcp-client-shims.ts, servers/lib/mcp-server-shims.ts): the same answers as the package's own validator,
+// (src/node/mcp-client-shims.ts, servers/lib/mcp-server-shims.ts): the same answers as the package's own validator,
 // in each JSON Schema dialect it reads, and a bad schema fails when asked for.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator as ClientAjv } from '@modelcontextprotocol/client/validators/ajv';
 import { AjvJsonSchemaValidator as ServerAjv } from '@modelcontextprotocol/server/validators/ajv';
-import * as clientShim from '../../src/common/mcp-client-shims';
+import * as clientShim from '../../src/node/mcp-client-shims';
 import * as serverShim from '../../servers/lib/mcp-server-shims';
 
 const properties = { email: { type: 'string', format: 'email' }, count: { type: 'integer', minimum: 0 } };

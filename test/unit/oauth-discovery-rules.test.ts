@@ -2,7 +2,7 @@
 // function of the server's and the target's resolved addresses: no DNS, no traffic.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addressClass } from '../../src/common/address-class';
+import { addressClass } from '../../src/node/address-class';
 import { discoveryRefusal } from '../../src/core/mcp/oauth/discovery-rules';
 
 const at = (url: string, ...addresses: string[]): { url: URL; addresses: string[] } => ({ url: new URL(url), addresses });

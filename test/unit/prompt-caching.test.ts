@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Agent } from '../../src/core/agent/agent';
 import { withCacheBreakpoints } from '../../src/core/agent/prompt-cache';
 import type { AgentOutput, ToolHost } from '../../src/core/agent/types';
-import type { ChatEvent, TurnUsage } from '../../src/shared/protocol';
+import type { ChatEvent, TurnUsage } from '../../src/common/protocol';
 import { FakeAnthropicApi, type MessagesBody } from '../fakes/anthropic-api';
 import { FakePromptCache } from '../fakes/fake-prompt-cache';
 import { host, memoryStore } from '../fakes/tool-host';

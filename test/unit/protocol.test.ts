@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chatEventSchema, hostMessageSchema, webviewMessageSchema } from '../../src/shared/protocol';
-import { answer, Correlator, requestSchemas, type RequestHandlers, type RequestMessage } from '../../src/shared/requests';
+import { chatEventSchema, hostMessageSchema, webviewMessageSchema } from '../../src/common/protocol';
+import { answer, Correlator, requestSchemas, type RequestHandlers, type RequestMessage } from '../../src/common/requests';
 
 describe('the webview -> host protocol rejects what it does not know', () => {
   const rejected: Array<[string, unknown]> = [

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resourceTemplate } from '../../src/core/mcp/resource-template';
+import { resourceTemplate } from '../../src/core/mcp/requests/resource-template';
 
 test('a simple variable is asked once and its value percent-encoded', () => {
   const t = resourceTemplate('papers://{topic}/{topic}');

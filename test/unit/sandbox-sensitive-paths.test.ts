@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isSensitivePath, RUNS_BY_ITSELF, sensitiveWhy } from '../../src/common/sensitive-paths';
+import { isSensitivePath, RUNS_BY_ITSELF, sensitiveWhy } from '../../src/node/sensitive-paths';
 import { approvalNeed } from '../../src/core/tool-call/approval-policy';
 import type { HubTool } from '../../src/core/mcp/types';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Sandbox, isInside } from '../../src/common/sandbox';
+import { Sandbox, isInside } from '../../src/node/sandbox';
 import { ToolError } from '../../servers/lib/results';
 
 let base: string;

@@ -8,7 +8,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Agent } from '../../src/core/agent/agent';
 import type { AgentOutput, ToolHost } from '../../src/core/agent/types';
 import type { HubTool } from '../../src/core/mcp/types';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { CORE_TOOLS, definitionTokens } from '../../src/core/tool-offer/tool-plan';
 import { withToolChoices } from '../../src/core/tool-offer/tool-choices';
 import type { ToolSearchSetting } from '../../src/core/tool-offer/tool-search-mode';

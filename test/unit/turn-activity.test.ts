@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { Agent } from '../../src/core/agent/agent';
 import { newModelClient, type ModelClient } from '../../src/core/agent/model-client';
 import type { AgentOutput } from '../../src/core/agent/types';
-import type { TurnActivity } from '../../src/shared/protocol';
-import { activityText } from '../../src/shared/activity-text';
+import type { TurnActivity } from '../../src/common/protocol';
+import { activityText } from '../../src/common/activity-text';
 import { FakeAnthropicApi, type Reply } from '../fakes/anthropic-api';
 import { host, memoryStore } from '../fakes/tool-host';
 

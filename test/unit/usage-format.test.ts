@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { costOf, priceOf } from '../../src/core/usage/prices';
-import { tokens, usageLine, usageTotal } from '../../src/shared/usage-format';
+import { tokens, usageLine, usageTotal } from '../../src/common/usage-format';
 
 test('token counts read short: 999, 1.2k, 12k, 1.50M', () => {
   assert.deepEqual([999, 1234, 12_345, 1_500_000].map(tokens), ['999', '1.2k', '12k', '1.50M']);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isGlob, nameTest } from '../../servers/workspace/glob';
-import { detectKind } from '../../src/common/file-kind';
+import { detectKind } from '../../src/node/file-kind';
 
 test('globs: without a "/" about the name, with one about the relative path', () => {
   const cases: Array<[string, string, boolean]> = [

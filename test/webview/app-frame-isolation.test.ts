@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
-import { chatPageCsp } from '../../src/shared/chat-page';
+import { chatPageCsp } from '../../src/common/chat-page';
 import { SandboxProxy } from '../../src/core/apps/sandbox-proxy';
 import { PROXY_PAGE } from '../../src/core/apps/proxy-page';
 import { appCsp } from '../../src/core/apps/app-csp';

@@ -4,7 +4,7 @@
 // any depth, while the host's own messages are, after the forged ones.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import type { HostMessage, WebviewMessage } from '../../src/common/protocol';
 import { SandboxProxy } from '../../src/core/apps/sandbox-proxy';
 import { appCsp } from '../../src/core/apps/app-csp';
 import { withCspMeta } from '../../src/core/apps/app-view';

@@ -10,7 +10,7 @@ import type { ApprovalRequest } from '../../src/core/agent/types';
 import { EgressGuard } from '../../src/core/egress/egress-guard';
 import { approvedCall } from '../../src/core/tool-call/approved-call';
 import type { HubTool } from '../../src/core/mcp/types';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { repoRoot, startHarness, type ChatPage, type Harness } from '../fakes/webview-harness';
 import { readyState } from '../fakes/webview-conversation';
 import { shownText } from '../support/shown-text';

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formFromSchema } from '../../src/core/mcp/client/elicitation-form';
-import type { ClientAsk, HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import type { ClientAsk, HostMessage, WebviewMessage } from '../../src/common/protocol';
 import { ASK_CARD_TEXT, measureContrast } from '../fakes/contrast';
 import { PNG_1PX, readyState } from '../fakes/webview-conversation';
 import type { ChatPage } from '../fakes/webview-harness';

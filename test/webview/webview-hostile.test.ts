@@ -2,7 +2,7 @@
 // no dangerous link survives, with the CSP and (to prove the sanitiser alone holds) without it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { startHarness, type ChatPage, type Harness } from '../fakes/webview-harness';
 
 const HOSTILE = [

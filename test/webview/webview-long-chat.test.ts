@@ -5,7 +5,7 @@
 // ones come later without moving what the reader is looking at.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import type { Page } from 'playwright-core';
 import { useChatPages } from '../fakes/webview-pages';
 

@@ -2,7 +2,7 @@
 // answer as Markdown. The page asks the host (requests), which may refuse and say why, or the person may cancel.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChatEvent } from '../../src/shared/protocol';
+import type { ChatEvent } from '../../src/common/protocol';
 import { useChatPages } from '../fakes/webview-pages';
 import { readyState } from '../fakes/webview-conversation';
 import { shownText } from '../support/shown-text';

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { HostMessage } from '../../src/common/protocol';
 import { repoRoot, startHarness, type ChatPage, type Harness } from '../fakes/webview-harness';
 import { midConversation, readyState } from '../fakes/webview-conversation';
 

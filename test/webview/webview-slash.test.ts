@@ -4,8 +4,8 @@
 // A command's listing and a prompt sent as a message (roles visible) render; screenshots light and dark.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import type { SlashItem } from '../../src/shared/requests';
+import type { HostMessage, WebviewMessage } from '../../src/common/protocol';
+import type { SlashItem } from '../../src/common/requests';
 import { useChatPages } from '../fakes/webview-pages';
 import { readyState } from '../fakes/webview-conversation';
 import type { ChatPage } from '../fakes/webview-harness';

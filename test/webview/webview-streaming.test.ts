@@ -3,7 +3,7 @@
 // what is on screen at the end is exactly the markdown of the whole answer.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { HostMessage } from '../../src/common/protocol';
 import { useChatPages } from '../fakes/webview-pages';
 
 const { openReady } = useChatPages();

@@ -4,7 +4,7 @@
 // .test-artifacts/screenshots/ for a person to look at.
 import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { HostMessage } from '../../src/common/protocol';
 import type { ChatPage } from '../fakes/webview-harness';
 import { useChatPages } from '../fakes/webview-pages';
 import { lowContrast, measureContrast, pageOverflow } from '../fakes/webview-contrast';

@@ -1,7 +1,7 @@
 // The sign of life while a turn runs and nothing else shows it: what it waits for, for how long, and why.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { HostMessage } from '../../src/common/protocol';
 import { useChatPages } from '../fakes/webview-pages';
 import { readyState } from '../fakes/webview-conversation';
 

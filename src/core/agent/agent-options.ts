@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from './model-client';
-import type { ImageMime } from '../../shared/image-types';
+import type { ImageMime } from '../../common/image-types';
 import type { ApprovalStore } from '../tool-call/approval-policy';
 import type { EgressGuard } from '../egress/egress-guard';
 import type { FrozenSystem } from './frozen-system';

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { modelSdk } from './model-client';
 import { randomUUID } from 'node:crypto';
-import type { ChatEvent, TurnActivity } from '../../shared/protocol';
+import type { ChatEvent, TurnActivity } from '../../common/protocol';
 import { describeApiError, errorAction, promptTooLong, refusedToolSearch } from './api-errors';
 import type { AgentOptions, TurnInput } from './agent-options';
 import { resolveTool, type CallPath } from '../tool-call/approved-call';

@@ -1,7 +1,7 @@
 import type { APIError } from '@anthropic-ai/sdk/core/error';
 import { modelSdk } from './model-client';
-import type { TurnAction } from '../../shared/protocol';
-import { messageOf } from '../../common/error-message';
+import type { TurnAction } from '../../common/protocol';
+import { messageOf } from '../../node/error-message';
 
 /** Turns an Anthropic SDK error into a sentence that says what happened and what to do. */
 export function describeApiError(err: unknown, keyHint: string): string {

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { formatBytes } from '../../common/byte-size';
-import { detectKind } from '../../common/file-kind';
-import { isImageMime } from '../../shared/image-types';
+import { formatBytes } from '../../node/byte-size';
+import { detectKind } from '../../node/file-kind';
+import { isImageMime } from '../../common/image-types';
 
 /** The API's limits for what a tool result may carry, in base64 characters: 5 MB an image, a PDF well under a request's 32 MB. */
 const MAX_IMAGE_BASE64 = 7_000_000;

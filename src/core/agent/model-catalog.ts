@@ -1,7 +1,7 @@
 import type { ModelClient } from './model-client';
 import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_MODEL } from './models';
-import { messageOf } from '../../common/error-message';
+import { messageOf } from '../../node/error-message';
 
 /** What the Models API says of one model, as the picker and the agent need it. */
 export interface ModelEntry {

@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
-import { base64Bytes, formatBytes } from '../../common/byte-size';
+import { base64Bytes, formatBytes } from '../../node/byte-size';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ToolHost } from './types';
-import { isImageMime } from '../../shared/image-types';
-import { messageOf } from '../../common/error-message';
+import { isImageMime } from '../../common/image-types';
+import { messageOf } from '../../node/error-message';
 import { resolveTool } from '../tool-call/approved-call';
-import { appViewNote, isAppView } from '../mcp/app-visibility';
+import { appViewNote, isAppView } from '../mcp/requests/app-visibility';
 
 /** What the resource tools need of the MCP host besides its tools (McpHub provides it). */
 export interface ResourceHost extends ToolHost {

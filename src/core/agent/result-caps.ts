@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { formatBytes } from '../../common/byte-size';
-import type { ToolContent } from '../../shared/protocol';
+import { formatBytes } from '../../node/byte-size';
+import type { ToolContent } from '../../common/protocol';
 import { countLines, headOf, tailOf, utf8Bytes } from './text-cut';
 
 /**

@@ -1,8 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ToolContent } from '../../shared/protocol';
+import type { ToolContent } from '../../common/protocol';
 import type { CallToolResult } from '../mcp/types';
-import { isImageMime } from '../../shared/image-types';
-import { appViewNote, isAppView } from '../mcp/app-visibility';
+import { isImageMime } from '../../common/image-types';
+import { appViewNote, isAppView } from '../mcp/requests/app-visibility';
 import { binaryForModel } from './binary-content';
 
 type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>;

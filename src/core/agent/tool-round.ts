@@ -1,6 +1,6 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ChatEvent, ToolContent } from '../../shared/protocol';
+import type { ChatEvent, ToolContent } from '../../common/protocol';
 import { approvedCall, resolveTool, type CallPath, type QuestionTurn } from '../tool-call/approved-call';
 import { readOnlyTool } from '../tool-call/tool-call-rules';
 import type { HubTool } from '../mcp/types';

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Middleware } from '@anthropic-ai/sdk/core/middleware';
-import type { TurnActivity } from '../../shared/protocol';
+import type { TurnActivity } from '../../common/protocol';
 
 /** The longest wait the SDK's own backoff takes between tries (its maxRetryDelay). */
 const MAX_BACKOFF_MS = 8_000;

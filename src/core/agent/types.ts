@@ -1,5 +1,5 @@
 import type { ProposedEdit } from '../tool-call/proposed-edit';
-import type { ApprovalDecision, ChatEvent, TurnActivity } from '../../shared/protocol';
+import type { ApprovalDecision, ChatEvent, TurnActivity } from '../../common/protocol';
 import type { CallOptions, CallToolResult, HubTool, ServerStatus } from '../mcp/types';
 import type { ApprovalPrompt } from '../tool-call/approval-policy';
 import type { EgressQuestion } from '../egress/egress-guard';

@@ -1,4 +1,4 @@
-import { addressClass } from '../../common/address-class';
+import { addressClass } from '../../node/address-class';
 
 /**
  * The Content-Security-Policy a view runs under, built from the domains its resource declares in

@@ -1,5 +1,5 @@
 import type { CallToolResult, HubTool } from '../mcp/types';
-import { viewUriOf } from '../mcp/app-visibility';
+import { viewUriOf } from '../mcp/requests/app-visibility';
 
 /** The most of a result kept for a view with the chat (it is drawn again from it when the chat is reopened). */
 const MAX_APP_RESULT_BYTES = 2 * 1024 * 1024;

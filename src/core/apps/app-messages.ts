@@ -1,4 +1,4 @@
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
 
 /**
  * How a view's message (ui/message) reaches the model: as the view's words, never as the person's. The

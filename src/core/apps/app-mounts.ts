@@ -1,11 +1,11 @@
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '../mcp/types';
-import type { AppContext, ChatEvent, HostMessage } from '../../shared/protocol';
+import type { AppContext, ChatEvent, HostMessage } from '../../common/protocol';
 import type { McpHub } from '../mcp/hub/hub';
 import type { HubTool } from '../mcp/types';
 import type { CallOutcome } from '../tool-call/approved-call';
-import { visibleToApp } from '../mcp/app-visibility';
-import { messageOf } from '../../common/error-message';
+import { visibleToApp } from '../mcp/requests/app-visibility';
+import { messageOf } from '../../node/error-message';
 import { AppBridgeHost } from './app-bridge-host';
 import { AppViewCache, readAppView } from './app-view';
 import { downloadsOf, type DownloadFile } from './app-downloads';

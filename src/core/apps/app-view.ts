@@ -1,6 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { appCsp, type AppCsp } from './app-csp';
-import { isAppView } from '../mcp/app-visibility';
+import { isAppView } from '../mcp/requests/app-visibility';
 
 /** A view's HTML, ready for the sandbox (its CSP in a <meta> too), and how its resource asks to be drawn. */
 export interface AppView {

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ChatEvent } from '../../shared/protocol';
+import type { ApprovalDecision, ChatEvent } from '../../common/protocol';
 import type { ApprovalRequest, AskApproval } from '../agent/types';
 
 export interface ApprovalWaitsDeps {

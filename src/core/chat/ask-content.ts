@@ -1,7 +1,7 @@
 import type { SamplingMessage } from '@modelcontextprotocol/client';
-import type { AskContent, ClientAsk } from '../../shared/protocol';
+import type { AskContent, ClientAsk } from '../../common/protocol';
 import type { SamplingApproval } from '../sampling/sampling-broker';
-import { isImageMime } from '../../shared/image-types';
+import { isImageMime } from '../../common/image-types';
 import { isViewAsker } from '../sampling/view-asker';
 
 /** Characters of one text shown on a card; the rest is counted, not sent to the page (a server can send megabytes). */

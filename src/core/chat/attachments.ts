@@ -1,11 +1,11 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
-import type { PastedImage } from '../../shared/protocol';
-import { looksBinary } from '../../common/file-kind';
-import { Sandbox } from '../../common/sandbox';
-import { isImageMime } from '../../shared/image-types';
-import { messageOf } from '../../common/error-message';
-import { appViewNote, isAppView } from '../mcp/app-visibility';
+import type { PastedImage } from '../../common/protocol';
+import { looksBinary } from '../../node/file-kind';
+import { Sandbox } from '../../node/sandbox';
+import { isImageMime } from '../../common/image-types';
+import { messageOf } from '../../node/error-message';
+import { appViewNote, isAppView } from '../mcp/requests/app-visibility';
 
 const MAX_ATTACHMENT_BYTES = 200 * 1024;
 /** A folder attaches as its list of entries, at most this many. */

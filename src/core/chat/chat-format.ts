@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { capChatContent, capHistory } from '../agent/result-caps';
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
 
 /**
  * The version of a chat as stored (`meta.json`'s `format`), and the one migration to it.

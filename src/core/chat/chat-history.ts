@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
 import { CHAT_ID, newChatId, readMeta, writeMeta, type ChatMeta } from './chat-meta';
 import { ChatStore } from './chat-store';
 import { openTurnId } from './chat-read';

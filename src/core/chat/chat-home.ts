@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { agentHome } from '../../common/agent-home';
+import { agentHome } from '../../node/agent-home';
 
 export { agentHome };
 

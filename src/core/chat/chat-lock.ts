@@ -3,7 +3,7 @@ import { unlinkSync } from 'node:fs';
 import { lstat, mkdir, open, readFile, rmdir, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { processAlive } from '../../common/process-alive';
+import { processAlive } from '../../node/process-alive';
 import { PRIVATE_FILE, PRIVATE_FOLDER } from './jsonl-log';
 
 /** Who writes a chat: written into its lock file, and named to a second front end that finds it. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { writeWhole } from './jsonl-log';
 import { CHAT_FORMAT } from './chat-format';
-import type { TurnUsage } from '../../shared/protocol';
+import type { TurnUsage } from '../../common/protocol';
 
 const tokens = z.number().int().nonnegative();
 

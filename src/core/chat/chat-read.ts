@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { repairHistory } from '../agent/history-repair';
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
 import { migrate } from './chat-format';
 import type { ChatStore } from './chat-store';
 import { PRIVATE_FILE, type JsonlLog, type UnreadableLine } from './jsonl-log';

@@ -7,7 +7,7 @@ import type { Effort, TurnInput } from '../agent/agent-options';
 import type { FrozenSystem } from '../agent/frozen-system';
 import type { ApprovalRequest, TurnStatus } from '../agent/types';
 import { TurnCheckpoint, checkpointEvent } from '../checkpoint/turn-checkpoint';
-import type { ApprovalDecision, ChatEvent, PastedImage } from '../../shared/protocol';
+import type { ApprovalDecision, ChatEvent, PastedImage } from '../../common/protocol';
 import { titleFrom } from './chat-meta';
 import { describeWriter } from './chat-lock';
 import { promptConversation } from './prompt-messages';
@@ -17,7 +17,7 @@ import { ApprovalWaits } from './approval-waits';
 import { approvedCall, type CallOutcome } from '../tool-call/approved-call';
 import type { HubTool } from '../mcp/types';
 import { appMessageForModel, appMessageRefusal } from '../apps/app-messages';
-import { messageOf } from '../../common/error-message';
+import { messageOf } from '../../node/error-message';
 import type { ToolSearchSetting } from '../tool-offer/tool-search-mode';
 import { StoredChat, type ChatSessionDeps } from './stored-chat';
 

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chatEventSchema, type ChatEvent } from '../../shared/protocol';
+import { chatEventSchema, type ChatEvent } from '../../common/protocol';
 import { JsonlLog, PRIVATE_FILE } from './jsonl-log';
 import type { SecretRecord } from '../egress/chat-labels';
 

@@ -8,7 +8,7 @@ import type { SamplingDecision } from '../sampling/sampling-broker';
 import type { PersonAsks, SamplingModels } from '../host/compose-host';
 import { costOf } from '../usage/prices';
 import { usageOf } from '../usage/token-usage';
-import type { AskAnswer, AskOutcome, ClientAsk, HostMessage, TurnUsage } from '../../shared/protocol';
+import type { AskAnswer, AskOutcome, ClientAsk, HostMessage, TurnUsage } from '../../common/protocol';
 import { samplingAsk } from './ask-content';
 
 /** Forms one server may have waiting at once; more are refused (a flood must not bury the chat in cards). */

@@ -1,7 +1,7 @@
 import { cp, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChatEvent } from '../../shared/protocol';
-import { chatEventSchema } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
+import { chatEventSchema } from '../../common/protocol';
 import type { ChatHistory } from './chat-history';
 import { newChatId, newMeta, titleFrom, writeMeta } from './chat-meta';
 

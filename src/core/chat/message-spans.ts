@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { repairHistory } from '../agent/history-repair';
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
 
 /**
  * Where each of the person's messages sits in the conversation the model sees, so the chat can go back to it

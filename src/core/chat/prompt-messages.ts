@@ -1,11 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { GetPromptResult } from '@modelcontextprotocol/client';
-import { base64Bytes, formatBytes } from '../../common/byte-size';
+import { base64Bytes, formatBytes } from '../../node/byte-size';
 import { mergeConsecutive } from '../agent/history-repair';
 import { RESULT_LIMITS } from '../agent/result-caps';
 import { headOf } from '../agent/text-cut';
-import { isImageMime } from '../../shared/image-types';
-import { appViewNote, isAppView } from '../mcp/app-visibility';
+import { isImageMime } from '../../common/image-types';
+import { appViewNote, isAppView } from '../mcp/requests/app-visibility';
 
 type PromptMessage = GetPromptResult['messages'][number];
 type Role = 'user' | 'assistant';

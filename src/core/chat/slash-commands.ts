@@ -1,8 +1,8 @@
 import type { ServerStatus } from '../mcp/types';
-import { messageOf } from '../../common/error-message';
+import { messageOf } from '../../node/error-message';
 import type { ToolHost } from '../agent/types';
 import type { ToolChoices } from '../tool-offer/tool-choices';
-import { viewUriOf } from '../mcp/app-visibility';
+import { viewUriOf } from '../mcp/requests/app-visibility';
 import { STATE_TEXT, statesSummary, toolStates, type ToolState } from '../tool-offer/tool-states';
 import { startingServers, untilReadyEnough, type ReadinessSource } from '../mcp/hub/readiness';
 

@@ -1,4 +1,4 @@
-import type { SlashItem } from '../../shared/requests';
+import type { SlashItem } from '../../common/requests';
 import { readyServers, SLASH_COMMANDS, type SlashHub } from './slash-commands';
 
 const MAX_ITEMS = 50;

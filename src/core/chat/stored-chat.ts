@@ -6,13 +6,13 @@ import { ChatLabels } from '../egress/chat-labels';
 import type { ShadowGit } from '../checkpoint/shadow-git';
 import { TypedEmitter } from '../mcp/typed-emitter';
 import type { ChatStore } from './chat-store';
-import type { ChatEvent, TurnUsage } from '../../shared/protocol';
+import type { ChatEvent, TurnUsage } from '../../common/protocol';
 import { readMeta, withTurnUsage, writeMeta, type ChatMeta } from './chat-meta';
 import { ChatLock, describeWriter, type ChatWriter, type Claim } from './chat-lock';
 import { CHAT_FORMAT } from './chat-format';
 import { openTurnId, readChat, type UnreadableLines } from './chat-read';
 import { afterCompaction } from './message-spans';
-import { messageOf } from '../../common/error-message';
+import { messageOf } from '../../node/error-message';
 
 export interface ChatSessionDeps {
   meta: ChatMeta;

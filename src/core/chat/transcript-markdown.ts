@@ -1,4 +1,4 @@
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
 import type { ChatMeta } from './chat-meta';
 
 /** A chat as a Markdown document: what the person saw, in order, with tool calls as collapsible details. */

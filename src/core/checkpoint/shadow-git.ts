@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, realpath, unlink, writeFile } from 'node:fs/promises';
 import { devNull } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { isInside } from '../../common/path-inside';
+import { isInside } from '../../node/path-inside';
 import {
   BUILT_IN_EXCLUDED,
   DEFAULT_LIMITS,

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CHECKPOINT_LIMITS } from '../../shared/checkpoint-coverage';
-import type { NotCoveredFile } from '../../shared/protocol';
+import { CHECKPOINT_LIMITS } from '../../common/checkpoint-coverage';
+import type { NotCoveredFile } from '../../common/protocol';
 
 /** How much one snapshot may copy. */
 export interface SnapshotLimits {

@@ -1,7 +1,7 @@
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
 import type { ShadowGit, Snapshot } from './shadow-git';
 import type { NotCovered } from './snapshot-scope';
-import { messageOf } from '../../common/error-message';
+import { messageOf } from '../../node/error-message';
 
 /** A turn's file changes, undoable: the snapshots before and after it, and the paths between them. */
 export interface Checkpoint {

@@ -1,4 +1,4 @@
-import { readWebUrl, webHost } from '../../common/web-address';
+import { readWebUrl, webHost } from '../../node/web-address';
 
 /**
  * The places a tool call's arguments would send it, read the way the receiving tool reads them: every string at

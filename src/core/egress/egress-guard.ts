@@ -5,7 +5,7 @@ import { ChatLabels, type Carried } from './chat-labels';
 import { destinationsIn } from './destinations';
 import type { HandedLabels } from './labels';
 import { hostsNamedIn, isUnder } from './named-hosts';
-import { readWebUrl } from '../../common/web-address';
+import { readWebUrl } from '../../node/web-address';
 
 /**
  * The egress guard: what may leave the machine without the person saying so. It decides by where data came

@@ -1,4 +1,4 @@
-import { readWebUrl, webHost } from '../../common/web-address';
+import { readWebUrl, webHost } from '../../node/web-address';
 import { hostsInText } from './destinations';
 
 /**

@@ -3,7 +3,7 @@ import type { ModelEntry } from '../agent/model-catalog';
 import type { ModelClient } from '../agent/model-client';
 import type { LoggingHandler } from '../mcp/client/client-handlers';
 import { elicitationHandler, type ElicitationAsk } from '../mcp/client/elicitation-handler';
-import type { ConnectionOptions } from '../mcp/connection';
+import type { ConnectionOptions } from '../mcp/session/connection';
 import type { EraMemory } from '../mcp/era/era-memory';
 import { McpHub } from '../mcp/hub/hub';
 import type { OAuthFrontEnd } from '../mcp/oauth/front-end';

@@ -9,7 +9,7 @@ import {
   type SamplingMessage,
   type SamplingMessageContentBlock,
 } from '@modelcontextprotocol/client';
-import { isImageMime } from '../../shared/image-types';
+import { isImageMime } from '../../common/image-types';
 
 type Block = Anthropic.ContentBlockParam;
 

@@ -5,7 +5,7 @@ import type { SamplingHandler, ServerRequestContext } from '../mcp/client/client
 import { fromAnthropicMessage, toAnthropicRequest } from './sampling-anthropic';
 import { DEFAULT_ALWAYS_BUDGET, SamplingBudgets, type BudgetUse } from './sampling-budget';
 import { pickSamplingModel } from './sampling-model';
-import { messageOf } from '../../common/error-message';
+import { messageOf } from '../../node/error-message';
 
 /** The spec's answer to a sampling request the person denied (client spec, sampling: "User rejected sampling request"). */
 const USER_REJECTED = -1;

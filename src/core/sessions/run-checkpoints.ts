@@ -2,7 +2,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { JsonlLog } from '../chat/jsonl-log';
-import { chatEventSchema, type ChatEvent } from '../../shared/protocol';
+import { chatEventSchema, type ChatEvent } from '../../common/protocol';
 
 type CheckpointEvent = Extract<ChatEvent, { kind: 'checkpoint' }>;
 

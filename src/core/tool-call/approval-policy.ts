@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import type { HubTool } from '../mcp/types';
-import { sensitiveWhy } from '../../common/sensitive-paths';
-import { READ_ONLY_CALLS } from '../../common/sql-read-only';
-import type { AlwaysKind } from '../../shared/protocol';
+import { sensitiveWhy } from '../../node/sensitive-paths';
+import { READ_ONLY_CALLS } from '../../node/sql-read-only';
+import type { AlwaysKind } from '../../common/protocol';
 import { describeSandbox, runsCode, sandboxClaim } from './sandbox-status';
 
 /** Where "always allow in this workspace" decisions live (workspace state in VS Code, memory in the CLI). */

@@ -5,9 +5,9 @@ import type { AskApproval, ToolHost } from '../agent/types';
 import type { EgressGuard, EgressQuestion } from '../egress/egress-guard';
 import { LABELS_META } from '../egress/labels';
 import type { CallToolResult, HubTool } from '../mcp/types';
-import { EXPECT_BASE } from '../../common/reviewed-edit';
-import { READ_ONLY_CALL, WOULD_WRITE } from '../../common/sql-read-only';
-import { messageOf } from '../../common/error-message';
+import { EXPECT_BASE } from '../../node/reviewed-edit';
+import { READ_ONLY_CALL, WOULD_WRITE } from '../../node/sql-read-only';
+import { messageOf } from '../../node/error-message';
 
 /**
  * The one path every tool call takes, whoever asks for it (the model, a sub-agent, an MCP App's view, a tree view's command):

@@ -1,9 +1,9 @@
 import { constants, realpathSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve, relative, sep } from 'node:path';
-import { looksBinary } from '../../common/file-kind';
-import { isInside } from '../../common/path-inside';
-import { ABSENT, contentHash } from '../../common/reviewed-edit';
+import { looksBinary } from '../../node/file-kind';
+import { isInside } from '../../node/path-inside';
+import { ABSENT, contentHash } from '../../node/reviewed-edit';
 import type { HubTool } from '../mcp/types';
 import { countLines } from '../agent/text-cut';
 

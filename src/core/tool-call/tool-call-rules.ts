@@ -1,4 +1,4 @@
-import { MAX_SECONDS } from '../../common/long-running';
+import { MAX_SECONDS } from '../../node/long-running';
 import type { HubTool } from '../mcp/types';
 import type { ApprovalNeed } from './approval-policy';
 import type { ProposedEdit } from './proposed-edit';

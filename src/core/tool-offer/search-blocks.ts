@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ChatEvent } from '../../shared/protocol';
+import type { ChatEvent } from '../../common/protocol';
 
 /** The API's server-side tool search, as the request names it. */
 export const API_SEARCH_TOOL: Anthropic.ToolSearchToolBm25_20251119 = { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };

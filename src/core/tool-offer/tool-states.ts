@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolHost } from '../agent/types';
 import type { ServerStatus } from '../mcp/types';
-import { visibleToModel } from '../mcp/app-visibility';
+import { visibleToModel } from '../mcp/requests/app-visibility';
 import { needsTasks } from '../mcp/hub/tool-names';
 import { planSummary, planTools, type ToolPlan } from './tool-plan';
 import type { ToolChoices } from './tool-choices';

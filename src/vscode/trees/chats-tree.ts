@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatHistory } from '../../core/chat/chat-history';
 import type { ChatMeta } from '../../core/chat/chat-meta';
-import { usageLine } from '../../shared/usage-format';
+import { usageLine } from '../../common/usage-format';
 
 /** Opens the chat selected in the Chats view: what a row's click runs. */
 export const OPEN_SELECTED_CHAT = 'mcpAgent.openSelectedChat';

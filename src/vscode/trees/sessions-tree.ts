@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { McpHub } from '../../core/mcp/hub/hub';
 import { ORCHESTRATOR, type OrchestratorClient, type SessionInfo } from '../../core/sessions/orchestrator-client';
 import { when } from './chats-tree';
-import { messageOf } from '../../common/error-message';
+import { messageOf } from '../../node/error-message';
 
 type Node = { kind: 'session'; session: SessionInfo } | { kind: 'message'; text: string; tooltip?: string };
 

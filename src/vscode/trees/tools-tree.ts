@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import { READ_ONLY_CALLS } from '../../common/sql-read-only';
+import { READ_ONLY_CALLS } from '../../node/sql-read-only';
 import type { ConfigDiagnostic } from '../../core/mcp/config/diagnostic';
 import { launchLine } from '../../core/mcp/config/definition-summary';
 import type { McpHub } from '../../core/mcp/hub/hub';
 import type { ToolHost } from '../../core/agent/types';
 import { STATE_TEXT, toolStates, type ToolState, type ToolStates } from '../../core/tool-offer/tool-states';
-import type { WorkspaceToolChoices } from '../tool-choices-store';
+import type { WorkspaceToolChoices } from '../servers/tool-choices-store';
 import type { HubTool, ServerStatus } from '../../core/mcp/types';
 import type { Tool } from '@modelcontextprotocol/client';
 import { HELD_TEXT, type OwnServer, type OwnSource } from '../../core/mcp/config/own-servers';
 import { isSettingSource } from '../../core/mcp/config/own-server-sources';
 import { HubTree } from './hub-tree';
-import { editorReads, HOST_SETTING } from '../editor-mcp';
+import { editorReads, HOST_SETTING } from '../servers/editor-mcp';
 import { bundledStatuses, fromText, serverGroups, type ServerGroup } from './server-groups';
 import { escape, problemItem, serverItem } from './server-tree-item';
 

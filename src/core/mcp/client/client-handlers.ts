@@ -12,7 +12,7 @@ import type {
   ElicitResult,
   LoggingLevel,
 } from '@modelcontextprotocol/client';
-import { APP_VIEW_MIME } from '../app-visibility';
+import { APP_VIEW_MIME } from '../requests/app-visibility';
 import { clientTaskCapabilities } from './client-tasks';
 
 /** Who asks and until when: the signal aborts when the server cancels or goes away. */

@@ -5,9 +5,9 @@
  * a form; anything else is refused with the reason, so a server cannot make the host show what it cannot check.
  */
 import * as z from 'zod';
-import { checkValue, type Choice, type FieldValue, type FormField } from '../../../shared/form-field';
+import { checkValue, type Choice, type FieldValue, type FormField } from '../../../common/form-field';
 
-export type { FieldValue, FormField } from '../../../shared/form-field';
+export type { FieldValue, FormField } from '../../../common/form-field';
 
 export interface ElicitationForm {
   fields: FormField[];

@@ -1,4 +1,4 @@
-import { readSmallFile } from '../../../common/small-file';
+import { readSmallFile } from '../../../node/small-file';
 import { readClaudeServers } from './claude-format';
 import type { ConfigSource, ParsedDefinition, ServerDefinition } from './definition';
 import type { ConfigDiagnostic } from './diagnostic';

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { isInside } from '../../../common/path-inside';
+import { isInside } from '../../../node/path-inside';
 
 /**
  * Whether `path` is inside the workspace folder, both as written and with every symlink resolved,

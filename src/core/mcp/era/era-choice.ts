@@ -1,5 +1,5 @@
 import type { DiscoverResult, PriorDiscovery } from '@modelcontextprotocol/client';
-import { McpStartError } from '../errors';
+import { McpStartError } from '../session/errors';
 import type { ServerConfig } from '../types';
 import { eraKey, priorOf, type EraMemory, type ProtocolEra } from './era-memory';
 import { refusedEra } from './request-meta';

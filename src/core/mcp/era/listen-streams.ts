@@ -1,5 +1,5 @@
 import type { Client, McpSubscription, ServerCapabilities, SubscriptionFilter } from '@modelcontextprotocol/client';
-import { messageOf } from '../../../common/error-message';
+import { messageOf } from '../../../node/error-message';
 
 /** How long to wait before listening again after the server dropped a stream (it was restarted, a proxy timed out). */
 const RELISTEN_MS = [500, 2_000, 10_000];

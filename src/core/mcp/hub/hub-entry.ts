@@ -1,6 +1,6 @@
 import type { RestartBudget } from './backoff';
-import type { McpConnection } from '../connection';
-import type { McpStartError } from '../errors';
+import type { McpConnection } from '../session/connection';
+import type { McpStartError } from '../session/errors';
 import type { ServerLogSink, SinkLevel } from '../client/client-handlers';
 import type { ServerConfig, ServerStatus } from '../types';
 

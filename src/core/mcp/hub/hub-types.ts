@@ -1,6 +1,6 @@
 import type { BackoffOptions } from './backoff';
-import type { ConnectionOptions } from '../connection';
-import type { McpFailureKind } from '../errors';
+import type { ConnectionOptions } from '../session/connection';
+import type { McpFailureKind } from '../session/errors';
 import type { CallToolResult } from '../types';
 
 export interface HubOptions {

@@ -7,16 +7,16 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/client';
 import { RestartBudget } from './backoff';
-import type { McpConnection } from '../connection';
+import type { McpConnection } from '../session/connection';
 import { MemoryEras, type EraMemory } from '../era/era-memory';
-import { McpRequestError } from '../errors';
+import { McpRequestError } from '../session/errors';
 import { ToolIndex } from './tool-index';
 import { failure, type HubEvents, type HubOptions } from './hub-types';
 import { TypedEmitter } from '../typed-emitter';
 import { entryStatus, type Entry } from './hub-entry';
 import { ServerStarts } from './server-starts';
 import type { CallOptions, CallToolResult, HubTool, ServerConfig, ServerStatus } from '../types';
-import { messageOf } from '../../../common/error-message';
+import { messageOf } from '../../../node/error-message';
 
 export { FAILURE_META_KEY, type HubEvents, type HubOptions } from './hub-types';
 

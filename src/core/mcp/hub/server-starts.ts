@@ -1,11 +1,11 @@
 import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { ServerLogSink } from '../client/client-handlers';
-import { McpConnection } from '../connection';
+import { McpConnection } from '../session/connection';
 import type { EraMemory } from '../era/era-memory';
-import { McpStartError, seconds } from '../errors';
+import { McpStartError, seconds } from '../session/errors';
 import type { HubOptions } from './hub-types';
 import { attemptLimit, hubLog, retryable, type Entry } from './hub-entry';
-import { messageOf } from '../../../common/error-message';
+import { messageOf } from '../../../node/error-message';
 
 /** What the starts need of the hub they serve. */
 export interface StartsHost {

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { HubTool } from '../types';
-import { visibleToModel } from '../app-visibility';
+import { visibleToModel } from '../requests/app-visibility';
 import { needsTasks, qualifyTools } from './tool-names';
 
 /** A ready server's tools as the index reads them, and whether it takes task-augmented calls. */

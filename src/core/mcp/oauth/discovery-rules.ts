@@ -1,4 +1,4 @@
-import { addressClass, describeAddress, type AddressClass } from '../../../common/address-class';
+import { addressClass, describeAddress, type AddressClass } from '../../../node/address-class';
 import { safeUrl } from '../transport/http-url';
 
 /** A URL and every address its host resolved to (an IP literal is its own one address). */

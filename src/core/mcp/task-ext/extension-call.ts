@@ -29,12 +29,12 @@ import {
   type ToolExecution,
 } from '@modelcontextprotocol/ext-tasks/client';
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
-import { McpRequestError, seconds } from '../errors';
-import { IdleTimer } from '../idle-timer';
-import { untilAborted } from '../tasks';
+import { McpRequestError, seconds } from '../session/errors';
+import { IdleTimer } from '../session/idle-timer';
+import { untilAborted } from '../requests/tasks';
 import type { RawRequests } from './raw-requests';
 import type { CallInputContext, ToolTaskSession } from './extension-session';
-import { deadline } from '../../../common/deadline';
+import { deadline } from '../../../node/deadline';
 
 /** tasks/cancel is waited for this long at most: Stop must end the call at once whatever the server does. */
 const CANCEL_WAIT_MS = 3_000;

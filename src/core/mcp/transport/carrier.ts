@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/client';
-import type { McpStartError, ServerExited } from '../errors';
+import type { McpStartError, ServerExited } from '../session/errors';
 
 /**
  * How one server's MCP session is carried: a child process over stdio (stdio-carrier.ts) or an HTTP

@@ -9,8 +9,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { LogFlood } from './log-flood';
 import { RawRequests } from '../task-ext/raw-requests';
-import { ProgressTokens } from '../progress-tokens';
-import { markServerError } from '../server-error';
+import { ProgressTokens } from '../requests/progress-tokens';
+import { markServerError } from '../session/server-error';
 
 /**
  * What every message from a server goes through before the SDK client sees it, whatever carries it

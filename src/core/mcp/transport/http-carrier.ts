@@ -1,6 +1,6 @@
 import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/client';
 import type { Carrier } from './carrier';
-import { McpStartError, ServerExited } from '../errors';
+import { McpStartError, ServerExited } from '../session/errors';
 import { describeHttpFailure, HttpFailure } from './http-failure';
 import { HttpEndpointTransport } from './http-transport';
 import { fetchableUrl, safeUrl } from './http-url';

@@ -1,6 +1,6 @@
 import { OAuthClientFlowError, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { metadataRefusal, OAuthProblem } from '../oauth/oauth-errors';
-import { messageOf } from '../../../common/error-message';
+import { messageOf } from '../../../node/error-message';
 
 /** What went wrong talking to an HTTP endpoint, in words, with the status when one came. */
 export class HttpFailure extends Error {

@@ -16,7 +16,7 @@ import { authorizeFirst } from '../oauth/authorize-first';
 import { discoveryFetch } from '../oauth/discovery-fetch';
 import type { HostOAuthProvider } from '../oauth/client-provider';
 import { watchPostStreams } from './post-stream-watch';
-import { hostErrorAnswer } from '../server-error';
+import { hostErrorAnswer } from '../session/server-error';
 
 export interface HttpTransportParams {
   url: URL;

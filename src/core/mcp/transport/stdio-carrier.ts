@@ -1,8 +1,8 @@
 import type { Carrier } from './carrier';
-import { McpStartError, ServerExited, withStderr } from '../errors';
+import { McpStartError, ServerExited, withStderr } from '../session/errors';
 import { HostStdioTransport } from './stdio-transport';
 import type { StdioServerConfig } from '../types';
-import { messageOf } from '../../../common/error-message';
+import { messageOf } from '../../../node/error-message';
 
 export interface StdioCarrierOptions {
   maxMessageBytes?: number;
