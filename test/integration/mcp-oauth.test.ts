@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { McpConnection } from '../../src/core/mcp/session/connection';
 import type { OAuthFrontEnd } from '../../src/core/mcp/oauth/front-end';
 import type { HttpServerProcess } from './helpers/http-server-process';
-import { startOAuthFake, testPerson } from './helpers/oauth-harness';
-import { textOf } from './mcp-support';
+import { browse, startOAuthFake, testPerson } from './helpers/oauth-harness';
+import { textOf, waitForStatus, withHub } from './mcp-support';
+import { untilReadyEnough } from '../../src/core/mcp/hub/readiness';
 import { scaled } from '../support/until';
 
 const T = { timeout: scaled(40_000) };
@@ -84,6 +85,43 @@ describe('OAuth for remote MCP servers', () => {
       await conn.close();
     }
     assert.equal(person.asked.length, 1);
+  });
+
+  test("a first turn waits for a sign-in under way past the other servers' grace, and sees the server's tools once it is done", T, async () => {
+    const server = await serve();
+    const person = testPerson();
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    // Says yes at once, then takes its time in the browser: until the test lets it go.
+    const slowBrowser: OAuthFrontEnd = {
+      ...person,
+      authorize: async (request) => {
+        person.asked.push(request);
+        person.visits.push(finished.then(() => browse(request.url.href)));
+        return true;
+      },
+    };
+    const graceMs = 50;
+    await withHub([{ name: 'guarded', transport: 'http', url: server.url }], { connection: { oauth: slowBrowser, closeGraceMs: 200 } }, async (hub) => {
+      const signing = await waitForStatus(hub, 'guarded', (s) => s.signingIn !== undefined);
+      assert.equal(signing.state, 'starting');
+      assert.equal(signing.signingIn, `127.0.0.1:${server.port}`);
+      assert.equal(signing.detail, `waiting for you to sign in at 127.0.0.1:${server.port}`);
+      let ended = false;
+      const ready = untilReadyEnough(hub, graceMs).then(() => (ended = true));
+      // Well past the grace, counted from the start, the wait still holds.
+      const since = signing.startingSince ?? Date.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, since + graceMs * 4 - Date.now())));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(ended, false, 'the wait ended while the person was still signing in');
+      finish();
+      await ready;
+      const status = hub.status('guarded');
+      assert.equal(status?.state, 'ready');
+      assert.ok(status?.tools.some((t) => t.name === 'whoami'));
+      assert.equal(status?.signingIn, undefined);
+    });
+    assert.equal((await person.visits[0])?.status, 200);
   });
 
   test('an expired access token is refreshed without asking the person again', T, async () => {

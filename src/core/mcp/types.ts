@@ -59,6 +59,11 @@ export interface ServerStatus {
   detail?: string;
   /** While `starting`: when it began (ms since the epoch), retries after a slow start or a crash included. */
   startingSince?: number;
+  /**
+   * While `starting`: the person was sent to sign in at this host (OAuth). Readiness waits for such a server
+   * without its grace: the person is at it, and the sign-in has its own limit.
+   */
+  signingIn?: string;
   /** While `starting`: the attempt under way (1 the first) and how long it is given to answer initialize. */
   attempt?: { number: number; limitMs: number };
   /** The server's process id while it runs. */

@@ -23,6 +23,8 @@ export interface Entry {
   sink: ServerLogSink | undefined;
   /** When it began starting (its first try of this start, retries included); undefined while not starting. */
   startingSince: number | undefined;
+  /** The host the person was sent to sign in at during this start, once they said yes. */
+  signingIn: string | undefined;
   /** Tries to start it so far in this start (0 before the first), and the limit the one under way was given. */
   attempts: number;
   limitMs: number;
@@ -50,10 +52,11 @@ export function entryStatus(entry: Entry): ServerStatus {
   };
   const status: ServerStatus = { ...base, restarts: entry.restarts };
   if (entry.gaveUp) return { ...status, state: 'error', error: entry.gaveUp, pid: undefined };
-  const starting = { startingSince: entry.startingSince, attempt: { number: Math.max(1, entry.attempts), limitMs: entry.limitMs } };
+  const starting = { startingSince: entry.startingSince, signingIn: entry.signingIn, attempt: { number: Math.max(1, entry.attempts), limitMs: entry.limitMs } };
   if (entry.timer) return { ...status, ...starting, state: 'starting', error: undefined, detail: entry.detail, pid: undefined };
   if (entry.launching && status.state === 'error') return { ...status, ...starting, state: 'starting', error: undefined, detail: entry.detail };
-  if (status.state === 'starting') return { ...status, ...starting, detail: entry.detail };
+  const signingIn = entry.signingIn && `waiting for you to sign in at ${entry.signingIn}`;
+  if (status.state === 'starting') return { ...status, ...starting, detail: entry.detail ?? signingIn };
   return status;
 }
 

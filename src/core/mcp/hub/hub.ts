@@ -280,6 +280,7 @@ export class McpHub extends TypedEmitter<HubEvents> {
       subscriptions: new Set(),
       sink: this.options.connection?.handlers?.logging?.sink(config.name),
       startingSince: undefined,
+      signingIn: undefined,
       attempts: 0,
       limitMs: 0,
     };

@@ -32,7 +32,9 @@ export async function untilReadyEnough(hub: ReadinessSource, graceMs = OWN_SERVE
     let timer: NodeJS.Timeout | undefined;
     let off: (() => void) | undefined;
     await Promise.race([
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
+      new Promise<void>((resolve) => {
+        if (left !== Infinity) timer = setTimeout(resolve, left);
+      }),
       new Promise<void>((resolve) => (off = hub.on('change', resolve))),
       stopped,
     ]);
@@ -43,9 +45,11 @@ export async function untilReadyEnough(hub: ReadinessSource, graceMs = OWN_SERVE
 
 /**
  * How long the servers still starting have left of their grace, in ms (0: none is waited for). A server that does
- * not say since when it is starting is counted from `since` (when the wait began).
+ * not say since when it is starting is counted from `since` (when the wait began). One the person is signing in to
+ * has no grace to run out (Infinity): their sign-in has its own limit, and a turn without its tools would be no use.
  */
 function graceLeft(statuses: readonly ServerStatus[], graceMs: number, now = Date.now(), since = now): number {
+  if (statuses.some((s) => s.state === 'starting' && s.signingIn)) return Infinity;
   const ends = statuses.filter((s) => s.state === 'starting').map((s) => (s.startingSince ?? since) + graceMs);
   return ends.length === 0 ? 0 : Math.max(0, Math.max(...ends) - now);
 }

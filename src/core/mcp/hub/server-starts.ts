@@ -4,6 +4,7 @@ import { McpConnection } from '../session/connection';
 import type { EraMemory } from '../era/era-memory';
 import { McpStartError, seconds } from '../session/errors';
 import type { HubOptions } from './hub-types';
+import type { OAuthFrontEnd } from '../oauth/front-end';
 import { attemptLimit, hubLog, retryable, type Entry } from './hub-entry';
 import { messageOf } from '../../../node/error-message';
 
@@ -41,6 +42,7 @@ export class ServerStarts {
         : undefined;
     const generation = ++entry.generation;
     const connection = { ...this.host.options.connection, eras: this.host.eras };
+    if (connection.oauth) connection.oauth = this.signInSeen(entry, generation, connection.oauth);
     const logging = connection.handlers?.logging;
     // The connection asks for its sink by name: it gets this entry's, so one server has one log.
     const handlers =
@@ -90,6 +92,21 @@ export class ServerStarts {
     );
   }
 
+  /** The front end as this start uses it: once the person says yes, the entry says it waits on their sign-in. */
+  private signInSeen(entry: Entry, generation: number, front: OAuthFrontEnd): OAuthFrontEnd {
+    return {
+      ...front,
+      authorize: async (request) => {
+        const yes = await front.authorize(request);
+        if (yes && entry.generation === generation && entry.launching) {
+          entry.signingIn = request.host;
+          this.host.changed();
+        }
+        return yes;
+      },
+    };
+  }
+
   /** The limit a server's first try is given when its config says none. */
   private firstLimitMs(): number {
     return this.host.options.startLimitMs?.() ?? this.host.options.connection?.initializeTimeoutMs ?? 15_000;
@@ -98,6 +115,7 @@ export class ServerStarts {
   /** It is up, or failed for good: the next start counts its time and tries afresh. */
   private doneStarting(entry: Entry): void {
     entry.startingSince = undefined;
+    entry.signingIn = undefined;
     entry.attempts = 0;
     entry.detail = undefined;
     entry.lastFailure = undefined;
