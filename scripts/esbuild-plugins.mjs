@@ -64,11 +64,41 @@ const SDK_ENDPOINT = /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/
 export const lazyAjv = {
   name: 'lazy-ajv',
   setup(build) {
+    const redirected = mustRedirect(build, 'lazy-ajv', SDK_ENDPOINT, "the v1 SDK's Client or Server no longer imports validation/ajv-provider.js");
     build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
-      SDK_ENDPOINT.test(args.importer) ? { path: join(ROOT, 'src', 'node', 'json-schema-validator.ts') } : undefined,
+      SDK_ENDPOINT.test(args.importer) ? redirected({ path: join(ROOT, 'src', 'node', 'json-schema-validator.ts') }) : undefined,
     );
   },
 };
+
+/**
+ * A redirect of a package's internal import matches only while the package keeps that import: a release that renames
+ * it would slip past, and the build would quietly hold Ajv again. `bundled` names the package's modules that must
+ * have taken the redirect; a build that loads one of them without the redirect firing fails, saying which. Returns
+ * what the redirect calls with its result when it fires.
+ */
+function mustRedirect(build, name, bundled, changed) {
+  let loaded = 0;
+  let fired = 0;
+  build.onStart(() => {
+    loaded = fired = 0;
+  });
+  build.onLoad({ filter: bundled }, () => {
+    loaded++;
+    return undefined;
+  });
+  build.onEnd((result) => {
+    if (result.errors.length > 0 || loaded === 0 || fired > 0) return;
+    result.errors.push({ text: `${name}: ${changed}, so the redirect in scripts/esbuild-plugins.mjs matched nothing and Ajv would load at start; update it` });
+  });
+  return (resolved) => {
+    fired++;
+    return resolved;
+  };
+}
+
+/** The v2 packages' entry modules, the importers of their `_shims`. */
+const V2_ENTRY = (pkg) => new RegExp(`[\\\\/]@modelcontextprotocol[\\\\/]${pkg}[\\\\/]dist[\\\\/]index\\.(?:m|c)?js$`);
 
 /**
  * The v2 MCP client's Node shim, with its Ajv validator made and loaded on first use: its own `_shims` import
@@ -77,7 +107,8 @@ export const lazyAjv = {
 export const lazyClientAjv = {
   name: 'lazy-client-ajv',
   setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: join(ROOT, 'src', 'node', 'mcp-client-shims.ts') }));
+    const redirected = mustRedirect(build, 'lazy-client-ajv', V2_ENTRY('client'), '@modelcontextprotocol/client no longer imports its `_shims`');
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => redirected({ path: join(ROOT, 'src', 'node', 'mcp-client-shims.ts') }));
   },
 };
 
@@ -93,7 +124,8 @@ export const lazyServerAjv = {
   name: 'lazy-server-ajv',
   setup(build) {
     const shim = join(ROOT, 'servers', 'lib', 'mcp-server-shims.ts');
-    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: shim }));
+    const redirected = mustRedirect(build, 'lazy-server-ajv', V2_ENTRY('server'), '@modelcontextprotocol/server no longer imports its `_shims`');
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => redirected({ path: shim }));
     build.onResolve({ filter: /^@modelcontextprotocol\/server\/validators\/ajv$/ }, (args) =>
       args.importer === shim ? { path: `./${SERVER_AJV.file}`, external: true } : undefined,
     );
