@@ -63,6 +63,8 @@ describe('orchestrated sessions in a real VS Code', () => {
     assert.match(await shownText(dialog), /Delete the session readme-summary\?/);
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await rig.vs.page.locator('.part.sidebar .welcome-view-content', { hasText: 'No agent sessions yet' }).waitFor();
+    // Its transcript's tab goes with it, rather than staying open to say it cannot be read.
+    await rig.vs.page.locator('.tab', { hasText: 'readme-summary.md' }).waitFor({ state: 'detached' });
   });
 
   test('Restore Files to Before This Run puts back what a run started from the view changed', async (t) => {

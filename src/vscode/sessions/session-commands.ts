@@ -13,6 +13,10 @@ function transcriptUri(name: string): vscode.Uri {
   return vscode.Uri.from({ scheme: SCHEME, path: `/${name}.md` });
 }
 
+function sessionOf(transcript: vscode.Uri): string {
+  return transcript.path.replace(/^\//, '').replace(/\.md$/, '');
+}
+
 /** What the session commands get from a Sessions view row, or nothing from the palette. */
 type Target = { session?: SessionInfo } | string | undefined;
 
@@ -40,7 +44,7 @@ export class SessionTranscripts implements vscode.TextDocumentContentProvider, v
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const name = uri.path.replace(/^\//, '').replace(/\.md$/, '');
+    const name = sessionOf(uri);
     try {
       return await this.client.transcript(name);
     } catch (err) {
@@ -53,6 +57,14 @@ export class SessionTranscripts implements vscode.TextDocumentContentProvider, v
     const doc = await vscode.workspace.openTextDocument(transcriptUri(name));
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
+  /** Closes the open tabs of the transcripts of the sessions `gone` picks: a deleted session has nothing to show. */
+  async close(gone: (session: string) => boolean): Promise<void> {
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === SCHEME && gone(sessionOf(tab.input.uri)));
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
   }
 
   /** Every open transcript reads itself again. */
@@ -182,6 +194,7 @@ export function sessionCommands(
         return;
       await client.remove(name);
       tree.refresh();
+      await transcripts.close((session) => session === name);
     },
     'mcpAgent.cleanSessions': async () => {
       const yes = 'Delete All';
@@ -195,6 +208,9 @@ export function sessionCommands(
         return;
       await client.cleanAll();
       tree.refresh();
+      // A running session was kept: its transcript stays open.
+      const left = await client.sessions().catch(() => undefined);
+      if (left) await transcripts.close((session) => !left.some((s) => s.name === session));
     },
   };
 }
