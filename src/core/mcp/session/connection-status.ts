@@ -1,10 +1,26 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { readWebUrl, webHost } from '../../../node/web-address';
-import type { McpConnection } from './connection';
-import type { ServerStatus } from '../types';
+import type { ServerConfig, ServerStatus } from '../types';
+
+/** What a status is made of: a connection as it stands (McpConnection, which this file must not import: it imports this). */
+interface StatusSource {
+  readonly name: string;
+  readonly config: ServerConfig;
+  readonly state: ServerStatus['state'];
+  readonly error: string | undefined;
+  readonly tools: ServerStatus['tools'];
+  readonly resources: ServerStatus['resources'];
+  readonly resourceTemplates: ServerStatus['resourceTemplates'];
+  readonly prompts: ServerStatus['prompts'];
+  readonly pid: number | undefined;
+  readonly transportKind: NonNullable<ServerStatus['transport']>;
+  readonly era: ServerStatus['era'];
+  readonly invalidSchemas: ReadonlyMap<string, string>;
+  supports(feature: 'tasks'): boolean;
+}
 
 /** What the views and the model are told of a server: its state, what it offers, how it is reached. */
-export function connectionStatus(conn: McpConnection, client: Client | undefined): ServerStatus {
+export function connectionStatus(conn: StatusSource, client: Client | undefined): ServerStatus {
   const info = client?.getServerVersion();
   return {
     name: conn.name,
