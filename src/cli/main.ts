@@ -29,7 +29,7 @@ import { terminalElicitation } from './elicitation';
 import { terminalSampling } from './sampling';
 import { slashCommand, type SlashContext } from './slash';
 import { reviewPrompt } from './prompt-review';
-import { namedServersDown, untilReadyEnough } from './server-readiness';
+import { namedServersDown, oneShotGrace, untilReadyEnough } from './server-readiness';
 import { messageOf } from '../node/error-message';
 import { modelToolHost } from '../core/tool-offer/tool-choices';
 import { chatsNotSaved, closeChat, jsonShow, openChat, textShow } from './terminal-chat';
@@ -121,7 +121,7 @@ async function main(): Promise<number> {
   });
   hub.start();
   try {
-    await untilReadyEnough(hub);
+    await untilReadyEnough(hub, args.prompt === undefined ? undefined : oneShotGrace);
     for (const s of hub.statuses()) {
       if (s.state === 'error') renderer.problem(escapeControls(`[server ${s.name} failed: ${s.error ?? 'unknown error'}]`));
       if (s.state === 'starting')

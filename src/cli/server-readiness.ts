@@ -1,7 +1,7 @@
 import type { McpHub } from '../core/mcp/hub/hub';
 import type { ServerConfig } from '../core/mcp/types';
 
-export { untilReadyEnough } from '../core/mcp/hub/readiness';
+export { oneShotGrace, untilReadyEnough } from '../core/mcp/hub/readiness';
 
 /** Each server of a --mcp-config file that is not up, with why: what a one-shot run fails for. */
 export function namedServersDown(hub: McpHub, configs: readonly ServerConfig[]): string[] {

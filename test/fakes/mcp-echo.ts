@@ -8,7 +8,7 @@
  * --name=X (serverInfo name), --record=FILE (appends `spawn` when it starts and the method of each message it reads),
  * --initialize-first (exits when its first message is not initialize, as servers on the Rust SDK, rmcp, do),
  * --slow-first-start=FILE (when FILE does not exist: makes it and never answers, as a cold `npx -y` download
- * outlasting any limit; once it exists the server starts as usual).
+ * outlasting any limit; once it exists the server starts as usual), --start-when=FILE (makes FILE.waiting, then answers nothing until FILE exists).
  */
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -148,25 +148,41 @@ const initializeFirst = flag('initialize-first') !== undefined;
 let initialized = false;
 const transport = new StdioServerTransport();
 process.stdin.on('end', () => process.exit(0));
+const gate = flag('start-when');
+if (gate) writeFileSync(`${gate}.waiting`, '');
 if (stalled) process.stdin.resume();
 else
-  void server.connect(transport).then(() => {
-    // Watch the wire: a request cancelled before its handler ran never sees its signal fire.
-    const deliver = transport.onmessage;
-    transport.onmessage = (message: JSONRPCMessage) => {
-      if ('method' in message && message.method === 'tools/call' && 'id' in message) {
-        calledTools.set(message.id, String(message.params?.name));
-      }
-      if ('method' in message && message.method === 'notifications/cancelled') {
-        const params = message.params as { requestId: string | number; reason?: string };
-        cancellations.push({ tool: calledTools.get(params.requestId) ?? '?', requestId: params.requestId, reason: String(params.reason) });
-      }
-      if (initializeFirst && !initialized && !('method' in message && message.method === 'initialize')) {
-        process.stderr.write(`echo: expected initialize first, got ${'method' in message ? message.method : 'a response'}\n`);
-        process.exit(1);
-      }
-      initialized = true;
-      deliver?.(message);
-    };
-    process.stderr.write('echo: ready\n');
+  void untilExists(gate)
+    .then(() => server.connect(transport))
+    .then(() => {
+      // Watch the wire: a request cancelled before its handler ran never sees its signal fire.
+      const deliver = transport.onmessage;
+      transport.onmessage = (message: JSONRPCMessage) => {
+        if ('method' in message && message.method === 'tools/call' && 'id' in message) {
+          calledTools.set(message.id, String(message.params?.name));
+        }
+        if ('method' in message && message.method === 'notifications/cancelled') {
+          const params = message.params as { requestId: string | number; reason?: string };
+          cancellations.push({ tool: calledTools.get(params.requestId) ?? '?', requestId: params.requestId, reason: String(params.reason) });
+        }
+        if (initializeFirst && !initialized && !('method' in message && message.method === 'initialize')) {
+          process.stderr.write(`echo: expected initialize first, got ${'method' in message ? message.method : 'a response'}\n`);
+          process.exit(1);
+        }
+        initialized = true;
+        deliver?.(message);
+      };
+      process.stderr.write('echo: ready\n');
+    });
+
+/** Resolves once `file` exists (at once without one). */
+function untilExists(file: string | undefined): Promise<void> {
+  if (file === undefined || existsSync(file)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const poll = setInterval(() => {
+      if (!existsSync(file)) return;
+      clearInterval(poll);
+      resolve();
+    }, 20);
   });
+}

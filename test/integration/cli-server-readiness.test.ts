@@ -4,13 +4,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { CHATS_HOME, CLI, runCli } from './helpers/cli-process';
 import { fake } from './mcp-support';
-import { scaled } from '../support/until';
+import { scaled, until } from '../support/until';
+import { OWN_SERVERS_GRACE_MS } from '../../src/core/mcp/hub/readiness';
 
 /** The live processes whose command line mentions `marker`, with their state letter (Z: a zombie, as good as gone). */
 function processesWith(marker: string): Array<{ pid: number; state: string }> {
@@ -38,10 +39,13 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     return d;
   };
   /** A --mcp-config file holding `servers`, each a fake of test/fakes run by node with `args`. */
-  const config = (servers: Record<string, { fake: string; args?: string[] }>): string => {
+  const config = (servers: Record<string, { fake: string; args?: string[]; startTimeout?: number }>): string => {
     const file = join(dir('cli-ready-cfg-'), 'servers.json');
     const mcpServers = Object.fromEntries(
-      Object.entries(servers).map(([name, s]) => [name, { command: process.execPath, args: [fake(s.fake), ...(s.args ?? [])] }]),
+      Object.entries(servers).map(([name, s]) => [
+        name,
+        { command: process.execPath, args: [fake(s.fake), ...(s.args ?? [])], ...(s.startTimeout ? { startTimeout: s.startTimeout } : {}) },
+      ]),
     );
     writeFileSync(file, JSON.stringify({ mcpServers }));
     return file;
@@ -55,18 +59,46 @@ describe('the CLI and servers that are slow, missing or left behind', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  test('a server that never answers initialize does not hold the first turn; the run fails naming it', { timeout: scaled(60_000) }, async () => {
-    const ws = dir('cli-ready-ws-');
-    const before_ = api.requests.length;
-    const r = await runCli(['--workspace', ws, '--mcp-config', config({ stuck: { fake: 'mcp-no-init' } }), 'hello'], env);
-    // Said before the turn, on stderr (stdout keeps the conversation): the turn began while the server was still
-    // starting, not after its initialize timeout, which is said after it.
-    assert.equal(r.stdout.trim(), 'answered');
-    assert.match(r.stderr, /\[server stuck is still starting; its tools join once it is up\][\s\S]*never came up/);
-    assert.equal(api.requests.length, before_ + 1, 'the turn ran');
-    assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /mcp-agent: server stuck \(--mcp-config\) never came up: it was still starting/);
-  });
+  test(
+    'a server that never answers initialize holds a one-shot run through its first try only; the run fails naming it',
+    { timeout: scaled(90_000) },
+    async () => {
+      const ws = dir('cli-ready-ws-');
+      const before_ = api.requests.length;
+      const r = await runCli(['--workspace', ws, '--mcp-config', config({ stuck: { fake: 'mcp-no-init' } }), 'hello'], env);
+      // Said before the turn, on stderr (stdout keeps the conversation): the turn began while the server was still
+      // starting (its next try under way or due), not after all its tries, which is said after it.
+      assert.equal(r.stdout.trim(), 'answered');
+      assert.match(r.stderr, /\[server stuck is still starting( \([^\]]*\))?; its tools join once it is up\][\s\S]*never came up/);
+      assert.equal(api.requests.length, before_ + 1, 'the turn ran');
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /mcp-agent: server stuck \(--mcp-config\) never came up: it was still starting/);
+    },
+  );
+
+  test(
+    "a one-shot run waits for a slow server through its first try, past the REPL's grace: its tools are in the first request",
+    { timeout: scaled(90_000) },
+    async () => {
+      const ws = dir('cli-ready-ws-');
+      const gate = join(ws, '..', `${ws.split('/').pop()}-open`);
+      const before_ = api.requests.length;
+      const run = runCli(
+        ['--workspace', ws, '--mcp-config', config({ gated: { fake: 'mcp-echo', args: [`--start-when=${gate}`], startTimeout: 120 } }), 'hello'],
+        env,
+      );
+      await until(() => (existsSync(`${gate}.waiting`) ? true : undefined), { what: 'the gated server to be spawned', timeoutMs: 60_000 });
+      // Past the 5 s a REPL's first turn gives a server, counted from before it was spawned (its first try has 120 s).
+      await new Promise((resolve) => setTimeout(resolve, OWN_SERVERS_GRACE_MS + 1_000));
+      assert.equal(api.requests.length, before_, 'the turn did not wait for the server');
+      writeFileSync(gate, 'open\n');
+      const r = await run;
+      assert.equal(r.code, 0, r.stderr);
+      const sent = (api.requests.at(-1)?.body.tools ?? []).map((t) => t.name);
+      assert.ok(sent.includes('gated__echo'), `${sent.join(', ')}\n${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /still starting/);
+    },
+  );
 
   test('a run whose named server failed exits non-zero with the reason; a working one exits 0', { timeout: scaled(60_000) }, async () => {
     const ws = dir('cli-ready-ws-');
