@@ -46,7 +46,9 @@ export async function benchRoundTrip({ host, calls = 2000, warmup = 300, blocks 
   } finally {
     for (const s of open) await s.conn.close().catch(() => undefined);
   }
-  const stats = Object.fromEntries(open.map((s) => [s.key, { label: s.label, calls: s.us.length, p50: percentile(s.us, 50), p99: percentile(s.us, 99) }]));
+  const stats = Object.fromEntries(
+    open.map((s) => [s.key, { label: s.label, calls: s.us.length, p50: percentile(s.us, 50), p95: percentile(s.us, 95), p99: percentile(s.us, 99) }]),
+  );
   const raw = stats.raw;
   const server = stats.rawSdkServer;
   const rows = open.map((s) => {
@@ -66,6 +68,7 @@ export async function benchRoundTrip({ host, calls = 2000, warmup = 300, blocks 
     rows,
     notes: [
       `host overhead, ours vs raw pipe at p50: ${fmtRatio(overhead)}; ours vs the SDK Client at p50: ${fmtRatio(ratio(stats.ours.p50, stats.sdk.p50))}`,
+      `p95 vs the SDK Client's p95 (aim ≤ 2x): ours ${fmtRatio(ratio(stats.ours.p95, stats.sdk.p95))}, as the agent calls ${fmtRatio(ratio(stats.oursAgent.p95, stats.sdk.p95))}`,
       "the agent passes every call its turn's AbortSignal (Stop) and a progress callback, so that row is the path a chat takes",
       'the last column isolates the client: same SDK echo server, our client vs a bare newline-JSON client',
     ],

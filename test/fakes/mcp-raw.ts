@@ -8,6 +8,7 @@
 //   server/discover is an unknown method and initialize is answered)
 //   tools: echo(text); fail(code, message) answers a JSON-RPC error; spin sends progress every 50 ms and never
 //   answers; junk writes a non-JSON line to stdout, then answers; cancellations lists the cancelled request ids;
+//   malformed answers a result that is no CallToolResult (its content is text, not a list of blocks);
 //   late_progress answers once the progress a spin sends after its cancel is over, with how many it sent ({ late }).
 import { createInterface } from 'node:readline';
 import { closeSync, existsSync, writeFileSync } from 'node:fs';
@@ -49,6 +50,7 @@ const TOOLS = [
   { name: 'spin', description: 'Progress forever, no answer', inputSchema: { type: 'object' } },
   { name: 'junk', description: 'Writes junk to stdout', inputSchema: { type: 'object' } },
   { name: 'cancellations', description: 'Cancelled request ids', inputSchema: { type: 'object' } },
+  { name: 'malformed', description: 'Answers a result that is no CallToolResult', inputSchema: { type: 'object' } },
   { name: 'late_progress', description: 'Answers once late progress is over', inputSchema: { type: 'object' } },
 ];
 
@@ -84,6 +86,8 @@ function callTool(m: Message): void {
       return text('junk sent');
     case 'cancellations':
       return text(JSON.stringify(cancelled));
+    case 'malformed':
+      return send({ id: m.id, result: { content: 'not a list of blocks' } });
     case 'late_progress': {
       // Answered after the last late progress line: stdout keeps their order, so the client has read them all by then.
       const answer = (): void => text(JSON.stringify({ late: lateProgress }));

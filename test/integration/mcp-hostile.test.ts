@@ -64,6 +64,21 @@ describe('hostile MCP servers', () => {
     });
   });
 
+  test('a result that is no CallToolResult is refused, saying what is wrong, and the server stays ready', async () => {
+    await withHub([fakeConfig('raw', 'mcp-raw')], async (hub) => {
+      for (let i = 0; i < 2; i++) {
+        const r = await hub.callTool('raw__malformed', {}, { timeoutMs: 20_000 });
+        assert.equal(r.isError, true);
+        assert.match(
+          textOf(r),
+          /^tool "malformed" on server raw failed: Invalid result for tools\/call: [\s\S]*"content"[\s\S]*expected array, received string/,
+        );
+      }
+      assert.equal(hub.status('raw')?.state, 'ready');
+      assert.equal(textOf(await hub.callTool('raw__echo', { text: 'ok' })), 'ok');
+    });
+  });
+
   test('configs that cannot spawn become errors of their own; the others run; nothing is unhandled', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown): void => void unhandled.push(reason);

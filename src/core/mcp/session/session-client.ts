@@ -1,11 +1,22 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client, type ClientContext, type JSONRPCRequest, type Result } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type ClientContext,
+  type JSONRPCRequest,
+  type Request,
+  type RequestMethod,
+  type RequestOptions,
+  type Result,
+  type ResultTypeMap,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
 import { clientCapabilities, type ClientHandlers, type ServerLogSink } from '../client/client-handlers';
 import { installClientHandlers } from '../client/client-requests';
 import type { TaskReceiverBinding } from '@modelcontextprotocol/ext-tasks/receiver';
 import { bindClientTasks, withTaskErrorCodes } from '../client/client-tasks';
 import type { ListKind } from '../requests/server-lists';
+import { eraResultCheck, isResultSchema } from './result-check';
 
 /** What a session's client reports to its connection. */
 export interface SessionClientEvents {
@@ -55,6 +66,21 @@ class SessionClient extends Client {
     // A 2026-07-28 server asks in `input_required` answers, which the plain handlers fulfil: a `task` slipped into
     // one must not make a task that nobody can poll (there are no requests from server to client in that era).
     if (this.getProtocolEra() === 'modern') this.tasks?.close();
+  }
+
+  /**
+   * A spec request asked without a result schema is checked against its era's, as the SDK checks it; the SDK would
+   * first find out whether the era has one by parsing `undefined` against it and formatting the error, on every
+   * request. Before an era is negotiated the SDK picks the codec by method (initialize, server/discover), so those
+   * stay with it.
+   */
+  override request<M extends RequestMethod>(request: { method: M; params?: Record<string, unknown> }, options?: RequestOptions): Promise<ResultTypeMap[M]>;
+  override request<T extends StandardSchemaV1>(request: Request, resultSchema: T, options?: RequestOptions): Promise<StandardSchemaV1.InferOutput<T>>;
+  override request(request: Request, schemaOrOptions?: StandardSchemaV1 | RequestOptions, options?: RequestOptions): Promise<unknown> {
+    if (isResultSchema(schemaOrOptions)) return super.request(request, schemaOrOptions, options);
+    const check = this.getNegotiatedProtocolVersion() === undefined ? undefined : eraResultCheck(this._wireCodec(), request.method);
+    if (check) return super.request(request, check, schemaOrOptions);
+    return super.request(request as { method: RequestMethod }, schemaOrOptions);
   }
 
   protected override _wrapHandler(
