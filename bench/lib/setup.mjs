@@ -48,7 +48,7 @@ export async function loadHost() {
   const { lazyAjv } = await import('../../scripts/esbuild-plugins.mjs');
   await esbuild.build({
     stdin: {
-      contents: "export { McpConnection } from './src/core/mcp/connection'; export { MemoryEras } from './src/core/mcp/era/era-memory';",
+      contents: "export { McpConnection } from './src/core/mcp/session/connection'; export { MemoryEras } from './src/core/mcp/era/era-memory';",
       resolveDir: ROOT,
       loader: 'ts',
       sourcefile: 'bench-host.ts',
