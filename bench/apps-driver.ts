@@ -115,7 +115,7 @@ export async function benchApps(calls: number, seconds: number): Promise<AppsBen
     await ask('show the system');
     const monitor = appViewFrame(chat, calls);
     await monitor.locator('#poll-toggle-btn').click();
-    await chat.locator('.approval[data-from-app="true"][data-state="pending"] button[data-decision="always"]').click();
+    await chat.locator('.approval[data-from-app="true"][data-state="pending"] button[data-decision="always"]').first().click();
     await monitor.locator('#memory-percent', { hasText: /\d+%/ }).waitFor();
     await ask('show the budget');
     await appViewFrame(chat, calls + 1)

@@ -7,7 +7,7 @@ import type { CallOutcome } from '../tool-call/approved-call';
 import { visibleToApp } from '../mcp/requests/app-visibility';
 import { messageOf } from '../../node/error-message';
 import { AppBridgeHost } from './app-bridge-host';
-import { AppViewCache, readAppView } from './app-view';
+import { AppViewCache, readAppView, type AppView } from './app-view';
 import { downloadsOf, type DownloadFile } from './app-downloads';
 import type { SamplingHandler } from '../mcp/client/client-handlers';
 import type { SandboxProxy } from './sandbox-proxy';
@@ -86,7 +86,8 @@ export class AppMounts {
     }
     try {
       if (!tool) throw new Error(`server ${server} is not running, or no longer has ${call.tool}`);
-      const app = await this.cache.get(server, call.app.resourceUri, () => readAppView((uri) => this.hub.readResource(server, uri), call.app!.resourceUri));
+      const uri = call.app.resourceUri;
+      const app = await this.cache.get(server, uri, () => this.readView(server, uri));
       for (const r of app.csp.refused) this.front.log(`view ${app.uri} of ${server}: refused a declared CSP entry (${r})`);
       const base = await this.proxy.start();
       const ticket = this.proxy.ticket(app.csp.policy);
@@ -127,8 +128,17 @@ export class AppMounts {
     }
   }
 
-  /** A tool_result of the open chat: the views of that call get it. */
+  /**
+   * An event of the open chat. A call of a tool with a view starts: its view is read now, while the call waits
+   * on its approval and runs, so the page's mount finds it read (a fast call's result comes before the page
+   * mounts its view); a call's own read, so a view its server changed since is not drawn stale. A tool_result:
+   * the views of that call get it.
+   */
   onEvent(event: ChatEvent): void {
+    if (event.kind === 'tool_call' && event.app) {
+      const { server, app } = event;
+      return this.cache.refresh(server, app.resourceUri, () => this.readView(server, app.resourceUri));
+    }
     if (event.kind !== 'tool_result') return;
     for (const m of this.mounts.values()) if (m.callId === event.callId) this.deliver(m.bridge, event);
   }
@@ -159,6 +169,11 @@ export class AppMounts {
   /** A server restarted: its views are read again next time. */
   forget(server: string): void {
     this.cache.forget(server);
+  }
+
+  /** A view as its server serves it now, checked (its type, size and CSP: readAppView). */
+  private readView(server: string, uri: string): Promise<AppView> {
+    return readAppView((u) => this.hub.readResource(server, u), uri);
   }
 
   private deliver(bridge: AppBridgeHost, result: Extract<ChatEvent, { kind: 'tool_result' }>): void {

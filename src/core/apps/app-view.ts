@@ -51,24 +51,35 @@ export function withCspMeta(html: string, policy: string): string {
 /**
  * Views read before, per server and URI (SEP-1865 lets a host cache them): an app drawn again, in the other
  * chat page or a reopened chat, does not read its 100 KB to 4 MB again. A server that restarts may serve
- * another view: its entries go (forget()).
+ * another view: its entries go (forget()). A new call reads its view afresh (refresh()), so a view the server
+ * changed is the one its next call draws.
  */
 export class AppViewCache {
   private readonly views = new Map<string, Promise<AppView>>();
 
   get(server: string, uri: string, read: () => Promise<AppView>): Promise<AppView> {
-    const key = `${server}\n${uri}`;
-    let view = this.views.get(key);
-    if (!view) {
-      view = read();
-      this.views.set(key, view);
-      // A failure is not kept: the next draw asks again.
-      view.catch(() => this.views.get(key) === view && this.views.delete(key));
-    }
-    return view;
+    return this.views.get(keyOf(server, uri)) ?? this.start(server, uri, read);
+  }
+
+  /** Reads the view now, in place of what is kept (a read under way included): what get() gives from now on. */
+  refresh(server: string, uri: string, read: () => Promise<AppView>): void {
+    void this.start(server, uri, read);
   }
 
   forget(server: string): void {
     for (const key of this.views.keys()) if (key.startsWith(`${server}\n`)) this.views.delete(key);
   }
+
+  private start(server: string, uri: string, read: () => Promise<AppView>): Promise<AppView> {
+    const key = keyOf(server, uri);
+    const view = read();
+    this.views.set(key, view);
+    // A failure is not kept: the next draw asks again (and says why, if it fails again).
+    view.catch(() => this.views.get(key) === view && this.views.delete(key));
+    return view;
+  }
+}
+
+function keyOf(server: string, uri: string): string {
+  return `${server}\n${uri}`;
 }
