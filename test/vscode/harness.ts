@@ -16,7 +16,7 @@ const CONTAINER_TITLE = 'MCP Agent';
 /** The activity-bar container of the tree views (Tools, Resources, Prompts, Sessions, Chats): the chat has its own. */
 const SERVERS_TITLE = 'MCP Servers';
 
-/** The built-in themes' labels in the theme picker, by their setting's name (1.139's picker matches labels only). */
+/** The built-in themes' labels in the theme picker (the same on 1.100 and 1.139), by their setting's name on 1.100. */
 const THEME_LABELS: Record<string, string> = {
   'Default Light Modern': 'Light Modern',
   'Default Dark Modern': 'Dark Modern',
@@ -134,7 +134,8 @@ export class Vscode {
     const label = THEME_LABELS[id];
     if (!label) throw new Error(`no picker label known for the theme ${id}`);
     const chat = await this.openChat();
-    const themed = chat.locator(`body[data-vscode-theme-id="${id}"]`);
+    // By the label the picker shows: 1.139 renamed the Modern themes' ids ("Default Light Modern" is "Light Modern").
+    const themed = chat.locator(`body[data-vscode-theme-name="${label}"]`);
     if (await themed.count()) return;
     await this.runCommand('Preferences: Color Theme');
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
