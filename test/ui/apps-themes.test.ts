@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isToolResultTurn, type MessagesBody, type Reply } from '../fakes/anthropic-api';
-import { chatRig } from './chat-rig';
+import { chatRig, themeBlock } from './chat-rig';
 import { outsideServer } from '../support/outside-servers';
 import { appViewFrame } from '../vscode/harness';
 import { shownText } from '../support/shown-text';
@@ -21,68 +21,71 @@ const THEMES = [
 
 const model = (body: MessagesBody): Reply => (isToolResultTurn(body) ? { text: 'Done.' } : { toolUses: [{ name: 'basic__get-time', input: {} }] });
 
-for (const theme of THEMES) {
-  describe(`an MCP App view in ${theme.setting}`, () => {
-    const rig = chatRig(
-      `apps-theme-${theme.setting.toLowerCase().replace(/ /g, '-')}`,
-      model,
-      { 'a.txt': 'a\n' },
-      {
-        'workbench.colorTheme': theme.setting,
-        'mcpAgent.servers': { basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
-      },
-    );
+describe('an MCP App view, one window in each theme', () => {
+  const rig = chatRig(
+    'apps-themes',
+    model,
+    { 'a.txt': 'a\n' },
+    {
+      'workbench.colorTheme': THEMES[0]!.setting,
+      'mcpAgent.servers': { basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
+    },
+  );
+  for (const theme of THEMES) {
+    describe(`an MCP App view in ${theme.setting}`, () => {
+      themeBlock(rig, `apps-theme-${theme.setting.toLowerCase().replace(/ /g, '-')}`, theme.setting);
 
-    test('the view follows the theme and fits the 300 px side bar', async (t) => {
-      await rig.vs.waitForTreeItem('Tools', /basic\s*ready/, 90_000);
-      const chat = await rig.vs.openChat();
-      await chat.locator('#input').fill('what time is it?');
-      await chat.locator('#input').press('Enter');
-      await chat.locator('.approval[data-state="pending"] button[data-decision="once"]').click();
-      await chat.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
-      const app = appViewFrame(chat);
-      await app.locator('#server-time').filter({ hasText: ISO }).waitFor();
-      const html = app.locator('html');
-      await html.and(app.locator(`html[data-theme="${theme.kind}"]`)).waitFor();
-      const editorBackground = await chat.locator('body').evaluate((b) => getComputedStyle(b).getPropertyValue('--vscode-editor-background').trim());
-      const viewBackground = await html.evaluate((el) => getComputedStyle(el).getPropertyValue('--color-background-primary').trim());
-      assert.equal(viewBackground.toLowerCase(), editorBackground.toLowerCase(), 'the view has the workbench colour');
-      const sidebar = await rig.vs.page.locator('.part.sidebar').evaluate((el) => el.getBoundingClientRect().width);
-      const box = await chat.locator('.app-view').evaluate((el) => el.getBoundingClientRect().width);
-      const overflow = await html.evaluate((el) => el.scrollWidth - el.clientWidth);
-      t.diagnostic(`side bar ${sidebar} px, view ${box} px, horizontal overflow in the view ${overflow} px`);
-      assert.ok(sidebar <= 310, `the default side bar (${sidebar} px)`);
-      assert.ok(box < sidebar, 'the view fits the side bar');
-      assert.ok(overflow <= 0, 'nothing in the view is cut at the side');
-      t.diagnostic(`screenshot: ${await rig.vs.screenshot('view')}`);
-    });
+      test('the view follows the theme and fits the 300 px side bar', async (t) => {
+        await rig.vs.waitForTreeItem('Tools', /basic\s*ready/, 90_000);
+        const chat = await rig.vs.openChat();
+        await chat.locator('#input').fill('what time is it?');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.approval[data-state="pending"] button[data-decision="once"]').click();
+        await chat.locator('.app-view[data-state="shown"]').waitFor({ timeout: 60_000 });
+        const app = appViewFrame(chat);
+        await app.locator('#server-time').filter({ hasText: ISO }).waitFor();
+        const html = app.locator('html');
+        await html.and(app.locator(`html[data-theme="${theme.kind}"]`)).waitFor();
+        const editorBackground = await chat.locator('body').evaluate((b) => getComputedStyle(b).getPropertyValue('--vscode-editor-background').trim());
+        const viewBackground = await html.evaluate((el) => getComputedStyle(el).getPropertyValue('--color-background-primary').trim());
+        assert.equal(viewBackground.toLowerCase(), editorBackground.toLowerCase(), 'the view has the workbench colour');
+        const sidebar = await rig.vs.page.locator('.part.sidebar').evaluate((el) => el.getBoundingClientRect().width);
+        const box = await chat.locator('.app-view').evaluate((el) => el.getBoundingClientRect().width);
+        const overflow = await html.evaluate((el) => el.scrollWidth - el.clientWidth);
+        t.diagnostic(`side bar ${sidebar} px, view ${box} px, horizontal overflow in the view ${overflow} px`);
+        assert.ok(sidebar <= 310, `the default side bar (${sidebar} px)`);
+        assert.ok(box < sidebar, 'the view fits the side bar');
+        assert.ok(overflow <= 0, 'nothing in the view is cut at the side');
+        t.diagnostic(`screenshot: ${await rig.vs.screenshot('view')}`);
+      });
 
-    if (theme.kind === 'light' && theme.setting.includes('Modern')) {
-      test('reloading the window draws the view again from the saved chat, with the same result', async (t) => {
-        const chat = rig.vs.chatFrame();
-        const before = await shownText(appViewFrame(chat).locator('#server-time'));
-        const calls = rig.api.requests.length;
-        await rig.vs.reload();
-        const again = await rig.vs.openChat().catch(async (err: unknown) => {
-          t.diagnostic(`screenshot: ${await rig.vs.screenshot('reload-no-chat')}`);
-          throw err;
-        });
-        await again
-          .locator('.app-view[data-state="shown"]')
-          .waitFor({ timeout: 60_000 })
-          .catch(async (err: unknown) => {
-            const box = await again
-              .locator('.app-view')
-              .first()
-              .evaluate((el) => `${el.getAttribute('data-state')}: ${el.textContent ?? ''}`, undefined, { timeout: 5_000 })
-              .catch(() => 'no view box');
-            t.diagnostic(`the view after the reload: ${box}; screenshot: ${await rig.vs.screenshot('reload-no-view')}`);
+      if (theme.kind === 'light' && theme.setting.includes('Modern')) {
+        test('reloading the window draws the view again from the saved chat, with the same result', async (t) => {
+          const chat = rig.vs.chatFrame();
+          const before = await shownText(appViewFrame(chat).locator('#server-time'));
+          const calls = rig.api.requests.length;
+          await rig.vs.reload();
+          const again = await rig.vs.openChat().catch(async (err: unknown) => {
+            t.diagnostic(`screenshot: ${await rig.vs.screenshot('reload-no-chat')}`);
             throw err;
           });
-        await appViewFrame(again).locator('#server-time', { hasText: before }).waitFor();
-        assert.equal(rig.api.requests.length, calls, 'nothing was asked of the model again');
-        t.diagnostic(`screenshot: ${await rig.vs.screenshot('view-after-reload')}`);
-      });
-    }
-  });
-}
+          await again
+            .locator('.app-view[data-state="shown"]')
+            .waitFor({ timeout: 60_000 })
+            .catch(async (err: unknown) => {
+              const box = await again
+                .locator('.app-view')
+                .first()
+                .evaluate((el) => `${el.getAttribute('data-state')}: ${el.textContent ?? ''}`, undefined, { timeout: 5_000 })
+                .catch(() => 'no view box');
+              t.diagnostic(`the view after the reload: ${box}; screenshot: ${await rig.vs.screenshot('reload-no-view')}`);
+              throw err;
+            });
+          await appViewFrame(again).locator('#server-time', { hasText: before }).waitFor();
+          assert.equal(rig.api.requests.length, calls, 'nothing was asked of the model again');
+          t.diagnostic(`screenshot: ${await rig.vs.screenshot('view-after-reload')}`);
+        });
+      }
+    });
+  }
+});

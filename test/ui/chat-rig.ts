@@ -41,3 +41,15 @@ export function chatRig(
     },
   };
 }
+
+/**
+ * Registers a `before` in the calling describe() that readies the rig's window for it: its screenshots named `name`,
+ * the colour theme `theme`, and a new chat, so several describe blocks (one a theme) share one started VS Code.
+ */
+export function themeBlock(rig: { readonly vs: Vscode }, name: string, theme: string): void {
+  before(async () => {
+    rig.vs.nameScreenshots(name);
+    await rig.vs.colorTheme(theme);
+    await rig.vs.newChat();
+  });
+}

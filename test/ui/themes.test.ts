@@ -1,10 +1,9 @@
 // The chat in VS Code's four built-in theme kinds: every kind of text it draws must be readable,
 // measured from the computed colours (WCAG contrast, at least 4.5:1), and looked at in a screenshot.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeAnthropicApi } from '../fakes/anthropic-api';
 import { measureContrast } from '../fakes/contrast';
-import { startVscode, type Vscode } from '../vscode/harness';
+import { chatRig, themeBlock } from './chat-rig';
 
 const THEMES = ['Default Light Modern', 'Default Dark Modern', 'Default High Contrast', 'Default High Contrast Light'];
 
@@ -44,33 +43,22 @@ const SELECTORS = [
 ];
 
 describe('the chat is readable in every theme kind', () => {
-  const api = new FakeAnthropicApi((body) =>
-    /fail/.test(JSON.stringify(body.messages.at(-1)))
-      ? { error: 400, message: 'This request failed on purpose.' }
-      : { text: ANSWER, thinking: 'The person wants to see code, a table and a quote.' },
+  const rig = chatRig(
+    'themes',
+    (body) =>
+      /fail/.test(JSON.stringify(body.messages.at(-1)))
+        ? { error: 400, message: 'This request failed on purpose.' }
+        : { text: ANSWER, thinking: 'The person wants to see code, a table and a quote.' },
+    {},
+    { 'workbench.colorTheme': THEMES[0] },
   );
-  let base: string;
-  before(async () => {
-    base = await api.start();
-  });
-  after(() => api.stop());
 
   for (const theme of THEMES) {
     describe(theme, () => {
-      let vs: Vscode;
-      before(async () => {
-        vs = await startVscode({
-          name: `theme-${theme.toLowerCase().replace(/\s+/g, '-')}`,
-          files: {},
-          settings: { 'mcpAgent.apiBaseUrl': base, 'mcpAgent.model': 'claude-test', 'workbench.colorTheme': theme },
-          env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
-        });
-      });
-      after(async () => {
-        await vs?.close();
-      });
+      themeBlock(rig, `theme-${theme.toLowerCase().replace(/\s+/g, '-')}`, theme);
 
       test('every text has a contrast of at least 4.5:1 against what is behind it', async (t) => {
+        const { vs } = rig;
         const chat = await vs.openChat();
         await chat.locator('#input').fill('show me code');
         await chat.locator('#input').press('Enter');

@@ -16,6 +16,14 @@ const CONTAINER_TITLE = 'MCP Agent';
 /** The activity-bar container of the tree views (Tools, Resources, Prompts, Sessions, Chats): the chat has its own. */
 const SERVERS_TITLE = 'MCP Servers';
 
+/** The built-in themes' labels in the theme picker (the same on 1.100 and 1.139), by their setting's name on 1.100. */
+const THEME_LABELS: Record<string, string> = {
+  'Default Light Modern': 'Light Modern',
+  'Default Dark Modern': 'Dark Modern',
+  'Default High Contrast': 'Dark High Contrast',
+  'Default High Contrast Light': 'Light High Contrast',
+};
+
 export interface VscodeOptions {
   /** Names the screenshots and logs of this run. */
   name: string;
@@ -58,7 +66,7 @@ export class Vscode {
     readonly workspace: string,
     readonly url: string,
     private readonly browser: BrowserPage,
-    private readonly name: string,
+    private name: string,
     private readonly cleanup: () => void,
     /** The browser's network, when started with `remoteBrowser`. */
     readonly remote?: RemoteNetwork,
@@ -111,6 +119,41 @@ export class Vscode {
   /** The chat webview's content document (two iframes deep). */
   chatFrame(): FrameLocator {
     return this.page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().frameLocator('#active-frame');
+  }
+
+  /** Names the screenshots taken from now on (a describe block sharing the window with others names its own). */
+  nameScreenshots(name: string): void {
+    this.name = name;
+  }
+
+  /**
+   * Picks a colour theme (by its setting's name) in Preferences: Color Theme, as a person would, and waits until the
+   * chat's webview (shown first) is drawn in it: VS Code swaps the theme in place, so one window serves every theme.
+   */
+  async colorTheme(id: string): Promise<void> {
+    const label = THEME_LABELS[id];
+    if (!label) throw new Error(`no picker label known for the theme ${id}`);
+    const chat = await this.openChat();
+    // By the label the picker shows: 1.139 renamed the Modern themes' ids ("Default Light Modern" is "Light Modern").
+    const themed = chat.locator(`body[data-vscode-theme-name="${label}"]`);
+    if (await themed.count()) return;
+    await this.runCommand('Preferences: Color Theme');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill(label);
+    const row = this.page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+    await row.first().click();
+    await input.waitFor({ state: 'hidden' });
+    await themed.waitFor({ timeout: 60_000 });
+  }
+
+  /** Starts a new, empty chat (the side bar shown) and returns its frame once the old messages are gone. */
+  async newChat(): Promise<FrameLocator> {
+    const chat = await this.openChat();
+    await this.runCommand('MCP Agent: New Chat');
+    await chat.locator('.msg').first().waitFor({ state: 'detached' });
+    return chat;
   }
 
   /** Saves a full-window PNG under .test-artifacts/screenshots/ and returns its path. */
