@@ -13,6 +13,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../../scripts/chromium.mjs';
 import type { HostMessage, WebviewMessage } from '../../src/common/protocol';
 import { chatPageHtml } from '../../src/common/chat-page';
+import { scaled } from '../support/until';
 import type { Outgoing, RequestMethod, RequestParams, RequestResult } from '../../src/common/requests';
 import { bodyClass, isTheme, themeCss, VSCODE_DEFAULT_CSS, type Theme } from './webview-themes';
 export { repoRoot } from '../support/repo-root';
@@ -116,6 +117,8 @@ export async function startHarness(): Promise<Harness> {
       args: CHROMIUM_ARGS,
       viewport: { width: 400, height: 700 },
     });
+    // Playwright's own 30 s bound on each wait, scaled like every other limit: a loaded machine is slow, not wrong.
+    context.setDefaultTimeout(scaled(30_000));
     // Nothing may leave the machine even if a test (or the chat) gets it wrong.
     await context.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => route.abort());
   } catch (err) {
